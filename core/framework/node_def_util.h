@@ -1,0 +1,45 @@
+// Checking a NodeDef against its OpDef: attrs present and of the right type, defaults filled in,
+// and the dtypes of every input and output (lists expanded).
+#ifndef SG_CORE_FRAMEWORK_NODE_DEF_UTIL_H_
+#define SG_CORE_FRAMEWORK_NODE_DEF_UTIL_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/framework/attr_value_util.h"
+#include "core/framework/status.h"
+#include "core/framework/types.h"
+#include "core/proto/node_def.pb.h"
+#include "core/proto/op_def.pb.h"
+
+namespace sg {
+
+// Adds every attr the OpDef gives a default to and `node` lacks.
+void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node);
+
+// INVALID_ARGUMENT naming the node when an attr the OpDef requires is missing, has the wrong
+// type, is not among the allowed values or is under the minimum. Attrs whose names start with
+// '_' are internal and always allowed; unknown other attrs are an error.
+absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def);
+
+// The dtypes of each input and output of `node`, with N * T and list(type) args expanded.
+absl::Status InOutTypesForNode(const NodeDef& node, const OpDef& op_def,
+                               std::vector<DataType>* inputs, std::vector<DataType>* outputs);
+
+// Maps each arg name to its [start, stop) range among the node's inputs (or outputs).
+using NameRangeMap = std::map<std::string, std::pair<int, int>, std::less<>>;
+absl::Status NameRangesForNode(const NodeDef& node, const OpDef& op_def, NameRangeMap* inputs,
+                               NameRangeMap* outputs);
+
+// "name = Op[attr=value, ...](input, input)" for messages.
+std::string SummarizeNodeDef(const NodeDef& node);
+
+// Splits "node:3" into ("node", 3), "node" into ("node", 0), "^node" into ("node", -1).
+// Returns false when the text is not a tensor or control-input name.
+bool ParseTensorName(absl::string_view name, std::string* node, int* index);
+
+}  // namespace sg
+
+#endif  // SG_CORE_FRAMEWORK_NODE_DEF_UTIL_H_
