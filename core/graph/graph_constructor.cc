@@ -1,0 +1,220 @@
+#include "core/graph/graph_constructor.h"
+
+#include <set>
+
+#include "core/framework/node_def_util.h"
+#include "core/framework/shape_inference.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/text_format.h"
+
+namespace sg {
+
+absl::Status ParseGraphDef(const std::string& bytes, GraphDef* gdef) {
+  if (gdef->ParseFromString(bytes)) return absl::OkStatus();
+  gdef->Clear();
+  google::protobuf::TextFormat::Parser parser;
+  parser.AllowUnknownField(false);
+  if (parser.ParseFromString(bytes, gdef)) return absl::OkStatus();
+  gdef->Clear();
+  return errors::InvalidArgument("Invalid GraphDef: the bytes are neither a binary nor a text ",
+                                 "GraphDef (", bytes.size(), " bytes)");
+}
+
+absl::Status InferNodeShapes(Node* node) {
+  const OpRegistrationData& reg = node->op_reg();
+  if (!reg.shape_fn) return absl::OkStatus();
+  std::vector<PartialTensorShape> shapes(node->num_inputs());
+  std::vector<Tensor> const_values(node->num_inputs());
+  std::vector<const Tensor*> consts(node->num_inputs(), nullptr);
+  for (int i = 0; i < node->num_inputs(); ++i) {
+    const Edge* e = node->input_edge(i);
+    if (e == nullptr) continue;
+    if (!e->src->IsNextIteration()) shapes[i] = e->src->output_shapes()[e->src_output];
+    if (e->src->type_string() == "Const") {
+      auto it = e->src->def().attr().find("value");
+      if (it != e->src->def().attr().end()) {
+        auto t = Tensor::FromProto(it->second.tensor());
+        if (t.ok() && t->NumElements() <= 1024) {
+          const_values[i] = *std::move(t);
+          consts[i] = &const_values[i];
+        }
+      }
+    }
+  }
+  InferenceContext c(&node->def(), shapes, consts, node->input_types(), node->output_types());
+  SG_RETURN_IF_ERROR(reg.shape_fn(&c));
+  for (int i = 0; i < node->num_outputs(); ++i) {
+    (*node->mutable_output_shapes())[i] = c.output(i);
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// Before producer 22 an empty Placeholder shape meant "unknown", not "scalar".
+void FixLegacyPlaceholder(int producer, NodeDef* def) {
+  if (producer >= 22 || (def->op() != "Placeholder" && def->op() != "PlaceholderV2")) return;
+  auto it = def->mutable_attr()->find("shape");
+  if (it != def->mutable_attr()->end() && it->second.has_shape() &&
+      it->second.shape().dim_size() == 0 && !it->second.shape().unknown_rank()) {
+    it->second.mutable_shape()->set_unknown_rank(true);
+  }
+}
+
+class Importer {
+ public:
+  Importer(const GraphDef& gdef, const ImportOptions& opts, Graph* g, ImportResults* results)
+      : gdef_(gdef), opts_(opts), g_(g), results_(results) {}
+
+  absl::Status Run() {
+    const int producer = gdef_.has_versions() ? gdef_.versions().producer() : 0;
+    if (gdef_.has_versions()) {
+      if (producer < kGraphDefVersionMinProducer) {
+        return errors::InvalidArgument("GraphDef producer version ", producer,
+                                       " is older than the oldest sg reads (",
+                                       kGraphDefVersionMinProducer, ")");
+      }
+      for (int bad : gdef_.versions().bad_consumers()) {
+        if (bad == kGraphDefVersion) {
+          return errors::InvalidArgument("GraphDef disallows consumer version ", bad);
+        }
+      }
+    }
+    SG_RETURN_IF_ERROR(g_->mutable_flib()->AddLibrary(gdef_.library()));
+    if (g_->num_nodes() == 0 && gdef_.has_versions()) {
+      *g_->mutable_versions() = gdef_.versions();
+    }
+    // Nodes first, then edges, so inputs may name nodes that come later.
+    for (const NodeDef& in : gdef_.node()) {
+      NodeDef def = in;
+      def.set_name(Prefixed(in.name()));
+      if (names_.count(in.name())) {
+        return Fail(errors::InvalidArgument("Duplicate node name in graph: '", def.name(), "'"));
+      }
+      FixLegacyPlaceholder(producer, &def);
+      if (def.device().empty() && !opts_.default_device.empty()) {
+        def.set_device(opts_.default_device);
+      }
+      auto node = g_->AddNode(std::move(def));
+      if (!node.ok()) return Fail(node.status());
+      names_[in.name()] = *node;
+      added_.push_back(*node);
+    }
+    std::set<std::pair<std::string, int>> used_map_keys;
+    for (int k = 0; k < gdef_.node_size(); ++k) {
+      const NodeDef& in = gdef_.node(k);
+      Node* dst = added_[k];
+      int slot = 0;
+      bool has_input = false;
+      for (const std::string& input : in.input()) {
+        std::string src_name;
+        int index;
+        if (!ParseTensorName(input, &src_name, &index)) {
+          return Fail(errors::InvalidArgument("node '", dst->name(), "' has an empty input"));
+        }
+        has_input = true;
+        if (index == kControlSlot) {
+          auto cm = opts_.control_map.find(src_name);
+          Node* src = cm != opts_.control_map.end() ? cm->second : Lookup(src_name);
+          if (src == nullptr) return Fail(MissingNode(dst, input));
+          g_->AddControlEdge(src, dst);
+          continue;
+        }
+        Node* src;
+        int src_index = index;
+        auto im = opts_.input_map.find({src_name, index});
+        if (im != opts_.input_map.end()) {
+          used_map_keys.insert(im->first);
+          src = im->second.first;
+          src_index = im->second.second;
+        } else {
+          src = Lookup(src_name);
+          if (src == nullptr) return Fail(MissingNode(dst, input));
+        }
+        if (slot >= dst->num_inputs()) {
+          return Fail(errors::InvalidArgument("node '", dst->name(), "' (op ", dst->type_string(),
+                                              ") has ", in.input_size(), " inputs but op ",
+                                              dst->type_string(), " takes ", dst->num_inputs()));
+        }
+        auto e = g_->AddEdge(src, src_index, dst, slot);
+        if (!e.ok()) return Fail(e.status());
+        ++slot;
+      }
+      if (slot != dst->num_inputs()) {
+        return Fail(errors::InvalidArgument("node '", dst->name(), "' (op ", dst->type_string(),
+                                            ") has ", slot, " data inputs but the op takes ",
+                                            dst->num_inputs()));
+      }
+      if (!has_input) {
+        for (Node* c : opts_.control_dependencies) g_->AddControlEdge(c, dst);
+      }
+    }
+    for (const auto& kv : opts_.input_map) {
+      if (!used_map_keys.count(kv.first)) {
+        if (results_) results_->missing_unused_input_map_keys.push_back(kv.first);
+      }
+    }
+    auto order = TopologicalOrder(*g_);
+    if (!order.ok()) return Fail(order.status());
+    std::set<Node*> added(added_.begin(), added_.end());
+    for (Node* n : *order) {
+      if (!added.count(n)) continue;
+      absl::Status s = InferNodeShapes(n);
+      if (!s.ok()) return Fail(s);
+    }
+    if (results_) {
+      for (const auto& rt : opts_.return_tensors) {
+        Node* n = Lookup(rt.first);
+        if (n == nullptr || rt.second < 0 || rt.second >= n->num_outputs()) {
+          return Fail(errors::InvalidArgument("requested return tensor '", rt.first, ":",
+                                              rt.second, "' is not in the graph"));
+        }
+        results_->return_tensors.push_back({n, rt.second});
+      }
+      for (const auto& name : opts_.return_nodes) {
+        Node* n = Lookup(name);
+        if (n == nullptr) {
+          return Fail(errors::InvalidArgument("requested return node '", name,
+                                              "' is not in the graph"));
+        }
+        results_->return_nodes.push_back(n);
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::string Prefixed(const std::string& name) const {
+    return opts_.prefix.empty() ? name : absl::StrCat(opts_.prefix, "/", name);
+  }
+  Node* Lookup(const std::string& name) const {
+    auto it = names_.find(name);
+    return it == names_.end() ? nullptr : it->second;
+  }
+  absl::Status MissingNode(Node* dst, const std::string& input) const {
+    return errors::InvalidArgument("Node '", dst->name(), "': Unknown input node '", input, "'");
+  }
+  // Undoes the partial import, keeping `g` as it was.
+  absl::Status Fail(const absl::Status& s) {
+    for (Node* n : added_) g_->RemoveNode(n);
+    added_.clear();
+    return s;
+  }
+
+  const GraphDef& gdef_;
+  const ImportOptions& opts_;
+  Graph* g_;
+  ImportResults* results_;
+  std::map<std::string, Node*> names_;
+  std::vector<Node*> added_;
+};
+
+}  // namespace
+
+absl::Status ImportGraphDef(const GraphDef& gdef, const ImportOptions& options, Graph* g,
+                            ImportResults* results) {
+  Importer importer(gdef, options, g, results);
+  return importer.Run();
+}
+
+}  // namespace sg

@@ -1,0 +1,56 @@
+// Importing a GraphDef (binary or text, any TensorFlow version) into a Graph, with the options of
+// TensorFlow's ImportGraphDef: a name prefix, input and control remapping, return outputs.
+#ifndef SG_CORE_GRAPH_GRAPH_CONSTRUCTOR_H_
+#define SG_CORE_GRAPH_GRAPH_CONSTRUCTOR_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/graph/graph.h"
+#include "core/proto/graph.pb.h"
+
+namespace sg {
+
+// The newest GraphDef producer version sg reads like its own, and the oldest it accepts.
+constexpr int kGraphDefVersion = 1882;
+constexpr int kGraphDefVersionMinProducer = 0;
+
+struct ImportOptions {
+  std::string prefix;          // prepended as "prefix/" to every imported name
+  std::string default_device;  // for nodes that request none
+  // Uses of "name:index" in the GraphDef are rewired to existing tensors.
+  std::map<std::pair<std::string, int>, std::pair<Node*, int>> input_map;
+  // Uses of "^name" in the GraphDef are rewired to existing nodes.
+  std::map<std::string, Node*> control_map;
+  // Every imported node that has no other input depends on these existing nodes.
+  std::vector<Node*> control_dependencies;
+  std::vector<std::pair<std::string, int>> return_tensors;  // names in the GraphDef
+  std::vector<std::string> return_nodes;
+};
+
+struct ImportResults {
+  std::vector<std::pair<Node*, int>> return_tensors;
+  std::vector<Node*> return_nodes;
+  // input_map keys that matched no use in the GraphDef.
+  std::vector<std::pair<std::string, int>> missing_unused_input_map_keys;
+};
+
+// Adds the nodes of `gdef` to `g`, all or none: on error `g` is left as it was.
+// Errors: INVALID_ARGUMENT for a duplicate name, a missing input node or output index, a dtype
+// mismatch, a cycle that is not a loop, an unsupported producer version or a shape conflict;
+// NOT_FOUND for an unknown op. Messages name the node.
+absl::Status ImportGraphDef(const GraphDef& gdef, const ImportOptions& options, Graph* g,
+                            ImportResults* results = nullptr);
+
+// Parses `bytes` as a binary GraphDef, or, failing that, as text format.
+absl::Status ParseGraphDef(const std::string& bytes, GraphDef* gdef);
+
+// Runs the op's shape function for `node` with the shapes of its inputs (and the values of inputs
+// produced by Const nodes) and stores the result in node->output_shapes().
+absl::Status InferNodeShapes(Node* node);
+
+}  // namespace sg
+
+#endif  // SG_CORE_GRAPH_GRAPH_CONSTRUCTOR_H_

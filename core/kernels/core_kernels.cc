@@ -1,0 +1,151 @@
+// Kernels for constants, placeholders, identities, NoOp, _Arg and _Retval.
+#include <cmath>
+
+#include "core/framework/op_kernel.h"
+
+namespace sg {
+namespace {
+
+class ConstOp final : public OpKernel {
+ public:
+  explicit ConstOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    set_expensive(false);
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("value", &value_));
+    DataType dtype;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype));
+    OP_REQUIRES(ctx, value_.dtype() == dtype,
+                errors::InvalidArgument("node '", ctx->def().name(), "': value is ",
+                                        DataTypeString(value_.dtype()), " but dtype is ",
+                                        DataTypeString(dtype)));
+  }
+  void Compute(OpKernelContext* ctx) override { ctx->set_output(0, value_); }
+
+ private:
+  Tensor value_;
+};
+REGISTER_KERNEL_BUILDER(Name("Const").Device(DEVICE_CPU), ConstOp);
+
+// A Placeholder that runs was not fed.
+class PlaceholderOp final : public OpKernel {
+ public:
+  explicit PlaceholderOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->GetAttr("dtype", &dtype_).IgnoreError();
+  }
+  void Compute(OpKernelContext* ctx) override {
+    ctx->CtxFailure(errors::InvalidArgument(
+        "You must feed a value for placeholder tensor '", name(), "' with dtype ",
+        DataTypeString(dtype_)));
+  }
+
+ private:
+  DataType dtype_ = DT_INVALID;
+};
+REGISTER_KERNEL_BUILDER(Name("Placeholder").Device(DEVICE_CPU), PlaceholderOp);
+REGISTER_KERNEL_BUILDER(Name("PlaceholderV2").Device(DEVICE_CPU), PlaceholderOp);
+
+class IdentityOp final : public OpKernel {
+ public:
+  explicit IdentityOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
+  void Compute(OpKernelContext* ctx) override {
+    for (int i = 0; i < ctx->num_inputs(); ++i) {
+      if (ctx->input_is_ref(i)) {
+        ctx->forward_ref_input_to_ref_output(i, i);
+      } else {
+        ctx->set_output(i, ctx->input(i));
+      }
+    }
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("RefIdentity").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("IdentityN").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("StopGradient").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("PreventGradient").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("PlaceholderWithDefault").Device(DEVICE_CPU), IdentityOp);
+
+// Snapshot copies, so later in-place updates of a variable do not show through.
+class SnapshotOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override { ctx->set_output(0, ctx->input(0).DeepCopy()); }
+};
+REGISTER_KERNEL_BUILDER(Name("Snapshot").Device(DEVICE_CPU), SnapshotOp);
+
+class CheckNumericsOp final : public OpKernel {
+ public:
+  explicit CheckNumericsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("message", &message_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    bool bad = false;
+    DispatchFloat(in.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* p = in.data<T>();
+      for (int64_t i = 0; i < in.NumElements() && !bad; ++i) {
+        bad = !std::isfinite(static_cast<double>(p[i]));
+      }
+    });
+    OP_REQUIRES(ctx, !bad,
+                errors::InvalidArgument(message_, " : Tensor had NaN or Inf values (node '",
+                                        name(), "')"));
+    ctx->set_output(0, in);
+  }
+
+ private:
+  std::string message_;
+};
+REGISTER_KERNEL_BUILDER(Name("CheckNumerics").Device(DEVICE_CPU), CheckNumericsOp);
+
+class NoOp final : public OpKernel {
+ public:
+  explicit NoOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
+  void Compute(OpKernelContext*) override {}
+};
+REGISTER_KERNEL_BUILDER(Name("NoOp").Device(DEVICE_CPU), NoOp);
+REGISTER_KERNEL_BUILDER(Name("ControlTrigger").Device(DEVICE_CPU), NoOp);
+
+class ArgOp final : public OpKernel {
+ public:
+  explicit ArgOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    set_expensive(false);
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("index", &index_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("T", &dtype_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    CallFrameInterface* frame = ctx->call_frame();
+    OP_REQUIRES(ctx, frame != nullptr, errors::Internal("_Arg '", name(), "' has no call frame"));
+    Tensor value;
+    OP_REQUIRES_OK(ctx, frame->GetArg(index_, &value));
+    OP_REQUIRES(ctx, value.dtype() == dtype_,
+                errors::InvalidArgument("feed ", index_, " is ", DataTypeString(value.dtype()),
+                                        " but the graph expects ", DataTypeString(dtype_)));
+    ctx->set_output(0, value);
+  }
+
+ private:
+  int64_t index_ = 0;
+  DataType dtype_ = DT_INVALID;
+};
+REGISTER_KERNEL_BUILDER(Name("_Arg").Device(DEVICE_CPU), ArgOp);
+
+class RetvalOp final : public OpKernel {
+ public:
+  explicit RetvalOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    set_expensive(false);
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("index", &index_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    CallFrameInterface* frame = ctx->call_frame();
+    OP_REQUIRES(ctx, frame != nullptr,
+                errors::Internal("_Retval '", name(), "' has no call frame"));
+    OP_REQUIRES_OK(ctx, frame->SetRetval(index_, ctx->input(0)));
+  }
+
+ private:
+  int64_t index_ = 0;
+};
+REGISTER_KERNEL_BUILDER(Name("_Retval").Device(DEVICE_CPU), RetvalOp);
+
+}  // namespace
+}  // namespace sg

@@ -1,0 +1,126 @@
+// Ops every graph uses: constants, placeholders, identities, NoOp, and the internal ops sessions
+// and partitions insert (_Arg, _Retval, _Send, _Recv). Semantics as TensorFlow's ops of the same
+// names.
+#include "core/framework/op.h"
+#include "core/framework/shape_inference.h"
+
+namespace sg {
+namespace {
+
+absl::Status ShapeFromAttr(InferenceContext* c, const char* attr) {
+  PartialTensorShape shape;
+  if (c->GetAttr(attr, &shape).ok()) {
+    c->set_output(0, shape);
+  } else {
+    c->set_output(0, PartialTensorShape());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ConstShape(InferenceContext* c) {
+  const AttrValue* value;
+  SG_RETURN_IF_ERROR(c->GetAttr("value", &value));
+  if (value->value_case() != AttrValue::kTensor) return c->Error("attr 'value' is not a tensor");
+  auto shape = TensorShape::FromProto(value->tensor().tensor_shape());
+  if (!shape.ok()) return c->Error(shape.status().message());
+  c->set_output(0, PartialTensorShape(*shape));
+  return absl::OkStatus();
+}
+
+absl::Status IdentityNShape(InferenceContext* c) {
+  for (int i = 0; i < c->num_outputs(); ++i) c->set_output(i, c->input(i));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+REGISTER_OP("Const")
+    .Output("output: dtype")
+    .Attr("value: tensor")
+    .Attr("dtype: type")
+    .SetShapeFn(ConstShape);
+
+REGISTER_OP("Placeholder")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("shape: shape = unknown")
+    .SetShapeFn([](InferenceContext* c) { return ShapeFromAttr(c, "shape"); });
+
+REGISTER_OP("PlaceholderV2")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("shape: shape")
+    .SetShapeFn([](InferenceContext* c) { return ShapeFromAttr(c, "shape"); });
+
+REGISTER_OP("PlaceholderWithDefault")
+    .Input("input: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("shape: shape")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialTensorShape shape;
+      SG_RETURN_IF_ERROR(c->GetAttr("shape", &shape));
+      if (!shape.IsCompatibleWith(c->input(0))) {
+        return c->Error("default value of shape ", c->input(0).DebugString(),
+                        " does not match the declared shape ", shape.DebugString());
+      }
+      c->set_output(0, shape);
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("Identity").Input("input: T").Output("output: T").Attr("T: type").SetShapeFn(
+    shape_fns::Unchanged);
+REGISTER_OP("RefIdentity")
+    .Input("input: Ref(T)")
+    .Output("output: Ref(T)")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("Snapshot").Input("input: T").Output("output: T").Attr("T: type").SetShapeFn(
+    shape_fns::Unchanged);
+REGISTER_OP("StopGradient").Input("input: T").Output("output: T").Attr("T: type").SetShapeFn(
+    shape_fns::Unchanged);
+REGISTER_OP("PreventGradient")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("message: string = ''")
+    .SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("CheckNumerics")
+    .Input("tensor: T")
+    .Output("output: T")
+    .Attr("T: {half, float, double}")
+    .Attr("message: string")
+    .SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("IdentityN")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: list(type) >= 1")
+    .SetShapeFn(IdentityNShape);
+REGISTER_OP("NoOp").SetShapeFn(shape_fns::Unknown);
+
+// The feeds and fetches of a step, as the session rewrites them.
+REGISTER_OP("_Arg").Output("output: T").Attr("T: type").Attr("index: int >= 0").SetIsStateful();
+REGISTER_OP("_Retval").Input("input: T").Attr("T: type").Attr("index: int >= 0").SetIsStateful();
+
+// Cross-device transfer through the step's rendezvous.
+REGISTER_OP("_Send")
+    .Input("tensor: T")
+    .Attr("T: type")
+    .Attr("tensor_name: string")
+    .Attr("send_device: string")
+    .Attr("send_device_incarnation: int")
+    .Attr("recv_device: string")
+    .Attr("client_terminated: bool = false")
+    .SetIsStateful();
+REGISTER_OP("_Recv")
+    .Output("tensor: tensor_type")
+    .Attr("tensor_type: type")
+    .Attr("tensor_name: string")
+    .Attr("send_device: string")
+    .Attr("send_device_incarnation: int")
+    .Attr("recv_device: string")
+    .Attr("client_terminated: bool = false")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+}  // namespace sg

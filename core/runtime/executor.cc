@@ -1,0 +1,680 @@
+#include "core/runtime/executor.h"
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <tuple>
+
+#include "absl/strings/match.h"
+#include "absl/synchronization/notification.h"
+
+namespace sg {
+
+absl::Status Executor::Run(const Args& args) {
+  absl::Notification n;
+  absl::Status result;
+  RunAsync(args, [&](const absl::Status& s) {
+    result = s;
+    n.Notify();
+  });
+  n.WaitForNotification();
+  return result;
+}
+
+namespace {
+
+struct EdgeInfo {
+  int dst_id;
+  int src_output;
+  int dst_input;
+  bool is_control;
+};
+
+struct NodeItem {
+  const Node* node = nullptr;
+  std::unique_ptr<OpKernel> kernel;
+  bool is_async = false;
+  bool expensive = true;
+  int num_inputs = 0;
+  int num_data_inputs = 0;   // connected data inputs
+  int num_control_inputs = 0;
+  int input_start = 0;       // offset of input 0 in the frame's input slots
+  int frame = 0;             // static frame index
+  int local_id = 0;          // index within the frame
+  bool is_merge = false, is_enter = false, is_exit = false, is_next_iteration = false;
+  bool is_switch = false, is_constant_enter = false, is_send = false;
+  int enter_frame = -1;      // for Enter: the static frame it enters
+  std::vector<bool> input_is_ref;
+  std::vector<EdgeInfo> out;
+};
+
+struct FrameInfo {
+  std::string name;
+  int parent = -1;
+  std::vector<int> nodes;  // node ids
+  int total_inputs = 0;
+  int num_enters = 0;      // Enter nodes feeding this frame
+  std::vector<int> initial_pending;  // by local id
+};
+
+// 64-bit FNV-1a: frame ids must agree across the executors of one step, even in other
+// processes, so they cannot come from a salted hash.
+uint64_t Fnv(uint64_t h, absl::string_view s) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+class ExecutorImpl : public Executor {
+ public:
+  ExecutorImpl(Device* device, std::unique_ptr<const Graph> graph)
+      : device_(device), graph_(std::move(graph)) {}
+
+  absl::Status Initialize();
+  void RunAsync(const Args& args, DoneCallback done) override;
+
+  Device* device_;
+  std::unique_ptr<const Graph> graph_;
+  std::vector<NodeItem> items_;  // by node id
+  std::vector<FrameInfo> frames_;
+  std::vector<int> roots_;
+};
+
+absl::Status ExecutorImpl::Initialize() {
+  const int n = graph_->num_node_ids();
+  items_.resize(n);
+  std::map<std::string, int> frame_index;
+  frames_.push_back(FrameInfo{});  // the root frame ""
+  std::vector<int> frame_of(n, -1);
+  std::deque<const Node*> queue;
+  for (const Node* node : graph_->nodes()) {
+    if (node->in_edges().empty()) {
+      roots_.push_back(node->id());
+      frame_of[node->id()] = 0;
+      queue.push_back(node);
+    }
+  }
+  // Assigns each node its frame: Enter's successors are in the frame it names, Exit's in the
+  // parent of Exit's frame, everyone else's in their producer's.
+  while (!queue.empty()) {
+    const Node* node = queue.front();
+    queue.pop_front();
+    int f = frame_of[node->id()];
+    int out_frame = f;
+    if (node->IsEnter()) {
+      std::string name;
+      SG_RETURN_IF_ERROR(GetAttr(node->def().attr(), "frame_name", &name));
+      auto it = frame_index.find(name);
+      if (it == frame_index.end()) {
+        it = frame_index.emplace(name, static_cast<int>(frames_.size())).first;
+        FrameInfo info;
+        info.name = name;
+        info.parent = f;
+        frames_.push_back(info);
+      } else if (frames_[it->second].parent != f) {
+        return errors::InvalidArgument("frame '", name, "' is entered from two different frames");
+      }
+      out_frame = it->second;
+      items_[node->id()].enter_frame = out_frame;
+    } else if (node->IsExit()) {
+      if (f == 0) {
+        return errors::InvalidArgument("Exit node '", node->name(), "' is not inside a loop");
+      }
+      out_frame = frames_[f].parent;
+    }
+    for (const Edge* e : node->out_edges()) {
+      int& df = frame_of[e->dst->id()];
+      if (df == -1) {
+        df = out_frame;
+        queue.push_back(e->dst);
+      } else if (df != out_frame) {
+        return errors::InvalidArgument("node '", e->dst->name(),
+                                       "' has inputs from two different while-loop frames");
+      }
+    }
+  }
+  for (const Node* node : graph_->nodes()) {
+    if (frame_of[node->id()] == -1) {
+      return errors::InvalidArgument("node '", node->name(),
+                                     "' can never run: it is on a cycle no input enters");
+    }
+  }
+  for (const Node* node : graph_->nodes()) {
+    NodeItem& item = items_[node->id()];
+    item.node = node;
+    item.frame = frame_of[node->id()];
+    FrameInfo& frame = frames_[item.frame];
+    item.local_id = static_cast<int>(frame.nodes.size());
+    frame.nodes.push_back(node->id());
+    item.num_inputs = node->num_inputs();
+    item.input_start = frame.total_inputs;
+    frame.total_inputs += node->num_inputs();
+    item.is_merge = node->IsMerge();
+    item.is_enter = node->IsEnter();
+    item.is_exit = node->IsExit();
+    item.is_next_iteration = node->IsNextIteration();
+    item.is_switch = node->IsSwitch();
+    item.is_send = node->IsSend();
+    if (item.is_enter) {
+      GetAttr(node->def().attr(), "is_constant", &item.is_constant_enter).IgnoreError();
+      frames_[item.enter_frame].num_enters++;
+    }
+    for (int i = 0; i < node->num_inputs(); ++i) {
+      item.input_is_ref.push_back(IsRefType(node->input_type(i)));
+      if (node->input_edge(i) == nullptr) {
+        return errors::InvalidArgument("input ", i, " of node '", node->name(),
+                                       "' is not connected");
+      }
+    }
+    for (const Edge* e : node->in_edges()) {
+      if (e->IsControlEdge()) {
+        item.num_control_inputs++;
+      } else {
+        item.num_data_inputs++;
+      }
+    }
+    for (const Edge* e : node->out_edges()) {
+      item.out.push_back(EdgeInfo{e->dst->id(), e->src_output, e->dst_input, e->IsControlEdge()});
+    }
+    SG_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
+        device_, device_->device_type(), node->shared_def(), &node->op_def(), &item.kernel));
+    item.is_async = item.kernel->AsAsync() != nullptr;
+    item.expensive = item.kernel->IsExpensive();
+  }
+  for (FrameInfo& frame : frames_) {
+    frame.initial_pending.resize(frame.nodes.size());
+    for (int id : frame.nodes) {
+      const NodeItem& item = items_[id];
+      frame.initial_pending[item.local_id] =
+          item.is_merge ? item.num_control_inputs : item.num_data_inputs + item.num_control_inputs;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// ---- One step ----
+
+struct Entry {
+  TensorValue val;
+  bool has_value = false;
+};
+
+struct IterationState {
+  explicit IterationState(const FrameInfo& info)
+      : inputs(info.total_inputs),
+        pending(info.initial_pending),
+        dead_count(info.nodes.size(), 0),
+        merge_state(info.nodes.size(), 0) {}
+  std::vector<TensorValue> inputs;
+  std::vector<int> pending;
+  std::vector<int> dead_count;
+  std::vector<char> merge_state;  // 0: waiting, 1: a live input came, 2: dead
+  int outstanding_ops = 0;
+  int outstanding_frame_count = 0;
+};
+
+struct FrameState {
+  const FrameInfo* info = nullptr;
+  int static_index = 0;
+  uint64_t frame_id = 0;
+  FrameState* parent = nullptr;
+  int64_t parent_iter = 0;
+  int num_pending_inputs = 0;
+  int64_t iteration_count = 0;
+  int num_outstanding_iterations = 1;
+  std::map<int64_t, std::unique_ptr<IterationState>> iterations;
+  struct Invariant {
+    int node_id;
+    Entry value;
+    bool is_dead;
+  };
+  std::vector<Invariant> loop_invariants;
+  std::vector<int> dead_exits;
+};
+
+struct TaggedNode {
+  int node_id;
+  FrameState* frame;
+  int64_t iter;
+  IterationState* iter_state;
+  bool is_dead;
+};
+
+class ExecutorState {
+ public:
+  ExecutorState(const ExecutorImpl* impl, const Executor::Args& args,
+                Executor::DoneCallback done)
+      : impl_(impl), args_(args), done_(std::move(done)) {
+    root_ = std::make_unique<FrameState>();
+    root_->info = &impl_->frames_[0];
+    root_->iterations[0] = std::make_unique<IterationState>(*root_->info);
+  }
+
+  void Start() {
+    std::deque<TaggedNode> ready;
+    IterationState* st = root_->iterations[0].get();
+    for (int id : impl_->roots_) {
+      st->outstanding_ops++;
+      ready.push_back(TaggedNode{id, root_.get(), 0, st, false});
+    }
+    if (ready.empty()) {
+      Finish();
+      return;
+    }
+    num_outstanding_.store(static_cast<int64_t>(ready.size()));
+    ScheduleReady(&ready, nullptr);
+  }
+
+ private:
+  struct NodeRun;  // per-node state of a kernel call (heap-held for async kernels)
+
+  void Schedule(TaggedNode tn) {
+    if (args_.runner) {
+      args_.runner([this, tn]() { Process(tn); });
+    } else {
+      Process(tn);
+    }
+  }
+
+  // Sends expensive ready nodes to the pool and queues cheap ones on `inline_ready` (or
+  // schedules them too when there is no inline queue).
+  void ScheduleReady(std::deque<TaggedNode>* ready, std::deque<TaggedNode>* inline_ready) {
+    if (ready->empty()) return;
+    if (inline_ready == nullptr) {
+      for (const TaggedNode& tn : *ready) Schedule(tn);
+      ready->clear();
+      return;
+    }
+    const TaggedNode* keep = nullptr;
+    for (const TaggedNode& tn : *ready) {
+      const NodeItem& item = impl_->items_[tn.node_id];
+      if (!item.expensive || tn.is_dead) {
+        inline_ready->push_back(tn);
+      } else {
+        if (keep != nullptr) Schedule(*keep);
+        keep = &tn;
+      }
+    }
+    // One expensive node runs on this thread, if it has nothing else to do.
+    if (keep != nullptr) {
+      if (inline_ready->empty()) {
+        inline_ready->push_back(*keep);
+      } else {
+        Schedule(*keep);
+      }
+    }
+    ready->clear();
+  }
+
+  void Process(TaggedNode first) {
+    std::deque<TaggedNode> inline_ready;
+    inline_ready.push_back(first);
+    while (!inline_ready.empty()) {
+      TaggedNode tn = inline_ready.front();
+      inline_ready.pop_front();
+      const NodeItem& item = impl_->items_[tn.node_id];
+      std::vector<Entry> outputs;
+      bool aborted;
+      {
+        absl::MutexLock lock(&mu_);
+        aborted = !status_.ok();
+      }
+      if (aborted) {
+        if (NodeDone(tn, nullptr, &inline_ready)) return;
+        continue;
+      }
+      // Take the inputs out of their slots: the consumer now holds the only reference, so a
+      // kernel may reuse the buffer.
+      auto run = std::make_unique<NodeRun>();
+      run->inputs.resize(item.num_inputs);
+      for (int i = 0; i < item.num_inputs; ++i) {
+        TensorValue& slot = tn.iter_state->inputs[item.input_start + i];
+        if (item.input_is_ref[i] || !slot.is_ref()) {
+          run->inputs[i] = std::move(slot);
+        } else {
+          run->inputs[i] = TensorValue{slot.Get()};
+        }
+        slot = TensorValue();
+      }
+      if (tn.is_dead && !item.is_send) {
+        outputs.resize(item.node->num_outputs());
+        if (PropagateAndDone(tn, &outputs, &inline_ready)) return;
+        continue;
+      }
+      absl::Status s = CheckRefInputs(item, run->inputs);
+      if (!s.ok()) {
+        RecordError(s);
+        if (NodeDone(tn, nullptr, &inline_ready)) return;
+        continue;
+      }
+      run->params.device = impl_->device_;
+      run->params.op_kernel = item.kernel.get();
+      run->params.inputs = &run->inputs;
+      run->params.is_input_dead = tn.is_dead;
+      run->params.rendezvous = args_.rendezvous;
+      run->params.step_id = args_.step_id;
+      run->params.frame_iter = FrameAndIter{static_cast<int64_t>(tn.frame->frame_id), tn.iter};
+      run->params.cancellation_manager = args_.cancellation_manager;
+      run->params.call_frame = args_.call_frame;
+      run->params.step_resources = args_.step_resources;
+      run->params.runner = args_.runner;
+      run->ctx = std::make_unique<OpKernelContext>(&run->params);
+      if (item.is_async) {
+        NodeRun* raw = run.release();
+        item.kernel->AsAsync()->ComputeAsync(raw->ctx.get(), [this, tn, raw]() {
+          std::unique_ptr<NodeRun> owned(raw);
+          std::vector<Entry> outs;
+          std::deque<TaggedNode> ready_after;
+          if (ProcessOutputs(impl_->items_[tn.node_id], owned->ctx.get(), &outs)) {
+            if (PropagateAndDone(tn, &outs, &ready_after)) return;
+          } else {
+            if (NodeDone(tn, nullptr, &ready_after)) return;
+          }
+          for (const TaggedNode& t : ready_after) Schedule(t);
+        });
+        continue;
+      }
+      item.kernel->Compute(run->ctx.get());
+      bool ok = ProcessOutputs(item, run->ctx.get(), &outputs);
+      run.reset();
+      if (ok) {
+        if (PropagateAndDone(tn, &outputs, &inline_ready)) return;
+      } else {
+        if (NodeDone(tn, nullptr, &inline_ready)) return;
+      }
+    }
+  }
+
+  absl::Status CheckRefInputs(const NodeItem& item, const std::vector<TensorValue>& inputs) {
+    for (int i = 0; i < item.num_inputs; ++i) {
+      if (item.input_is_ref[i] && !inputs[i].is_ref()) {
+        return errors::InvalidArgument("input ", i, " of node '", item.node->name(),
+                                       "' must be a reference (a variable), got a value");
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  bool ProcessOutputs(const NodeItem& item, OpKernelContext* ctx, std::vector<Entry>* outputs) {
+    if (!ctx->status().ok()) {
+      const absl::Status& s = ctx->status();
+      std::string where = absl::StrCat(" [[node ", item.node->name(), " (", item.node->type_string(),
+                                       ")]]");
+      RecordError(absl::StrContains(s.message(), item.node->name())
+                      ? s
+                      : absl::Status(s.code(), absl::StrCat(s.message(), where)));
+      return false;
+    }
+    const int n = item.node->num_outputs();
+    outputs->resize(n);
+    for (int i = 0; i < n; ++i) {
+      if (ctx->has_output(i) && !*ctx->is_output_dead()) {
+        (*outputs)[i].val = ctx->output_value(i);
+        (*outputs)[i].has_value = true;
+        const TensorValue& v = (*outputs)[i].val;
+        DataType want = item.node->output_type(i);
+        DataType got = v.is_ref() ? MakeRefType(v.ref->dtype()) : v.value.dtype();
+        if (v.is_ref() && !v.ref->IsInitialized()) got = want;  // uninitialized variable
+        if (BaseType(want) != BaseType(got)) {
+          RecordError(errors::Internal("node '", item.node->name(), "' produced ",
+                                       DataTypeString(got), " for output ", i, ", expected ",
+                                       DataTypeString(want)));
+          return false;
+        }
+      } else if (!*ctx->is_output_dead() && !item.is_switch) {
+        RecordError(errors::Internal("node '", item.node->name(), "' (", item.node->type_string(),
+                                     ") did not produce output ", i));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void RecordError(const absl::Status& s) {
+    bool first = false;
+    {
+      absl::MutexLock lock(&mu_);
+      if (status_.ok()) {
+        status_ = s;
+        first = true;
+      }
+    }
+    if (first) {
+      if (args_.rendezvous) args_.rendezvous->StartAbort(s);
+      if (args_.cancellation_manager) args_.cancellation_manager->StartCancel();
+    }
+  }
+
+  // Delivers `outputs` of `tn` to its consumers, then retires `tn`. Returns true when the step
+  // finished (and `this` is gone).
+  bool PropagateAndDone(const TaggedNode& tn, std::vector<Entry>* outputs,
+                        std::deque<TaggedNode>* inline_ready) {
+    return NodeDone(tn, outputs, inline_ready);
+  }
+
+  // Retires `tn`: propagates `outputs` (when not null), cleans up finished iterations and
+  // frames, schedules what became ready. Returns true when the step finished.
+  bool NodeDone(const TaggedNode& tn, std::vector<Entry>* outputs,
+                std::deque<TaggedNode>* inline_ready) {
+    std::deque<TaggedNode> ready;
+    {
+      absl::MutexLock lock(&mu_);
+      if (outputs != nullptr && status_.ok()) PropagateOutputs(tn, *outputs, &ready);
+      tn.iter_state->outstanding_ops--;
+      if (tn.iter_state->outstanding_ops == 0) CleanupFramesIterations(tn.frame, tn.iter, &ready);
+    }
+    if (!ready.empty()) num_outstanding_.fetch_add(static_cast<int64_t>(ready.size()));
+    bool finished = num_outstanding_.fetch_sub(1) == 1;
+    if (finished) {
+      Finish();
+      return true;
+    }
+    ScheduleReady(&ready, inline_ready);
+    return false;
+  }
+
+  void PropagateOutputs(const TaggedNode& tn, const std::vector<Entry>& outputs,
+                        std::deque<TaggedNode>* ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const NodeItem& item = impl_->items_[tn.node_id];
+    FrameState* frame = tn.frame;
+    const int64_t iter = tn.iter;
+    if (item.is_enter) {
+      FrameState* child = FindOrCreateChildFrame(frame, iter, item.enter_frame);
+      if (item.is_constant_enter) {
+        Entry v = outputs.empty() ? Entry() : outputs[0];
+        child->loop_invariants.push_back({tn.node_id, v, tn.is_dead});
+        for (auto& kv : child->iterations) {
+          ActivateNodes(item, tn.is_dead, child, kv.first, outputs, ready);
+        }
+      } else {
+        ActivateNodes(item, tn.is_dead, child, 0, outputs, ready);
+      }
+      child->num_pending_inputs--;
+      if (child->num_pending_inputs == 0) CleanupFramesIterations(child, 0, ready);
+      return;
+    }
+    if (item.is_exit) {
+      if (tn.is_dead) {
+        if (iter == frame->iteration_count) frame->dead_exits.push_back(tn.node_id);
+        return;
+      }
+      ActivateNodes(item, false, frame->parent, frame->parent_iter, outputs, ready);
+      return;
+    }
+    if (item.is_next_iteration) {
+      if (tn.is_dead) return;  // deadness stops at the back edge
+      if (iter == frame->iteration_count) IncrementIteration(frame, ready);
+      ActivateNodes(item, false, frame, iter + 1, outputs, ready);
+      return;
+    }
+    ActivateNodes(item, tn.is_dead, frame, iter, outputs, ready);
+  }
+
+  void ActivateNodes(const NodeItem& item, bool is_dead, FrameState* frame, int64_t iter,
+                     const std::vector<Entry>& outputs, std::deque<TaggedNode>* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    auto it = frame->iterations.find(iter);
+    if (it == frame->iterations.end()) return;
+    IterationState* st = it->second.get();
+    for (const EdgeInfo& e : item.out) {
+      const NodeItem& dst = impl_->items_[e.dst_id];
+      const int local = dst.local_id;
+      bool dst_ready = false, dst_dead = false;
+      const bool live_data =
+          !e.is_control && !is_dead && e.src_output < outputs.size() &&
+          outputs[e.src_output].has_value;
+      if (dst.is_merge) {
+        if (e.is_control) {
+          st->pending[local]--;
+          dst_ready = st->pending[local] == 0 && st->merge_state[local] != 0;
+          dst_dead = st->merge_state[local] == 2;
+        } else if (live_data) {
+          if (st->merge_state[local] == 0) {
+            st->merge_state[local] = 1;
+            st->inputs[dst.input_start + e.dst_input] = outputs[e.src_output].val;
+            dst_ready = st->pending[local] == 0;
+          }
+        } else {
+          st->dead_count[local]++;
+          if (st->merge_state[local] == 0 &&
+              (st->dead_count[local] == dst.num_data_inputs || item.is_enter)) {
+            st->merge_state[local] = 2;
+            dst_ready = st->pending[local] == 0;
+            dst_dead = true;
+          }
+        }
+      } else {
+        if (e.is_control) {
+          if (is_dead) st->dead_count[local]++;
+        } else if (live_data) {
+          st->inputs[dst.input_start + e.dst_input] = outputs[e.src_output].val;
+        } else {
+          st->dead_count[local]++;
+        }
+        dst_ready = --st->pending[local] == 0;
+        dst_dead = st->dead_count[local] > 0;
+      }
+      if (dst_ready) {
+        st->outstanding_ops++;
+        ready->push_back(TaggedNode{e.dst_id, frame, iter, st, dst_dead});
+      }
+    }
+  }
+
+  FrameState* FindOrCreateChildFrame(FrameState* parent, int64_t iter, int static_index)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    auto key = std::make_tuple(parent, iter, static_index);
+    auto it = children_.find(key);
+    if (it != children_.end()) return it->second.get();
+    auto f = std::make_unique<FrameState>();
+    f->info = &impl_->frames_[static_index];
+    f->static_index = static_index;
+    f->parent = parent;
+    f->parent_iter = iter;
+    f->num_pending_inputs = f->info->num_enters;
+    uint64_t h = Fnv(14695981039346656037ull, f->info->name);
+    h = Fnv(h, absl::StrCat(parent->frame_id, ":", iter));
+    f->frame_id = h;
+    f->iterations[0] = std::make_unique<IterationState>(*f->info);
+    parent->iterations[iter]->outstanding_frame_count++;
+    FrameState* raw = f.get();
+    children_.emplace(key, std::move(f));
+    return raw;
+  }
+
+  void IncrementIteration(FrameState* frame, std::deque<TaggedNode>* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    frame->iteration_count++;
+    const int64_t next = frame->iteration_count;
+    frame->iterations[next] = std::make_unique<IterationState>(*frame->info);
+    frame->num_outstanding_iterations++;
+    frame->dead_exits.clear();
+    for (const auto& inv : frame->loop_invariants) {
+      std::vector<Entry> outs{inv.value};
+      ActivateNodes(impl_->items_[inv.node_id], inv.is_dead, frame, next, outs, ready);
+    }
+  }
+
+  bool IsIterationDone(FrameState* frame, int64_t iter) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    auto it = frame->iterations.find(iter);
+    if (it == frame->iterations.end()) return false;
+    IterationState* st = it->second.get();
+    if (st->outstanding_ops != 0 || st->outstanding_frame_count != 0) return false;
+    if (iter == 0) return frame->num_pending_inputs == 0;
+    return frame->iterations.find(iter - 1) == frame->iterations.end();
+  }
+
+  // Deletes the iterations from `iter` on that are done; returns whether the frame is done.
+  bool CleanupIterations(FrameState* frame, int64_t iter) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    int64_t curr = iter;
+    while (curr <= frame->iteration_count && IsIterationDone(frame, curr)) {
+      frame->iterations.erase(curr);
+      frame->num_outstanding_iterations--;
+      ++curr;
+    }
+    return frame->num_pending_inputs == 0 && frame->num_outstanding_iterations == 0;
+  }
+
+  void CleanupFramesIterations(FrameState* frame, int64_t iter, std::deque<TaggedNode>* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    bool frame_done = CleanupIterations(frame, iter);
+    while (frame_done && frame->parent != nullptr) {
+      FrameState* parent = frame->parent;
+      const int64_t piter = frame->parent_iter;
+      // A loop whose every Exit stayed dead (a loop in an untaken branch) hands deadness on.
+      std::vector<Entry> none;
+      for (int exit_id : frame->dead_exits) {
+        ActivateNodes(impl_->items_[exit_id], true, parent, piter, none, ready);
+      }
+      auto pit = parent->iterations.find(piter);
+      if (pit != parent->iterations.end()) pit->second->outstanding_frame_count--;
+      children_.erase(std::make_tuple(parent, piter, frame->static_index));
+      frame = parent;
+      frame_done = CleanupIterations(parent, piter);
+    }
+  }
+
+  void Finish() {
+    absl::Status s;
+    {
+      absl::MutexLock lock(&mu_);
+      s = status_;
+    }
+    Executor::DoneCallback done = std::move(done_);
+    delete this;
+    done(s);
+  }
+
+  struct NodeRun {
+    std::vector<TensorValue> inputs;
+    OpKernelContext::Params params;
+    std::unique_ptr<OpKernelContext> ctx;
+  };
+
+  const ExecutorImpl* impl_;
+  const Executor::Args args_;
+  Executor::DoneCallback done_;
+  std::atomic<int64_t> num_outstanding_{0};
+  absl::Mutex mu_;
+  absl::Status status_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<FrameState> root_;
+  std::map<std::tuple<FrameState*, int64_t, int>, std::unique_ptr<FrameState>> children_
+      ABSL_GUARDED_BY(mu_);
+};
+
+void ExecutorImpl::RunAsync(const Args& args, DoneCallback done) {
+  (new ExecutorState(this, args, std::move(done)))->Start();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Executor>> NewLocalExecutor(Device* device,
+                                                           std::unique_ptr<const Graph> graph) {
+  auto impl = std::make_unique<ExecutorImpl>(device, std::move(graph));
+  SG_RETURN_IF_ERROR(impl->Initialize());
+  return std::unique_ptr<Executor>(std::move(impl));
+}
+
+}  // namespace sg
