@@ -1,0 +1,94 @@
+// Session: runs parts of a graph, many times. `Run(feeds, fetches, targets)` computes what the
+// fetches and targets need, feeding any tensor of the graph (not only Placeholders). Sessions are
+// made by NewSession from SessionOptions: the target picks the SessionFactory ("" or "local":
+// DirectSession in this process; "grpc://host:port": the distributed runtime).
+// Thread safety: Run, PRunSetup, PRun, Extend and ListDevices may be called concurrently; Close
+// waits for runs in flight.
+#ifndef SG_CORE_RUNTIME_SESSION_H_
+#define SG_CORE_RUNTIME_SESSION_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/framework/status.h"
+#include "core/framework/tensor.h"
+#include "core/proto/config.pb.h"
+#include "core/proto/device_attributes.pb.h"
+#include "core/proto/graph.pb.h"
+
+namespace sg {
+
+struct SessionOptions {
+  std::string target;
+  ConfigProto config;
+};
+
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  // Gives the session its graph. INVALID_ARGUMENT or NOT_FOUND for a graph that does not import.
+  virtual absl::Status Create(const GraphDef& graph) = 0;
+  // Adds nodes (and functions) to the session's graph.
+  virtual absl::Status Extend(const GraphDef& graph) = 0;
+
+  // One step. `inputs` are (tensor name "node:index", value) pairs; `output_names` are tensor
+  // names (the same name may appear twice: both results are returned); `target_nodes` are node
+  // names run for their effects. On success `outputs` holds one tensor per output name.
+  // Errors: INVALID_ARGUMENT for a tensor fed twice, a feed of the wrong dtype or a shape that
+  // contradicts a known dim; NOT_FOUND for an unknown tensor or node; DEADLINE_EXCEEDED past
+  // RunOptions.timeout_in_ms (or ConfigProto.operation_timeout_in_ms); CANCELLED after Close;
+  // the failing kernel's error, naming the node.
+  virtual absl::Status Run(const RunOptions& run_options,
+                           const std::vector<std::pair<std::string, Tensor>>& inputs,
+                           const std::vector<std::string>& output_names,
+                           const std::vector<std::string>& target_nodes,
+                           std::vector<Tensor>* outputs, RunMetadata* run_metadata) = 0;
+  absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                   const std::vector<std::string>& output_names,
+                   const std::vector<std::string>& target_nodes, std::vector<Tensor>* outputs) {
+    return Run(RunOptions(), inputs, output_names, target_nodes, outputs, nullptr);
+  }
+
+  // Partial runs: declare every feed, fetch and target once, then feed and fetch in pieces.
+  virtual absl::Status PRunSetup(const std::vector<std::string>& input_names,
+                                 const std::vector<std::string>& output_names,
+                                 const std::vector<std::string>& target_nodes,
+                                 std::string* handle) = 0;
+  virtual absl::Status PRun(const std::string& handle,
+                            const std::vector<std::pair<std::string, Tensor>>& inputs,
+                            const std::vector<std::string>& output_names,
+                            std::vector<Tensor>* outputs) = 0;
+  // Frees a partial run that will not be finished.
+  virtual void ReleasePRun(const std::string& handle) = 0;
+
+  virtual absl::Status ListDevices(std::vector<DeviceAttributes>* devices) = 0;
+  // Waits for runs in flight, then releases the session's resources. Later calls fail with
+  // CANCELLED. Calling Close twice is fine.
+  virtual absl::Status Close() = 0;
+};
+
+class SessionFactory {
+ public:
+  virtual ~SessionFactory() = default;
+  virtual bool AcceptsOptions(const SessionOptions& options) = 0;
+  virtual absl::Status NewSession(const SessionOptions& options,
+                                  std::unique_ptr<Session>* out) = 0;
+  // Clears resource containers (variables) on the target; all containers when empty.
+  virtual absl::Status Reset(const SessionOptions& options,
+                             const std::vector<std::string>& containers) = 0;
+
+  // Factories register once, at start-up, under a unique name.
+  static void Register(const std::string& name, SessionFactory* factory);
+  // INVALID_ARGUMENT naming the target when no factory accepts the options.
+  static absl::Status GetFactory(const SessionOptions& options, SessionFactory** out);
+};
+
+absl::Status NewSession(const SessionOptions& options, std::unique_ptr<Session>* out);
+absl::Status Reset(const SessionOptions& options, const std::vector<std::string>& containers);
+
+}  // namespace sg
+
+#endif  // SG_CORE_RUNTIME_SESSION_H_
