@@ -1,0 +1,254 @@
+// Resource variables: a DT_RESOURCE handle names a Var in the device's ResourceMgr. The Var is
+// created by the first AssignVariableOp; readers share its buffer, writers copy on write.
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "core/framework/op_kernel.h"
+#include "core/kernels/resource_handle_util.h"
+#include "core/kernels/variable_update.h"
+
+namespace sg {
+namespace {
+
+constexpr const char* kVarTypeName = "Var";
+
+absl::Status LookupVar(OpKernelContext* ctx, const ResourceHandle& h, std::shared_ptr<Var>* var) {
+  return ctx->resource_manager()->Lookup<Var>(h.container, h.name, var);
+}
+
+absl::Status WrongDtype(const char* what, DataType expected, DataType got) {
+  return errors::InvalidArgument("Trying to ", what, " variable with wrong dtype. Expected ",
+                                 DataTypeString(expected), " got ", DataTypeString(got));
+}
+
+class VarHandleOp final : public OpKernel {
+ public:
+  explicit VarHandleOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("container", &handle_.container));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("shared_name", &handle_.name));
+    if (handle_.container.empty()) handle_.container = ResourceMgr::kDefaultContainer;
+    if (handle_.name.empty()) handle_.name = name();
+    if (ctx->device() != nullptr) handle_.device = ctx->device()->name();
+    handle_.type_name = kVarTypeName;
+    set_expensive(false);
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES_OK(ctx, SetResourceHandleOutput(ctx, 0, handle_));
+  }
+
+ private:
+  ResourceHandle handle_;
+};
+REGISTER_KERNEL_BUILDER(Name("VarHandleOp").Device(DEVICE_CPU), VarHandleOp);
+
+class ReadVariableOp final : public OpKernel {
+ public:
+  explicit ReadVariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
+    set_expensive(false);
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandle* h;
+    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
+    std::shared_ptr<Var> var;
+    absl::Status s = LookupVar(ctx, *h, &var);
+    OP_REQUIRES(ctx, s.ok(),
+                errors::FailedPrecondition(
+                    "Could not find variable ", h->name,
+                    ". This could mean that the variable has been deleted. In TF1, it can also "
+                    "mean the variable is uninitialized. Debug info: container=",
+                    h->container, ", status error message=", s.message()));
+    OP_REQUIRES(ctx, var->dtype() == dtype_, WrongDtype("read", var->dtype(), dtype_));
+    Tensor value;
+    {
+      absl::ReaderMutexLock lock(var->mu());
+      OP_REQUIRES(ctx, var->is_initialized && var->tensor()->IsInitialized(),
+                  errors::FailedPrecondition("Attempting to use uninitialized value ", h->name));
+      // Shares the buffer: writers copy on write while this snapshot is alive.
+      value = *var->tensor();
+    }
+    ctx->set_output(0, value);
+  }
+
+ private:
+  DataType dtype_;
+};
+REGISTER_KERNEL_BUILDER(Name("ReadVariableOp").Device(DEVICE_CPU), ReadVariableOp);
+
+class AssignVariableOp final : public OpKernel {
+ public:
+  explicit AssignVariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("validate_shape", &validate_shape_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandle* h;
+    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
+    const Tensor& value = ctx->input(1);
+    std::shared_ptr<Var> var;
+    OP_REQUIRES_OK(ctx, ctx->resource_manager()->LookupOrCreate<Var>(
+                            h->container, h->name, &var, [this](std::shared_ptr<Var>* out) {
+                              *out = std::make_shared<Var>(dtype_);
+                              return absl::OkStatus();
+                            }));
+    OP_REQUIRES(ctx, var->dtype() == dtype_, WrongDtype("assign", var->dtype(), dtype_));
+    absl::MutexLock lock(var->mu());
+    Tensor* t = var->tensor();
+    OP_REQUIRES(ctx, !validate_shape_ || !var->is_initialized || t->shape() == value.shape(),
+                errors::InvalidArgument(
+                    "Trying to assign to variable with tensor with wrong shape. Expected ",
+                    t->shape().DebugString(), " got ", value.shape().DebugString()));
+    OP_REQUIRES_OK(ctx, CopyIntoVariable(ctx, value, t));
+    var->is_initialized = true;
+  }
+
+ private:
+  DataType dtype_;
+  bool validate_shape_;
+};
+REGISTER_KERNEL_BUILDER(Name("AssignVariableOp").Device(DEVICE_CPU), AssignVariableOp);
+
+class AssignUpdateVariableOp final : public OpKernel {
+ public:
+  explicit AssignUpdateVariableOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx),
+        op_(ctx->def().op() == "AssignAddVariableOp" ? DenseUpdate::kAdd : DenseUpdate::kSub) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandle* h;
+    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
+    const Tensor& value = ctx->input(1);
+    std::shared_ptr<Var> var;
+    OP_REQUIRES_OK(ctx, LookupVar(ctx, *h, &var));
+    OP_REQUIRES(ctx, var->dtype() == dtype_, WrongDtype("update", var->dtype(), dtype_));
+    absl::MutexLock lock(var->mu());
+    Tensor* t = var->tensor();
+    OP_REQUIRES(ctx, var->is_initialized && t->IsInitialized(),
+                errors::FailedPrecondition("Attempting to use uninitialized value ", h->name));
+    OP_REQUIRES(ctx, t->shape() == value.shape(),
+                errors::InvalidArgument("Cannot update variable with shape ",
+                                        t->shape().DebugString(), " using a Tensor with shape ",
+                                        value.shape().DebugString(),
+                                        ", shapes must be equal."));
+    OP_REQUIRES_OK(ctx, ApplyDenseUpdate(ctx, op_, value, t));
+  }
+
+ private:
+  const DenseUpdate op_;
+  DataType dtype_;
+};
+REGISTER_KERNEL_BUILDER(Name("AssignAddVariableOp").Device(DEVICE_CPU), AssignUpdateVariableOp);
+REGISTER_KERNEL_BUILDER(Name("AssignSubVariableOp").Device(DEVICE_CPU), AssignUpdateVariableOp);
+
+class VarIsInitializedOp final : public OpKernel {
+ public:
+  explicit VarIsInitializedOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
+
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandle* h;
+    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
+    bool initialized = false;
+    std::shared_ptr<Var> var;
+    if (LookupVar(ctx, *h, &var).ok()) {
+      absl::ReaderMutexLock lock(var->mu());
+      initialized = var->is_initialized;
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(), &out));
+    out->scalar<bool>()() = initialized;
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("VarIsInitializedOp").Device(DEVICE_CPU), VarIsInitializedOp);
+
+class DestroyResourceOp final : public OpKernel {
+ public:
+  explicit DestroyResourceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("ignore_lookup_error", &ignore_lookup_error_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandle* h;
+    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
+    absl::Status s = ctx->resource_manager()->Delete(h->container, h->name);
+    if (!s.ok() && !ignore_lookup_error_) ctx->CtxFailure(s);
+  }
+
+ private:
+  bool ignore_lookup_error_;
+};
+REGISTER_KERNEL_BUILDER(Name("DestroyResourceOp").Device(DEVICE_CPU), DestroyResourceOp);
+
+// Gathers rows of a variable: output shape indices.shape + params.shape[1:].
+class ResourceGatherOp final : public OpKernel {
+ public:
+  explicit ResourceGatherOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("batch_dims", &batch_dims_));
+    OP_REQUIRES(ctx, batch_dims_ == 0,
+                errors::Unimplemented("node '", name(), "': ResourceGather with batch_dims=",
+                                      batch_dims_, " is not supported"));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandle* h;
+    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
+    std::shared_ptr<Var> var;
+    OP_REQUIRES_OK(ctx, LookupVar(ctx, *h, &var));
+    OP_REQUIRES(ctx, var->dtype() == dtype_, WrongDtype("read", var->dtype(), dtype_));
+    Tensor params;
+    {
+      absl::ReaderMutexLock lock(var->mu());
+      OP_REQUIRES(ctx, var->is_initialized && var->tensor()->IsInitialized(),
+                  errors::FailedPrecondition("Attempting to use uninitialized value ", h->name));
+      params = *var->tensor();
+    }
+    OP_REQUIRES(ctx, params.dims() >= 1,
+                errors::InvalidArgument("params must be at least 1 dimensional (node '", name(),
+                                        "')"));
+    const Tensor& indices = ctx->input(1);
+    const int64_t n = indices.NumElements();
+    const int64_t limit = params.dim_size(0);
+    std::vector<int64_t> idx(n);
+    for (int64_t i = 0; i < n; ++i) {
+      idx[i] = indices.dtype() == DT_INT32 ? indices.data<int32_t>()[i]
+                                           : indices.data<int64_t>()[i];
+      OP_REQUIRES(ctx, idx[i] >= 0 && idx[i] < limit,
+                  errors::InvalidArgument("indices[", i, "] = ", idx[i], " is not in [0, ", limit,
+                                          ") (node '", name(), "')"));
+    }
+    TensorShape out_shape = indices.shape();
+    for (int d = 1; d < params.dims(); ++d) out_shape.AddDim(params.dim_size(d));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    const int64_t row = limit == 0 ? 0 : params.NumElements() / limit;
+    if (DataTypeIsPod(dtype_)) {
+      const size_t row_bytes = row * DataTypeSize(dtype_);
+      const char* src = static_cast<const char*>(params.raw_data());
+      char* dst = static_cast<char*>(out->raw_data());
+      for (int64_t i = 0; i < n; ++i) {
+        if (row_bytes > 0) std::memcpy(dst + i * row_bytes, src + idx[i] * row_bytes, row_bytes);
+      }
+    } else {
+      OP_REQUIRES(ctx, dtype_ == DT_STRING,
+                  errors::Unimplemented("ResourceGather of ", DataTypeString(dtype_)));
+      for (int64_t i = 0; i < n; ++i) {
+        std::copy(params.data<tstring>() + idx[i] * row,
+                  params.data<tstring>() + (idx[i] + 1) * row, out->data<tstring>() + i * row);
+      }
+    }
+  }
+
+ private:
+  DataType dtype_;
+  int64_t batch_dims_;
+};
+REGISTER_KERNEL_BUILDER(Name("ResourceGather").Device(DEVICE_CPU), ResourceGatherOp);
+
+}  // namespace
+}  // namespace sg

@@ -1,0 +1,86 @@
+#include "core/kernels/variable_update.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sg {
+namespace {
+
+// Whether *var may be overwritten in place with `shape`-shaped contents of `dtype`.
+bool Reusable(const Tensor& var, DataType dtype, const TensorShape& shape) {
+  return var.IsInitialized() && var.dtype() == dtype && var.shape() == shape &&
+         var.RefCountIsOne();
+}
+
+void CopyElements(const Tensor& from, Tensor* to) {
+  if (DataTypeIsPod(from.dtype())) {
+    if (from.NumElements() > 0) std::memcpy(to->raw_data(), from.raw_data(), from.TotalBytes());
+  } else if (from.dtype() == DT_STRING) {
+    std::copy(from.data<tstring>(), from.data<tstring>() + from.NumElements(),
+              to->data<tstring>());
+  } else if (from.dtype() == DT_RESOURCE) {
+    std::copy(from.data<ResourceHandle>(), from.data<ResourceHandle>() + from.NumElements(),
+              to->data<ResourceHandle>());
+  }
+}
+
+template <typename T>
+void Update(const Eigen::ThreadPoolDevice& d, DenseUpdate op, const Tensor& old_value,
+            const Tensor& value, Tensor* out) {
+  auto o = out->flat<T>();
+  if (op == DenseUpdate::kAdd) {
+    o.device(d) = old_value.flat<T>() + value.flat<T>();
+  } else {
+    o.device(d) = old_value.flat<T>() - value.flat<T>();
+  }
+}
+
+template <typename Fn>
+bool DispatchArithmetic(DataType dt, Fn&& fn) {
+  if (DispatchReal(dt, fn)) return true;
+  switch (dt) {
+    case DT_COMPLEX64: fn(complex64{}); return true;
+    case DT_COMPLEX128: fn(complex128{}); return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+absl::Status CopyIntoVariable(OpKernelContext* ctx, const Tensor& value, Tensor* var) {
+  if (Reusable(*var, value.dtype(), value.shape())) {
+    CopyElements(value, var);
+    return absl::OkStatus();
+  }
+  Tensor fresh;
+  SG_RETURN_IF_ERROR(ctx->allocate_temp(value.dtype(), value.shape(), &fresh));
+  CopyElements(value, &fresh);
+  *var = std::move(fresh);
+  return absl::OkStatus();
+}
+
+absl::Status ApplyDenseUpdate(OpKernelContext* ctx, DenseUpdate op, const Tensor& value,
+                              Tensor* var) {
+  // Decide before taking any extra reference to the variable's buffer.
+  const bool in_place = Reusable(*var, value.dtype(), value.shape());
+  Tensor out;
+  if (in_place) {
+    out = *var;
+  } else {
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(value.dtype(), value.shape(), &out));
+  }
+  const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
+  bool ok = DispatchArithmetic(value.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    Update<T>(d, op, *var, value, &out);
+  });
+  if (!ok) {
+    return errors::InvalidArgument("node '", ctx->op_kernel().name(), "': cannot add to or ",
+                                   "subtract from a variable of type ",
+                                   DataTypeString(value.dtype()));
+  }
+  if (!in_place) *var = std::move(out);
+  return absl::OkStatus();
+}
+
+}  // namespace sg

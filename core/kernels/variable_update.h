@@ -1,0 +1,29 @@
+// Writes into a variable's tensor (ref variables and resource variables alike) without
+// disturbing snapshots: readers of a variable share its buffer, so a write goes into the buffer
+// in place only when no other tensor holds it, and otherwise into a new buffer that replaces the
+// variable's tensor (copy on write).
+//
+// Every function here expects the caller to hold the variable's mutex exclusively.
+#ifndef SG_CORE_KERNELS_VARIABLE_UPDATE_H_
+#define SG_CORE_KERNELS_VARIABLE_UPDATE_H_
+
+#include "core/framework/op_kernel.h"
+#include "core/framework/tensor.h"
+
+namespace sg {
+
+// Makes *var hold a copy of `value` (its dtype and shape too). The variable never shares
+// `value`'s buffer, which may be a caller's borrowed memory. RESOURCE_EXHAUSTED when memory runs
+// out.
+absl::Status CopyIntoVariable(OpKernelContext* ctx, const Tensor& value, Tensor* var);
+
+enum class DenseUpdate { kAdd, kSub };
+
+// *var = *var + value (or - value). Preconditions: *var is initialized and has `value`'s dtype
+// and shape. INVALID_ARGUMENT for a dtype without arithmetic.
+absl::Status ApplyDenseUpdate(OpKernelContext* ctx, DenseUpdate op, const Tensor& value,
+                              Tensor* var);
+
+}  // namespace sg
+
+#endif  // SG_CORE_KERNELS_VARIABLE_UPDATE_H_

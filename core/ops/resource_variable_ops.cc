@@ -1,0 +1,78 @@
+// Resource variables: VarHandleOp makes a handle; the other ops find the Var through it.
+#include "core/framework/op.h"
+#include "core/framework/shape_inference.h"
+
+namespace sg {
+namespace {
+
+absl::Status NoOutputs(InferenceContext* c) { return absl::OkStatus(); }
+
+// Input 0 must be a scalar handle.
+absl::Status ScalarHandle(InferenceContext* c) {
+  PartialTensorShape unused;
+  return c->WithRank(0, 0, &unused);
+}
+
+}  // namespace
+
+REGISTER_OP("VarHandleOp")
+    .Output("resource: resource")
+    .Attr("container: string = ''")
+    .Attr("shared_name: string = ''")
+    .Attr("dtype: type")
+    .Attr("shape: shape")
+    .Attr("allowed_devices: list(string) = []")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("ReadVariableOp")
+    .Input("resource: resource")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarHandle(c));
+      c->set_output(0, PartialTensorShape());
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("AssignVariableOp")
+    .Input("resource: resource")
+    .Input("value: dtype")
+    .Attr("dtype: type")
+    .Attr("validate_shape: bool = false")
+    .SetShapeFn(ScalarHandle);
+
+REGISTER_OP("AssignAddVariableOp")
+    .Input("resource: resource")
+    .Input("value: dtype")
+    .Attr("dtype: type")
+    .SetShapeFn(ScalarHandle);
+
+REGISTER_OP("AssignSubVariableOp")
+    .Input("resource: resource")
+    .Input("value: dtype")
+    .Attr("dtype: type")
+    .SetShapeFn(ScalarHandle);
+
+REGISTER_OP("VarIsInitializedOp")
+    .Input("resource: resource")
+    .Output("is_initialized: bool")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("DestroyResourceOp")
+    .Input("resource: resource")
+    .Attr("ignore_lookup_error: bool = true")
+    .SetIsStateful()
+    .SetShapeFn(NoOutputs);
+
+REGISTER_OP("ResourceGather")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Attr("batch_dims: int = 0")
+    .Attr("validate_indices: bool = true")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(shape_fns::Unknown);
+
+}  // namespace sg
