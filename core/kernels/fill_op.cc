@@ -1,0 +1,57 @@
+// Fill (dims, value), ZerosLike and OnesLike.
+#include "core/framework/op_kernel.h"
+#include "core/kernels/array_copy.h"
+
+namespace sg {
+namespace {
+
+class FillOp final : public OpKernel {
+ public:
+  explicit FillOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& value = ctx->input(1);
+    OP_REQUIRES(ctx, value.dims() == 0,
+                NodeError(ctx, "value must be a scalar, got shape ", value.shape().DebugString()));
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, ShapeFromIntVector(ctx, ctx->input(0), &shape));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    FillWithScalar(&ctx->eigen_cpu_device(), value, out);
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("Fill").Device(DEVICE_CPU), FillOp);
+
+// ZerosLike (ones = false) and OnesLike (ones = true).
+class ConstantLikeOp final : public OpKernel {
+ public:
+  explicit ConstantLikeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ones_ = ctx->def().op() == "OnesLike";
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    Tensor value;
+    const bool ok = DispatchAll(in.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_same_v<T, tstring>) {
+        value = Tensor::Scalar<T>(T());
+      } else {
+        value = Tensor::Scalar<T>(ones_ ? static_cast<T>(1) : static_cast<T>(0));
+      }
+    });
+    OP_REQUIRES(ctx, ok, NodeError(ctx, "unsupported dtype ", DataTypeString(in.dtype())));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    FillWithScalar(&ctx->eigen_cpu_device(), value, out);
+  }
+
+ private:
+  bool ones_;
+};
+REGISTER_KERNEL_BUILDER(Name("ZerosLike").Device(DEVICE_CPU), ConstantLikeOp);
+REGISTER_KERNEL_BUILDER(Name("OnesLike").Device(DEVICE_CPU), ConstantLikeOp);
+
+}  // namespace
+
+}  // namespace sg

@@ -1,0 +1,122 @@
+// GatherV2 (params, indices, axis; batch_dims 0) and the older Gather (axis 0).
+#include <cstring>
+
+#include "core/framework/op_kernel.h"
+#include "core/kernels/array_copy.h"
+
+namespace sg {
+namespace {
+
+template <typename T>
+void GatherBlocks(const Eigen::ThreadPoolDevice& device, const T* params, const int64_t* idx,
+                  int64_t outer, int64_t n, int64_t limit, int64_t inner, T* out) {
+  auto work = [&](Eigen::Index begin, Eigen::Index end) {
+    for (Eigen::Index k = begin; k < end; ++k) {
+      const int64_t o = k / n, j = k % n;
+      const T* src = params + (o * limit + idx[j]) * inner;
+      T* dst = out + k * inner;
+      if constexpr (std::is_trivially_copyable_v<T>) {
+        std::memcpy(dst, src, inner * sizeof(T));
+      } else {
+        std::copy(src, src + inner, dst);
+      }
+    }
+  };
+  const int64_t blocks = outer * n;
+  if (blocks * inner < 16384) {
+    work(0, blocks);
+  } else {
+    const double bytes = static_cast<double>(inner * sizeof(T));
+    device.parallelFor(blocks, Eigen::TensorOpCost(bytes, bytes, inner), work);
+  }
+}
+
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+class GatherOp final : public OpKernel {
+ public:
+  explicit GatherOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    has_axis_ = ctx->def().op() == "GatherV2";
+    if (has_axis_) OP_REQUIRES_OK(ctx, ctx->GetAttr("batch_dims", &batch_dims_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& params = ctx->input(0);
+    const Tensor& indices = ctx->input(1);
+    const int rank = params.dims();
+    OP_REQUIRES(ctx, rank >= 1, NodeError(ctx, "params must be at least 1 dimensional"));
+    int64_t axis = 0;
+    if (has_axis_) {
+      const Tensor& axis_t = ctx->input(2);
+      OP_REQUIRES(ctx, axis_t.NumElements() == 1,
+                  NodeError(ctx, "axis must be scalar, got ", axis_t.shape().DebugString()));
+      axis = IntValues(axis_t)[0];
+      OP_REQUIRES(ctx, axis >= -rank && axis < rank,
+                  NodeError(ctx, "Expected axis in the range [", -rank, ", ", rank,
+                            "), but got ", axis));
+      if (axis < 0) axis += rank;
+    }
+    OP_REQUIRES(ctx, batch_dims_ == 0,
+                errors::Unimplemented("GatherV2 with batch_dims != 0 is not supported (node '",
+                                      name(), "')"));
+    const int64_t limit = params.dim_size(static_cast<int>(axis));
+    const int64_t n = indices.NumElements();
+    std::vector<int64_t> idx(n);
+    for (int64_t j = 0; j < n; ++j) {
+      switch (indices.dtype()) {
+        case DT_INT64: idx[j] = indices.data<int64_t>()[j]; break;
+        case DT_INT32: idx[j] = indices.data<int32_t>()[j]; break;
+        case DT_INT16: idx[j] = indices.data<int16_t>()[j]; break;
+        default: idx[j] = -1; break;
+      }
+      OP_REQUIRES(ctx, idx[j] >= 0 && idx[j] < limit,
+                  NodeError(ctx, "indices[", j, "] = ", idx[j], " is not in [0, ", limit, ")"));
+    }
+    std::vector<int64_t> out_dims;
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; ++d) {
+      out_dims.push_back(params.dim_size(d));
+      outer *= params.dim_size(d);
+    }
+    for (int d = 0; d < indices.dims(); ++d) out_dims.push_back(indices.dim_size(d));
+    for (int d = static_cast<int>(axis) + 1; d < rank; ++d) {
+      out_dims.push_back(params.dim_size(d));
+      inner *= params.dim_size(d);
+    }
+    auto out_shape = TensorShape::Build(out_dims);
+    OP_REQUIRES(ctx, out_shape.ok(), NodeError(ctx, out_shape.status().message()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *out_shape, &out));
+    if (out->NumElements() == 0) return;
+    const auto& dev = ctx->eigen_cpu_device();
+    auto run = [&](auto tag) {
+      using T = decltype(tag);
+      GatherBlocks<T>(dev, static_cast<const T*>(params.raw_data()), idx.data(), outer, n, limit,
+                      inner, static_cast<T*>(out->raw_data()));
+    };
+    if (params.dtype() == DT_STRING) {
+      run(tstring{});
+      return;
+    }
+    switch (DataTypeSize(params.dtype())) {
+      case 1: run(uint8_t{}); break;
+      case 2: run(uint16_t{}); break;
+      case 4: run(uint32_t{}); break;
+      case 8: run(uint64_t{}); break;
+      case 16: run(Bytes16{}); break;
+      default:
+        ctx->CtxFailure(NodeError(ctx, "unsupported dtype ", DataTypeString(params.dtype())));
+    }
+  }
+
+ private:
+  bool has_axis_;
+  int64_t batch_dims_ = 0;
+};
+REGISTER_KERNEL_BUILDER(Name("GatherV2").Device(DEVICE_CPU), GatherOp);
+REGISTER_KERNEL_BUILDER(Name("Gather").Device(DEVICE_CPU), GatherOp);
+
+}  // namespace
+}  // namespace sg
