@@ -1,0 +1,182 @@
+// Unary element-wise kernels: Eigen expressions evaluated on the intra-op pool (vectorized exp,
+// log, tanh...), plus the activations Relu, Relu6, Elu, Selu, LeakyRelu, Softplus.
+#include <cmath>
+
+#include "core/kernels/cwise_ops_common.h"
+
+namespace sg {
+namespace {
+
+using Device = Eigen::ThreadPoolDevice;
+template <typename T>
+using In = typename TTypes<T>::ConstFlat;
+template <typename T>
+using OutF = typename TTypes<T>::Flat;
+
+#define SG_EIGEN_UNARY(NAME, EXPR)                                    \
+  struct NAME {                                                       \
+    template <typename T>                                             \
+    void Run(const Device& d, In<T> x, OutF<T> y) const {             \
+      y.device(d) = EXPR;                                             \
+    }                                                                 \
+  }
+
+// A functor applied element by element (no packet path), for rounding rules Eigen lacks.
+template <typename T, typename Fn>
+void Map(const Device& d, In<T> x, OutF<T> y, Fn fn) {
+  y.device(d) = x.unaryExpr(fn);
+}
+
+SG_EIGEN_UNARY(NegF, -x);
+SG_EIGEN_UNARY(AbsF, x.abs());
+SG_EIGEN_UNARY(SquareF, x.square());
+SG_EIGEN_UNARY(SqrtF, x.sqrt());
+SG_EIGEN_UNARY(RsqrtF, x.rsqrt());
+SG_EIGEN_UNARY(ExpF, x.exp());
+SG_EIGEN_UNARY(LogF, x.log());
+SG_EIGEN_UNARY(Log1pF, x.log1p());
+SG_EIGEN_UNARY(TanhF, x.tanh());
+SG_EIGEN_UNARY(SigmoidF, x.sigmoid());
+SG_EIGEN_UNARY(ReciprocalF, x.inverse());
+SG_EIGEN_UNARY(FloorF, x.floor());
+SG_EIGEN_UNARY(CeilF, x.ceil());
+SG_EIGEN_UNARY(ReluF, x.cwiseMax(T(0)));
+SG_EIGEN_UNARY(Relu6F, x.cwiseMax(T(0)).cwiseMin(T(6)));
+SG_EIGEN_UNARY(EluF, (x < T(0)).select(x.exp() - T(1), x));
+
+struct SeluF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    const T scale = T(1.0507009873554804934193349852946);
+    const T scale_alpha = T(1.7580993408473768599402175208123);
+    y.device(d) = (x < T(0)).select(scale_alpha * (x.exp() - T(1)), scale * x);
+  }
+};
+
+// log(1 + exp(x)) without overflow, with TensorFlow's thresholds.
+struct SoftplusF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    using W = std::conditional_t<std::is_same<T, half>::value, float, T>;
+    const W threshold = std::log(std::numeric_limits<W>::epsilon()) + W(2);
+    Map<T>(d, x, y, [threshold](T v) {
+      const W w = static_cast<W>(v);
+      if (w > -threshold) return v;
+      if (w < threshold) return static_cast<T>(std::exp(w));
+      return static_cast<T>(std::log1p(std::exp(w)));
+    });
+  }
+};
+
+// Sign: -1, 0, 1; NaN stays NaN.
+struct SignF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    Map<T>(d, x, y, [](T v) {
+      if constexpr (kIsFloat<T>) {
+        if (Eigen::numext::isnan(v)) return v;
+      }
+      return v > T(0) ? T(1) : (v < T(0) ? T(-1) : T(0));
+    });
+  }
+};
+
+// Round half to even, as TensorFlow's Round.
+struct RoundF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    if constexpr (std::is_integral<T>::value) {
+      y.device(d) = x;
+    } else {
+      using W = std::conditional_t<std::is_same<T, half>::value, float, T>;
+      Map<T>(d, x, y, [](T v) { return static_cast<T>(std::nearbyint(static_cast<W>(v))); });
+    }
+  }
+};
+
+struct IsNanF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<bool> y) const {
+    y.device(d) = x.unaryExpr([](T v) { return static_cast<bool>(Eigen::numext::isnan(v)); });
+  }
+};
+struct IsInfF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<bool> y) const {
+    y.device(d) = x.unaryExpr([](T v) { return static_cast<bool>(Eigen::numext::isinf(v)); });
+  }
+};
+struct IsFiniteF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<bool> y) const {
+    y.device(d) =
+        x.unaryExpr([](T v) { return static_cast<bool>(Eigen::numext::isfinite(v)); });
+  }
+};
+struct LogicalNotF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    y.device(d) = x.unaryExpr([](bool v) { return !v; });
+  }
+};
+
+// LeakyRelu carries its alpha attr.
+class LeakyReluOp : public OpKernel {
+ public:
+  explicit LeakyReluOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("alpha", &alpha_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    bool ok = DispatchTypes(FloatTypes(), x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      Tensor* out;
+      OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
+      if (x.NumElements() == 0) return;
+      typename TTypes<T>::ConstFlat in(x.data<T>(), x.NumElements());
+      const T alpha = static_cast<T>(alpha_);
+      out->flat<T>().device(ctx->eigen_cpu_device()) = (in < T(0)).select(in * alpha, in);
+    });
+    if (!ok) ctx->CtxFailure(UnsupportedType(*this, x.dtype()));
+  }
+
+ private:
+  float alpha_;
+};
+
+using SignedInts = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t>;
+
+#define SG_UNARY_KERNEL(NAME, F, ...) \
+  REGISTER_KERNEL_BUILDER(Name(NAME).Device(DEVICE_CPU), UnaryOp<F, __VA_ARGS__>)
+
+SG_UNARY_KERNEL("Neg", NegF, SignedInts);
+SG_UNARY_KERNEL("Abs", AbsF, SignedInts);
+SG_UNARY_KERNEL("Square", SquareF, RealTypes);
+SG_UNARY_KERNEL("Sqrt", SqrtF, FloatTypes);
+SG_UNARY_KERNEL("Rsqrt", RsqrtF, FloatTypes);
+SG_UNARY_KERNEL("Exp", ExpF, FloatTypes);
+SG_UNARY_KERNEL("Log", LogF, FloatTypes);
+SG_UNARY_KERNEL("Log1p", Log1pF, FloatTypes);
+SG_UNARY_KERNEL("Tanh", TanhF, FloatTypes);
+SG_UNARY_KERNEL("Sigmoid", SigmoidF, FloatTypes);
+SG_UNARY_KERNEL("Reciprocal", ReciprocalF, FloatTypes);
+SG_UNARY_KERNEL("Inv", ReciprocalF, FloatTypes);
+SG_UNARY_KERNEL("Sign", SignF, SignedInts);
+SG_UNARY_KERNEL("Floor", FloorF, FloatTypes);
+SG_UNARY_KERNEL("Ceil", CeilF, FloatTypes);
+SG_UNARY_KERNEL("Round", RoundF, SignedInts);
+SG_UNARY_KERNEL("Relu", ReluF, RealTypes);
+SG_UNARY_KERNEL("Relu6", Relu6F, RealTypes);
+SG_UNARY_KERNEL("Elu", EluF, FloatTypes);
+SG_UNARY_KERNEL("Selu", SeluF, FloatTypes);
+SG_UNARY_KERNEL("Softplus", SoftplusF, FloatTypes);
+SG_UNARY_KERNEL("LogicalNot", LogicalNotF, TypeList<bool>);
+REGISTER_KERNEL_BUILDER(Name("IsNan").Device(DEVICE_CPU), UnaryOp<IsNanF, FloatTypes, true>);
+REGISTER_KERNEL_BUILDER(Name("IsInf").Device(DEVICE_CPU), UnaryOp<IsInfF, FloatTypes, true>);
+REGISTER_KERNEL_BUILDER(Name("IsFinite").Device(DEVICE_CPU),
+                        UnaryOp<IsFiniteF, FloatTypes, true>);
+REGISTER_KERNEL_BUILDER(Name("LeakyRelu").Device(DEVICE_CPU), LeakyReluOp);
+#undef SG_UNARY_KERNEL
+
+}  // namespace
+}  // namespace sg

@@ -1,0 +1,203 @@
+// MatMul, BatchMatMul and BatchMatMulV2. Large products go through Eigen's tensor contraction on
+// the intra-op pool (the multithreaded blocked GEMM TensorFlow itself uses); batches of small
+// matrices run one matrix per task with a single-threaded Eigen product. Half is computed in
+// float.
+#include "core/kernels/cwise_ops_common.h"
+
+namespace sg {
+namespace {
+
+using Device = Eigen::ThreadPoolDevice;
+
+// Products with fewer multiply-adds than this run on one thread.
+constexpr int64_t kSmallProduct = 64 * 64 * 64;
+
+// c[m,n] = op(a) * op(b), where a is [m,k] ([k,m] when ta) and b is [k,n] ([n,k] when tb),
+// all row-major. `threaded` picks the contraction on the pool.
+template <typename T>
+void MatMulOne(const Device& d, bool threaded, const T* a, const T* b, T* c, int64_t m,
+               int64_t k, int64_t n, bool ta, bool tb) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    std::fill(c, c + m * n, T(0));
+    return;
+  }
+  if (threaded) {
+    using In = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;
+    using Out = Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;
+    In ta_map(a, ta ? k : m, ta ? m : k), tb_map(b, tb ? n : k, tb ? k : n);
+    Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims{
+        Eigen::IndexPair<Eigen::DenseIndex>(ta ? 0 : 1, tb ? 1 : 0)};
+    Out(c, m, n).device(d) = ta_map.contract(tb_map, dims);
+    return;
+  }
+  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<const Mat> A(a, ta ? k : m, ta ? m : k), B(b, tb ? n : k, tb ? k : n);
+  Eigen::Map<Mat> C(c, m, n);
+  if (!ta && !tb) {
+    C.noalias() = A * B;
+  } else if (ta && !tb) {
+    C.noalias() = A.transpose() * B;
+  } else if (!ta && tb) {
+    C.noalias() = A * B.transpose();
+  } else {
+    C.noalias() = A.transpose() * B.transpose();
+  }
+}
+
+// Computes in float for half inputs: converts a and b, multiplies, converts back.
+template <typename T, typename Fn>
+absl::Status WithComputeType(OpKernelContext* ctx, const Tensor& a, const Tensor& b, Tensor* out,
+                             Fn fn) {
+  if constexpr (std::is_same<T, half>::value) {
+    Tensor fa, fb, fo;
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, a.shape(), &fa));
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, b.shape(), &fb));
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, out->shape(), &fo));
+    const auto& d = ctx->eigen_cpu_device();
+    if (a.NumElements() > 0) fa.flat<float>().device(d) = a.flat<half>().template cast<float>();
+    if (b.NumElements() > 0) fb.flat<float>().device(d) = b.flat<half>().template cast<float>();
+    fn(fa.data<float>(), fb.data<float>(), fo.data<float>());
+    if (out->NumElements() > 0) {
+      out->flat<half>().device(d) = fo.flat<float>().template cast<half>();
+    }
+  } else {
+    fn(a.data<T>(), b.data<T>(), out->data<T>());
+  }
+  return absl::OkStatus();
+}
+
+using MatMulTypes = TypeList<float, double, half, int32_t, int64_t>;
+
+class MatMulOp final : public OpKernel {
+ public:
+  explicit MatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_a", &transpose_a_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_b", &transpose_b_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& a = ctx->input(0);
+    const Tensor& b = ctx->input(1);
+    OP_REQUIRES(ctx, a.dims() == 2, KernelError(*this, "In[0] is not a matrix: ",
+                                                a.shape().DebugString()));
+    OP_REQUIRES(ctx, b.dims() == 2, KernelError(*this, "In[1] is not a matrix: ",
+                                                b.shape().DebugString()));
+    const int64_t m = a.dim_size(transpose_a_ ? 1 : 0), k = a.dim_size(transpose_a_ ? 0 : 1);
+    const int64_t kb = b.dim_size(transpose_b_ ? 1 : 0), n = b.dim_size(transpose_b_ ? 0 : 1);
+    OP_REQUIRES(ctx, k == kb,
+                KernelError(*this, "Matrix size-incompatible: In[0]: ", a.shape().DebugString(),
+                            ", In[1]: ", b.shape().DebugString()));
+    bool ok = DispatchTypes(MatMulTypes(), a.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      Tensor* out;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
+      OP_REQUIRES_OK(ctx, WithComputeType<T>(ctx, a, b, out, [&](auto* pa, auto* pb, auto* pc) {
+                       const bool threaded = m * n * k >= kSmallProduct;
+                       MatMulOne(ctx->eigen_cpu_device(), threaded, pa, pb, pc, m, k, n,
+                                 transpose_a_, transpose_b_);
+                     }));
+    });
+    if (!ok) ctx->CtxFailure(UnsupportedType(*this, a.dtype()));
+  }
+
+ private:
+  bool transpose_a_ = false, transpose_b_ = false;
+};
+
+// BatchMatMul (batch dims equal) and BatchMatMulV2 (batch dims broadcast).
+template <bool kBroadcast>
+class BatchMatMulOp final : public OpKernel {
+ public:
+  explicit BatchMatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("adj_x", &adj_x_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("adj_y", &adj_y_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    const Tensor& y = ctx->input(1);
+    OP_REQUIRES(ctx, x.dims() >= 2 && y.dims() >= 2,
+                KernelError(*this, "In[0] and In[1] must have rank >= 2, got ",
+                            x.shape().DebugString(), " and ", y.shape().DebugString()));
+    const int rx = x.dims(), ry = y.dims();
+    const int64_t m = x.dim_size(adj_x_ ? rx - 1 : rx - 2);
+    const int64_t k = x.dim_size(adj_x_ ? rx - 2 : rx - 1);
+    const int64_t ky = y.dim_size(adj_y_ ? ry - 1 : ry - 2);
+    const int64_t n = y.dim_size(adj_y_ ? ry - 2 : ry - 1);
+    OP_REQUIRES(ctx, k == ky,
+                KernelError(*this, "Matrix size-incompatible: In[0]: ", x.shape().DebugString(),
+                            ", In[1]: ", y.shape().DebugString()));
+    TensorShape xb(x.shape().dim_sizes().subspan(0, rx - 2));
+    TensorShape yb(y.shape().dim_sizes().subspan(0, ry - 2));
+    TensorShape batch;
+    if (kBroadcast) {
+      BCast bc(xb, yb);
+      OP_REQUIRES(ctx, bc.valid(),
+                  KernelError(*this, "In[0] and In[1] must have compatible batch dimensions: ",
+                              x.shape().DebugString(), " vs. ", y.shape().DebugString()));
+      batch = bc.output_shape();
+    } else {
+      OP_REQUIRES(ctx, xb == yb,
+                  KernelError(*this, "In[0] and In[1] must have the same batch dimensions: ",
+                              x.shape().DebugString(), " vs. ", y.shape().DebugString()));
+      batch = xb;
+    }
+    // Which x and y matrix each output matrix reads.
+    const int64_t nb = batch.num_elements();
+    const std::vector<int64_t> sx = BroadcastStrides(xb, batch), sy = BroadcastStrides(yb, batch);
+    std::vector<int64_t> x_index(nb), y_index(nb);
+    for (int64_t i = 0; i < nb; ++i) {
+      int64_t rem = i, ox = 0, oy = 0;
+      for (int d = batch.dims() - 1; d >= 0; --d) {
+        const int64_t idx = rem % batch.dim_size(d);
+        rem /= batch.dim_size(d);
+        ox += idx * sx[d];
+        oy += idx * sy[d];
+      }
+      x_index[i] = ox;
+      y_index[i] = oy;
+    }
+    TensorShape out_shape = batch;
+    out_shape.AddDim(m);
+    out_shape.AddDim(n);
+    bool ok = DispatchTypes(MatMulTypes(), x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      Tensor* out;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+      if (out->NumElements() == 0) return;
+      OP_REQUIRES_OK(ctx, WithComputeType<T>(ctx, x, y, out, [&](auto* px, auto* py, auto* pc) {
+                       const auto& d = ctx->eigen_cpu_device();
+                       const int64_t xs = m * k, ys = k * n, cs = m * n;
+                       if (m * n * k >= kSmallProduct || nb == 1) {
+                         for (int64_t i = 0; i < nb; ++i) {
+                           MatMulOne(d, true, px + x_index[i] * xs, py + y_index[i] * ys,
+                                     pc + i * cs, m, k, n, adj_x_, adj_y_);
+                         }
+                       } else {
+                         d.parallelFor(nb,
+                                       Eigen::TensorOpCost(sizeof(T) * (xs + ys),
+                                                           sizeof(T) * cs, 2.0 * m * n * k),
+                                       [&](Eigen::Index begin, Eigen::Index end) {
+                                         for (Eigen::Index i = begin; i < end; ++i) {
+                                           MatMulOne(d, false, px + x_index[i] * xs,
+                                                     py + y_index[i] * ys, pc + i * cs, m, k,
+                                                     n, adj_x_, adj_y_);
+                                         }
+                                       });
+                       }
+                     }));
+    });
+    if (!ok) ctx->CtxFailure(UnsupportedType(*this, x.dtype()));
+  }
+
+ private:
+  bool adj_x_ = false, adj_y_ = false;
+};
+
+REGISTER_KERNEL_BUILDER(Name("MatMul").Device(DEVICE_CPU), MatMulOp);
+REGISTER_KERNEL_BUILDER(Name("BatchMatMul").Device(DEVICE_CPU), BatchMatMulOp<false>);
+REGISTER_KERNEL_BUILDER(Name("BatchMatMulV2").Device(DEVICE_CPU), BatchMatMulOp<true>);
+
+}  // namespace
+}  // namespace sg

@@ -1,0 +1,14 @@
+// Sum, Mean and Prod kernels (ReductionOp, reduction_ops.h).
+#include "core/kernels/reduction_ops.h"
+
+namespace sg {
+namespace {
+
+REGISTER_KERNEL_BUILDER(Name("Sum").Device(DEVICE_CPU), ReductionOp<ReduceKind::kSum, RealTypes>);
+REGISTER_KERNEL_BUILDER(Name("Mean").Device(DEVICE_CPU),
+                        ReductionOp<ReduceKind::kMean, RealTypes>);
+REGISTER_KERNEL_BUILDER(Name("Prod").Device(DEVICE_CPU),
+                        ReductionOp<ReduceKind::kProd, RealTypes>);
+
+}  // namespace
+}  // namespace sg

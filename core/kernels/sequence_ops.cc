@@ -1,0 +1,68 @@
+// Range: [start, start + delta, ...) up to limit, values accumulated by repeated addition of
+// delta as TensorFlow's CPU kernel does.
+#include <cmath>
+
+#include "core/kernels/cwise_ops_common.h"
+
+namespace sg {
+namespace {
+
+using RangeTypes =
+    TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint16_t, uint32_t>;
+
+class RangeOp final : public OpKernel {
+ public:
+  explicit RangeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const char* names[3] = {"start", "limit", "delta"};
+    for (int i = 0; i < 3; ++i) {
+      OP_REQUIRES(ctx, ctx->input(i).dims() == 0,
+                  KernelError(*this, names[i], " must be a scalar, not shape ",
+                              ctx->input(i).shape().DebugString()));
+    }
+    const DataType dt = ctx->input(0).dtype();
+    bool ok = DispatchTypes(RangeTypes(), dt, [&](auto tag) {
+      using T = decltype(tag);
+      using W = std::conditional_t<std::is_same<T, half>::value, float, T>;
+      const W start = static_cast<W>(ctx->input(0).data<T>()[0]);
+      const W limit = static_cast<W>(ctx->input(1).data<T>()[0]);
+      const W delta = static_cast<W>(ctx->input(2).data<T>()[0]);
+      OP_REQUIRES(ctx, delta != W(0), KernelError(*this, "Requires delta != 0: ", +delta));
+      if (delta > W(0)) {
+        OP_REQUIRES(ctx, start <= limit,
+                    KernelError(*this, "Requires start <= limit when delta > 0: ", +start, "/",
+                                +limit));
+      } else {
+        OP_REQUIRES(ctx, start >= limit,
+                    KernelError(*this, "Requires start >= limit when delta < 0: ", +start, "/",
+                                +limit));
+      }
+      int64_t size;
+      if constexpr (std::is_integral<W>::value) {
+        const int64_t span = std::abs(static_cast<int64_t>(limit) - static_cast<int64_t>(start));
+        const int64_t step = std::abs(static_cast<int64_t>(delta));
+        size = (span + step - 1) / step;
+      } else {
+        const W n = std::ceil(std::abs((limit - start) / delta));
+        OP_REQUIRES(ctx, n <= static_cast<W>(std::numeric_limits<int32_t>::max()) * 64,
+                    KernelError(*this, "Requires ((limit - start) / delta) <= 2^37"));
+        size = static_cast<int64_t>(n);
+      }
+      Tensor* out;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({size}), &out));
+      T* o = out->data<T>();
+      W v = start;
+      for (int64_t i = 0; i < size; ++i) {
+        o[i] = static_cast<T>(v);
+        v = static_cast<W>(v + delta);
+      }
+    });
+    if (!ok) ctx->CtxFailure(UnsupportedType(*this, dt));
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("Range").Device(DEVICE_CPU), RangeOp);
+
+}  // namespace
+}  // namespace sg
