@@ -1,0 +1,368 @@
+// NN op kernels checked against direct reference loops written here, on small random inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "tests/core/ops_testutil.h"
+
+namespace sg {
+namespace {
+
+using test::NodeDefFor;
+using test::RunKernel;
+
+template <typename T>
+Tensor Random(std::vector<int64_t> shape, std::mt19937* rng) {
+  Tensor t(DataTypeToEnum<T>::value, TensorShape(shape));
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int64_t i = 0; i < t.NumElements(); ++i) t.data<T>()[i] = static_cast<T>(u(*rng));
+  return t;
+}
+
+// Output size and leading padding as TensorFlow documents them for SAME / VALID / explicit.
+struct Dim {
+  int64_t out, pad;
+};
+Dim RefWindow(int64_t in, int64_t k, int64_t stride, int64_t dilation, const std::string& padding,
+              int64_t before = 0, int64_t after = 0) {
+  const int64_t ek = (k - 1) * dilation + 1;
+  if (padding == "SAME") {
+    const int64_t out = (in + stride - 1) / stride;
+    const int64_t total = std::max<int64_t>((out - 1) * stride + ek - in, 0);
+    return {out, total / 2};
+  }
+  if (padding == "VALID") return {(in - ek) / stride + 1, 0};
+  return {(in + before + after - ek) / stride + 1, before};
+}
+
+struct ConvCase {
+  int64_t n, h, w, c, kh, kw, out_c, sh, sw, dh, dw;
+  std::string padding;
+  std::vector<int64_t> explicit_pads;  // [top, bottom, left, right] for EXPLICIT
+};
+
+// The 7-loop convolution: depthwise when `multiplier` > 0 (filter [kh, kw, c, multiplier]).
+template <typename T>
+std::vector<double> RefConv(const ConvCase& k, const Tensor& in, const Tensor& f,
+                            int64_t multiplier, std::vector<int64_t>* shape) {
+  const auto& e = k.explicit_pads;
+  Dim hd = RefWindow(k.h, k.kh, k.sh, k.dh, k.padding, e.empty() ? 0 : e[0], e.empty() ? 0 : e[1]);
+  Dim wd = RefWindow(k.w, k.kw, k.sw, k.dw, k.padding, e.empty() ? 0 : e[2], e.empty() ? 0 : e[3]);
+  const int64_t oc = multiplier > 0 ? k.c * multiplier : k.out_c;
+  *shape = {k.n, hd.out, wd.out, oc};
+  std::vector<double> out(k.n * hd.out * wd.out * oc, 0.0);
+  for (int64_t n = 0; n < k.n; ++n)
+    for (int64_t oh = 0; oh < hd.out; ++oh)
+      for (int64_t ow = 0; ow < wd.out; ++ow)
+        for (int64_t o = 0; o < oc; ++o) {
+          double s = 0;
+          for (int64_t i = 0; i < k.kh; ++i)
+            for (int64_t j = 0; j < k.kw; ++j)
+              for (int64_t c = 0; c < k.c; ++c) {
+                const int64_t ih = oh * k.sh - hd.pad + i * k.dh;
+                const int64_t iw = ow * k.sw - wd.pad + j * k.dw;
+                if (ih < 0 || ih >= k.h || iw < 0 || iw >= k.w) continue;
+                double w;
+                if (multiplier > 0) {
+                  if (c != o / multiplier) continue;
+                  w = static_cast<double>(
+                      f.data<T>()[((i * k.kw + j) * k.c + c) * multiplier + o % multiplier]);
+                } else {
+                  w = static_cast<double>(f.data<T>()[((i * k.kw + j) * k.c + c) * oc + o]);
+                }
+                s += static_cast<double>(in.data<T>()[((n * k.h + ih) * k.w + iw) * k.c + c]) * w;
+              }
+          out[((n * hd.out + oh) * wd.out + ow) * oc + o] = s;
+        }
+  return out;
+}
+
+std::vector<int64_t> DimsOf(const Tensor& t) {
+  return std::vector<int64_t>(t.shape().dim_sizes().begin(), t.shape().dim_sizes().end());
+}
+
+template <typename T>
+void ExpectNear(const Tensor& got, const std::vector<double>& want, double tol,
+                const std::string& what) {
+  ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size())) << what;
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_NEAR(static_cast<double>(got.data<T>()[i]), want[i], tol) << what << " at " << i;
+  }
+}
+
+const std::vector<ConvCase>& ConvCases() {
+  static const std::vector<ConvCase> cases = {
+      {2, 5, 6, 3, 3, 3, 4, 1, 1, 1, 1, "SAME", {}},
+      {2, 5, 6, 3, 3, 3, 4, 1, 1, 1, 1, "VALID", {}},
+      {1, 7, 7, 2, 3, 2, 3, 2, 2, 1, 1, "SAME", {}},
+      {1, 8, 7, 2, 2, 3, 5, 2, 1, 1, 1, "SAME", {}},
+      {1, 7, 9, 3, 3, 3, 2, 2, 3, 1, 1, "VALID", {}},
+      {2, 9, 8, 2, 3, 3, 2, 1, 1, 2, 2, "SAME", {}},
+      {1, 9, 8, 2, 2, 3, 3, 1, 2, 2, 1, "VALID", {}},
+      {2, 4, 5, 3, 1, 1, 6, 1, 1, 1, 1, "VALID", {}},
+      {1, 6, 6, 3, 1, 1, 2, 2, 2, 1, 1, "SAME", {}},
+      {1, 5, 6, 2, 3, 3, 3, 1, 2, 1, 1, "EXPLICIT", {2, 0, 1, 3}},
+      {1, 2, 2, 1, 3, 3, 1, 1, 1, 1, 1, "VALID", {}},  // window larger than the input
+  };
+  return cases;
+}
+
+template <typename T>
+void CheckConv2D(double tol) {
+  std::mt19937 rng(1);
+  for (const ConvCase& k : ConvCases()) {
+    Tensor in = Random<T>({k.n, k.h, k.w, k.c}, &rng);
+    Tensor f = Random<T>({k.kh, k.kw, k.c, k.out_c}, &rng);
+    std::vector<int64_t> ex;
+    if (!k.explicit_pads.empty()) {
+      ex = {0, 0, k.explicit_pads[0], k.explicit_pads[1], k.explicit_pads[2], k.explicit_pads[3],
+            0, 0};
+    }
+    NodeDef node = NodeDefFor("Conv2D", {{"T", DataTypeToEnum<T>::value},
+                                         {"strides", {1, k.sh, k.sw, 1}},
+                                         {"dilations", {1, k.dh, k.dw, 1}},
+                                         {"padding", k.padding}});
+    if (!ex.empty()) {
+      SetAttrValue(absl::Span<const int64_t>(ex), &(*node.mutable_attr())["explicit_paddings"]);
+    }
+    auto out = RunKernel(node, {in, f});
+    ASSERT_TRUE(out.ok()) << out.status();
+    std::vector<int64_t> shape;
+    std::vector<double> want = RefConv<T>(k, in, f, 0, &shape);
+    EXPECT_EQ(DimsOf((*out)[0]), shape);
+    ExpectNear<T>((*out)[0], want, tol,
+                  absl::StrCat(k.padding, " k", k.kh, "x", k.kw, " s", k.sh, k.sw, " d", k.dh,
+                               k.dw));
+  }
+}
+
+TEST(Conv2D, MatchesDirectConvolutionInFloat) { CheckConv2D<float>(1e-4); }
+TEST(Conv2D, MatchesDirectConvolutionInDouble) { CheckConv2D<double>(1e-10); }
+
+TEST(Conv2D, MatchesOnALargerInputSplitAcrossThreads) {
+  std::mt19937 rng(3);
+  ConvCase k{3, 23, 19, 8, 3, 3, 16, 1, 1, 1, 1, "SAME", {}};
+  Tensor in = Random<float>({k.n, k.h, k.w, k.c}, &rng);
+  Tensor f = Random<float>({k.kh, k.kw, k.c, k.out_c}, &rng);
+  auto out = RunKernel(NodeDefFor("Conv2D", {{"T", DT_FLOAT}, {"strides", {1, 1, 1, 1}},
+                                             {"padding", "SAME"}}),
+                       {in, f});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<int64_t> shape;
+  ExpectNear<float>((*out)[0], RefConv<float>(k, in, f, 0, &shape), 1e-4, "large");
+}
+
+TEST(Conv2D, RejectsBadShapesAndStrides) {
+  std::mt19937 rng(2);
+  Tensor in = Random<float>({1, 4, 4, 3}, &rng);
+  auto depth = RunKernel(NodeDefFor("Conv2D", {{"T", DT_FLOAT}, {"strides", {1, 1, 1, 1}},
+                                               {"padding", "SAME"}}),
+                         {in, Random<float>({3, 3, 2, 4}, &rng)});
+  EXPECT_FALSE(depth.ok());
+  auto batch_stride = RunKernel(NodeDefFor("Conv2D", {{"T", DT_FLOAT}, {"strides", {2, 1, 1, 1}},
+                                                      {"padding", "SAME"}}),
+                                {in, Random<float>({3, 3, 3, 4}, &rng)});
+  EXPECT_EQ(batch_stride.status().code(), absl::StatusCode::kInvalidArgument);
+  auto too_big = RunKernel(NodeDefFor("Conv2D", {{"T", DT_FLOAT}, {"strides", {1, 1, 1, 1}},
+                                                 {"padding", "VALID"}}),
+                           {in, Random<float>({6, 1, 3, 4}, &rng)});
+  EXPECT_EQ(too_big.status().code(), absl::StatusCode::kInvalidArgument);
+  auto rank = RunKernel(NodeDefFor("Conv2D", {{"T", DT_FLOAT}, {"strides", {1, 1, 1, 1}},
+                                              {"padding", "VALID"}}),
+                        {Random<float>({4, 4, 3}, &rng), Random<float>({1, 1, 3, 4}, &rng)});
+  EXPECT_EQ(rank.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(DepthwiseConv2dNative, MatchesDirectConvolutionWithMultiplier) {
+  std::mt19937 rng(4);
+  for (const ConvCase& k : ConvCases()) {
+    if (k.padding == "EXPLICIT") continue;
+    const int64_t mult = 2;
+    Tensor in = Random<float>({k.n, k.h, k.w, k.c}, &rng);
+    Tensor f = Random<float>({k.kh, k.kw, k.c, mult}, &rng);
+    auto out = RunKernel(NodeDefFor("DepthwiseConv2dNative",
+                                    {{"T", DT_FLOAT},
+                                     {"strides", {1, k.sh, k.sw, 1}},
+                                     {"dilations", {1, k.dh, k.dw, 1}},
+                                     {"padding", k.padding}}),
+                         {in, f});
+    ASSERT_TRUE(out.ok()) << out.status();
+    std::vector<int64_t> shape;
+    std::vector<double> want = RefConv<float>(k, in, f, mult, &shape);
+    EXPECT_EQ(DimsOf((*out)[0]), shape);
+    ExpectNear<float>((*out)[0], want, 1e-5, k.padding);
+  }
+}
+
+struct PoolCase {
+  int64_t n, h, w, c, kh, kw, sh, sw;
+  std::string padding;
+};
+
+// Reference pooling: max, or the mean over the window's elements inside the input.
+std::vector<double> RefPool(const PoolCase& k, const Tensor& in, bool max,
+                            std::vector<int64_t>* shape) {
+  Dim hd = RefWindow(k.h, k.kh, k.sh, 1, k.padding), wd = RefWindow(k.w, k.kw, k.sw, 1, k.padding);
+  *shape = {k.n, hd.out, wd.out, k.c};
+  std::vector<double> out;
+  for (int64_t n = 0; n < k.n; ++n)
+    for (int64_t oh = 0; oh < hd.out; ++oh)
+      for (int64_t ow = 0; ow < wd.out; ++ow)
+        for (int64_t c = 0; c < k.c; ++c) {
+          double best = -1e300, sum = 0;
+          int count = 0;
+          for (int64_t i = 0; i < k.kh; ++i)
+            for (int64_t j = 0; j < k.kw; ++j) {
+              const int64_t ih = oh * k.sh - hd.pad + i, iw = ow * k.sw - wd.pad + j;
+              if (ih < 0 || ih >= k.h || iw < 0 || iw >= k.w) continue;
+              const double v = in.data<float>()[((n * k.h + ih) * k.w + iw) * k.c + c];
+              best = std::max(best, v);
+              sum += v;
+              ++count;
+            }
+          out.push_back(max ? best : sum / count);
+        }
+  return out;
+}
+
+TEST(Pooling, MaxAndAvgMatchReferenceLoops) {
+  const std::vector<PoolCase> cases = {
+      {2, 6, 6, 3, 2, 2, 2, 2, "VALID"}, {2, 5, 7, 3, 3, 3, 2, 2, "SAME"},
+      {1, 5, 5, 2, 3, 3, 1, 1, "SAME"},  {1, 7, 6, 2, 3, 2, 2, 3, "VALID"},
+      {1, 4, 4, 1, 4, 4, 1, 1, "SAME"},  {1, 6, 5, 2, 1, 1, 2, 2, "VALID"},
+  };
+  std::mt19937 rng(5);
+  for (const PoolCase& k : cases) {
+    Tensor in = Random<float>({k.n, k.h, k.w, k.c}, &rng);
+    for (bool max : {true, false}) {
+      auto out = RunKernel(NodeDefFor(max ? "MaxPool" : "AvgPool",
+                                      {{"T", DT_FLOAT},
+                                       {"ksize", {1, k.kh, k.kw, 1}},
+                                       {"strides", {1, k.sh, k.sw, 1}},
+                                       {"padding", k.padding}}),
+                           {in});
+      ASSERT_TRUE(out.ok()) << out.status();
+      std::vector<int64_t> shape;
+      std::vector<double> want = RefPool(k, in, max, &shape);
+      EXPECT_EQ(DimsOf((*out)[0]), shape);
+      ExpectNear<float>((*out)[0], want, 1e-6, absl::StrCat(max ? "max " : "avg ", k.padding));
+    }
+  }
+}
+
+TEST(Pooling, RejectsPoolingOverTheBatch) {
+  std::mt19937 rng(6);
+  auto out = RunKernel(NodeDefFor("MaxPool", {{"T", DT_FLOAT},
+                                              {"ksize", {2, 1, 1, 1}},
+                                              {"strides", {1, 1, 1, 1}},
+                                              {"padding", "VALID"}}),
+                       {Random<float>({2, 3, 3, 1}, &rng)});
+  EXPECT_FALSE(out.ok());
+}
+
+TEST(MaxPool, WorksOnIntegers) {
+  Tensor in = test::MakeTensor<int32_t>({1, 2, 2, 1}, {-3, -1, 1, -2});
+  auto out = RunKernel(NodeDefFor("MaxPool", {{"T", DT_INT32},
+                                              {"ksize", {1, 2, 2, 1}},
+                                              {"strides", {1, 1, 1, 1}},
+                                              {"padding", "SAME"}}),
+                       {in});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(test::Values<int32_t>((*out)[0]), (std::vector<int32_t>{1, -1, 1, -2}));
+}
+
+// Reference batch norm over an NHWC tensor viewed as [rows, C].
+void CheckBatchNorm(const std::string& op, bool training, const std::string& format) {
+  std::mt19937 rng(7);
+  const int64_t n = 2, h = 3, w = 2, c = 3;
+  const bool nchw = format == "NCHW";
+  Tensor x = Random<float>(nchw ? std::vector<int64_t>{n, c, h, w} : std::vector<int64_t>{n, h, w, c},
+                           &rng);
+  Tensor scale = Random<float>({c}, &rng), offset = Random<float>({c}, &rng);
+  Tensor mean = Random<float>({c}, &rng), var = Random<float>({c}, &rng);
+  for (int i = 0; i < c; ++i) var.data<float>()[i] = std::fabs(var.data<float>()[i]) + 0.5f;
+  const float eps = 0.001f;
+  std::vector<test::AttrArg> attrs = {{"T", DT_FLOAT}, {"epsilon", eps},
+                                      {"is_training", training}, {"data_format", format}};
+  if (op != "FusedBatchNorm") attrs.push_back({"U", DT_FLOAT});
+  auto out = RunKernel(NodeDefFor(op, attrs), {x, scale, offset, mean, var});
+  ASSERT_TRUE(out.ok()) << out.status();
+  auto at = [&](int64_t i, int64_t k) {  // element k of channel... for row i
+    return nchw ? ((i / (h * w)) * c + k) * h * w + i % (h * w) : i * c + k;
+  };
+  const int64_t rows = n * h * w;
+  for (int64_t k = 0; k < c; ++k) {
+    double m = mean.data<float>()[k], v = var.data<float>()[k];
+    if (training) {
+      m = 0;
+      for (int64_t i = 0; i < rows; ++i) m += x.data<float>()[at(i, k)];
+      m /= rows;
+      v = 0;
+      for (int64_t i = 0; i < rows; ++i) {
+        const double d = x.data<float>()[at(i, k)] - m;
+        v += d * d;
+      }
+      v /= rows;
+    }
+    for (int64_t i = 0; i < rows; ++i) {
+      const double want = scale.data<float>()[k] * (x.data<float>()[at(i, k)] - m) /
+                              std::sqrt(v + eps) +
+                          offset.data<float>()[k];
+      ASSERT_NEAR((*out)[0].data<float>()[at(i, k)], want, 1e-5) << op << " " << format;
+    }
+    EXPECT_NEAR((*out)[1].data<float>()[k], m, 1e-5);
+    EXPECT_NEAR((*out)[2].data<float>()[k], training ? v * rows / (rows - 1) : v, 1e-5);
+    EXPECT_NEAR((*out)[3].data<float>()[k], m, 1e-5);
+    EXPECT_NEAR((*out)[4].data<float>()[k], v, 1e-5);
+  }
+}
+
+TEST(FusedBatchNorm, InferenceNormalizesWithGivenStatistics) {
+  CheckBatchNorm("FusedBatchNorm", false, "NHWC");
+  CheckBatchNorm("FusedBatchNormV2", false, "NHWC");
+  CheckBatchNorm("FusedBatchNormV3", false, "NHWC");
+  CheckBatchNorm("FusedBatchNormV3", false, "NCHW");
+}
+
+TEST(FusedBatchNorm, TrainingUsesBatchStatistics) {
+  CheckBatchNorm("FusedBatchNorm", true, "NHWC");
+  CheckBatchNorm("FusedBatchNormV3", true, "NHWC");
+  CheckBatchNorm("FusedBatchNormV3", true, "NCHW");
+}
+
+TEST(FusedBatchNorm, RejectsWrongChannelCount) {
+  std::mt19937 rng(8);
+  auto out = RunKernel(NodeDefFor("FusedBatchNormV3", {{"T", DT_FLOAT}, {"U", DT_FLOAT},
+                                                       {"is_training", false}}),
+                       {Random<float>({1, 2, 2, 3}, &rng), Random<float>({2}, &rng),
+                        Random<float>({3}, &rng), Random<float>({3}, &rng),
+                        Random<float>({3}, &rng)});
+  EXPECT_FALSE(out.ok());
+}
+
+TEST(LRN, MatchesReference) {
+  std::mt19937 rng(9);
+  Tensor in = Random<float>({2, 2, 1, 7}, &rng);
+  const int64_t r = 2;
+  const float bias = 1.5f, alpha = 0.3f, beta = 0.75f;
+  auto out = RunKernel(NodeDefFor("LRN", {{"T", DT_FLOAT}, {"depth_radius", r}, {"bias", bias},
+                                          {"alpha", alpha}, {"beta", beta}}),
+                       {in});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want;
+  for (int64_t row = 0; row < 4; ++row) {
+    for (int64_t c = 0; c < 7; ++c) {
+      double s = 0;
+      for (int64_t k = std::max<int64_t>(0, c - r); k <= std::min<int64_t>(6, c + r); ++k) {
+        const double v = in.data<float>()[row * 7 + k];
+        s += v * v;
+      }
+      want.push_back(in.data<float>()[row * 7 + c] / std::pow(bias + alpha * s, beta));
+    }
+  }
+  ExpectNear<float>((*out)[0], want, 1e-5, "lrn");
+}
+
+}  // namespace
+}  // namespace sg
