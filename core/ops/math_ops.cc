@@ -215,6 +215,21 @@ absl::Status BiasAddShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// Equal/NotEqual: broadcasting, or (incompatible_shape_error = false) an unknown shape when the
+// inputs do not broadcast, since the kernel then returns a scalar.
+absl::Status EqualityShape(InferenceContext* c) {
+  bool incompatible_shape_error = true;
+  c->GetAttr("incompatible_shape_error", &incompatible_shape_error).IgnoreError();
+  auto s = shape_fns::Broadcast(c->input(0), c->input(1));
+  if (!s.ok()) {
+    if (incompatible_shape_error) return c->Error(s.status().message());
+    c->set_output(0, PartialTensorShape());
+    return absl::OkStatus();
+  }
+  c->set_output(0, *s);
+  return absl::OkStatus();
+}
+
 absl::Status ClipByValueShape(InferenceContext* c) { return shape_fns::Unchanged(c); }
 
 }  // namespace
@@ -277,10 +292,10 @@ REGISTER_OP("SquaredDifference").Input("x: T").Input("y: T").Output("z: T")
 
 REGISTER_OP("Equal").Input("x: T").Input("y: T").Output("z: bool")
     .Attr("T: type").Attr("incompatible_shape_error: bool = true")
-    .SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
+    .SetIsCommutative().SetShapeFn(EqualityShape);
 REGISTER_OP("NotEqual").Input("x: T").Input("y: T").Output("z: bool")
     .Attr("T: type").Attr("incompatible_shape_error: bool = true")
-    .SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
+    .SetIsCommutative().SetShapeFn(EqualityShape);
 REGISTER_OP("Less").Input("x: T").Input("y: T").Output("z: bool")
     .Attr("T: " SG_REAL_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
 REGISTER_OP("LessEqual").Input("x: T").Input("y: T").Output("z: bool")
