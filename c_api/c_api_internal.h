@@ -1,0 +1,164 @@
+// The structs behind the C API's opaque handles, and the helpers the c_api*.cc files share.
+// Private to libsg: nothing here crosses the ABI.
+#ifndef SG_C_API_C_API_INTERNAL_H_
+#define SG_C_API_C_API_INTERNAL_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+#include "c_api/include/sg/c_api.h"
+#include "core/framework/status.h"
+#include "core/framework/tensor.h"
+#include "core/graph/graph.h"
+#include "core/graph/graph_constructor.h"
+#include "core/proto/device_attributes.pb.h"
+#include "core/proto/node_def.pb.h"
+#include "core/runtime/session.h"
+
+struct SG_Status {
+  absl::Status status;
+};
+
+// A tensor as C sees it: numeric data shares the buffer of an sg::Tensor; SG_STRING data is
+// held in TensorFlow 1.x's encoded layout and converted at the session boundary.
+struct SG_Tensor {
+  sg::DataType dtype;
+  sg::TensorShape shape;
+  std::shared_ptr<sg::TensorBuffer> buffer;  // nullptr only when it holds no bytes
+};
+
+struct SG_SessionOptions {
+  sg::SessionOptions options;
+};
+
+// A graph shared by the caller and its sessions: freed when the caller has deleted it and the
+// last session using it is gone.
+struct SG_Graph {
+  absl::Mutex mu;
+  sg::Graph graph ABSL_GUARDED_BY(mu);
+  int num_sessions ABSL_GUARDED_BY(mu) = 0;
+  bool delete_requested ABSL_GUARDED_BY(mu) = false;
+};
+
+// SG_Operation is never defined: an SG_Operation* is an sg::Node* of the graph (ToNode below).
+
+struct SG_OperationDescription {
+  // One SG_AddInput (is_list false, one output) or SG_AddInputList call: one OpDef input arg.
+  struct InputArg {
+    bool is_list;
+    std::vector<SG_Output> outputs;
+  };
+  SG_Graph* graph;
+  sg::NodeDef node_def;
+  std::vector<InputArg> inputs;
+  std::vector<SG_Operation*> control_inputs;
+  std::vector<std::string> colocation;
+  // The first argument error seen by a setter without a status, reported by SG_FinishOperation.
+  absl::Status deferred_error;
+};
+
+struct SG_ImportGraphDefOptions {
+  std::string prefix;
+  std::string default_device;
+  bool uniquify_names = false;
+  bool uniquify_prefix = false;
+  std::vector<std::pair<std::pair<std::string, int>, SG_Output>> input_map;
+  std::vector<std::pair<std::string, SG_Operation*>> control_map;
+  std::vector<SG_Operation*> control_dependencies;
+  std::vector<std::pair<std::string, int>> return_outputs;
+  std::vector<std::string> return_operations;
+};
+
+struct SG_ImportGraphDefResults {
+  std::vector<SG_Output> return_outputs;
+  std::vector<SG_Operation*> return_operations;
+  std::vector<std::string> missing_names;
+  std::vector<const char*> missing_name_ptrs;
+  std::vector<int> missing_indexes;
+};
+
+struct SG_Session {
+  std::unique_ptr<sg::Session> session;
+  SG_Graph* graph;
+  // Graph extension state: nodes with id below this were sent to the session.
+  absl::Mutex mu;
+  int extended_node_ids ABSL_GUARDED_BY(mu) = 0;
+  int extended_functions ABSL_GUARDED_BY(mu) = 0;
+  bool created ABSL_GUARDED_BY(mu) = false;
+};
+
+struct SG_DeviceList {
+  std::vector<sg::DeviceAttributes> devices;
+};
+
+namespace sg {
+namespace c_api {
+
+// An SG_Operation* is an sg::Node* of its graph.
+inline sg::Node* ToNode(SG_Operation* op) { return reinterpret_cast<sg::Node*>(op); }
+inline const sg::Node* ToNode(const SG_Operation* op) {
+  return reinterpret_cast<const sg::Node*>(op);
+}
+inline SG_Operation* ToOperation(sg::Node* n) { return reinterpret_cast<SG_Operation*>(n); }
+
+// Stores `s` in `status` (which may be NULL).
+void Set(SG_Status* status, const absl::Status& s);
+inline void SetOk(SG_Status* status) {
+  if (status) status->status = absl::OkStatus();
+}
+
+// Runs `fn` (returning absl::Status); any C++ exception becomes SG_INTERNAL naming `where`.
+template <typename Fn>
+void Guard(const char* where, SG_Status* status, Fn&& fn) {
+  absl::Status s;
+  try {
+    s = fn();
+  } catch (const std::bad_alloc&) {
+    s = errors::ResourceExhausted(where, ": out of memory");
+  } catch (const std::exception& e) {
+    s = errors::Internal(where, ": ", e.what());
+  } catch (...) {
+    s = errors::Internal(where, ": unknown C++ exception");
+  }
+  Set(status, s);
+}
+
+// Like Guard for functions without a status: returns `fn()` or `fallback` on an exception.
+template <typename T, typename Fn>
+T GuardValue(T fallback, Fn&& fn) {
+  try {
+    return fn();
+  } catch (...) {
+    return fallback;
+  }
+}
+
+// "name:index" for messages and session feeds.
+std::string OutputName(SG_Output out);
+// INVALID_ARGUMENT naming `what` when `oper` is NULL or not a node of `g`.
+absl::Status CheckOwned(const Graph& g, const SG_Operation* oper, const std::string& what);
+// INVALID_ARGUMENT when `ptr` is NULL and `count` is not zero, or `count` is negative.
+absl::Status CheckArray(const void* ptr, int count, const char* what);
+
+// Conversions between C tensors and sg tensors; strings are decoded / encoded.
+absl::StatusOr<Tensor> ToTensor(const SG_Tensor& t);
+absl::StatusOr<SG_Tensor*> FromTensor(const Tensor& t);
+
+// Fills an empty output buffer with `bytes`; INVALID_ARGUMENT when it is NULL or not empty.
+absl::Status CheckEmptyBuffer(const SG_Buffer* buf, const char* what);
+void FillBuffer(const std::string& bytes, SG_Buffer* buf);
+
+// `node` as a NodeDef with its inputs rebuilt from its edges (as Graph::ToGraphDef writes it).
+void NodeToDef(const Node& node, NodeDef* def);
+
+// The graph reference sessions hold; deletes the graph when no one uses it anymore.
+void ReleaseGraph(SG_Graph* g, bool from_session);
+
+}  // namespace c_api
+}  // namespace sg
+
+#endif  // SG_C_API_C_API_INTERNAL_H_
