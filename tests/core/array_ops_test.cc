@@ -3,6 +3,9 @@
 
 #include <random>
 
+#include "core/framework/node_def_util.h"
+#include "core/framework/op.h"
+#include "core/framework/shape_inference.h"
 #include "tests/core/ops_testutil.h"
 
 namespace sg {
@@ -540,6 +543,111 @@ TEST(Unique, KeepsFirstAppearanceOrder) {
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(Values<int32_t>((*out)[0]), (std::vector<int32_t>{4, 1, 2}));
   EXPECT_EQ(Values<int32_t>((*out)[1]), (std::vector<int32_t>{0, 1, 0, 2, 1}));
+}
+
+}  // namespace
+}  // namespace sg
+
+namespace sg {
+namespace {
+
+// Runs the shape function of `op` on partially known input shapes and constant inputs.
+absl::StatusOr<std::vector<PartialTensorShape>> InferShapes(
+    const NodeDef& node_in, std::vector<PartialTensorShape> shapes,
+    std::vector<const Tensor*> consts) {
+  const OpRegistrationData* reg = OpRegistry::Global()->LookUp(node_in.op());
+  if (reg == nullptr) return errors::NotFound(node_in.op());
+  NodeDef node = node_in;
+  AddDefaultsToNodeDef(reg->op_def, &node);
+  std::vector<DataType> in_types, out_types;
+  SG_RETURN_IF_ERROR(InOutTypesForNode(node, reg->op_def, &in_types, &out_types));
+  consts.resize(shapes.size(), nullptr);
+  InferenceContext c(&node, shapes, consts, in_types, out_types);
+  SG_RETURN_IF_ERROR(reg->shape_fn(&c));
+  std::vector<PartialTensorShape> out;
+  for (int i = 0; i < c.num_outputs(); ++i) out.push_back(c.output(i));
+  return out;
+}
+
+TEST(ArrayShapeFns, ReshapeInfersFromAConstantShape) {
+  Tensor shape = Ints({-1, 6});
+  auto s = InferShapes(NodeDefFor("Reshape", {{"T", DT_FLOAT}}),
+                       {PartialTensorShape({2, 3, 4}), PartialTensorShape({2})},
+                       {nullptr, &shape});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)[0], PartialTensorShape({4, 6}));
+  auto partial = InferShapes(NodeDefFor("Reshape", {{"T", DT_FLOAT}}),
+                             {PartialTensorShape({-1, 3}), PartialTensorShape({2})},
+                             {nullptr, &shape});
+  ASSERT_TRUE(partial.ok());
+  EXPECT_EQ((*partial)[0], PartialTensorShape({-1, 6}));
+  Tensor bad = Ints({5});
+  auto mismatch = InferShapes(NodeDefFor("Reshape", {{"T", DT_FLOAT}}),
+                              {PartialTensorShape({2, 3}), PartialTensorShape({1})},
+                              {nullptr, &bad});
+  EXPECT_EQ(mismatch.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ArrayShapeFns, ConcatV2UsesAConstantAxis) {
+  Tensor axis = Tensor::Scalar<int32_t>(-1);
+  auto s = InferShapes(NodeDefFor("ConcatV2", {{"T", DT_FLOAT}, {"N", 2}}),
+                       {PartialTensorShape({-1, 2}), PartialTensorShape({5, 3}),
+                        PartialTensorShape::Scalar()},
+                       {nullptr, nullptr, &axis});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)[0], PartialTensorShape({5, 5}));
+  auto unknown_axis = InferShapes(NodeDefFor("ConcatV2", {{"T", DT_FLOAT}, {"N", 2}}),
+                                  {PartialTensorShape({-1, 2}), PartialTensorShape({5, 3}),
+                                   PartialTensorShape::Scalar()},
+                                  {});
+  ASSERT_TRUE(unknown_axis.ok());
+  EXPECT_EQ((*unknown_axis)[0], PartialTensorShape({-1, -1}));
+}
+
+TEST(ArrayShapeFns, StridedSliceKeepsUnknownDims) {
+  Tensor b = Ints({0, 1}), e = Ints({0, 3}), st = Ints({1, 1});
+  auto s = InferShapes(NodeDefFor("StridedSlice", {{"T", DT_FLOAT}, {"Index", DT_INT32},
+                                                   {"begin_mask", 1}, {"end_mask", 1}}),
+                       {PartialTensorShape({-1, 5, 4}), PartialTensorShape({2}),
+                        PartialTensorShape({2}), PartialTensorShape({2})},
+                       {nullptr, &b, &e, &st});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)[0], PartialTensorShape({-1, 2, 4}));
+}
+
+TEST(EmptyTensors, FlowThroughDataMovementOps) {
+  Tensor empty = Iota({0, 3});
+  auto cat = RunKernel(NodeDefFor("ConcatV2", {{"T", DT_FLOAT}, {"N", 2}}),
+                       {empty, Iota({2, 3}), Tensor::Scalar<int32_t>(0)});
+  ASSERT_TRUE(cat.ok()) << cat.status();
+  EXPECT_EQ(Values<float>((*cat)[0]), Values<float>(Iota({6})));
+  auto tr = RunKernel(NodeDefFor("Transpose", {{"T", DT_FLOAT}}), {empty, Ints({1, 0})});
+  ASSERT_TRUE(tr.ok()) << tr.status();
+  EXPECT_EQ(DimsOf((*tr)[0]), (std::vector<int64_t>{3, 0}));
+  auto g = RunKernel(NodeDefFor("GatherV2", {{"Tparams", DT_FLOAT}, {"Tindices", DT_INT32},
+                                             {"Taxis", DT_INT32}}),
+                     {Iota({2, 3}), MakeTensor<int32_t>({0}, {}), Tensor::Scalar<int32_t>(1)});
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_EQ(DimsOf((*g)[0]), (std::vector<int64_t>{2, 0}));
+  auto pad = RunKernel(NodeDefFor("Pad", {{"T", DT_FLOAT}}),
+                       {empty, MakeTensor<int32_t>({2, 2}, {1, 0, 0, 0})});
+  ASSERT_TRUE(pad.ok()) << pad.status();
+  EXPECT_EQ(Values<float>((*pad)[0]), std::vector<float>(3, 0.0f));
+}
+
+TEST(StringTensors, MoveThroughSliceTransposeAndPad) {
+  Tensor s = MakeTensor<tstring>({2, 2}, {"a", "b", "c", "d"});
+  auto tr = RunKernel(NodeDefFor("Transpose", {{"T", DT_STRING}}), {s, Ints({1, 0})});
+  ASSERT_TRUE(tr.ok()) << tr.status();
+  EXPECT_EQ(Values<tstring>((*tr)[0]), (std::vector<tstring>{"a", "c", "b", "d"}));
+  auto sl = RunKernel(NodeDefFor("Slice", {{"T", DT_STRING}, {"Index", DT_INT32}}),
+                      {s, Ints({1, 0}), Ints({1, -1})});
+  ASSERT_TRUE(sl.ok()) << sl.status();
+  EXPECT_EQ(Values<tstring>((*sl)[0]), (std::vector<tstring>{"c", "d"}));
+  auto pad = RunKernel(NodeDefFor("Pad", {{"T", DT_STRING}}),
+                       {s, MakeTensor<int32_t>({2, 2}, {0, 0, 1, 0})});
+  ASSERT_TRUE(pad.ok()) << pad.status();
+  EXPECT_EQ(Values<tstring>((*pad)[0]), (std::vector<tstring>{"", "a", "b", "", "c", "d"}));
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // NN op kernels checked against direct reference loops written here, on small random inputs.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "tests/core/ops_testutil.h"
@@ -362,6 +364,29 @@ TEST(LRN, MatchesReference) {
     }
   }
   ExpectNear<float>((*out)[0], want, 1e-5, "lrn");
+}
+
+}  // namespace
+}  // namespace sg
+
+namespace sg {
+namespace {
+
+// Timing only (run with --gtest_also_run_disabled_tests): a ResNet-like 3x3 layer.
+TEST(Conv2D, DISABLED_TimesAResNetLayer) {
+  std::mt19937 rng(10);
+  Tensor in = Random<float>({8, 56, 56, 64}, &rng);
+  Tensor f = Random<float>({3, 3, 64, 64}, &rng);
+  NodeDef node = NodeDefFor("Conv2D", {{"T", DT_FLOAT}, {"strides", {1, 1, 1, 1}},
+                                       {"padding", "SAME"}});
+  for (int i = 0; i < 3; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto out = RunKernel(node, {in, f});
+    ASSERT_TRUE(out.ok());
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double gflop = 2.0 * 8 * 56 * 56 * 64 * 64 * 9 / 1e9;
+    std::printf("conv 8x56x56x64 3x3x64: %.1f ms, %.1f GFLOP/s\n", s * 1e3, gflop / s);
+  }
 }
 
 }  // namespace
