@@ -26,10 +26,11 @@ class OneHotOp final : public OpKernel {
     const int64_t depth = depth_t.data<int32_t>()[0];
     OP_REQUIRES(ctx, depth >= 0, NodeError(ctx, "depth must be non-negative, got: ", depth));
     const int axis = axis_ == -1 ? rank : static_cast<int>(axis_);
+    int64_t total;
+    OP_REQUIRES(ctx, MultiplySizes(indices.NumElements(), depth, &total),
+                NodeError(ctx, "OneHot output with depth ", depth, " is too large"));
     TensorShape out_shape = indices.shape();
     out_shape.InsertDim(axis, depth);
-    OP_REQUIRES(ctx, out_shape.num_elements() <= kMaxTensorElements && depth < kMaxTensorElements,
-                NodeError(ctx, "OneHot output is too large"));
     int64_t prefix = 1, suffix = 1;
     for (int d = 0; d < axis; ++d) prefix *= indices.dim_size(d);
     for (int d = axis; d < rank; ++d) suffix *= indices.dim_size(d);
