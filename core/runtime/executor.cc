@@ -264,7 +264,11 @@ class ExecutorState {
       return;
     }
     num_outstanding_.store(static_cast<int64_t>(ready.size()));
-    ScheduleReady(&ready, nullptr);
+    // Cheap roots run here, on the caller's thread; small graphs then finish without a thread
+    // hop.
+    std::deque<TaggedNode> inline_ready;
+    ScheduleReady(&ready, &inline_ready);
+    if (!inline_ready.empty()) Process(std::move(inline_ready));
   }
 
  private:
@@ -311,6 +315,10 @@ class ExecutorState {
   void Process(TaggedNode first) {
     std::deque<TaggedNode> inline_ready;
     inline_ready.push_back(first);
+    Process(std::move(inline_ready));
+  }
+
+  void Process(std::deque<TaggedNode> inline_ready) {
     while (!inline_ready.empty()) {
       TaggedNode tn = inline_ready.front();
       inline_ready.pop_front();

@@ -1,0 +1,616 @@
+#include "core/runtime/direct_session.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "core/framework/device.h"
+#include "core/framework/node_def_util.h"
+#include "core/graph/graph_constructor.h"
+#include "core/graph/partition.h"
+#include "core/graph/placer.h"
+#include "core/graph/subgraph.h"
+#include "core/runtime/executor.h"
+#include "core/runtime/local_rendezvous.h"
+#include "core/runtime/threadpool.h"
+
+namespace sg {
+namespace {
+
+// The arguments (feeds) and return values (fetches) of one step.
+class StepCallFrame : public CallFrameInterface {
+ public:
+  StepCallFrame(std::vector<Tensor> args, int num_retvals)
+      : args_(std::move(args)), retvals_(num_retvals), set_(num_retvals, false) {}
+  int num_args() const override { return static_cast<int>(args_.size()); }
+  int num_retvals() const override { return static_cast<int>(retvals_.size()); }
+  absl::Status GetArg(int index, Tensor* value) const override {
+    if (index < 0 || index >= args_.size()) return errors::Internal("no feed ", index);
+    *value = args_[index];
+    return absl::OkStatus();
+  }
+  absl::Status SetRetval(int index, const Tensor& value) override {
+    absl::MutexLock lock(&mu_);
+    if (index < 0 || index >= retvals_.size()) return errors::Internal("no fetch ", index);
+    if (set_[index]) return errors::Internal("fetch ", index, " set twice");
+    retvals_[index] = value;
+    set_[index] = true;
+    return absl::OkStatus();
+  }
+  bool has_retval(int i) const { return set_[i]; }
+  const Tensor& retval(int i) const { return retvals_[i]; }
+
+ private:
+  std::vector<Tensor> args_;
+  absl::Mutex mu_;
+  std::vector<Tensor> retvals_;
+  std::vector<bool> set_;
+};
+
+// The executors of one run signature.
+struct ExecutorSet {
+  std::vector<std::string> feeds;    // canonical order: sorted
+  std::vector<std::string> fetches;  // sorted, unique
+  std::vector<DataType> feed_types;
+  std::vector<PartialTensorShape> feed_shapes;
+  std::vector<std::unique_ptr<Executor>> executors;
+  std::string client_device;
+  uint64_t client_incarnation = 0;
+};
+
+struct PartialRun {
+  std::shared_ptr<const ExecutorSet> executors;
+  std::unique_ptr<LocalRendezvous> rendezvous;
+  std::unique_ptr<CancellationManager> cancellation;
+  std::unique_ptr<ResourceMgr> step_resources;
+  std::set<std::string> pending_feeds, pending_fetches;
+  absl::Notification done;
+  absl::Mutex mu;
+  absl::Status status;
+  int remaining = 0;
+};
+
+class DirectSession;
+
+class DirectSessionRegistry {
+ public:
+  static DirectSessionRegistry* Get() {
+    static auto* r = new DirectSessionRegistry;
+    return r;
+  }
+  void Add(DirectSession* s) {
+    absl::MutexLock lock(&mu_);
+    sessions_.insert(s);
+  }
+  void Remove(DirectSession* s) {
+    absl::MutexLock lock(&mu_);
+    sessions_.erase(s);
+  }
+  template <typename Fn>
+  void ForEach(Fn fn) {
+    absl::MutexLock lock(&mu_);
+    for (DirectSession* s : sessions_) fn(s);
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::set<DirectSession*> sessions_;
+};
+
+class DirectSession : public Session {
+ public:
+  explicit DirectSession(const SessionOptions& options) : options_(options) {
+    const ConfigProto& config = options.config;
+    intra_op_ = std::make_unique<IntraOpThreadPool>(config.intra_op_parallelism_threads());
+    int num_cpus = 1;
+    auto it = config.device_count().find("CPU");
+    if (it != config.device_count().end() && it->second > 0) num_cpus = it->second;
+    devices_ = NewCpuDevices("localhost", 0, num_cpus, intra_op_.get());
+    for (auto& d : devices_) device_names_.push_back(d->name());
+    if (config.inter_op_parallelism_threads() >= 0) {
+      inter_op_ = std::make_unique<ThreadPool>(config.inter_op_parallelism_threads());
+    }
+    DirectSessionRegistry::Get()->Add(this);
+  }
+
+  ~DirectSession() override {
+    Close().IgnoreError();
+    DirectSessionRegistry::Get()->Remove(this);
+  }
+
+  absl::Status Create(const GraphDef& graph) override {
+    {
+      absl::MutexLock lock(&graph_mu_);
+      if (graph_created_) {
+        return errors::AlreadyExists("Session::Create called twice; use Extend");
+      }
+    }
+    return Extend(graph);
+  }
+
+  absl::Status Extend(const GraphDef& graph) override {
+    absl::MutexLock lock(&graph_mu_);
+    if (closed_) return errors::Cancelled("Session has been closed.");
+    GraphDef merged = graph_def_;
+    if (!graph_created_) {
+      if (graph.has_versions()) *merged.mutable_versions() = graph.versions();
+    }
+    for (const auto& n : graph.node()) *merged.add_node() = n;
+    for (const auto& f : graph.library().function()) {
+      bool have = false;
+      for (const auto& g : merged.library().function()) {
+        have = have || g.signature().name() == f.signature().name();
+      }
+      if (!have) *merged.mutable_library()->add_function() = f;
+    }
+    // Check that the whole graph still imports (names unique, inputs exist, ops known).
+    Graph check;
+    SG_RETURN_IF_ERROR(ImportGraphDef(merged, ImportOptions(), &check));
+    graph_def_ = std::move(merged);
+    graph_created_ = true;
+    return absl::OkStatus();
+  }
+
+  absl::Status Run(const RunOptions& run_options,
+                   const std::vector<std::pair<std::string, Tensor>>& inputs,
+                   const std::vector<std::string>& output_names,
+                   const std::vector<std::string>& target_nodes, std::vector<Tensor>* outputs,
+                   RunMetadata* run_metadata) override {
+    SG_RETURN_IF_ERROR(BeginCall());
+    absl::Status s = DoRun(run_options, inputs, output_names, target_nodes, outputs);
+    EndCall();
+    return s;
+  }
+
+  absl::Status PRunSetup(const std::vector<std::string>& input_names,
+                         const std::vector<std::string>& output_names,
+                         const std::vector<std::string>& target_nodes,
+                         std::string* handle) override {
+    SG_RETURN_IF_ERROR(BeginCall());
+    absl::Status s = DoPRunSetup(input_names, output_names, target_nodes, handle);
+    EndCall();
+    return s;
+  }
+
+  absl::Status PRun(const std::string& handle,
+                    const std::vector<std::pair<std::string, Tensor>>& inputs,
+                    const std::vector<std::string>& output_names,
+                    std::vector<Tensor>* outputs) override {
+    SG_RETURN_IF_ERROR(BeginCall());
+    absl::Status s = DoPRun(handle, inputs, output_names, outputs);
+    EndCall();
+    return s;
+  }
+
+  void ReleasePRun(const std::string& handle) override {
+    std::shared_ptr<PartialRun> run;
+    {
+      absl::MutexLock lock(&prun_mu_);
+      auto it = partial_runs_.find(handle);
+      if (it == partial_runs_.end()) return;
+      run = it->second;
+      partial_runs_.erase(it);
+    }
+    run->cancellation->StartCancel();
+    run->rendezvous->StartAbort(errors::Cancelled("partial run released"));
+    run->done.WaitForNotification();
+  }
+
+  absl::Status ListDevices(std::vector<DeviceAttributes>* devices) override {
+    devices->clear();
+    for (auto& d : devices_) devices->push_back(d->attributes());
+    return absl::OkStatus();
+  }
+
+  absl::Status Close() override {
+    {
+      absl::MutexLock lock(&graph_mu_);
+      if (closed_) return absl::OkStatus();
+      closed_ = true;
+      // Waits for runs in flight.
+      graph_mu_.Await(absl::Condition(
+          +[](int* n) { return *n == 0; }, &in_flight_));
+    }
+    std::vector<std::string> handles;
+    {
+      absl::MutexLock lock(&prun_mu_);
+      for (auto& kv : partial_runs_) handles.push_back(kv.first);
+    }
+    for (const auto& h : handles) ReleasePRun(h);
+    {
+      absl::MutexLock lock(&cache_mu_);
+      cache_.clear();
+    }
+    return absl::OkStatus();
+  }
+
+  void ResetContainers(const std::vector<std::string>& containers) {
+    for (auto& d : devices_) {
+      if (containers.empty()) {
+        d->resource_manager()->Clear();
+      } else {
+        for (const auto& c : containers) d->resource_manager()->Cleanup(c);
+      }
+    }
+  }
+
+ private:
+  absl::Status BeginCall() {
+    absl::MutexLock lock(&graph_mu_);
+    if (closed_) return errors::Cancelled("Session has been closed.");
+    ++in_flight_;
+    return absl::OkStatus();
+  }
+  void EndCall() {
+    absl::MutexLock lock(&graph_mu_);
+    --in_flight_;
+  }
+
+  std::function<void(std::function<void()>)> Runner() {
+    if (!inter_op_) return nullptr;
+    ThreadPool* pool = inter_op_.get();
+    return [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
+  }
+
+  absl::StatusOr<std::shared_ptr<const ExecutorSet>> GetExecutors(
+      std::vector<std::string> feeds, std::vector<std::string> fetches,
+      std::vector<std::string> targets, bool use_rendezvous) {
+    std::sort(feeds.begin(), feeds.end());
+    std::sort(fetches.begin(), fetches.end());
+    fetches.erase(std::unique(fetches.begin(), fetches.end()), fetches.end());
+    std::sort(targets.begin(), targets.end());
+    std::string key = absl::StrCat(use_rendezvous ? "prun:" : "", absl::StrJoin(feeds, ","),
+                                   "->", absl::StrJoin(fetches, ","), "/",
+                                   absl::StrJoin(targets, ","));
+    {
+      absl::MutexLock lock(&cache_mu_);
+      auto it = cache_.find(key);
+      if (it != cache_.end()) return it->second;
+    }
+    // Build outside the cache lock; two threads may build the same set, one wins.
+    GraphDef gdef;
+    {
+      absl::MutexLock lock(&graph_mu_);
+      gdef = graph_def_;
+    }
+    auto graph = std::make_unique<Graph>();
+    SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), graph.get()));
+    SG_RETURN_IF_ERROR(InlineFunctionCalls(graph.get()));
+    auto set = std::make_shared<ExecutorSet>();
+    set->feeds = feeds;
+    set->fetches = fetches;
+    set->client_device = devices_[0]->name();
+    set->client_incarnation = devices_[0]->incarnation();
+    for (const std::string& f : feeds) {
+      std::string node_name;
+      int index;
+      Node* n = nullptr;
+      if (ParseTensorName(f, &node_name, &index) && index >= 0) n = graph->FindNode(node_name);
+      if (n != nullptr && index < n->num_outputs()) {
+        set->feed_types.push_back(BaseType(n->output_type(index)));
+        set->feed_shapes.push_back(n->output_shapes()[index]);
+      } else {
+        set->feed_types.push_back(DT_INVALID);
+        set->feed_shapes.push_back(PartialTensorShape());
+      }
+    }
+    RewriteOptions rw;
+    rw.use_rendezvous = use_rendezvous;
+    rw.client_device = set->client_device;
+    rw.client_incarnation = set->client_incarnation;
+    rw.device = devices_[0]->name();
+    SG_RETURN_IF_ERROR(RewriteGraphForExecution(graph.get(), feeds, fetches, targets, rw));
+    PlacerOptions po;
+    po.allow_soft_placement = options_.config.allow_soft_placement();
+    po.log_device_placement = options_.config.log_device_placement();
+    SG_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_names_, po));
+    if (devices_.size() == 1) {
+      SG_ASSIGN_OR_RETURN(auto exec, NewLocalExecutor(devices_[0].get(), std::move(graph)));
+      set->executors.push_back(std::move(exec));
+    } else {
+      PartitionOptions popts;
+      popts.get_incarnation = [this](const std::string& name) -> uint64_t {
+        for (auto& d : devices_) {
+          if (d->name() == name) return d->incarnation();
+        }
+        return 0;
+      };
+      std::map<std::string, GraphDef> partitions;
+      SG_RETURN_IF_ERROR(PartitionGraph(*graph, popts, &partitions));
+      for (auto& kv : partitions) {
+        Device* device = nullptr;
+        for (auto& d : devices_) {
+          if (d->name() == kv.first) device = d.get();
+        }
+        auto pg = std::make_unique<Graph>();
+        SG_RETURN_IF_ERROR(ImportGraphDef(kv.second, ImportOptions(), pg.get()));
+        for (Node* n : pg->nodes()) n->set_assigned_device_name(kv.first);
+        SG_ASSIGN_OR_RETURN(auto exec, NewLocalExecutor(device, std::move(pg)));
+        set->executors.push_back(std::move(exec));
+      }
+    }
+    absl::MutexLock lock(&cache_mu_);
+    auto inserted = cache_.emplace(key, std::move(set));
+    return inserted.first->second;
+  }
+
+  static absl::Status CheckFeed(const ExecutorSet& set, int i, const Tensor& value) {
+    if (value.dtype() != set.feed_types[i]) {
+      return errors::InvalidArgument("feed '", set.feeds[i], "' has dtype ",
+                                     DataTypeString(value.dtype()), " but the graph expects ",
+                                     DataTypeString(set.feed_types[i]));
+    }
+    // A known rank of 1 or more must match, with its known dims; a declared scalar is lenient,
+    // as TensorFlow's C API is with old graphs.
+    const PartialTensorShape& want = set.feed_shapes[i];
+    if (!want.unknown_rank() && want.dims() > 0 && !want.IsCompatibleWith(value.shape())) {
+      return errors::InvalidArgument("feed '", set.feeds[i], "' has shape ",
+                                     value.shape().DebugString(), ", which contradicts the shape ",
+                                     want.DebugString(), " the graph declares");
+    }
+    return absl::OkStatus();
+  }
+
+  // Runs every executor of `set` once; `done` gets the first error.
+  void StartStep(const ExecutorSet& set, Executor::Args args,
+                 std::function<void(const absl::Status&)> done) {
+    struct Barrier {
+      absl::Mutex mu;
+      int remaining;
+      absl::Status status;
+      Rendezvous* rendezvous;
+      std::function<void(const absl::Status&)> done;
+    };
+    auto* b = new Barrier;
+    b->remaining = static_cast<int>(set.executors.size());
+    b->rendezvous = args.rendezvous;
+    b->done = std::move(done);
+    for (const auto& exec : set.executors) {
+      exec->RunAsync(args, [b](const absl::Status& s) {
+        bool last;
+        {
+          absl::MutexLock lock(&b->mu);
+          if (!s.ok() && b->status.ok()) {
+            b->status = s;
+            if (b->rendezvous) b->rendezvous->StartAbort(s);
+          }
+          last = --b->remaining == 0;
+        }
+        if (last) {
+          auto fn = std::move(b->done);
+          absl::Status st = b->status;
+          delete b;
+          fn(st);
+        }
+      });
+    }
+  }
+
+  absl::Status DoRun(const RunOptions& run_options,
+                     const std::vector<std::pair<std::string, Tensor>>& inputs,
+                     const std::vector<std::string>& output_names,
+                     const std::vector<std::string>& target_nodes, std::vector<Tensor>* outputs) {
+    std::vector<std::string> feed_names;
+    for (const auto& in : inputs) feed_names.push_back(in.first);
+    {
+      std::set<std::string> seen;
+      for (const auto& f : feed_names) {
+        if (!seen.insert(f).second) {
+          return errors::InvalidArgument("tensor '", f, "' is fed more than once");
+        }
+      }
+    }
+    SG_ASSIGN_OR_RETURN(auto set, GetExecutors(feed_names, output_names, target_nodes, false));
+    std::vector<Tensor> args(set->feeds.size());
+    for (const auto& in : inputs) {
+      int i = std::lower_bound(set->feeds.begin(), set->feeds.end(), in.first) -
+              set->feeds.begin();
+      SG_RETURN_IF_ERROR(CheckFeed(*set, i, in.second));
+      args[i] = in.second;
+    }
+    StepCallFrame frame(std::move(args), static_cast<int>(set->fetches.size()));
+    LocalRendezvous rendezvous;
+    CancellationManager cancellation;
+    ResourceMgr step_resources;
+    Executor::Args eargs;
+    eargs.step_id = next_step_id_.fetch_add(1);
+    eargs.rendezvous = &rendezvous;
+    eargs.call_frame = &frame;
+    eargs.cancellation_manager = &cancellation;
+    eargs.step_resources = &step_resources;
+    eargs.runner = Runner();
+    absl::Notification finished;
+    absl::Status status;
+    StartStep(*set, eargs, [&](const absl::Status& s) {
+      status = s;
+      finished.Notify();
+    });
+    int64_t timeout_ms = run_options.timeout_in_ms() > 0
+                             ? run_options.timeout_in_ms()
+                             : options_.config.operation_timeout_in_ms();
+    if (timeout_ms > 0 &&
+        !finished.WaitForNotificationWithTimeout(absl::Milliseconds(timeout_ms))) {
+      absl::Status timeout = errors::DeadlineExceeded("Timed out after ", timeout_ms,
+                                                      " ms waiting for the step to finish");
+      cancellation.StartCancel();
+      rendezvous.StartAbort(timeout);
+      finished.WaitForNotification();
+      return timeout;
+    }
+    finished.WaitForNotification();
+    SG_RETURN_IF_ERROR(status);
+    outputs->clear();
+    for (const std::string& name : output_names) {
+      int i = std::lower_bound(set->fetches.begin(), set->fetches.end(), name) -
+              set->fetches.begin();
+      if (!frame.has_retval(i)) {
+        return errors::InvalidArgument("fetch '", name,
+                                       "' was not computed: its value is dead (an untaken "
+                                       "branch of a cond)");
+      }
+      outputs->push_back(frame.retval(i));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status DoPRunSetup(const std::vector<std::string>& input_names,
+                           const std::vector<std::string>& output_names,
+                           const std::vector<std::string>& target_nodes, std::string* handle) {
+    SG_ASSIGN_OR_RETURN(auto set, GetExecutors(input_names, output_names, target_nodes, true));
+    auto run = std::make_shared<PartialRun>();
+    run->executors = set;
+    run->rendezvous = std::make_unique<LocalRendezvous>();
+    run->cancellation = std::make_unique<CancellationManager>();
+    run->step_resources = std::make_unique<ResourceMgr>();
+    run->pending_feeds.insert(set->feeds.begin(), set->feeds.end());
+    run->pending_fetches.insert(set->fetches.begin(), set->fetches.end());
+    Executor::Args eargs;
+    eargs.step_id = next_step_id_.fetch_add(1);
+    eargs.rendezvous = run->rendezvous.get();
+    eargs.cancellation_manager = run->cancellation.get();
+    eargs.step_resources = run->step_resources.get();
+    eargs.runner = Runner();
+    *handle = absl::StrCat("prun_", next_prun_.fetch_add(1));
+    {
+      absl::MutexLock lock(&prun_mu_);
+      partial_runs_[*handle] = run;
+    }
+    PartialRun* raw = run.get();
+    StartStep(*set, eargs, [raw](const absl::Status& s) {
+      {
+        absl::MutexLock lock(&raw->mu);
+        raw->status = s;
+      }
+      raw->done.Notify();
+    });
+    return absl::OkStatus();
+  }
+
+  absl::Status DoPRun(const std::string& handle,
+                      const std::vector<std::pair<std::string, Tensor>>& inputs,
+                      const std::vector<std::string>& output_names,
+                      std::vector<Tensor>* outputs) {
+    std::shared_ptr<PartialRun> run;
+    {
+      absl::MutexLock lock(&prun_mu_);
+      auto it = partial_runs_.find(handle);
+      if (it == partial_runs_.end()) {
+        return errors::InvalidArgument("unknown partial run handle '", handle, "'");
+      }
+      run = it->second;
+    }
+    const ExecutorSet& set = *run->executors;
+    for (const auto& in : inputs) {
+      {
+        absl::MutexLock lock(&run->mu);
+        if (!run->pending_feeds.erase(in.first)) {
+          return errors::InvalidArgument("'", in.first,
+                                         "' was not declared as a feed of this partial run, or "
+                                         "was fed already");
+        }
+      }
+      int i = std::lower_bound(set.feeds.begin(), set.feeds.end(), in.first) - set.feeds.begin();
+      SG_RETURN_IF_ERROR(CheckFeed(set, i, in.second));
+      Rendezvous::ParsedKey key;
+      SG_RETURN_IF_ERROR(Rendezvous::ParseKey(
+          Rendezvous::CreateKey(set.client_device, set.client_incarnation, set.client_device,
+                                in.first, FrameAndIter()),
+          &key));
+      SG_RETURN_IF_ERROR(run->rendezvous->Send(key, in.second, false));
+    }
+    outputs->clear();
+    for (const std::string& name : output_names) {
+      {
+        absl::MutexLock lock(&run->mu);
+        if (!run->pending_fetches.erase(name)) {
+          return errors::InvalidArgument("'", name,
+                                         "' was not declared as a fetch of this partial run, or "
+                                         "was fetched already");
+        }
+      }
+      Rendezvous::ParsedKey key;
+      SG_RETURN_IF_ERROR(Rendezvous::ParseKey(
+          Rendezvous::CreateKey(set.client_device, 0, set.client_device, name, FrameAndIter()),
+          &key));
+      Tensor value;
+      bool is_dead = false;
+      absl::Status s = run->rendezvous->Recv(key, &value, &is_dead);
+      if (!s.ok()) {
+        run->done.WaitForNotification();
+        absl::MutexLock lock(&run->mu);
+        return run->status.ok() ? s : run->status;
+      }
+      if (is_dead) return errors::InvalidArgument("fetch '", name, "' is dead");
+      outputs->push_back(value);
+    }
+    bool finished;
+    {
+      absl::MutexLock lock(&run->mu);
+      finished = run->pending_feeds.empty() && run->pending_fetches.empty();
+    }
+    if (finished) {
+      run->done.WaitForNotification();
+      {
+        absl::MutexLock lock(&prun_mu_);
+        partial_runs_.erase(handle);
+      }
+      absl::MutexLock lock(&run->mu);
+      return run->status;
+    }
+    return absl::OkStatus();
+  }
+
+  const SessionOptions options_;
+  std::unique_ptr<IntraOpThreadPool> intra_op_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<std::string> device_names_;
+  std::unique_ptr<ThreadPool> inter_op_;
+  std::atomic<int64_t> next_step_id_{1};
+  std::atomic<int64_t> next_prun_{1};
+
+  absl::Mutex graph_mu_;
+  GraphDef graph_def_ ABSL_GUARDED_BY(graph_mu_);
+  bool graph_created_ ABSL_GUARDED_BY(graph_mu_) = false;
+  bool closed_ ABSL_GUARDED_BY(graph_mu_) = false;
+  int in_flight_ ABSL_GUARDED_BY(graph_mu_) = 0;
+
+  absl::Mutex cache_mu_;
+  std::map<std::string, std::shared_ptr<const ExecutorSet>> cache_ ABSL_GUARDED_BY(cache_mu_);
+
+  absl::Mutex prun_mu_;
+  std::map<std::string, std::shared_ptr<PartialRun>> partial_runs_ ABSL_GUARDED_BY(prun_mu_);
+};
+
+class DirectSessionFactory : public SessionFactory {
+ public:
+  bool AcceptsOptions(const SessionOptions& options) override {
+    return options.target.empty() || options.target == "local";
+  }
+  absl::Status NewSession(const SessionOptions& options, std::unique_ptr<Session>* out) override {
+    out->reset(new DirectSession(options));
+    return absl::OkStatus();
+  }
+  absl::Status Reset(const SessionOptions&, const std::vector<std::string>& containers) override {
+    DirectSessionRegistry::Get()->ForEach(
+        [&](DirectSession* s) { s->ResetContainers(containers); });
+    return absl::OkStatus();
+  }
+};
+
+struct DirectSessionRegistrar {
+  DirectSessionRegistrar() { SessionFactory::Register("DIRECT_SESSION", new DirectSessionFactory); }
+};
+DirectSessionRegistrar registrar;
+
+}  // namespace
+
+absl::Status NewDirectSession(const SessionOptions& options, std::unique_ptr<Session>* out) {
+  out->reset(new DirectSession(options));
+  return absl::OkStatus();
+}
+
+}  // namespace sg

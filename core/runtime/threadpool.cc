@@ -1,0 +1,17 @@
+#include "core/runtime/threadpool.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace sg {
+
+ThreadPool::ThreadPool(int num_threads)
+    : num_threads_(num_threads > 0 ? num_threads
+                                   : std::max(1u, std::thread::hardware_concurrency())),
+      pool_(std::make_unique<Eigen::ThreadPool>(num_threads_)) {}
+
+ThreadPool::~ThreadPool() = default;
+
+void ThreadPool::Schedule(std::function<void()> fn) { pool_->Schedule(std::move(fn)); }
+
+}  // namespace sg
