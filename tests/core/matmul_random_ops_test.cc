@@ -1,0 +1,326 @@
+// MatMul / BatchMatMul(V2) against a triple loop, and the random ops against TensorFlow's own
+// Philox streams (values recorded from TensorFlow 2.15 with the same seeds).
+#include <cmath>
+#include <random>
+
+#include "core/framework/op.h"
+#include "gtest/gtest.h"
+#include "tests/core/ops_testutil.h"
+
+namespace sg {
+namespace {
+
+using test::MakeTensor;
+using test::NodeDefFor;
+using test::RunKernel;
+using test::Values;
+
+template <typename T>
+Tensor RandomTensor(std::vector<int64_t> shape, int seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> dist(-4, 4);
+  Tensor t(DataTypeToEnum<T>::value, TensorShape(shape));
+  for (int64_t i = 0; i < t.NumElements(); ++i) t.data<T>()[i] = static_cast<T>(dist(rng));
+  return t;
+}
+
+// c[b] = op(a[b]) * op(b[b]) with numpy-broadcast batch dims, by loops.
+template <typename T>
+Tensor RefBatchMatMul(const Tensor& x, const Tensor& y, bool ax, bool ay) {
+  const int rx = x.dims(), ry = y.dims();
+  const int64_t m = x.dim_size(ax ? rx - 1 : rx - 2), k = x.dim_size(ax ? rx - 2 : rx - 1);
+  const int64_t n = y.dim_size(ay ? ry - 2 : ry - 1);
+  const int rb = std::max(rx, ry) - 2;
+  std::vector<int64_t> xb(rb, 1), yb(rb, 1), ob(rb);
+  for (int i = 0; i < rx - 2; ++i) xb[rb - (rx - 2) + i] = x.dim_size(i);
+  for (int i = 0; i < ry - 2; ++i) yb[rb - (ry - 2) + i] = y.dim_size(i);
+  std::vector<int64_t> out_dims;
+  int64_t nb = 1;
+  for (int i = 0; i < rb; ++i) {
+    ob[i] = xb[i] == 1 ? yb[i] : xb[i];
+    out_dims.push_back(ob[i]);
+    nb *= ob[i];
+  }
+  out_dims.push_back(m);
+  out_dims.push_back(n);
+  Tensor out(DataTypeToEnum<T>::value, TensorShape(out_dims));
+  for (int64_t b = 0; b < nb; ++b) {
+    int64_t rem = b, xi = 0, yi = 0, xs = 1, ys = 1;
+    for (int d = rb - 1; d >= 0; --d) {
+      const int64_t idx = rem % ob[d];
+      rem /= ob[d];
+      xi += (xb[d] == 1 ? 0 : idx) * xs;
+      yi += (yb[d] == 1 ? 0 : idx) * ys;
+      xs *= xb[d];
+      ys *= yb[d];
+    }
+    const T* px = x.data<T>() + xi * m * k;
+    const T* py = y.data<T>() + yi * k * n;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (int64_t l = 0; l < k; ++l) {
+          const double a = static_cast<double>(ax ? px[l * m + i] : px[i * k + l]);
+          const double c = static_cast<double>(ay ? py[j * k + l] : py[l * n + j]);
+          s += a * c;
+        }
+        out.data<T>()[(b * m + i) * n + j] = static_cast<T>(s);
+      }
+  }
+  return out;
+}
+
+template <typename T>
+void ExpectSame(const Tensor& got, const Tensor& want) {
+  ASSERT_EQ(got.shape().DebugString(), want.shape().DebugString());
+  for (int64_t i = 0; i < got.NumElements(); ++i) {
+    ASSERT_EQ(static_cast<double>(got.data<T>()[i]), static_cast<double>(want.data<T>()[i]))
+        << "at " << i;
+  }
+}
+
+template <typename T>
+void CheckMatMul(int64_t m, int64_t k, int64_t n) {
+  const DataType dt = DataTypeToEnum<T>::value;
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      Tensor a = RandomTensor<T>(ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 1);
+      Tensor b = RandomTensor<T>(tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 2);
+      auto out = RunKernel(
+          NodeDefFor("MatMul", {{"T", dt}, {"transpose_a", ta}, {"transpose_b", tb}}), {a, b});
+      ASSERT_TRUE(out.ok()) << out.status();
+      // The reference treats a 2-D matrix as a batch of one.
+      ExpectSame<T>((*out)[0], RefBatchMatMul<T>(a, b, ta, tb));
+    }
+  }
+}
+
+// Small integer-valued inputs: every product is exact, so results must match exactly.
+TEST(MatMul, MatchesReferenceForAllTransposesAndTypes) {
+  CheckMatMul<float>(3, 4, 5);
+  CheckMatMul<float>(70, 80, 90);  // the threaded contraction path
+  CheckMatMul<double>(5, 2, 3);
+  CheckMatMul<int32_t>(4, 3, 2);
+  CheckMatMul<int64_t>(2, 2, 2);
+  CheckMatMul<half>(3, 5, 4);
+}
+
+TEST(MatMul, EmptyAndZeroInnerDimension) {
+  auto out = RunKernel(NodeDefFor("MatMul", {{"T", DT_FLOAT}}),
+                       {Tensor(DT_FLOAT, TensorShape({2, 0})), Tensor(DT_FLOAT, TensorShape({0, 3}))});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(Values<float>((*out)[0]), std::vector<float>(6, 0.0f));
+  out = RunKernel(NodeDefFor("MatMul", {{"T", DT_FLOAT}}),
+                  {Tensor(DT_FLOAT, TensorShape({0, 4})), Tensor(DT_FLOAT, TensorShape({4, 3}))});
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ((*out)[0].shape(), TensorShape({0, 3}));
+}
+
+TEST(MatMul, RejectsMismatchedInnerDimensions) {
+  auto out = RunKernel(NodeDefFor("MatMul", {{"T", DT_FLOAT}}),
+                       {RandomTensor<float>({2, 3}, 1), RandomTensor<float>({4, 2}, 2)});
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  out = RunKernel(NodeDefFor("MatMul", {{"T", DT_FLOAT}}),
+                  {RandomTensor<float>({2, 3, 1}, 1), RandomTensor<float>({3, 2}, 2)});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BatchMatMul, MatchesReferenceWithAdjointsAndBroadcast) {
+  struct Case {
+    std::vector<int64_t> x, y;
+    bool ax, ay;
+    const char* op;
+  };
+  const std::vector<Case> cases = {
+      {{3, 2, 4}, {3, 4, 5}, false, false, "BatchMatMul"},
+      {{2, 2, 4, 3}, {2, 2, 5, 4}, true, true, "BatchMatMul"},
+      {{3, 2, 4}, {4, 5}, false, false, "BatchMatMulV2"},
+      {{2, 1, 2, 4}, {3, 4, 2}, false, false, "BatchMatMulV2"},
+      {{1, 3, 4, 2}, {5, 1, 3, 4}, true, true, "BatchMatMulV2"},
+      {{4, 70, 66}, {66, 70}, false, false, "BatchMatMulV2"},
+      {{0, 2, 3}, {3, 4}, false, false, "BatchMatMulV2"}};
+  for (const Case& c : cases) {
+    Tensor x = RandomTensor<float>(c.x, 3), y = RandomTensor<float>(c.y, 4);
+    auto out = RunKernel(NodeDefFor(c.op, {{"T", DT_FLOAT}, {"adj_x", c.ax}, {"adj_y", c.ay}}),
+                         {x, y});
+    ASSERT_TRUE(out.ok()) << c.op << ": " << out.status();
+    ExpectSame<float>((*out)[0], RefBatchMatMul<float>(x, y, c.ax, c.ay));
+  }
+  Tensor xi = RandomTensor<int32_t>({2, 3, 2}, 5), yi = RandomTensor<int32_t>({2, 2, 3}, 6);
+  auto out = RunKernel(NodeDefFor("BatchMatMulV2", {{"T", DT_INT32}}), {xi, yi});
+  ASSERT_TRUE(out.ok());
+  ExpectSame<int32_t>((*out)[0], RefBatchMatMul<int32_t>(xi, yi, false, false));
+}
+
+TEST(BatchMatMul, RejectsUnequalBatchInV1AndIncompatibleInV2) {
+  Tensor x = RandomTensor<float>({3, 2, 4}, 1), y = RandomTensor<float>({1, 4, 5}, 2);
+  auto v1 = RunKernel(NodeDefFor("BatchMatMul", {{"T", DT_FLOAT}}), {x, y});
+  EXPECT_EQ(v1.status().code(), absl::StatusCode::kInvalidArgument);
+  auto v2 = RunKernel(NodeDefFor("BatchMatMulV2", {{"T", DT_FLOAT}}),
+                      {x, RandomTensor<float>({2, 4, 5}, 2)});
+  EXPECT_EQ(v2.status().code(), absl::StatusCode::kInvalidArgument);
+  auto k = RunKernel(NodeDefFor("BatchMatMulV2", {{"T", DT_FLOAT}}),
+                     {x, RandomTensor<float>({3, 5, 5}, 2)});
+  EXPECT_EQ(k.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// ---- Random ops -------------------------------------------------------------------------------
+
+Tensor Shape1(int64_t n) { return MakeTensor<int32_t>({1}, {static_cast<int32_t>(n)}); }
+
+template <typename T>
+void ExpectValues(const Tensor& got, const std::vector<double>& want, double tol) {
+  ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_NEAR(static_cast<double>(got.data<T>()[i]), want[i], tol) << "at " << i;
+  }
+}
+
+TEST(RandomOps, UniformReproducesTensorFlowStream) {
+  auto out = RunKernel(
+      NodeDefFor("RandomUniform", {{"dtype", DT_FLOAT}, {"T", DT_INT32}, {"seed", int64_t{1}},
+                                   {"seed2", int64_t{2}}}),
+      {Shape1(6)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectValues<float>((*out)[0],
+                      {0.406396746635437, 0.8575996160507202, 0.05539584159851074,
+                       0.08587229251861572, 0.41215360164642334, 0.036630868911743164},
+                      0);
+  auto d = RunKernel(NodeDefFor("RandomUniform", {{"dtype", DT_DOUBLE}, {"T", DT_INT32},
+                                                  {"seed", int64_t{1}}, {"seed2", int64_t{2}}}),
+                     {Shape1(3)});
+  ExpectValues<double>((*d)[0], {0.2511744980841868, 0.44316677020093853, 0.2972296290781924},
+                       0);
+  auto h = RunKernel(NodeDefFor("RandomUniform", {{"dtype", DT_HALF}, {"T", DT_INT32},
+                                                  {"seed", int64_t{1}}, {"seed2", int64_t{2}}}),
+                     {Shape1(5)});
+  ExpectValues<half>((*h)[0], {0.2021484375, 0.4560546875, 0.802734375, 0.4658203125,
+                               0.3623046875},
+                     0);
+  // A large output, filled in parallel: spot values and the sum.
+  auto big = RunKernel(NodeDefFor("RandomUniform", {{"dtype", DT_FLOAT}, {"T", DT_INT32},
+                                                    {"seed", int64_t{123}},
+                                                    {"seed2", int64_t{456}}}),
+                       {Shape1(100000)});
+  const float* p = (*big)[0].data<float>();
+  EXPECT_EQ(p[0], 0.08804428577423096f);
+  EXPECT_EQ(p[99999], 0.5304501056671143f);
+  EXPECT_EQ(p[50001], 0.9466323852539062f);
+  double sum = 0;
+  for (int i = 0; i < 100000; ++i) sum += p[i];
+  EXPECT_NEAR(sum, 50045.2382683754, 1e-6);
+}
+
+TEST(RandomOps, SecondRunOfOneKernelContinuesTheStream) {
+  // The kernel must keep its generator across runs: build it once via the registry.
+  NodeDef node = NodeDefFor("RandomUniform", {{"dtype", DT_FLOAT}, {"T", DT_INT32},
+                                              {"seed", int64_t{1}}, {"seed2", int64_t{2}}});
+  const OpDef* op_def;
+  ASSERT_TRUE(OpRegistry::Global()->LookUpOpDef("RandomUniform", &op_def).ok());
+  auto shared = std::make_shared<NodeDef>(node);
+  std::unique_ptr<OpKernel> kernel;
+  ASSERT_TRUE(KernelRegistry::Global()
+                  ->CreateKernel(test::TestDevice(), DEVICE_CPU, shared, op_def, &kernel)
+                  .ok());
+  std::vector<std::vector<float>> runs;
+  for (int r = 0; r < 2; ++r) {
+    std::vector<TensorValue> inputs = {TensorValue{Shape1(6)}};
+    OpKernelContext::Params params;
+    params.device = test::TestDevice();
+    params.op_kernel = kernel.get();
+    params.inputs = &inputs;
+    OpKernelContext ctx(&params);
+    kernel->Compute(&ctx);
+    ASSERT_TRUE(ctx.status().ok()) << ctx.status();
+    runs.push_back(Values<float>(ctx.output_value(0).Get()));
+  }
+  EXPECT_EQ(runs[1], (std::vector<float>{0.49945497512817383f, 0.06284701824188232f,
+                                         0.4600658416748047f, 0.20280075073242188f,
+                                         0.0886303186416626f, 0.9726002216339111f}));
+}
+
+TEST(RandomOps, NormalsReproduceTensorFlowStream) {
+  auto n = RunKernel(
+      NodeDefFor("RandomStandardNormal", {{"dtype", DT_FLOAT}, {"T", DT_INT32},
+                                          {"seed", int64_t{1}}, {"seed2", int64_t{2}}}),
+      {Shape1(5)});
+  ASSERT_TRUE(n.ok()) << n.status();
+  ExpectValues<float>((*n)[0],
+                      {-1.0467792749404907, 0.8397045731544495, 1.235836386680603,
+                       2.0637853145599365, 0.3037427067756653},
+                      2e-7);
+  auto nd = RunKernel(
+      NodeDefFor("RandomStandardNormal", {{"dtype", DT_DOUBLE}, {"T", DT_INT32},
+                                          {"seed", int64_t{7}}, {"seed2", int64_t{0}}}),
+      {Shape1(3)});
+  ExpectValues<double>((*nd)[0], {-2.326339586065351, -1.2699239428871103, -0.40152697215513494},
+                       1e-14);
+  auto t = RunKernel(NodeDefFor("TruncatedNormal", {{"dtype", DT_FLOAT}, {"T", DT_INT32},
+                                                    {"seed", int64_t{1}}, {"seed2", int64_t{2}}}),
+                     {Shape1(5)});
+  ExpectValues<float>((*t)[0],
+                      {-1.0467792749404907, 0.8397045731544495, 1.235836386680603,
+                       0.3037427067756653, 0.38869091868400574},
+                      2e-7);
+  auto td = RunKernel(NodeDefFor("TruncatedNormal", {{"dtype", DT_DOUBLE}, {"T", DT_INT32},
+                                                     {"seed", int64_t{1}}, {"seed2", int64_t{2}}}),
+                      {Shape1(3)});
+  ExpectValues<double>((*td)[0], {0.58105877128258, -1.557429113677359, -1.1295845092323191},
+                       1e-14);
+  auto tb = RunKernel(NodeDefFor("TruncatedNormal", {{"dtype", DT_FLOAT}, {"T", DT_INT32},
+                                                     {"seed", int64_t{5}}, {"seed2", int64_t{9}}}),
+                      {Shape1(3000)});
+  const float* p = (*tb)[0].data<float>();
+  const int idx[] = {0, 1, 2, 3, 1000, 2999};
+  const double want[] = {0.5352789759635925, 0.13203659653663635, -1.879108190536499,
+                         0.10361495614051819, -0.7913265824317932, 0.3381316065788269};
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(p[idx[i]], want[i], 2e-7);
+  double sum = 0;
+  for (int i = 0; i < 3000; ++i) {
+    sum += p[i];
+    EXPECT_LT(std::abs(p[i]), 2.0f);
+  }
+  EXPECT_NEAR(sum, 87.64334966504248, 1e-3);
+}
+
+TEST(RandomOps, UniformIntReproducesTensorFlowStream) {
+  auto i = RunKernel(NodeDefFor("RandomUniformInt", {{"Tout", DT_INT32}, {"T", DT_INT32},
+                                                     {"seed", int64_t{1}}, {"seed2", int64_t{2}}}),
+                     {Shape1(5), MakeTensor<int32_t>({}, {-3}), MakeTensor<int32_t>({}, {10})});
+  ASSERT_TRUE(i.ok()) << i.status();
+  EXPECT_EQ(Values<int32_t>((*i)[0]), (std::vector<int32_t>{3, -2, 4, 0, -2}));
+  auto l = RunKernel(NodeDefFor("RandomUniformInt", {{"Tout", DT_INT64}, {"T", DT_INT32},
+                                                     {"seed", int64_t{3}}, {"seed2", int64_t{4}}}),
+                     {Shape1(3), MakeTensor<int64_t>({}, {-5}),
+                      MakeTensor<int64_t>({}, {int64_t{1} << 40})});
+  ASSERT_TRUE(l.ok()) << l.status();
+  EXPECT_EQ(Values<int64_t>((*l)[0]),
+            (std::vector<int64_t>{294007197674, 111809909867, 535864027803}));
+  auto bad = RunKernel(NodeDefFor("RandomUniformInt", {{"Tout", DT_INT32}, {"T", DT_INT32}}),
+                       {Shape1(5), MakeTensor<int32_t>({}, {3}), MakeTensor<int32_t>({}, {3})});
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(RandomOps, UnseededKernelsDifferAndBadShapesFail) {
+  auto run = [] {
+    auto out = RunKernel(NodeDefFor("RandomUniform", {{"dtype", DT_FLOAT}, {"T", DT_INT64}}),
+                         {MakeTensor<int64_t>({2}, {4, 4})});
+    EXPECT_TRUE(out.ok()) << out.status();
+    return Values<float>((*out)[0]);
+  };
+  std::vector<float> a = run(), b = run();
+  EXPECT_EQ(a.size(), 16u);
+  EXPECT_NE(a, b);
+  for (float v : a) EXPECT_TRUE(v >= 0 && v < 1);
+  auto neg = RunKernel(NodeDefFor("RandomUniform", {{"dtype", DT_FLOAT}, {"T", DT_INT32}}),
+                       {MakeTensor<int32_t>({2}, {3, -1})});
+  EXPECT_EQ(neg.status().code(), absl::StatusCode::kInvalidArgument);
+  auto empty = RunKernel(NodeDefFor("RandomStandardNormal", {{"dtype", DT_FLOAT}, {"T", DT_INT32}}),
+                         {MakeTensor<int32_t>({2}, {0, 5})});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ((*empty)[0].shape(), TensorShape({0, 5}));
+}
+
+}  // namespace
+}  // namespace sg
