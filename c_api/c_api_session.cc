@@ -53,8 +53,8 @@ absl::Status CheckOutputOf(const Graph& g, SG_Output o, const std::string& what)
     return errors::NotFound(what, " ('", OutputName(o), "') is an operation of another graph");
   }
   if (o.index < 0 || o.index >= n->num_outputs()) {
-    return errors::OutOfRange(what, ": operation '", n->name(), "' has ", n->num_outputs(),
-                              " outputs, so there is no output ", o.index);
+    return errors::NotFound(what, ": there is no tensor '", OutputName(o), "' (operation '",
+                            n->name(), "' has ", n->num_outputs(), " outputs)");
   }
   return absl::OkStatus();
 }
