@@ -337,14 +337,25 @@ class ExecutorState {
       // kernel may reuse the buffer.
       auto run = std::make_unique<NodeRun>();
       run->inputs.resize(item.num_inputs);
+      std::string uninitialized;
       for (int i = 0; i < item.num_inputs; ++i) {
         TensorValue& slot = tn.iter_state->inputs[item.input_start + i];
         if (item.input_is_ref[i] || !slot.is_ref()) {
           run->inputs[i] = std::move(slot);
         } else {
           run->inputs[i] = TensorValue{slot.Get()};
+          if (!run->inputs[i].value.IsInitialized() && !tn.is_dead) {
+            uninitialized = item.node->input_edge(i)->src->name();
+          }
         }
         slot = TensorValue();
+      }
+      if (!uninitialized.empty() && !item.node->op_def().allows_uninitialized_input()) {
+        RecordError(errors::FailedPrecondition("Attempting to use uninitialized value ",
+                                               uninitialized, " (read by node '",
+                                               item.node->name(), "')"));
+        if (NodeDone(tn, nullptr, &inline_ready)) return;
+        continue;
       }
       if (tn.is_dead && !item.is_send) {
         outputs.resize(item.node->num_outputs());
