@@ -5,6 +5,9 @@
 #include <limits>
 #include <random>
 
+#include "core/framework/node_def_util.h"
+#include "core/framework/op.h"
+#include "core/framework/shape_inference.h"
 #include "gtest/gtest.h"
 #include "tests/core/ops_testutil.h"
 
@@ -463,6 +466,65 @@ TEST(Range, ProducesIntAndFloatSequences) {
   auto wrong_way = run(DT_INT32, {MakeTensor<int32_t>({}, {5}), MakeTensor<int32_t>({}, {3}),
                                   MakeTensor<int32_t>({}, {1})});
   EXPECT_EQ(wrong_way.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Runs `op`'s shape function on partially known input shapes (and optional constant inputs).
+absl::StatusOr<PartialTensorShape> InferShape(const std::string& op,
+                                              std::vector<test::AttrArg> attrs,
+                                              std::vector<PartialTensorShape> shapes,
+                                              std::vector<const Tensor*> consts = {}) {
+  const OpRegistrationData* reg = OpRegistry::Global()->LookUp(op);
+  if (reg == nullptr) return errors::NotFound(op);
+  NodeDef node = NodeDefFor(op, attrs);
+  AddDefaultsToNodeDef(reg->op_def, &node);
+  consts.resize(shapes.size(), nullptr);
+  InferenceContext c(&node, shapes, consts, std::vector<DataType>(shapes.size(), DT_FLOAT),
+                     {DT_FLOAT});
+  SG_RETURN_IF_ERROR(reg->shape_fn(&c));
+  return c.output(0);
+}
+
+TEST(ShapeFunctions, HandlePartiallyKnownShapes) {
+  auto add = InferShape("Add", {{"T", DT_FLOAT}}, {PartialTensorShape({-1, 3}),
+                                                   PartialTensorShape({4, 1, 1})});
+  ASSERT_TRUE(add.ok()) << add.status();
+  EXPECT_EQ(add->DebugString(), PartialTensorShape({4, -1, 3}).DebugString());
+  EXPECT_FALSE(InferShape("Mul", {{"T", DT_FLOAT}}, {PartialTensorShape({2, 3}),
+                                                    PartialTensorShape({4})})
+                   .ok());
+  auto bmm = InferShape("BatchMatMulV2", {{"T", DT_FLOAT}, {"adj_y", true}},
+                        {PartialTensorShape({2, 1, -1, 5}), PartialTensorShape({7, 3, 5})});
+  ASSERT_TRUE(bmm.ok()) << bmm.status();
+  EXPECT_EQ(bmm->DebugString(), PartialTensorShape({2, 7, -1, 3}).DebugString());
+  EXPECT_FALSE(InferShape("BatchMatMulV2", {{"T", DT_FLOAT}},
+                          {PartialTensorShape({2, 4}), PartialTensorShape({5, 3})})
+                   .ok());
+  Tensor axis = MakeTensor<int32_t>({}, {-2});
+  auto arg = InferShape("ArgMax", {{"T", DT_FLOAT}},
+                        {PartialTensorShape({4, -1, 6}), PartialTensorShape({})}, {nullptr, &axis});
+  ASSERT_TRUE(arg.ok()) << arg.status();
+  EXPECT_EQ(arg->DebugString(), PartialTensorShape({4, 6}).DebugString());
+  Tensor start = MakeTensor<float>({}, {1}), limit = MakeTensor<float>({}, {2}),
+         delta = MakeTensor<float>({}, {0.3f});
+  auto range = InferShape("Range", {{"Tidx", DT_FLOAT}},
+                          {PartialTensorShape({}), PartialTensorShape({}), PartialTensorShape({})},
+                          {&start, &limit, &delta});
+  ASSERT_TRUE(range.ok()) << range.status();
+  EXPECT_EQ(range->DebugString(), PartialTensorShape({4}).DebugString());
+  auto sel = InferShape("Select", {{"T", DT_FLOAT}},
+                        {PartialTensorShape({-1}), PartialTensorShape({3, -1}),
+                         PartialTensorShape({-1, 2})});
+  ASSERT_TRUE(sel.ok()) << sel.status();
+  EXPECT_EQ(sel->DebugString(), PartialTensorShape({3, 2}).DebugString());
+  Tensor shape = MakeTensor<int64_t>({2}, {3, 5});
+  auto rnd = InferShape("RandomUniform", {{"T", DT_INT64}, {"dtype", DT_FLOAT}},
+                        {PartialTensorShape({2})}, {&shape});
+  ASSERT_TRUE(rnd.ok()) << rnd.status();
+  EXPECT_EQ(rnd->DebugString(), PartialTensorShape({3, 5}).DebugString());
+  auto unknown_axes = InferShape("Sum", {{"T", DT_FLOAT}, {"keep_dims", true}},
+                                 {PartialTensorShape({2, 3}), PartialTensorShape({1})});
+  ASSERT_TRUE(unknown_axes.ok());
+  EXPECT_EQ(unknown_axes->DebugString(), PartialTensorShape({-1, -1}).DebugString());
 }
 
 }  // namespace
