@@ -329,6 +329,11 @@ class ExecutorState {
         absl::MutexLock lock(&mu_);
         aborted = !status_.ok();
       }
+      if (!aborted && args_.cancellation_manager != nullptr &&
+          args_.cancellation_manager->IsCancelled()) {
+        RecordError(errors::Cancelled("step ", args_.step_id, " was cancelled"));
+        aborted = true;
+      }
       if (aborted) {
         if (NodeDone(tn, nullptr, &inline_ready)) return;
         continue;

@@ -1,0 +1,299 @@
+// DirectSession behaviour: pruning, feeding any tensor, caching, Extend, partial runs, several
+// CPU devices, concurrency, Close, timeouts and the errors of bad requests.
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "core/framework/attr_value_util.h"
+#include "core/runtime/session.h"
+
+namespace sg {
+namespace {
+
+NodeDef Node(const std::string& name, const std::string& op, std::vector<std::string> inputs,
+             std::vector<std::pair<std::string, AttrValue>> attrs = {}) {
+  NodeDef n;
+  n.set_name(name);
+  n.set_op(op);
+  for (auto& i : inputs) n.add_input(i);
+  for (auto& a : attrs) (*n.mutable_attr())[a.first] = a.second;
+  return n;
+}
+AttrValue TypeAttr(DataType t) {
+  AttrValue v;
+  v.set_type(t);
+  return v;
+}
+AttrValue TensorAttr(const Tensor& t) {
+  AttrValue v;
+  SetAttrValue(t, &v);
+  return v;
+}
+AttrValue ShapeAttr(std::vector<int64_t> dims) {
+  AttrValue v;
+  PartialTensorShape(dims).AsProto(v.mutable_shape());
+  return v;
+}
+NodeDef Placeholder(const std::string& name, DataType t = DT_FLOAT,
+                    std::vector<int64_t> shape = {}) {
+  return Node(name, "Placeholder", {}, {{"dtype", TypeAttr(t)}, {"shape", ShapeAttr(shape)}});
+}
+NodeDef Const(const std::string& name, const Tensor& t) {
+  return Node(name, "Const", {}, {{"dtype", TypeAttr(t.dtype())}, {"value", TensorAttr(t)}});
+}
+NodeDef Binary(const std::string& name, const std::string& op, const std::string& a,
+               const std::string& b) {
+  return Node(name, op, {a, b}, {{"T", TypeAttr(DT_FLOAT)}});
+}
+
+std::unique_ptr<Session> MakeSession(const GraphDef& g, ConfigProto config = {}) {
+  SessionOptions opts;
+  opts.config = config;
+  std::unique_ptr<Session> s;
+  EXPECT_TRUE(NewSession(opts, &s).ok());
+  absl::Status st = s->Create(g);
+  EXPECT_TRUE(st.ok()) << st;
+  return s;
+}
+
+// z = x + y; w = z * c (c = 3).
+GraphDef AddMulGraph() {
+  GraphDef g;
+  *g.add_node() = Placeholder("x");
+  *g.add_node() = Placeholder("y");
+  *g.add_node() = Const("c", Tensor::Scalar<float>(3.0f));
+  *g.add_node() = Binary("z", "AddV2", "x", "y");
+  *g.add_node() = Binary("w", "Mul", "z", "c");
+  return g;
+}
+
+TEST(DirectSession, RunsOnlyWhatTheFetchesNeed) {
+  auto s = MakeSession(AddMulGraph());
+  std::vector<Tensor> out;
+  // y is not fed: fetching z would fail, but fetching x only needs x.
+  ASSERT_TRUE(s->Run({{"x:0", Tensor::Scalar<float>(2)}}, {"x:0"}, {}, &out).ok());
+  EXPECT_EQ(out[0].data<float>()[0], 2);
+  ASSERT_TRUE(s->Run({{"x:0", Tensor::Scalar<float>(2)}, {"y:0", Tensor::Scalar<float>(5)}},
+                     {"w:0", "z:0"}, {}, &out)
+                  .ok());
+  EXPECT_EQ(out[0].data<float>()[0], 21);
+  EXPECT_EQ(out[1].data<float>()[0], 7);
+}
+
+TEST(DirectSession, FeedsAnyTensorNotOnlyPlaceholders) {
+  auto s = MakeSession(AddMulGraph());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s->Run({{"z:0", Tensor::Scalar<float>(10)}}, {"w:0"}, {}, &out).ok());
+  EXPECT_EQ(out[0].data<float>()[0], 30);
+  ASSERT_TRUE(s->Run({{"z:0", Tensor::Scalar<float>(1)}, {"c:0", Tensor::Scalar<float>(4)}},
+                     {"w:0"}, {}, &out)
+                  .ok());
+  EXPECT_EQ(out[0].data<float>()[0], 4);
+}
+
+TEST(DirectSession, UnfedPlaceholderNamesItself) {
+  auto s = MakeSession(AddMulGraph());
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({{"x:0", Tensor::Scalar<float>(2)}}, {"z:0"}, {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("'y'"), std::string::npos) << st;
+}
+
+TEST(DirectSession, SameFetchTwiceReturnsBoth) {
+  auto s = MakeSession(AddMulGraph());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s->Run({{"z:0", Tensor::Scalar<float>(2)}}, {"w:0", "w:0"}, {}, &out).ok());
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].data<float>()[0], 6);
+  EXPECT_EQ(out[1].data<float>()[0], 6);
+}
+
+TEST(DirectSession, RejectsBadRequests) {
+  auto s = MakeSession(AddMulGraph());
+  std::vector<Tensor> out;
+  EXPECT_EQ(s->Run({{"x:0", Tensor::Scalar<float>(1)}, {"x:0", Tensor::Scalar<float>(1)}},
+                   {"x:0"}, {}, &out)
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s->Run({}, {"nope:0"}, {}, &out).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(s->Run({}, {"c:3"}, {}, &out).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s->Run({}, {}, {"nope"}, &out).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(s->Run({{"x:0", Tensor::Scalar<int32_t>(1)}}, {"x:0"}, {}, &out).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(DirectSession, FeedShapeMustFitKnownDims) {
+  GraphDef g;
+  *g.add_node() = Placeholder("p", DT_FLOAT, {2, 3});
+  *g.add_node() = Node("i", "Identity", {"p"}, {{"T", TypeAttr(DT_FLOAT)}});
+  auto s = MakeSession(g);
+  std::vector<Tensor> out;
+  EXPECT_TRUE(s->Run({{"p:0", Tensor(DT_FLOAT, TensorShape({2, 3}))}}, {"i:0"}, {}, &out).ok());
+  absl::Status st = s->Run({{"p:0", Tensor(DT_FLOAT, TensorShape({2, 4}))}}, {"i:0"}, {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("p:0"), std::string::npos) << st;
+}
+
+TEST(DirectSession, ExtendAddsNodesLater) {
+  auto s = MakeSession(AddMulGraph());
+  GraphDef more;
+  *more.add_node() = Binary("v", "Sub", "w", "c");
+  ASSERT_TRUE(s->Extend(more).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s->Run({{"z:0", Tensor::Scalar<float>(2)}}, {"v:0"}, {}, &out).ok());
+  EXPECT_EQ(out[0].data<float>()[0], 3);
+  GraphDef dup;
+  *dup.add_node() = Binary("v", "Sub", "w", "c");
+  EXPECT_EQ(s->Extend(dup).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(DirectSession, PartialRunFeedsAndFetchesInPieces) {
+  auto s = MakeSession(AddMulGraph());
+  std::string handle;
+  ASSERT_TRUE(s->PRunSetup({"x:0", "y:0"}, {"z:0", "w:0"}, {}, &handle).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)},
+                               {"y:0", Tensor::Scalar<float>(2)}},
+                      {"z:0"}, &out)
+                  .ok());
+  EXPECT_EQ(out[0].data<float>()[0], 3);
+  ASSERT_TRUE(s->PRun(handle, {}, {"w:0"}, &out).ok());
+  EXPECT_EQ(out[0].data<float>()[0], 9);
+  EXPECT_EQ(s->PRun(handle, {}, {"w:0"}, &out).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(DirectSession, SeveralCpuDevicesExchangeTensorsThroughSendRecv) {
+  GraphDef g = AddMulGraph();
+  g.mutable_node(3)->set_device("/device:CPU:1");  // z on the second device
+  ConfigProto config;
+  (*config.mutable_device_count())["CPU"] = 2;
+  auto s = MakeSession(g, config);
+  std::vector<DeviceAttributes> devices;
+  ASSERT_TRUE(s->ListDevices(&devices).ok());
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[1].name(), "/job:localhost/replica:0/task:0/device:CPU:1");
+  std::vector<Tensor> out;
+  absl::Status st =
+      s->Run({{"x:0", Tensor::Scalar<float>(2)}, {"y:0", Tensor::Scalar<float>(5)}}, {"w:0"}, {},
+             &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 21);
+}
+
+TEST(DirectSession, UnsatisfiableDeviceIsAnErrorUnlessSoftPlacement) {
+  GraphDef g = AddMulGraph();
+  g.mutable_node(3)->set_device("/device:GPU:0");
+  auto s = MakeSession(g);
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({{"z:0", Tensor::Scalar<float>(1)}}, {"z:0"}, {}, &out);
+  EXPECT_TRUE(st.ok()) << "z is fed, so its node is pruned: " << st;
+  st = s->Run({{"x:0", Tensor::Scalar<float>(1)}, {"y:0", Tensor::Scalar<float>(1)}}, {"z:0"},
+              {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("'z'"), std::string::npos) << st;
+  ConfigProto soft;
+  soft.set_allow_soft_placement(true);
+  auto s2 = MakeSession(g, soft);
+  EXPECT_TRUE(s2->Run({{"x:0", Tensor::Scalar<float>(1)}, {"y:0", Tensor::Scalar<float>(1)}},
+                      {"z:0"}, {}, &out)
+                  .ok());
+}
+
+TEST(DirectSession, ConcurrentRunsOnOneSessionAreSafe) {
+  auto s = MakeSession(AddMulGraph());
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        std::vector<Tensor> out;
+        float x = t, y = i;
+        absl::Status st = s->Run(
+            {{"x:0", Tensor::Scalar<float>(x)}, {"y:0", Tensor::Scalar<float>(y)}}, {"w:0"}, {},
+            &out);
+        if (!st.ok() || out[0].data<float>()[0] != (x + y) * 3) wrong++;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+// A loop whose condition never turns false: only the timeout ends it.
+GraphDef EndlessLoop() {
+  GraphDef g;
+  AttrValue frame;
+  frame.set_s("endless");
+  *g.add_node() = Const("zero", Tensor::Scalar<int32_t>(0));
+  *g.add_node() = Const("one", Tensor::Scalar<int32_t>(1));
+  *g.add_node() = Const("yes", Tensor::Scalar<bool>(true));
+  *g.add_node() = Node("enter", "Enter", {"zero"}, {{"T", TypeAttr(DT_INT32)}, {"frame_name", frame}});
+  *g.add_node() = Node("yes_enter", "Enter", {"yes"},
+                       {{"T", TypeAttr(DT_BOOL)}, {"frame_name", frame}, {"is_constant", [] {
+                          AttrValue v;
+                          v.set_b(true);
+                          return v;
+                        }()}});
+  *g.add_node() = Node("one_enter", "Enter", {"one"},
+                       {{"T", TypeAttr(DT_INT32)}, {"frame_name", frame}, {"is_constant", [] {
+                          AttrValue v;
+                          v.set_b(true);
+                          return v;
+                        }()}});
+  AttrValue n2;
+  n2.set_i(2);
+  *g.add_node() = Node("merge", "Merge", {"enter", "next"}, {{"T", TypeAttr(DT_INT32)}, {"N", n2}});
+  *g.add_node() = Node("cond", "LoopCond", {"yes_enter"});
+  *g.add_node() = Node("switch", "Switch", {"merge", "cond"}, {{"T", TypeAttr(DT_INT32)}});
+  *g.add_node() = Node("add", "AddV2", {"switch:1", "one_enter"}, {{"T", TypeAttr(DT_INT32)}});
+  *g.add_node() = Node("next", "NextIteration", {"add"}, {{"T", TypeAttr(DT_INT32)}});
+  *g.add_node() = Node("exit", "Exit", {"switch"}, {{"T", TypeAttr(DT_INT32)}});
+  return g;
+}
+
+TEST(DirectSession, TimeoutCancelsTheStepWithDeadlineExceeded) {
+  auto s = MakeSession(EndlessLoop());
+  RunOptions options;
+  options.set_timeout_in_ms(200);
+  std::vector<Tensor> out;
+  auto start = std::chrono::steady_clock::now();
+  absl::Status st = s->Run(options, {}, {"exit:0"}, {}, &out, nullptr);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::steady_clock::now() - start)
+                .count();
+  EXPECT_EQ(st.code(), absl::StatusCode::kDeadlineExceeded) << st;
+  EXPECT_LT(ms, 5000);
+  // The session stays usable.
+  ASSERT_TRUE(s->Run({}, {"one:0"}, {}, &out).ok());
+}
+
+TEST(DirectSession, OperationTimeoutFromConfig) {
+  ConfigProto config;
+  config.set_operation_timeout_in_ms(100);
+  auto s = MakeSession(EndlessLoop(), config);
+  std::vector<Tensor> out;
+  EXPECT_EQ(s->Run({}, {"exit:0"}, {}, &out).code(), absl::StatusCode::kDeadlineExceeded);
+}
+
+TEST(DirectSession, CloseWaitsForRunsAndLaterRunsAreCancelled) {
+  auto s = MakeSession(EndlessLoop());
+  std::thread runner([&] {
+    RunOptions options;
+    options.set_timeout_in_ms(300);
+    std::vector<Tensor> out;
+    s->Run(options, {}, {"exit:0"}, {}, &out, nullptr).IgnoreError();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(s->Close().ok());
+  auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+  runner.join();
+  EXPECT_GE(waited, 100) << "Close returned before the run in flight ended";
+  std::vector<Tensor> out;
+  EXPECT_EQ(s->Run({}, {"one:0"}, {}, &out).code(), absl::StatusCode::kCancelled);
+}
+
+}  // namespace
+}  // namespace sg
