@@ -1,0 +1,580 @@
+// sg: run or inspect a TensorFlow-1.x GraphDef from the command line, through libsg's C API only.
+//
+//   sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]
+//          [--repeat N] [--config KEY=VALUE] [--out DIR]
+//   sg inspect GRAPH
+//
+// GRAPH is a binary (.pb) or text (.pbtxt) GraphDef. A tensor NAME is "op" or "op:index".
+// VALUES is a comma list, optionally after a shape: "[2,2]:1,2,3,4"; the dtype is the graph's.
+// Any failure prints one line "sg: <CODE>: <message>" to stderr and exits with 1 (2 for usage).
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sg/c_api.h"
+#include "tools/npy.h"
+
+namespace sg_tool {
+namespace {
+
+const char* CodeName(SG_Code code) {
+  static const char* const kNames[] = {
+      "OK",        "CANCELLED",          "UNKNOWN",        "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+      "NOT_FOUND", "ALREADY_EXISTS",     "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+      "FAILED_PRECONDITION", "ABORTED",  "OUT_OF_RANGE",   "UNIMPLEMENTED",    "INTERNAL",
+      "UNAVAILABLE", "DATA_LOSS",        "UNAUTHENTICATED"};
+  const int c = static_cast<int>(code);
+  return c >= 0 && c <= 16 ? kNames[c] : "UNKNOWN";
+}
+
+// An error on its way to main(): a code and a message.
+struct Error {
+  SG_Code code;
+  std::string message;
+};
+
+[[noreturn]] void Fail(SG_Code code, const std::string& message) { throw Error{code, message}; }
+
+void Check(SG_Status* s, const std::string& context = "") {
+  if (SG_GetCode(s) != SG_OK) {
+    Fail(SG_GetCode(s), context.empty() ? SG_Message(s) : context + ": " + SG_Message(s));
+  }
+}
+
+// Owners of C API handles.
+struct StatusDeleter {
+  void operator()(SG_Status* s) const { SG_DeleteStatus(s); }
+};
+struct GraphDeleter {
+  void operator()(SG_Graph* g) const { SG_DeleteGraph(g); }
+};
+struct TensorDeleter {
+  void operator()(SG_Tensor* t) const { SG_DeleteTensor(t); }
+};
+using Status = std::unique_ptr<SG_Status, StatusDeleter>;
+using Graph = std::unique_ptr<SG_Graph, GraphDeleter>;
+using Tensor = std::unique_ptr<SG_Tensor, TensorDeleter>;
+
+const char* TypeName(SG_DataType dt) {
+  switch (dt) {
+    case SG_FLOAT: return "float32";
+    case SG_DOUBLE: return "float64";
+    case SG_HALF: return "float16";
+    case SG_BFLOAT16: return "bfloat16";
+    case SG_INT8: return "int8";
+    case SG_INT16: return "int16";
+    case SG_INT32: return "int32";
+    case SG_INT64: return "int64";
+    case SG_UINT8: return "uint8";
+    case SG_UINT16: return "uint16";
+    case SG_UINT32: return "uint32";
+    case SG_UINT64: return "uint64";
+    case SG_BOOL: return "bool";
+    case SG_STRING: return "string";
+    case SG_COMPLEX64: return "complex64";
+    case SG_COMPLEX128: return "complex128";
+    case SG_RESOURCE: return "resource";
+    case SG_VARIANT: return "variant";
+    default: return "invalid";
+  }
+}
+
+std::string ShapeString(const std::vector<int64_t>& dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ",";
+    s += dims[i] < 0 ? "?" : std::to_string(dims[i]);
+  }
+  return s + "]";
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Fail(SG_NOT_FOUND, "cannot open '" + path + "'");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+Graph LoadGraph(const std::string& path, SG_Status* s) {
+  const std::string bytes = ReadFile(path);
+  Graph g(SG_NewGraph());
+  SG_Buffer* buf = SG_NewBufferFromString(bytes.data(), bytes.size());
+  SG_GraphImportGraphDef(g.get(), buf, nullptr, s);
+  SG_DeleteBuffer(buf);
+  Check(s, path);
+  return g;
+}
+
+// "op" or "op:index" -> the output, NOT_FOUND when the graph has no such tensor.
+SG_Output FindOutput(SG_Graph* g, const std::string& name) {
+  std::string op = name;
+  int index = 0;
+  const size_t colon = name.rfind(':');
+  if (colon != std::string::npos) {
+    char* end;
+    const long v = std::strtol(name.c_str() + colon + 1, &end, 10);
+    if (*end == '\0' && end != name.c_str() + colon + 1) {
+      op = name.substr(0, colon);
+      index = static_cast<int>(v);
+    }
+  }
+  SG_Operation* oper = SG_GraphOperationByName(g, op.c_str());
+  if (oper == nullptr) Fail(SG_NOT_FOUND, "the graph has no operation '" + op + "'");
+  if (index < 0 || index >= SG_OperationNumOutputs(oper)) {
+    Fail(SG_NOT_FOUND, "operation '" + op + "' has " + std::to_string(SG_OperationNumOutputs(oper)) +
+                           " outputs, so there is no tensor '" + name + "'");
+  }
+  return SG_Output{oper, index};
+}
+
+// The static shape of `out`, or nullopt-like {false, {}} when its rank is unknown.
+std::pair<bool, std::vector<int64_t>> StaticShape(SG_Graph* g, SG_Output out, SG_Status* s) {
+  const int rank = SG_GraphGetTensorNumDims(g, out, s);
+  Check(s);
+  if (rank < 0) return {false, {}};
+  std::vector<int64_t> dims(rank);
+  SG_GraphGetTensorShape(g, out, dims.data(), rank, s);
+  Check(s);
+  return {true, dims};
+}
+
+// Parses one value of `dt` from `text` into `dst`.
+void ParseValue(const std::string& text, SG_DataType dt, char* dst, const std::string& feed) {
+  const char* c = text.c_str();
+  char* end = nullptr;
+  auto bad = [&] {
+    Fail(SG_INVALID_ARGUMENT, "feed '" + feed + "': '" + text + "' is not a " + TypeName(dt));
+  };
+  switch (dt) {
+    case SG_FLOAT: {
+      float v = std::strtof(c, &end);
+      std::memcpy(dst, &v, sizeof v);
+      break;
+    }
+    case SG_DOUBLE: {
+      double v = std::strtod(c, &end);
+      std::memcpy(dst, &v, sizeof v);
+      break;
+    }
+    case SG_BOOL: {
+      if (text == "true" || text == "True" || text == "1") {
+        *dst = 1;
+      } else if (text == "false" || text == "False" || text == "0") {
+        *dst = 0;
+      } else {
+        bad();
+      }
+      return;
+    }
+    case SG_INT8: case SG_INT16: case SG_INT32: case SG_INT64:
+    case SG_UINT8: case SG_UINT16: case SG_UINT32: case SG_UINT64: {
+      long long v = std::strtoll(c, &end, 10);
+      const size_t size = SG_DataTypeSize(dt);
+      // Little-endian: the low bytes of the int64 are the narrower value.
+      std::memcpy(dst, &v, size);
+      break;
+    }
+    default:
+      Fail(SG_UNIMPLEMENTED, std::string("feed '") + feed + "': values of dtype " + TypeName(dt) +
+                                 " cannot be given on the command line; use a .npy file");
+  }
+  if (end == c || *end != '\0') bad();
+}
+
+// A feed "NAME=VALUES" or "NAME=@file.npy" as a tensor of the graph's dtype.
+std::pair<SG_Output, Tensor> ParseFeed(SG_Graph* g, const std::string& arg, SG_Status* s) {
+  const size_t eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    Fail(SG_INVALID_ARGUMENT, "--feed '" + arg + "' is not NAME=VALUES or NAME=@file.npy");
+  }
+  const std::string name = arg.substr(0, eq);
+  std::string value = arg.substr(eq + 1);
+  const SG_Output out = FindOutput(g, name);
+  const SG_DataType dt = SG_OperationOutputType(out);
+  std::vector<int64_t> dims;
+  std::string data;
+  if (!value.empty() && value[0] == '@') {
+    NpyArray npy;
+    std::string error;
+    if (!ReadNpy(value.substr(1), &npy, &error)) Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
+    if (npy.dtype != dt) {
+      Fail(SG_INVALID_ARGUMENT, "feed '" + name + "' is " + TypeName(dt) + " but " +
+                                    value.substr(1) + " holds " + TypeName(npy.dtype));
+    }
+    dims = npy.shape;
+    data = std::move(npy.data);
+  } else {
+    bool have_shape = false;
+    if (!value.empty() && value[0] == '[') {
+      const size_t close = value.find("]:");
+      if (close == std::string::npos) {
+        Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': a shape is written '[2,3]:values'");
+      }
+      std::stringstream ss(value.substr(1, close - 1));
+      std::string d;
+      while (std::getline(ss, d, ',')) {
+        char* end;
+        const long long v = std::strtoll(d.c_str(), &end, 10);
+        if (d.empty() || *end != '\0' || v < 0) {
+          Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': bad dimension '" + d + "'");
+        }
+        dims.push_back(v);
+      }
+      value = value.substr(close + 2);
+      have_shape = true;
+    }
+    std::vector<std::string> items;
+    if (!value.empty()) {
+      std::stringstream ss(value);
+      std::string item;
+      while (std::getline(ss, item, ',')) items.push_back(item);
+    }
+    if (!have_shape) {
+      // The graph's shape when it is fully known and fits, else a scalar or a vector.
+      auto known = StaticShape(g, out, s);
+      int64_t n = 1;
+      bool full = known.first;
+      for (int64_t d : known.second) {
+        if (d < 0) full = false;
+        n *= d;
+      }
+      if (full && n == static_cast<int64_t>(items.size())) {
+        dims = known.second;
+      } else if (!(items.size() == 1 && known.first && known.second.empty())) {
+        dims = {static_cast<int64_t>(items.size())};
+      }
+    }
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    if (n != static_cast<int64_t>(items.size())) {
+      Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': shape " + ShapeString(dims) + " needs " +
+                                    std::to_string(n) + " values, got " +
+                                    std::to_string(items.size()));
+    }
+    if (dt == SG_STRING) {
+      size_t total = items.size() * 8;
+      for (const auto& it : items) total += SG_StringEncodedSize(it.size());
+      data.assign(total, '\0');
+      size_t off = 0;
+      for (size_t i = 0; i < items.size(); ++i) {
+        const uint64_t o = off;
+        std::memcpy(&data[i * 8], &o, 8);
+        off += SG_StringEncode(items[i].data(), items[i].size(), &data[items.size() * 8 + off],
+                               total - items.size() * 8 - off, s);
+        Check(s);
+      }
+    } else {
+      const size_t size = SG_DataTypeSize(dt);
+      if (size == 0) Fail(SG_UNIMPLEMENTED, std::string("feed '") + name + "' has dtype " + TypeName(dt));
+      data.assign(items.size() * size, '\0');
+      for (size_t i = 0; i < items.size(); ++i) ParseValue(items[i], dt, &data[i * size], name);
+    }
+  }
+  Tensor t(SG_AllocateTensor(dt, dims.data(), static_cast<int>(dims.size()), data.size()));
+  if (!t) {
+    Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': cannot make a " + TypeName(dt) +
+                                  " tensor of shape " + ShapeString(dims) + " from " +
+                                  std::to_string(data.size()) + " bytes");
+  }
+  if (!data.empty()) std::memcpy(SG_TensorData(t.get()), data.data(), data.size());
+  return {out, std::move(t)};
+}
+
+std::string FormatValue(SG_DataType dt, const char* p) {
+  char buf[64];
+  switch (dt) {
+    case SG_FLOAT: { float v; std::memcpy(&v, p, 4); std::snprintf(buf, sizeof buf, "%.7g", v); break; }
+    case SG_DOUBLE: { double v; std::memcpy(&v, p, 8); std::snprintf(buf, sizeof buf, "%.15g", v); break; }
+    case SG_INT8: std::snprintf(buf, sizeof buf, "%d", static_cast<int>(*reinterpret_cast<const int8_t*>(p))); break;
+    case SG_UINT8: std::snprintf(buf, sizeof buf, "%u", static_cast<unsigned>(*reinterpret_cast<const uint8_t*>(p))); break;
+    case SG_BOOL: return *p ? "true" : "false";
+    case SG_INT16: { int16_t v; std::memcpy(&v, p, 2); std::snprintf(buf, sizeof buf, "%d", v); break; }
+    case SG_UINT16: { uint16_t v; std::memcpy(&v, p, 2); std::snprintf(buf, sizeof buf, "%u", v); break; }
+    case SG_INT32: { int32_t v; std::memcpy(&v, p, 4); std::snprintf(buf, sizeof buf, "%" PRId32, v); break; }
+    case SG_UINT32: { uint32_t v; std::memcpy(&v, p, 4); std::snprintf(buf, sizeof buf, "%" PRIu32, v); break; }
+    case SG_INT64: { int64_t v; std::memcpy(&v, p, 8); std::snprintf(buf, sizeof buf, "%" PRId64, v); break; }
+    case SG_UINT64: { uint64_t v; std::memcpy(&v, p, 8); std::snprintf(buf, sizeof buf, "%" PRIu64, v); break; }
+    default: return "?";
+  }
+  return buf;
+}
+
+std::vector<int64_t> Dims(const SG_Tensor* t) {
+  std::vector<int64_t> dims(SG_NumDims(t));
+  for (size_t i = 0; i < dims.size(); ++i) dims[i] = SG_Dim(t, static_cast<int>(i));
+  return dims;
+}
+
+// Prints "NAME dtype [shape]" and the values, one row of the last dim per line.
+void PrintTensor(const std::string& name, const SG_Tensor* t, SG_Status* s) {
+  const SG_DataType dt = SG_TensorType(t);
+  const std::vector<int64_t> dims = Dims(t);
+  std::printf("%s %s %s\n", name.c_str(), TypeName(dt), ShapeString(dims).c_str());
+  const int64_t n = SG_TensorElementCount(t);
+  const int64_t row = dims.empty() ? 1 : std::max<int64_t>(dims.back(), 1);
+  const char* data = static_cast<const char*>(SG_TensorData(t));
+  std::string line;
+  for (int64_t i = 0; i < n; ++i) {
+    std::string v;
+    if (dt == SG_STRING) {
+      uint64_t off;
+      std::memcpy(&off, data + i * 8, 8);
+      const char* str;
+      size_t len;
+      const size_t base = n * 8;
+      SG_StringDecode(data + base + off, SG_TensorByteSize(t) - base - off, &str, &len, s);
+      Check(s);
+      v = "\"" + std::string(str, len) + "\"";
+    } else {
+      v = FormatValue(dt, data + i * SG_DataTypeSize(dt));
+    }
+    line += (line.empty() ? "  " : " ") + v;
+    if ((i + 1) % row == 0 || i + 1 == n) {
+      std::printf("%s\n", line.c_str());
+      line.clear();
+    }
+  }
+}
+
+std::string FileNameFor(const std::string& tensor) {
+  std::string f = tensor;
+  for (char& c : f) {
+    if (c == '/' || c == ':') c = '_';
+  }
+  return f + ".npy";
+}
+
+void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, SG_Status* s) {
+  const size_t eq = kv.find('=');
+  const std::string key = kv.substr(0, eq);
+  const std::string value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+  char* end;
+  const long long v = std::strtoll(value.c_str(), &end, 10);
+  if (eq == std::string::npos || value.empty() || *end != '\0') {
+    Fail(SG_INVALID_ARGUMENT, "--config '" + kv + "' is not KEY=INTEGER");
+  }
+  if (key == "intra_op_threads") {
+    SG_SetIntraOpParallelismThreads(opts, static_cast<int>(v), s);
+  } else if (key == "inter_op_threads") {
+    SG_SetInterOpParallelismThreads(opts, static_cast<int>(v), s);
+  } else if (key == "timeout_ms") {
+    SG_SetOperationTimeoutInMs(opts, v, s);
+  } else if (key == "cpu_devices") {
+    SG_SetDeviceCount(opts, "CPU", static_cast<int>(v), s);
+  } else {
+    Fail(SG_INVALID_ARGUMENT, "--config: unknown key '" + key +
+                                  "' (intra_op_threads, inter_op_threads, timeout_ms, cpu_devices)");
+  }
+  Check(s, "--config " + key);
+}
+
+struct RunArgs {
+  std::string graph;
+  std::vector<std::string> feeds, fetches, targets, configs;
+  int repeat = 1;
+  std::string out_dir;
+};
+
+int Run(const RunArgs& args) {
+  Status s(SG_NewStatus());
+  Graph g = LoadGraph(args.graph, s.get());
+  std::vector<SG_Output> inputs;
+  std::vector<Tensor> owned;
+  for (const auto& f : args.feeds) {
+    auto feed = ParseFeed(g.get(), f, s.get());
+    inputs.push_back(feed.first);
+    owned.push_back(std::move(feed.second));
+  }
+  std::vector<SG_Tensor*> values;
+  for (auto& t : owned) values.push_back(t.get());
+  std::vector<SG_Output> outputs;
+  for (const auto& f : args.fetches) outputs.push_back(FindOutput(g.get(), f));
+  std::vector<const SG_Operation*> targets;
+  for (const auto& t : args.targets) {
+    SG_Operation* op = SG_GraphOperationByName(g.get(), t.c_str());
+    if (op == nullptr) Fail(SG_NOT_FOUND, "--target: the graph has no operation '" + t + "'");
+    targets.push_back(op);
+  }
+
+  std::unique_ptr<SG_SessionOptions, void (*)(SG_SessionOptions*)> opts(SG_NewSessionOptions(),
+                                                                         SG_DeleteSessionOptions);
+  for (const auto& c : args.configs) ApplyConfig(opts.get(), c, s.get());
+  SG_Session* sess = SG_NewSession(g.get(), opts.get(), s.get());
+  Check(s.get());
+  std::vector<SG_Tensor*> results(outputs.size(), nullptr);
+  std::vector<double> micros;
+  SG_Status* run_status = s.get();
+  for (int r = 0; r < args.repeat && SG_GetCode(run_status) == SG_OK; ++r) {
+    for (SG_Tensor*& t : results) {
+      SG_DeleteTensor(t);
+      t = nullptr;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    SG_SessionRun(sess, nullptr, inputs.data(), values.data(), static_cast<int>(inputs.size()),
+                  outputs.data(), results.data(), static_cast<int>(outputs.size()),
+                  targets.data(), static_cast<int>(targets.size()), nullptr, run_status);
+    micros.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+  }
+  const SG_Code code = SG_GetCode(run_status);
+  const std::string message = SG_Message(run_status);
+  Status close_status(SG_NewStatus());
+  SG_DeleteSession(sess, close_status.get());
+  if (code != SG_OK) Fail(code, message);
+
+  std::vector<Tensor> fetched;
+  for (SG_Tensor* t : results) fetched.emplace_back(t);
+  for (size_t i = 0; i < fetched.size(); ++i) {
+    const SG_Tensor* t = fetched[i].get();
+    if (args.out_dir.empty()) {
+      PrintTensor(args.fetches[i], t, s.get());
+      continue;
+    }
+    const std::string path = args.out_dir + "/" + FileNameFor(args.fetches[i]);
+    std::string error;
+    if (!WriteNpy(path, SG_TensorType(t), Dims(t), SG_TensorData(t), SG_TensorByteSize(t), &error)) {
+      Fail(SG_INVALID_ARGUMENT, args.fetches[i] + ": " + error);
+    }
+    std::printf("%s %s %s -> %s\n", args.fetches[i].c_str(), TypeName(SG_TensorType(t)),
+                ShapeString(Dims(t)).c_str(), path.c_str());
+  }
+  if (args.repeat > 1) {
+    std::sort(micros.begin(), micros.end());
+    const double median = micros[micros.size() / 2];
+    const double p90 = micros[std::min(micros.size() - 1, micros.size() * 9 / 10)];
+    std::printf("runs: %d  median: %.1f us  p90: %.1f us\n", args.repeat, median, p90);
+  }
+  return 0;
+}
+
+int Inspect(const std::string& path) {
+  Status s(SG_NewStatus());
+  Graph g = LoadGraph(path, s.get());
+  std::map<std::string, int> histogram;
+  std::vector<SG_Operation*> placeholders, outputs;
+  size_t pos = 0;
+  int total = 0;
+  while (SG_Operation* op = SG_GraphNextOperation(g.get(), &pos)) {
+    ++total;
+    const std::string type = SG_OperationOpType(op);
+    ++histogram[type];
+    if (type == "Placeholder" || type == "PlaceholderV2" || type == "PlaceholderWithDefault") {
+      placeholders.push_back(op);
+    }
+    bool consumed = SG_OperationNumControlOutputs(op) > 0;
+    for (int i = 0; i < SG_OperationNumOutputs(op) && !consumed; ++i) {
+      consumed = SG_OperationOutputNumConsumers(SG_Output{op, i}) > 0;
+    }
+    if (!consumed) outputs.push_back(op);
+  }
+  std::printf("graph: %s (%d operations)\n", path.c_str(), total);
+  std::vector<std::pair<std::string, int>> ops(histogram.begin(), histogram.end());
+  std::stable_sort(ops.begin(), ops.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::printf("ops:\n");
+  for (const auto& o : ops) std::printf("  %6d  %s\n", o.second, o.first.c_str());
+  auto describe = [&](SG_Operation* op) {
+    std::string line = std::string("  ") + SG_OperationName(op);
+    for (int i = 0; i < SG_OperationNumOutputs(op); ++i) {
+      const SG_Output out{op, i};
+      auto shape = StaticShape(g.get(), out, s.get());
+      line += std::string(i == 0 ? "  " : ", ") + (SG_OperationNumOutputs(op) > 1 ? ":" + std::to_string(i) + " " : "") +
+              TypeName(SG_OperationOutputType(out)) + " " +
+              (shape.first ? ShapeString(shape.second) : "<unknown>");
+    }
+    if (SG_OperationNumOutputs(op) == 0) line += "  (no outputs)";
+    std::printf("%s  (%s)\n", line.c_str(), SG_OperationOpType(op));
+  };
+  std::printf("placeholders:\n");
+  for (SG_Operation* op : placeholders) describe(op);
+  std::printf("likely outputs (consumed by no other operation):\n");
+  for (SG_Operation* op : outputs) describe(op);
+  return 0;
+}
+
+const char kUsage[] =
+    "usage:\n"
+    "  sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]\n"
+    "         [--repeat N] [--config KEY=VALUE] [--out DIR]\n"
+    "  sg inspect GRAPH\n"
+    "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index; VALUES is a comma list,\n"
+    "optionally after a shape ([2,2]:1,2,3,4). --config keys: intra_op_threads,\n"
+    "inter_op_threads, timeout_ms, cpu_devices. --repeat N prints median and p90 latency.\n";
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> a(argv + 1, argv + argc);
+  if (a.empty() || a[0] == "-h" || a[0] == "--help") {
+    std::fputs(kUsage, a.empty() ? stderr : stdout);
+    return a.empty() ? 2 : 0;
+  }
+  if (a[0] == "inspect") {
+    if (a.size() != 2) Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
+    return Inspect(a[1]);
+  }
+  if (a[0] != "run") Fail(SG_INVALID_ARGUMENT, "unknown command '" + a[0] + "' (run, inspect)");
+  RunArgs args;
+  for (size_t i = 1; i < a.size(); ++i) {
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= a.size()) Fail(SG_INVALID_ARGUMENT, a[i] + " needs a value");
+      return a[++i];
+    };
+    if (a[i] == "--feed") {
+      args.feeds.push_back(value());
+    } else if (a[i] == "--fetch") {
+      args.fetches.push_back(value());
+    } else if (a[i] == "--target") {
+      args.targets.push_back(value());
+    } else if (a[i] == "--config") {
+      args.configs.push_back(value());
+    } else if (a[i] == "--out") {
+      args.out_dir = value();
+    } else if (a[i] == "--repeat") {
+      const std::string& v = value();
+      char* end;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (*end != '\0' || n < 1 || n > 100000000) {
+        Fail(SG_INVALID_ARGUMENT, "--repeat '" + v + "' is not a count >= 1");
+      }
+      args.repeat = static_cast<int>(n);
+    } else if (a[i].rfind("--", 0) == 0) {
+      Fail(SG_INVALID_ARGUMENT, "unknown option '" + a[i] + "'");
+    } else if (args.graph.empty()) {
+      args.graph = a[i];
+    } else {
+      Fail(SG_INVALID_ARGUMENT, "unexpected argument '" + a[i] + "'");
+    }
+  }
+  if (args.graph.empty()) Fail(SG_INVALID_ARGUMENT, "run needs a GRAPH");
+  if (args.fetches.empty() && args.targets.empty()) {
+    Fail(SG_INVALID_ARGUMENT, "run needs at least one --fetch or --target");
+  }
+  return Run(args);
+}
+
+}  // namespace
+}  // namespace sg_tool
+
+int main(int argc, char** argv) {
+  try {
+    return sg_tool::Main(argc, argv);
+  } catch (const sg_tool::Error& e) {
+    std::string message = e.message;
+    for (char& c : message) {
+      if (c == '\n') c = ' ';
+    }
+    std::fprintf(stderr, "sg: %s: %s\n", sg_tool::CodeName(e.code), message.c_str());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sg: INTERNAL: %s\n", e.what());
+    return 1;
+  }
+}
