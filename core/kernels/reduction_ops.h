@@ -113,10 +113,10 @@ class ReductionOp : public OpKernel {
     for (int64_t i = 0; i < axes.NumElements(); ++i) {
       const int64_t a =
           axes.dtype() == DT_INT64 ? axes.data<int64_t>()[i] : axes.data<int32_t>()[i];
-      OP_REQUIRES(ctx, a >= -rank && a < std::max(rank, 1),
+      OP_REQUIRES(ctx, a >= -rank && a < rank,
                   KernelError(*this, "Invalid reduction dimension (", a, " for input with ",
                               rank, " dimension(s)"));
-      if (rank > 0) reduced[a < 0 ? a + rank : a] = true;
+      reduced[a < 0 ? a + rank : a] = true;
     }
     TensorShape out_shape;
     int64_t count = 1;  // elements reduced into each output

@@ -200,7 +200,7 @@ absl::Status BiasAddShape(InferenceContext* c) {
   PartialTensorShape value;
   std::string format = "NHWC";
   c->GetAttr("data_format", &format).IgnoreError();
-  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, format == "NCHW" ? 3 : 2, &value));
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 2, &value));
   PartialTensorShape bias;
   SG_RETURN_IF_ERROR(c->WithRank(1, 1, &bias));
   if (!value.unknown_rank()) {

@@ -159,6 +159,10 @@ TEST(Reductions, OutOfRangeAxisIsInvalidArgument) {
                        {RandomFloats({2, 3}, 2), MakeTensor<int32_t>({}, {2})});
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  // A scalar has no axis to reduce, as in TensorFlow.
+  out = RunKernel(NodeDefFor("Sum", {{"T", DT_FLOAT}}),
+                  {MakeTensor<float>({}, {1}), MakeTensor<int32_t>({}, {0})});
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
   out = RunKernel(NodeDefFor("Max", {{"T", DT_FLOAT}}),
                   {RandomFloats({2, 3}, 2), MakeTensor<int32_t>({}, {-3})});
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
