@@ -3,7 +3,9 @@
 #ifndef SG_CORE_FRAMEWORK_DEVICE_H_
 #define SG_CORE_FRAMEWORK_DEVICE_H_
 
+#ifndef EIGEN_USE_THREADS
 #define EIGEN_USE_THREADS
+#endif
 #include <memory>
 #include <string>
 #include <vector>

@@ -2,7 +2,9 @@
 #ifndef SG_CORE_RUNTIME_THREADPOOL_H_
 #define SG_CORE_RUNTIME_THREADPOOL_H_
 
+#ifndef EIGEN_USE_THREADS
 #define EIGEN_USE_THREADS
+#endif
 #include <functional>
 #include <memory>
 

@@ -1,0 +1,61 @@
+// Master: the sessions of one task's MasterService. A MasterSession places a client graph over
+// every device of the cluster, partitions it per task with _Send/_Recv, registers the partitions
+// with the workers once per signature, and runs steps with RunGraph on all of them at once.
+#ifndef SG_DISTRIBUTED_MASTER_MASTER_H_
+#define SG_DISTRIBUTED_MASTER_MASTER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/framework/device.h"
+#include "core/proto/config.pb.h"
+#include "distributed/master/master_interface.h"
+#include "distributed/worker/worker_interface.h"
+
+namespace sg {
+
+struct MasterEnv {
+  std::string local_task;               // "/job:J/replica:0/task:T" of the hosting server
+  std::vector<Device*> local_devices;   // that task's devices
+  WorkerCacheInterface* worker_cache = nullptr;  // every task of the cluster, this one included
+  ConfigProto default_session_config;
+};
+
+// Thread-safe; the methods block until done (or the call's deadline).
+class Master : public MasterInterface {
+ public:
+  explicit Master(const MasterEnv& env);
+  ~Master() override;
+  absl::Status CreateSession(CallOptions* opts, const CreateSessionRequest& req,
+                             CreateSessionResponse* resp) override;
+  absl::Status ExtendSession(CallOptions* opts, const ExtendSessionRequest& req,
+                             ExtendSessionResponse* resp) override;
+  absl::Status PartialRunSetup(CallOptions* opts, const PartialRunSetupRequest& req,
+                               PartialRunSetupResponse* resp) override;
+  absl::Status RunStep(CallOptions* opts, const RunStepRequest& req,
+                       RunStepResponse* resp) override;
+  absl::Status CloseSession(CallOptions* opts, const CloseSessionRequest& req,
+                            CloseSessionResponse* resp) override;
+  absl::Status ListDevices(CallOptions* opts, const ListDevicesRequest& req,
+                           ListDevicesResponse* resp) override;
+  absl::Status Reset(CallOptions* opts, const ResetRequest& req, ResetResponse* resp) override;
+  // Ends every session's steps in flight with CANCELLED (server stop).
+  void CancelAll();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The process-wide table of in-process masters by target ("grpc://host:port"): a GrpcSession
+// whose target is here talks to it directly (LocalMaster), without serialization.
+void RegisterLocalMaster(const std::string& target, Master* master);
+void UnregisterLocalMaster(const std::string& target);
+// nullptr when no in-process server has that target. The returned interface does not own the
+// master; it fails calls with UNAVAILABLE once the master is unregistered.
+std::unique_ptr<MasterInterface> LookupLocalMaster(const std::string& target);
+
+}  // namespace sg
+
+#endif  // SG_DISTRIBUTED_MASTER_MASTER_H_

@@ -1,0 +1,67 @@
+// WorkerInterface: the calls a master (and a peer worker, for RecvTensor) makes on a worker, in
+// process or over gRPC (GrpcRemoteWorker). Asynchronous: `done` runs once, on any thread.
+#ifndef SG_DISTRIBUTED_WORKER_WORKER_INTERFACE_H_
+#define SG_DISTRIBUTED_WORKER_WORKER_INTERFACE_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/framework/status.h"
+#include "core/framework/tensor.h"
+#include "distributed/call_options.h"
+#include "distributed/proto/worker.pb.h"
+
+namespace sg {
+
+using StatusCallback = std::function<void(const absl::Status&)>;
+
+// What RecvTensor delivers: the tensor decoded straight into its own buffer.
+struct RecvTensorResult {
+  Tensor tensor;
+  bool is_dead = false;
+};
+
+class WorkerInterface {
+ public:
+  virtual ~WorkerInterface() = default;
+  virtual void GetStatusAsync(CallOptions* opts, const GetStatusRequest* req,
+                              GetStatusResponse* resp, StatusCallback done) = 0;
+  virtual void CreateWorkerSessionAsync(CallOptions* opts, const CreateWorkerSessionRequest* req,
+                                        CreateWorkerSessionResponse* resp,
+                                        StatusCallback done) = 0;
+  virtual void DeleteWorkerSessionAsync(CallOptions* opts, const DeleteWorkerSessionRequest* req,
+                                        DeleteWorkerSessionResponse* resp,
+                                        StatusCallback done) = 0;
+  virtual void RegisterGraphAsync(CallOptions* opts, const RegisterGraphRequest* req,
+                                  RegisterGraphResponse* resp, StatusCallback done) = 0;
+  virtual void DeregisterGraphAsync(CallOptions* opts, const DeregisterGraphRequest* req,
+                                    DeregisterGraphResponse* resp, StatusCallback done) = 0;
+  virtual void RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGraphResponse* resp,
+                             StatusCallback done) = 0;
+  virtual void CleanupGraphAsync(CallOptions* opts, const CleanupGraphRequest* req,
+                                 CleanupGraphResponse* resp, StatusCallback done) = 0;
+  virtual void CleanupAllAsync(CallOptions* opts, const CleanupAllRequest* req,
+                               CleanupAllResponse* resp, StatusCallback done) = 0;
+  virtual void RecvTensorAsync(CallOptions* opts, const RecvTensorRequest* req,
+                               RecvTensorResult* result, StatusCallback done) = 0;
+
+  // Blocking helpers.
+  absl::Status GetStatus(CallOptions* opts, const GetStatusRequest& req, GetStatusResponse* resp);
+};
+
+// Finds the WorkerInterface of a task by its name "/job:J/replica:0/task:T".
+class WorkerCacheInterface {
+ public:
+  virtual ~WorkerCacheInterface() = default;
+  virtual std::vector<std::string> ListWorkers() const = 0;
+  // nullptr when the task is not in the cluster. The cache owns the worker.
+  virtual WorkerInterface* GetOrCreateWorker(const std::string& task) = 0;
+  // "host:port" of a task, for messages ("" when unknown).
+  virtual std::string Address(const std::string& task) const = 0;
+};
+
+}  // namespace sg
+
+#endif  // SG_DISTRIBUTED_WORKER_WORKER_INTERFACE_H_
