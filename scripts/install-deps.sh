@@ -11,6 +11,8 @@ PACKAGES=(
   protobuf-compiler libprotobuf-dev libgrpc++-dev protobuf-compiler-grpc
   # libraries
   libabsl-dev libeigen3-dev zlib1g-dev libleveldb-dev
+  # oneDNN: float matrix products when present (it picks AVX-512 code at run time)
+  libdnnl-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev python3
   # bindings and ABI checks
