@@ -1,6 +1,21 @@
 // Master: the sessions of one task's MasterService. A MasterSession places a client graph over
 // every device of the cluster, partitions it per task with _Send/_Recv, registers the partitions
 // with the workers once per signature, and runs steps with RunGraph on all of them at once.
+//
+// Placement: nodes keep their requested (full or partial) devices, colocation and the devices of
+// the variables they read or write; nodes nothing constrains go to
+// "/job:worker/replica:0/task:0/device:CPU:0" when the cluster has a worker job, else to the
+// master task's CPU:0. Feeds enter and fetches leave on the master task's CPU:0 (the client
+// device). ConfigProto's allow_soft_placement and log_device_placement apply.
+//
+// Test only: with the environment variable SG_TEST_ROUND_ROBIN_PLACEMENT=1 in the master's
+// process, unconstrained nodes are spread round robin over every device of the cluster, a
+// while loop's frame and the neighbours of control-flow nodes kept together (see
+// RoundRobinPlacement in master_session.h), so that _Send/_Recv carry most edges.
+//
+// Deadlines: set-up calls (GetStatus, CreateWorkerSession, RegisterGraph) end by the call's
+// deadline, else ConfigProto.operation_timeout_in_ms, else kDefaultSetupTimeoutMs; a step by
+// RunOptions.timeout_in_ms, else operation_timeout_in_ms (none: no deadline).
 #ifndef SG_DISTRIBUTED_MASTER_MASTER_H_
 #define SG_DISTRIBUTED_MASTER_MASTER_H_
 
@@ -50,7 +65,10 @@ class Master : public MasterInterface {
 
 // The process-wide table of in-process masters by target ("grpc://host:port"): a GrpcSession
 // whose target is here talks to it directly (LocalMaster), without serialization.
+// "grpc://localhost:P" and "grpc://127.0.0.1:P" are the same target here.
 void RegisterLocalMaster(const std::string& target, Master* master);
+// After this returns no call through a LocalMaster is inside `master`: calls in flight have their
+// steps cancelled (Master::CancelAll) and are waited for.
 void UnregisterLocalMaster(const std::string& target);
 // nullptr when no in-process server has that target. The returned interface does not own the
 // master; it fails calls with UNAVAILABLE once the master is unregistered.
