@@ -1,0 +1,106 @@
+#include "distributed/rpc/grpc_remote_worker.h"
+
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+
+#include "distributed/proto/worker_service.grpc.pb.h"
+#include "distributed/rpc/grpc_util.h"
+#include "distributed/rpc/tensor_coding.h"
+
+namespace sg {
+namespace {
+
+constexpr char kRecvTensorMethod[] = "/sg.grpc.WorkerService/RecvTensor";
+
+struct ClientCall {
+  ::grpc::ClientContext ctx;
+  ::grpc::ByteBuffer request, response;  // RecvTensor only
+};
+
+class GrpcRemoteWorker final : public WorkerInterface {
+ public:
+  GrpcRemoteWorker(std::shared_ptr<::grpc::Channel> channel, std::string task,
+                   std::string address)
+      : stub_(::sg::grpc::WorkerService::NewStub(channel)),
+        generic_(channel),
+        task_(std::move(task)),
+        address_(std::move(address)) {}
+
+#define SG_REMOTE_METHOD(Name, setup)                                                      \
+  void Name##Async(CallOptions* opts, const Name##Request* req, Name##Response* resp,     \
+                   StatusCallback done) override {                                         \
+    auto call = Prepare(opts, setup);                                                      \
+    stub_->async()->Name(&call->ctx, req, resp, Completion(call, opts, std::move(done)));  \
+  }
+  SG_REMOTE_METHOD(GetStatus, true)
+  SG_REMOTE_METHOD(CreateWorkerSession, true)
+  SG_REMOTE_METHOD(DeleteWorkerSession, true)
+  SG_REMOTE_METHOD(RegisterGraph, true)
+  SG_REMOTE_METHOD(DeregisterGraph, true)
+  SG_REMOTE_METHOD(RunGraph, false)
+  SG_REMOTE_METHOD(CleanupGraph, true)
+  SG_REMOTE_METHOD(CleanupAll, true)
+#undef SG_REMOTE_METHOD
+
+  void RecvTensorAsync(CallOptions* opts, const RecvTensorRequest* req, RecvTensorResult* result,
+                       StatusCallback done) override {
+    auto call = Prepare(opts, false);
+    SerializeToByteBuffer(*req, &call->request);
+    auto complete = Completion(call, opts, std::move(done));
+    generic_.UnaryCall(&call->ctx, kRecvTensorMethod, ::grpc::StubOptions(), &call->request,
+                       &call->response,
+                       [call, result, complete = std::move(complete)](::grpc::Status s) {
+                         if (s.ok()) {
+                           absl::Status d = DecodeRecvTensorResponse(&call->response, result);
+                           if (!d.ok()) s = ToGrpcStatus(d);
+                         }
+                         complete(std::move(s));
+                       });
+  }
+
+ private:
+  std::shared_ptr<ClientCall> Prepare(CallOptions* opts, bool setup) {
+    auto call = std::make_shared<ClientCall>();
+    absl::Time deadline = opts != nullptr ? opts->deadline() : absl::InfiniteFuture();
+    if (setup && deadline == absl::InfiniteFuture()) {
+      deadline = absl::Now() + absl::Milliseconds(kDefaultSetupTimeoutMs);
+    }
+    if (deadline != absl::InfiniteFuture()) call->ctx.set_deadline(ToGrpcDeadline(deadline));
+    if (opts != nullptr) {
+      // The callback keeps the context alive, so a cancel racing the completion is harmless.
+      opts->SetCancelCallback([call] { call->ctx.TryCancel(); });
+      if (opts->cancelled()) call->ctx.TryCancel();
+    }
+    return call;
+  }
+
+  std::function<void(::grpc::Status)> Completion(std::shared_ptr<ClientCall> call,
+                                                 CallOptions* opts, StatusCallback done) {
+    return [call, opts, done = std::move(done), task = task_,
+            address = address_](::grpc::Status s) {
+      if (opts != nullptr) opts->ClearCancelCallback();
+      absl::Status st = FromGrpcStatus(s);
+      if (st.code() == absl::StatusCode::kUnavailable ||
+          st.code() == absl::StatusCode::kDeadlineExceeded) {
+        st = absl::Status(st.code(), absl::StrCat("Task ", task, " at ", address, ": ",
+                                                  st.message()));
+      }
+      done(st);
+    };
+  }
+
+  std::unique_ptr<::sg::grpc::WorkerService::Stub> stub_;
+  ::grpc::GenericStub generic_;
+  const std::string task_;
+  const std::string address_;
+};
+
+}  // namespace
+
+std::unique_ptr<WorkerInterface> NewGrpcRemoteWorker(std::shared_ptr<::grpc::Channel> channel,
+                                                     const std::string& task,
+                                                     const std::string& address) {
+  return std::make_unique<GrpcRemoteWorker>(std::move(channel), task, address);
+}
+
+}  // namespace sg

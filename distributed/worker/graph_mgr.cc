@@ -1,0 +1,179 @@
+#include "distributed/worker/graph_mgr.h"
+
+#include "absl/strings/str_format.h"
+#include "core/graph/graph_constructor.h"
+#include "core/graph/partition.h"
+#include "core/graph/subgraph.h"
+
+namespace sg {
+namespace {
+
+// The partitioner names its nodes "edge_<edge id>_<source>/_send" and so on; the master's
+// partitioner already used such names in this graph, so the names the second partitioning adds
+// get a "_G/" prefix. Nodes added by PartitionGraph come after the original nodes of each part.
+void RenameAddedNodes(const std::map<std::string, int>& originals_per_device,
+                      std::map<std::string, GraphDef>* parts) {
+  for (auto& kv : *parts) {
+    GraphDef& part = kv.second;
+    auto it = originals_per_device.find(kv.first);
+    const int first_added = it == originals_per_device.end() ? 0 : it->second;
+    std::map<std::string, std::string> renamed;
+    for (int i = first_added; i < part.node_size(); ++i) {
+      NodeDef* n = part.mutable_node(i);
+      std::string new_name = "_G/" + n->name();
+      renamed[n->name()] = new_name;
+      n->set_name(new_name);
+    }
+    if (renamed.empty()) continue;
+    for (NodeDef& n : *part.mutable_node()) {
+      for (std::string& in : *n.mutable_input()) {
+        const bool control = !in.empty() && in[0] == '^';
+        std::string name = control ? in.substr(1) : in;
+        std::string suffix;
+        const size_t colon = name.rfind(':');
+        if (!control && colon != std::string::npos) {
+          suffix = name.substr(colon);
+          name = name.substr(0, colon);
+        }
+        auto r = renamed.find(name);
+        if (r != renamed.end()) in = (control ? "^" : "") + r->second + suffix;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Device* GraphMgr::FindDevice(const std::string& name) const {
+  if (name.empty()) return devices_.empty() ? nullptr : devices_[0];
+  for (Device* d : devices_) {
+    if (d->name() == name) return d;
+  }
+  ParsedDeviceName spec;
+  if (!ParsedDeviceName::Parse(name, &spec)) return nullptr;
+  for (Device* d : devices_) {
+    if (d->parsed_name().Matches(spec)) return d;
+  }
+  return nullptr;
+}
+
+absl::Status GraphMgr::Register(const std::string& session_handle, const GraphDef& gdef,
+                                std::string* handle) {
+  auto graph = std::make_unique<Graph>();
+  SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), graph.get()));
+  SG_RETURN_IF_ERROR(InlineFunctionCalls(graph.get()));
+  std::map<std::string, int> per_device;
+  for (Node* n : graph->nodes()) {
+    Device* d = FindDevice(n->requested_device());
+    if (d == nullptr) {
+      return errors::InvalidArgument("RegisterGraph: node '", n->name(), "' is placed on '",
+                                     n->requested_device(), "', which is not a device of ",
+                                     devices_.empty() ? "this task"
+                                                      : devices_[0]->parsed_name().TaskName());
+    }
+    n->set_assigned_device_name(d->name());
+    ++per_device[d->name()];
+  }
+
+  auto item = std::make_shared<Item>();
+  item->session_handle = session_handle;
+  if (per_device.size() <= 1) {
+    Device* d = per_device.empty() ? devices_[0] : FindDevice(per_device.begin()->first);
+    SG_ASSIGN_OR_RETURN(auto exec, NewLocalExecutor(d, std::move(graph)));
+    item->executors.push_back(std::move(exec));
+  } else {
+    PartitionOptions popts;
+    popts.get_incarnation = [this](const std::string& name) -> uint64_t {
+      Device* d = FindDevice(name);
+      return d ? d->incarnation() : 0;
+    };
+    std::map<std::string, GraphDef> parts;
+    SG_RETURN_IF_ERROR(PartitionGraph(*graph, popts, &parts));
+    RenameAddedNodes(per_device, &parts);
+    for (auto& kv : parts) {
+      Device* d = FindDevice(kv.first);
+      auto pg = std::make_unique<Graph>();
+      SG_RETURN_IF_ERROR(ImportGraphDef(kv.second, ImportOptions(), pg.get()));
+      for (Node* n : pg->nodes()) n->set_assigned_device_name(d->name());
+      SG_ASSIGN_OR_RETURN(auto exec, NewLocalExecutor(d, std::move(pg)));
+      item->executors.push_back(std::move(exec));
+    }
+  }
+  *handle = absl::StrFormat("%016x", next_handle_.fetch_add(1));
+  absl::MutexLock lock(&mu_);
+  items_[*handle] = std::move(item);
+  return absl::OkStatus();
+}
+
+absl::Status GraphMgr::Deregister(const std::string& handle) {
+  absl::MutexLock lock(&mu_);
+  if (items_.erase(handle) == 0) {
+    return errors::Aborted("Graph handle ", handle,
+                           " is not found (the worker may have restarted)");
+  }
+  return absl::OkStatus();
+}
+
+void GraphMgr::DeregisterSession(const std::string& session_handle) {
+  absl::MutexLock lock(&mu_);
+  for (auto it = items_.begin(); it != items_.end();) {
+    if (it->second->session_handle == session_handle) {
+      it = items_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+std::shared_ptr<const GraphMgr::Item> GraphMgr::Lookup(const std::string& handle) const {
+  absl::MutexLock lock(&mu_);
+  auto it = items_.find(handle);
+  return it == items_.end() ? nullptr : it->second;
+}
+
+void GraphMgr::ExecuteAsync(const Item& item, const Executor::Args& args,
+                            std::function<void(const absl::Status&)> done) {
+  struct Barrier {
+    absl::Mutex mu;
+    int remaining = 0;
+    absl::Status status;
+    Rendezvous* rendezvous = nullptr;
+    std::function<void(const absl::Status&)> done;
+  };
+  if (item.executors.empty()) {
+    done(absl::OkStatus());
+    return;
+  }
+  auto* b = new Barrier;
+  b->remaining = static_cast<int>(item.executors.size());
+  b->rendezvous = args.rendezvous;
+  b->done = std::move(done);
+  for (const auto& exec : item.executors) {
+    exec->RunAsync(args, [b](const absl::Status& s) {
+      bool last;
+      Rendezvous* abort = nullptr;
+      {
+        absl::MutexLock lock(&b->mu);
+        if (!s.ok() && b->status.ok()) {
+          b->status = s;
+          abort = b->rendezvous;
+        }
+        // While this executor has not counted itself out, `b` stays alive.
+        if (abort != nullptr) {
+          b->mu.Unlock();
+          abort->StartAbort(s);
+          b->mu.Lock();
+        }
+        last = --b->remaining == 0;
+      }
+      if (last) {
+        auto fn = std::move(b->done);
+        absl::Status st = b->status;
+        delete b;
+        fn(st);
+      }
+    });
+  }
+}
+
+}  // namespace sg
