@@ -114,9 +114,7 @@ else
   exit 1
 fi
 
-# TODO(distributed runtime, later issue): run the same classifier on a local cluster
-# (sg server tasks on loopback, target grpc://localhost:PORT) once distributed/ exists.
-if [ ! -d distributed ]; then
-  echo
-  echo "=== TODO: the local-cluster demo comes with the distributed runtime (a later issue)"
-fi
+# TODO(local cluster, later issue): run the same classifier on a local cluster (sg server tasks on
+# loopback, session target grpc://localhost:PORT) once the distributed runtime is complete.
+echo
+echo "=== TODO: the local-cluster demo comes with the distributed runtime (a later issue)"
