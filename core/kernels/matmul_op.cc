@@ -4,6 +4,12 @@
 // float.
 #include "core/kernels/cwise_ops_common.h"
 
+#ifdef SG_HAVE_DNNL
+#include <omp.h>
+
+#include "dnnl.h"
+#endif
+
 namespace sg {
 namespace {
 
@@ -22,6 +28,17 @@ void MatMulOne(const Device& d, bool threaded, const T* a, const T* b, T* c, int
     std::fill(c, c + m * n, T(0));
     return;
   }
+#ifdef SG_HAVE_DNNL
+  // oneDNN's sgemm picks AVX-512 code at run time and measured about 25% faster than Eigen's
+  // product here (bench/matmul_bench.cc). It runs on OpenMP threads: as many as the intra-op
+  // pool has, or one for small products. omp_set_num_threads only affects the calling thread.
+  if constexpr (std::is_same_v<T, float>) {
+    omp_set_num_threads(threaded ? d.numThreads() : 1);
+    dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, ta ? m : k, b, tb ? k : n, 0.0f,
+               c, n);
+    return;
+  }
+#endif
   if (threaded) {
     using In = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;
     using Out = Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;

@@ -1,0 +1,19 @@
+#include "distributed/worker/worker_interface.h"
+
+#include "absl/synchronization/notification.h"
+
+namespace sg {
+
+absl::Status WorkerInterface::GetStatus(CallOptions* opts, const GetStatusRequest& req,
+                                        GetStatusResponse* resp) {
+  absl::Notification n;
+  absl::Status result;
+  GetStatusAsync(opts, &req, resp, [&](const absl::Status& s) {
+    result = s;
+    n.Notify();
+  });
+  n.WaitForNotification();
+  return result;
+}
+
+}  // namespace sg
