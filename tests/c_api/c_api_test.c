@@ -395,6 +395,37 @@ static void TestBuildAndRun(void) {
     }
     SG_DeleteDeviceList(devs);
   }
+  /* A partial run: declare x -> sum, then feed and fetch. */
+  {
+    const char* handle = NULL;
+    SG_Output f = {sum, 0};
+    SG_Tensor* r = NULL;
+    SG_SessionPRunSetup(sess, feeds, 1, &f, 1, NULL, 0, &handle, s);
+    CHECK_OK(s);
+    CHECK(handle != NULL);
+    SG_SessionPRun(sess, handle, feeds, &xt, 1, &f, &r, 1, NULL, 0, s);
+    CHECK_OK(s);
+    CHECK(r != NULL && ((const float*)SG_TensorData(r))[0] == 11);
+    SG_DeleteTensor(r);
+    SG_DeletePRunHandle(handle);
+  }
+  /* Run options and metadata go through as serialized protos. */
+  {
+    SG_Buffer* meta = SG_NewBuffer();
+    /* RunOptions{timeout_in_ms: 60000}: field 2, varint. */
+    const unsigned char opts_bytes[4] = {0x10, 0xe0, 0xd4, 0x03};
+    SG_Buffer* run_opts = SG_NewBufferFromString(opts_bytes, sizeof opts_bytes);
+    SG_Output f = {sum, 0};
+    SG_Tensor* r = NULL;
+    SG_SessionRun(sess, run_opts, feeds, &xt, 1, &f, &r, 1, NULL, 0, meta, s);
+    CHECK_OK(s);
+    CHECK(r != NULL);
+    SG_DeleteTensor(r);
+    SG_DeleteBuffer(run_opts);
+    SG_DeleteBuffer(meta);
+  }
+  SG_Reset(opts, NULL, 0, s);
+  CHECK_OK(s);
   /* The graph lives on while the session uses it. */
   SG_DeleteGraph(g);
   g = NULL;

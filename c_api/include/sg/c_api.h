@@ -536,8 +536,8 @@ typedef enum SG_AttrType {
 } SG_AttrType;
 
 /* What an attr holds. list_size is -1 for a single value; total_size is, for strings the byte
- * length (list: the sum), for shapes the rank (-1 unknown; list: the sum of known ranks), for
- * other lists the element count, and -1 where it has no meaning. */
+ * length (list: the sum), for shapes the rank (-1 unknown; list: the sum of known ranks), and -1
+ * for the other kinds. */
 typedef struct SG_AttrMetadata {
   unsigned char is_list;
   int64_t list_size;
@@ -589,7 +589,7 @@ SG_CAPI_EXPORT extern void SG_OperationGetAttrType(SG_Operation* oper, const cha
 SG_CAPI_EXPORT extern void SG_OperationGetAttrTypeList(SG_Operation* oper, const char* attr_name,
                                                        SG_DataType* values, int max_values,
                                                        SG_Status* status);
-/* `num_dims` must equal the attr's rank (SG_OperationGetAttrMetadata's total_size). */
+/* Copies min(num_dims, rank) dims; size `value` with SG_OperationGetAttrMetadata's total_size. */
 SG_CAPI_EXPORT extern void SG_OperationGetAttrShape(SG_Operation* oper, const char* attr_name,
                                                     int64_t* value, int num_dims,
                                                     SG_Status* status);
@@ -804,7 +804,8 @@ SG_CAPI_EXPORT extern void SG_DeleteSession(SG_Session* session, SG_Status* stat
  * Errors: SG_INVALID_ARGUMENT for a NULL session, NULL arrays with non-zero counts, negative
  *   counts, a NULL input tensor, a tensor fed twice, a feed whose dtype differs from the output
  *   it feeds or whose shape contradicts a known dim, unparseable run_options, a non-empty
- *   run_metadata buffer; SG_NOT_FOUND for an output or operation of another graph; SG_CANCELLED
+ *   run_metadata buffer; SG_NOT_FOUND for an output index out of range or an output or
+ *   operation of another graph; SG_CANCELLED
  *   after SG_CloseSession; SG_DEADLINE_EXCEEDED past the timeout; a kernel's error naming its
  *   node.
  * Preconditions: none. Threads: concurrent runs on one session are allowed. */
@@ -838,7 +839,7 @@ SG_CAPI_EXPORT extern void SG_SessionPRun(SG_Session* session, const char* handl
                                           int ntargets, SG_Status* status);
 
 /* Frees a partial-run handle; no more SG_SessionPRun calls may use it. The session releases
- * the partial run's state when it is next used or deleted.
+ * the partial run's state at once (an unfinished partial run is abandoned).
  * Ownership: takes `handle`; NULL is a no-op. Errors: none. Preconditions: the handle came from
  * SG_SessionPRunSetup. Threads: not concurrently with a PRun on the handle. */
 SG_CAPI_EXPORT extern void SG_DeletePRunHandle(const char* handle);
@@ -878,6 +879,86 @@ SG_CAPI_EXPORT extern uint64_t SG_DeviceListIncarnation(const SG_DeviceList* lis
  *   name, or a target no factory accepts. Preconditions: none. Threads: safe. */
 SG_CAPI_EXPORT extern void SG_Reset(const SG_SessionOptions* opt, const char** containers,
                                     int ncontainers, SG_Status* status);
+
+/* ---- Servers (distributed runtime) ------------------------------------------------------
+ * One task of a cluster: its MasterService and WorkerService on the address the cluster spec
+ * gives the task. A session whose target is SG_ServerTarget() runs its graph on the cluster.
+ *
+ *   SG_Server* server = SG_NewServerFromClusterSpec(
+ *       "ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224", "worker", 0, status);
+ *   SG_ServerStart(server, status);
+ *   ... SG_ServerTarget(server) ... ("grpc://127.0.0.1:2223")
+ *   SG_ServerStop(server, status);
+ *   SG_DeleteServer(server);
+ */
+typedef struct SG_Server SG_Server;
+
+/* Makes the server of one task from a serialized ServerDef (TensorFlow's tensorflow_server.proto
+ * layout: cluster, job_name, task_index, default_session_config, protocol "grpc").
+ * default_session_config.device_count["CPU"] sets the task's number of CPU devices (default 1).
+ * The server does not serve until SG_ServerStart.
+ * Ownership: the caller deletes the server with SG_DeleteServer; `server_def` is borrowed.
+ * Errors: NULL and SG_INVALID_ARGUMENT for bytes that are not a ServerDef, a job or task the
+ *   cluster does not have, a malformed address or another protocol.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Server* SG_NewServer(const void* server_def, size_t len,
+                                              SG_Status* status);
+
+/* Makes the server of task `task` of job `job` from a cluster spec such as
+ * "ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224" (jobs separated by ';', task addresses
+ * by ',', task i being the i-th address). A host of "localhost" binds 127.0.0.1; port 0 picks a
+ * free port at SG_ServerStart (SG_ServerTarget then gives it). Only the given host is bound
+ * ("0.0.0.0" binds every interface).
+ * Ownership: as SG_NewServer; the strings are borrowed.
+ * Errors: NULL and SG_INVALID_ARGUMENT naming the fault for a malformed spec, a NULL argument, or
+ *   a job or task the spec does not have.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Server* SG_NewServerFromClusterSpec(const char* cluster_spec,
+                                                             const char* job, int task,
+                                                             SG_Status* status);
+
+/* As SG_NewServerFromClusterSpec, with TLS: the server presents `cert_file` and `key_file` (PEM)
+ * and, when `ca_file` is given, verifies the certificates that clients present against it; its
+ * own calls to the other tasks use TLS with the same files (the CA checks the peers, the
+ * certificate and key identify this task). NULL or "" for all three is plaintext.
+ * Ownership: as SG_NewServer; the strings are borrowed (files are read now).
+ * Errors: as SG_NewServerFromClusterSpec, and SG_INVALID_ARGUMENT naming a file that cannot be
+ *   read or a certificate without its key.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Server* SG_NewServerFromClusterSpecWithTls(
+    const char* cluster_spec, const char* job, int task, const char* cert_file,
+    const char* key_file, const char* ca_file, SG_Status* status);
+
+/* Binds the task's address and starts serving; a started server is left as it is. A stopped
+ * server may be started again (on the same port).
+ * Ownership: none. Errors: SG_UNAVAILABLE naming the address when it is in use or cannot be
+ *   bound; SG_INVALID_ARGUMENT for a NULL server.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_ServerStart(SG_Server* server, SG_Status* status);
+
+/* Stops the server: steps in flight on it end with SG_CANCELLED, calls in flight get a short
+ * grace period, then the port is free again. Stopping a server that is not serving does nothing.
+ * Ownership: none. Errors: SG_INVALID_ARGUMENT for a NULL server.
+ * Preconditions: none. Threads: safe; SG_ServerJoin callers return. */
+SG_CAPI_EXPORT extern void SG_ServerStop(SG_Server* server, SG_Status* status);
+
+/* Blocks until the server is stopped (SG_ServerStop from another thread); returns at once when it
+ * is not serving.
+ * Ownership: none. Errors: SG_INVALID_ARGUMENT for a NULL server.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_ServerJoin(SG_Server* server, SG_Status* status);
+
+/* Returns the target of sessions on this server: "grpc://host:port".
+ * Ownership: the string is owned by the server and valid until the next SG_ServerStart or
+ *   SG_DeleteServer (a server asked for port 0 learns its port at its first start).
+ * Errors: none; NULL for a NULL server. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern const char* SG_ServerTarget(SG_Server* server);
+
+/* Stops the server if it is serving and frees it.
+ * Ownership: takes `server`; NULL is a no-op. Errors: none.
+ * Preconditions: no other call on the server is in progress or follows. Threads: see above. */
+SG_CAPI_EXPORT extern void SG_DeleteServer(SG_Server* server);
+/* ---- end of servers --------------------------------------------------------------------- */
 
 #ifdef __cplusplus
 } /* extern "C" */
