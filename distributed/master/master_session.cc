@@ -73,6 +73,8 @@ std::string MatchDevice(const ParsedDeviceName& request, const std::vector<std::
 // The task errors of a fan-out, with the task and its address in front.
 absl::Status TaskError(const absl::Status& s, const std::string& task,
                        WorkerCacheInterface* cache) {
+  // The transport may have named the task already.
+  if (absl::StrContains(s.message(), task)) return s;
   std::string address = cache ? cache->Address(task) : "";
   return errors::Annotate(
       s, absl::StrCat("From ", task, address.empty() ? "" : absl::StrCat(" (", address, ")"),
@@ -125,6 +127,10 @@ absl::Status ListClusterDevices(WorkerCacheInterface* cache, absl::Time deadline
                            : absl::StatusCode::kUnavailable,
                        s.message());
       std::string address = cache->Address(tasks[i]);
+      if (absl::StrContains(out.message(), tasks[i]) &&
+          (address.empty() || absl::StrContains(out.message(), address))) {
+        return errors::Annotate(out, "a task of the cluster is not reachable: ");
+      }
       return errors::Annotate(out, absl::StrCat("task ", tasks[i], " at ",
                                                 address.empty() ? "<unknown address>" : address,
                                                 " is not reachable: "));

@@ -1,0 +1,354 @@
+// The master and the client session against an in-process cluster (ps:1, worker:2, each a
+// GrpcServer on a free loopback port): a session whose target is one of these servers goes
+// through LocalMaster, and the master reaches the other tasks over gRPC.
+#include <cstdlib>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "absl/time/clock.h"
+#include "core/runtime/session.h"
+#include "distributed/master/master.h"
+#include "distributed/master/master_session.h"
+#include "distributed/rpc/grpc_server.h"
+#include "tests/distributed/test_graphs.h"
+
+namespace sg {
+namespace {
+
+using test::Binary;
+using test::Const;
+using test::Node;
+using test::Placeholder;
+
+class InProcessCluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    spec_ = test::LoopbackSpec(1, 2);
+    for (auto [job, task] : {std::pair<const char*, int>{"ps", 0}, {"worker", 0}, {"worker", 1}}) {
+      auto def = ServerDefFromClusterSpec(spec_, job, task);
+      ASSERT_TRUE(def.ok()) << def.status();
+      std::unique_ptr<ServerInterface> server;
+      absl::Status s = NewGrpcServer(*def, TlsOptions(), &server);
+      ASSERT_TRUE(s.ok()) << s;
+      s = server->Start();
+      ASSERT_TRUE(s.ok()) << s;
+      servers_.push_back(std::move(server));
+    }
+  }
+  void TearDown() override {
+    for (auto& s : servers_) s->Stop().IgnoreError();
+  }
+
+  // worker:0's target ("grpc://127.0.0.1:P").
+  const std::string& target() const { return servers_[1]->target(); }
+
+  std::unique_ptr<Session> NewClusterSession(const GraphDef& g, ConfigProto config = {}) {
+    SessionOptions opts;
+    opts.target = target();
+    opts.config = config;
+    std::unique_ptr<Session> s;
+    absl::Status st = NewSession(opts, &s);
+    EXPECT_TRUE(st.ok()) << st;
+    if (!st.ok()) return nullptr;
+    st = s->Create(g);
+    EXPECT_TRUE(st.ok()) << st;
+    return s;
+  }
+
+  std::string spec_;
+  std::vector<std::unique_ptr<ServerInterface>> servers_;
+};
+
+TEST_F(InProcessCluster, TheServersTargetIsFoundAsALocalMaster) {
+  EXPECT_NE(LookupLocalMaster(target()), nullptr);
+  EXPECT_EQ(LookupLocalMaster("grpc://127.0.0.1:1"), nullptr);
+}
+
+TEST_F(InProcessCluster, RunsAGraphSpreadOverThreeTasks) {
+  auto s = NewClusterSession(test::CrossTaskGraph());
+  ASSERT_NE(s, nullptr);
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({{"x", Tensor::Scalar<float>(0.5f)}}, {"c:0", "d:0", "c:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].data<float>()[0], 12.0f);
+  EXPECT_EQ(out[1].data<float>()[0], 12.5f);
+  EXPECT_EQ(out[2].data<float>()[0], 12.0f);
+  // The signature is cached; a second step with another feed reuses it.
+  st = s->Run({{"x", Tensor::Scalar<float>(2.0f)}}, {"d:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 14.0f);
+  // Feeding an intermediate tensor replaces it.
+  st = s->Run({{"c:0", Tensor::Scalar<float>(1.0f)}, {"x", Tensor::Scalar<float>(1.0f)}},
+              {"d:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 2.0f);
+  EXPECT_TRUE(s->Close().ok());
+}
+
+TEST_F(InProcessCluster, ListsTheDevicesOfEveryTask) {
+  auto s = NewClusterSession(test::CrossTaskGraph());
+  ASSERT_NE(s, nullptr);
+  std::vector<DeviceAttributes> devices;
+  ASSERT_TRUE(s->ListDevices(&devices).ok());
+  std::set<std::string> names;
+  for (const auto& d : devices) names.insert(d.name());
+  EXPECT_TRUE(names.count("/job:ps/replica:0/task:0/device:CPU:0"));
+  EXPECT_TRUE(names.count("/job:worker/replica:0/task:0/device:CPU:0"));
+  EXPECT_TRUE(names.count("/job:worker/replica:0/task:1/device:CPU:0"));
+  // The local device comes first: the master is worker:0's.
+  EXPECT_EQ(devices[0].name(), "/job:worker/replica:0/task:0/device:CPU:0");
+}
+
+TEST_F(InProcessCluster, BadRequestsGiveClearErrors) {
+  auto s = NewClusterSession(test::CrossTaskGraph());
+  ASSERT_NE(s, nullptr);
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({{"x", Tensor::Scalar<int32_t>(1)}}, {"d:0"}, {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  EXPECT_NE(st.message().find("dtype"), std::string::npos) << st;
+  st = s->Run({}, {"nope:0"}, {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kNotFound) << st;
+  st = s->Run({{"x", Tensor::Scalar<float>(1)}, {"x", Tensor::Scalar<float>(1)}}, {"d:0"}, {},
+              &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  // A node that asks for a task the cluster does not have.
+  GraphDef bad;
+  *bad.add_node() = Const("k", Tensor::Scalar<float>(1), "/job:worker/task:7");
+  auto s2 = NewClusterSession(bad);
+  ASSERT_NE(s2, nullptr);
+  st = s2->Run({}, {"k:0"}, {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  // ... unless soft placement lets it fall back.
+  ConfigProto soft;
+  soft.set_allow_soft_placement(true);
+  auto s3 = NewClusterSession(bad, soft);
+  ASSERT_NE(s3, nullptr);
+  st = s3->Run({}, {"k:0"}, {}, &out);
+  EXPECT_TRUE(st.ok()) << st;
+}
+
+TEST_F(InProcessCluster, ExtendAddsNodesAndChecksTheVersion) {
+  auto s = NewClusterSession(test::CrossTaskGraph());
+  ASSERT_NE(s, nullptr);
+  GraphDef more;
+  *more.add_node() = Binary("e", "Mul", "c", "c", "/job:ps");
+  ASSERT_TRUE(s->Extend(more).ok());
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({}, {"e:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 144.0f);
+
+  // At the master: a stale version is ABORTED.
+  auto master = LookupLocalMaster(target());
+  CallOptions opts;
+  CreateSessionRequest creq;
+  *creq.mutable_graph_def() = test::CrossTaskGraph();
+  CreateSessionResponse cresp;
+  ASSERT_TRUE(master->CreateSession(&opts, creq, &cresp).ok());
+  ExtendSessionRequest ereq;
+  ereq.set_session_handle(cresp.session_handle());
+  ereq.set_current_graph_version(cresp.graph_version() + 5);
+  *ereq.mutable_graph_def() = more;
+  ExtendSessionResponse eresp;
+  EXPECT_EQ(master->ExtendSession(&opts, ereq, &eresp).code(), absl::StatusCode::kAborted);
+  ereq.set_current_graph_version(cresp.graph_version());
+  EXPECT_TRUE(master->ExtendSession(&opts, ereq, &eresp).ok());
+  EXPECT_EQ(eresp.new_graph_version(), cresp.graph_version() + 1);
+  CloseSessionRequest close;
+  close.set_session_handle(cresp.session_handle());
+  CloseSessionResponse close_resp;
+  EXPECT_TRUE(master->CloseSession(&opts, close, &close_resp).ok());
+  // The handle is gone.
+  EXPECT_EQ(master->CloseSession(&opts, close, &close_resp).code(), absl::StatusCode::kAborted);
+  RunStepRequest run;
+  run.set_session_handle(cresp.session_handle());
+  RunStepResponse run_resp;
+  EXPECT_EQ(master->RunStep(&opts, run, &run_resp).code(), absl::StatusCode::kAborted);
+}
+
+TEST_F(InProcessCluster, VariablesOnThePsOutliveSessionsUntilReset) {
+  auto s1 = NewClusterSession(test::CounterGraph());
+  ASSERT_NE(s1, nullptr);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s1->Run({}, {}, {"init"}, &out).ok());
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(s1->Run({}, {}, {"inc"}, &out).ok());
+  ASSERT_TRUE(s1->Close().ok());
+
+  auto s2 = NewClusterSession(test::CounterGraph());
+  ASSERT_NE(s2, nullptr);
+  absl::Status st = s2->Run({}, {"read:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 5.0f);
+
+  SessionOptions opts;
+  opts.target = target();
+  ASSERT_TRUE(Reset(opts, {}).ok());
+  auto s3 = NewClusterSession(test::CounterGraph());
+  ASSERT_NE(s3, nullptr);
+  st = s3->Run({}, {"read:0"}, {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kFailedPrecondition) << st;
+}
+
+TEST_F(InProcessCluster, ConcurrentStepsOfTwoSessionsAddUp) {
+  auto init = NewClusterSession(test::CounterGraph());
+  ASSERT_NE(init, nullptr);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(init->Run({}, {}, {"init"}, &out).ok());
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&] {
+      auto s = NewClusterSession(test::CounterGraph());
+      std::vector<Tensor> o;
+      for (int i = 0; i < 100; ++i) {
+        if (!s->Run({}, {}, {"inc"}, &o).ok()) failures++;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  ASSERT_TRUE(init->Run({}, {"read:0"}, {}, &out).ok());
+  EXPECT_EQ(out[0].data<float>()[0], 200.0f);
+}
+
+TEST_F(InProcessCluster, PartialRunsFeedAndFetchInPieces) {
+  auto s = NewClusterSession(test::CrossTaskGraph());
+  ASSERT_NE(s, nullptr);
+  std::string handle;
+  absl::Status st = s->PRunSetup({"x:0"}, {"c:0", "d:0"}, {}, &handle);
+  ASSERT_TRUE(st.ok()) << st;
+  std::vector<Tensor> out;
+  st = s->PRun(handle, {}, {"c:0"}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 12.0f);
+  st = s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)}}, {"d:0"}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 13.0f);
+  // Finished: the handle is gone.
+  st = s->PRun(handle, {}, {"d:0"}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+}
+
+TEST_F(InProcessCluster, AStepThatWaitsPastTheTimeoutIsDeadlineExceeded) {
+  ConfigProto config;
+  config.set_operation_timeout_in_ms(500);
+  auto s = NewClusterSession(test::CrossTaskGraph(), config);
+  ASSERT_NE(s, nullptr);
+  std::string handle;
+  ASSERT_TRUE(s->PRunSetup({"x:0"}, {"d:0"}, {}, &handle).ok());
+  std::vector<Tensor> out;
+  absl::Time start = absl::Now();
+  // d needs x, which is never fed.
+  absl::Status st = s->PRun(handle, {}, {"d:0"}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kDeadlineExceeded) << st;
+  EXPECT_LT(absl::Now() - start, absl::Seconds(3));
+  // The session still works.
+  st = s->Run({{"x", Tensor::Scalar<float>(1)}}, {"d:0"}, {}, &out);
+  EXPECT_TRUE(st.ok()) << st;
+}
+
+TEST_F(InProcessCluster, ClosingTheSessionCancelsItsStepsInFlight) {
+  auto master = LookupLocalMaster(target());
+  ASSERT_NE(master, nullptr);
+  CallOptions opts;
+  CreateSessionRequest creq;
+  *creq.mutable_graph_def() = test::CrossTaskGraph();
+  CreateSessionResponse cresp;
+  ASSERT_TRUE(master->CreateSession(&opts, creq, &cresp).ok());
+  PartialRunSetupRequest preq;
+  preq.set_session_handle(cresp.session_handle());
+  preq.add_feed("x:0");
+  preq.add_fetch("d:0");
+  PartialRunSetupResponse presp;
+  ASSERT_TRUE(master->PartialRunSetup(&opts, preq, &presp).ok());
+  absl::Status step_status;
+  std::thread step([&] {
+    CallOptions o;
+    RunStepRequest r;
+    r.set_session_handle(cresp.session_handle());
+    r.set_partial_run_handle(presp.partial_run_handle());
+    r.add_fetch("d:0");  // waits for x forever
+    RunStepResponse resp;
+    step_status = master->RunStep(&o, r, &resp);
+  });
+  absl::SleepFor(absl::Milliseconds(300));
+  absl::Time start = absl::Now();
+  CloseSessionRequest close;
+  close.set_session_handle(cresp.session_handle());
+  CloseSessionResponse close_resp;
+  EXPECT_TRUE(master->CloseSession(&opts, close, &close_resp).ok());
+  step.join();
+  EXPECT_EQ(step_status.code(), absl::StatusCode::kCancelled) << step_status;
+  EXPECT_LT(absl::Now() - start, absl::Seconds(3));
+}
+
+TEST_F(InProcessCluster, RoundRobinPlacementSpreadsNodesAndGivesTheSameAnswers) {
+  setenv("SG_TEST_ROUND_ROBIN_PLACEMENT", "1", 1);
+  // A chain of unconstrained nodes: round robin puts neighbours on different tasks.
+  GraphDef g;
+  *g.add_node() = Placeholder("x0");
+  for (int i = 1; i <= 9; ++i) {
+    *g.add_node() = Binary("x" + std::to_string(i), "AddV2", "x" + std::to_string(i - 1),
+                           "x" + std::to_string(i - 1));
+  }
+  ConfigProto config;
+  auto s = NewClusterSession(g, config);
+  ASSERT_NE(s, nullptr);
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({{"x0", Tensor::Scalar<float>(1)}}, {"x9:0"}, {}, &out);
+  unsetenv("SG_TEST_ROUND_ROBIN_PLACEMENT");
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 512.0f);
+}
+
+TEST(MasterPlacement, TheDefaultDeviceIsTheFirstWorkerElseTheClient) {
+  EXPECT_EQ(DefaultDeviceFor({"/job:ps/replica:0/task:0/device:CPU:0",
+                              "/job:worker/replica:0/task:0/device:CPU:0"},
+                             "/job:ps/replica:0/task:0/device:CPU:0"),
+            "/job:worker/replica:0/task:0/device:CPU:0");
+  EXPECT_EQ(DefaultDeviceFor({"/job:ps/replica:0/task:0/device:CPU:0",
+                              "/job:chief/replica:0/task:0/device:CPU:0"},
+                             "/job:chief/replica:0/task:0/device:CPU:0"),
+            "/job:chief/replica:0/task:0/device:CPU:0");
+}
+
+TEST(GrpcSessionTarget, MalformedTargetsAreInvalidArgument) {
+  for (const char* target : {"grpc://", "grpc://host", "grpc://:80", "grpc://h:port",
+                             "grpc://h:99999", "grpc://a/b:1", "grpc://::1:80"}) {
+    SessionOptions opts;
+    opts.target = target;
+    std::unique_ptr<Session> s;
+    absl::Status st = NewSession(opts, &s);
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << target << ": " << st;
+  }
+}
+
+TEST(CreateSession, ATaskThatIsDownIsUnavailableNamingTheTaskAndAddress) {
+  const std::string spec = test::LoopbackSpec(1, 1);
+  auto def = ServerDefFromClusterSpec(spec, "worker", 0);
+  ASSERT_TRUE(def.ok());
+  std::unique_ptr<ServerInterface> server;
+  ASSERT_TRUE(NewGrpcServer(*def, TlsOptions(), &server).ok());
+  ASSERT_TRUE(server->Start().ok());
+  // The ps task is never started.
+  SessionOptions opts;
+  opts.target = server->target();
+  opts.config.set_operation_timeout_in_ms(2000);
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(NewSession(opts, &s).ok());
+  absl::Time start = absl::Now();
+  absl::Status st = s->Create(test::CrossTaskGraph());
+  EXPECT_TRUE(st.code() == absl::StatusCode::kUnavailable ||
+              st.code() == absl::StatusCode::kDeadlineExceeded)
+      << st;
+  EXPECT_NE(st.message().find("/job:ps/replica:0/task:0"), std::string::npos) << st;
+  std::string ps_address = spec.substr(3, spec.find(';') - 3);
+  EXPECT_NE(st.message().find(ps_address), std::string::npos) << st;
+  EXPECT_LT(absl::Now() - start, absl::Seconds(3));
+  server->Stop().IgnoreError();
+}
+
+}  // namespace
+}  // namespace sg
