@@ -1,0 +1,383 @@
+// ParseExample and ParseExampleV2: serialized tf.Example protos (core/proto/example.proto) into
+// dense tensors (fixed shape, or variable length padded with the default) and sparse
+// (indices, values, dense_shape) triples. Ragged outputs of ParseExampleV2 are not supported.
+#include <string>
+#include <vector>
+
+#include "core/framework/op_kernel.h"
+#include "core/proto/example.pb.h"
+
+namespace sg {
+namespace {
+
+struct DenseConfig {
+  std::string key;
+  DataType dtype;
+  PartialTensorShape shape;  // per example; dim 0 may be -1 (variable length)
+  Tensor default_value;      // empty: the feature is required
+  bool variable_length = false;
+  int64_t row_elements = 1;  // variable length: elements per step of dim 0; else all elements
+};
+
+struct SparseConfig {
+  std::string key;
+  DataType dtype;
+};
+
+// The values of one feature, viewed without copying.
+struct FeatureValues {
+  const google::protobuf::RepeatedField<float>* floats = nullptr;
+  const google::protobuf::RepeatedField<int64_t>* ints = nullptr;
+  const google::protobuf::RepeatedPtrField<std::string>* bytes = nullptr;
+  int64_t size() const {
+    return floats ? floats->size() : ints ? ints->size() : bytes ? bytes->size() : 0;
+  }
+};
+
+const char* KindName(DataType dt) {
+  return dt == DT_FLOAT ? "float_list" : dt == DT_INT64 ? "int64_list" : "bytes_list";
+}
+
+// Finds `key` in `ex`: false when absent. INVALID_ARGUMENT when its kind is not `dtype`'s.
+absl::StatusOr<bool> GetFeature(const Example& ex, const std::string& key, DataType dtype,
+                                const std::string& example_name, FeatureValues* out) {
+  const auto& map = ex.features().feature();
+  auto it = map.find(key);
+  if (it == map.end()) return false;
+  const Feature& f = it->second;
+  switch (f.kind_case()) {
+    case Feature::KIND_NOT_SET:
+      return false;
+    case Feature::kFloatList:
+      out->floats = &f.float_list().value();
+      if (dtype == DT_FLOAT) return true;
+      break;
+    case Feature::kInt64List:
+      out->ints = &f.int64_list().value();
+      if (dtype == DT_INT64) return true;
+      break;
+    case Feature::kBytesList:
+      out->bytes = &f.bytes_list().value();
+      if (dtype == DT_STRING) return true;
+      break;
+  }
+  return errors::InvalidArgument("Name: ", example_name, ", Feature: ", key,
+                                 ". Data types don't match. Expected type: ",
+                                 DataTypeString(dtype), " (", KindName(dtype), ")");
+}
+
+// Copies `n` values starting at `from` into out[0, n).
+void CopyValues(const FeatureValues& v, int64_t from, int64_t n, DataType dtype, void* out) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (dtype == DT_FLOAT) {
+      static_cast<float*>(out)[i] = v.floats->Get(from + i);
+    } else if (dtype == DT_INT64) {
+      static_cast<int64_t*>(out)[i] = v.ints->Get(from + i);
+    } else {
+      static_cast<tstring*>(out)[i] = v.bytes->Get(from + i);
+    }
+  }
+}
+
+// Fills out[0, n) with the default's elements (or its one element, repeated).
+void CopyDefault(const Tensor& def, int64_t n, void* out) {
+  const int64_t m = def.NumElements();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t j = m == 1 ? 0 : i;
+    switch (def.dtype()) {
+      case DT_FLOAT: static_cast<float*>(out)[i] = m ? def.data<float>()[j] : 0.0f; break;
+      case DT_INT64: static_cast<int64_t*>(out)[i] = m ? def.data<int64_t>()[j] : 0; break;
+      default: static_cast<tstring*>(out)[i] = m ? def.data<tstring>()[j] : tstring(); break;
+    }
+  }
+}
+
+void* ElementPtr(Tensor* t, int64_t index) {
+  return static_cast<char*>(t->raw_data()) +
+         index * (t->dtype() == DT_STRING ? sizeof(tstring) : DataTypeSize(t->dtype()));
+}
+
+// What both ops share once their keys are known: parses the batch and writes the outputs.
+// Output order: sparse indices, sparse values, sparse shapes, dense values.
+class ExampleParser {
+ public:
+  ExampleParser(const OpKernel& kernel, std::vector<SparseConfig> sparse,
+                std::vector<DenseConfig> dense)
+      : kernel_(kernel), sparse_(std::move(sparse)), dense_(std::move(dense)) {}
+
+  // `serialized` is a vector (batch) or, for ParseExampleV2, a scalar (one example, no batch dim).
+  absl::Status Run(OpKernelContext* ctx, const Tensor& serialized, const Tensor& names) {
+    const bool scalar = serialized.dims() == 0;
+    const int64_t batch = serialized.NumElements();
+    if (names.NumElements() != 0 && names.NumElements() != batch) {
+      return Error(errors::InvalidArgument("names has ", names.NumElements(),
+                                           " entries for a batch of ", batch));
+    }
+    std::vector<Example> examples(batch);
+    std::vector<std::string> example_names(batch, "<unknown>");
+    for (int64_t b = 0; b < batch; ++b) {
+      if (names.NumElements() != 0) example_names[b] = names.data<tstring>()[b];
+      if (!examples[b].ParseFromString(serialized.data<tstring>()[b])) {
+        return Error(errors::InvalidArgument("Could not parse example input, value: '",
+                                             serialized.data<tstring>()[b].substr(0, 64), "'"));
+      }
+    }
+    const int ns = static_cast<int>(sparse_.size());
+    for (int i = 0; i < ns; ++i) {
+      SG_RETURN_IF_ERROR(ParseSparse(ctx, i, examples, example_names, scalar));
+    }
+    for (int i = 0; i < static_cast<int>(dense_.size()); ++i) {
+      SG_RETURN_IF_ERROR(ParseDense(ctx, 3 * ns + i, dense_[i], examples, example_names, scalar));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Error(absl::Status s) const {
+    return absl::Status(s.code(), absl::StrCat("node '", kernel_.name(), "' (op ",
+                                               kernel_.type_string(), "): ", s.message()));
+  }
+
+  absl::Status ParseSparse(OpKernelContext* ctx, int i, const std::vector<Example>& examples,
+                           const std::vector<std::string>& example_names, bool scalar) {
+    const SparseConfig& cfg = sparse_[i];
+    const int64_t batch = static_cast<int64_t>(examples.size());
+    std::vector<FeatureValues> values(batch);
+    int64_t total = 0, max_len = 0;
+    for (int64_t b = 0; b < batch; ++b) {
+      auto found = GetFeature(examples[b], cfg.key, cfg.dtype, example_names[b], &values[b]);
+      if (!found.ok()) return Error(found.status());
+      if (!*found) values[b] = FeatureValues();
+      total += values[b].size();
+      max_len = std::max(max_len, values[b].size());
+    }
+    const int rank = scalar ? 1 : 2;
+    const int ns = static_cast<int>(sparse_.size());
+    Tensor *indices, *vals, *shape;
+    SG_RETURN_IF_ERROR(ctx->allocate_output(i, TensorShape({total, rank}), &indices));
+    SG_RETURN_IF_ERROR(ctx->allocate_output(ns + i, TensorShape({total}), &vals));
+    SG_RETURN_IF_ERROR(ctx->allocate_output(2 * ns + i, TensorShape({rank}), &shape));
+    int64_t* ind = indices->data<int64_t>();
+    int64_t k = 0;
+    for (int64_t b = 0; b < batch; ++b) {
+      const int64_t n = values[b].size();
+      if (n > 0) CopyValues(values[b], 0, n, cfg.dtype, ElementPtr(vals, k));
+      for (int64_t j = 0; j < n; ++j, ++k) {
+        if (!scalar) *ind++ = b;
+        *ind++ = j;
+      }
+    }
+    int64_t* sh = shape->data<int64_t>();
+    if (!scalar) *sh++ = batch;
+    *sh = max_len;
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseDense(OpKernelContext* ctx, int out_index, const DenseConfig& cfg,
+                          const std::vector<Example>& examples,
+                          const std::vector<std::string>& example_names, bool scalar) {
+    const int64_t batch = static_cast<int64_t>(examples.size());
+    std::vector<FeatureValues> values(batch);
+    std::vector<bool> present(batch, false);
+    int64_t max_rows = 0;
+    for (int64_t b = 0; b < batch; ++b) {
+      auto found = GetFeature(examples[b], cfg.key, cfg.dtype, example_names[b], &values[b]);
+      if (!found.ok()) return Error(found.status());
+      present[b] = *found && values[b].size() > 0;
+      const int64_t n = present[b] ? values[b].size() : 0;
+      if (cfg.variable_length) {
+        if (n % cfg.row_elements != 0) {
+          return Error(errors::InvalidArgument(
+              "Name: ", example_names[b], ", Key: ", cfg.key, ", Index: ", b,
+              ".  Number of values (", n, ") is not a multiple of the inner dims (",
+              cfg.row_elements, ") of shape ", cfg.shape.DebugString()));
+        }
+        max_rows = std::max(max_rows, n / cfg.row_elements);
+      } else if (present[b] && n != cfg.row_elements) {
+        return Error(errors::InvalidArgument(
+            "Name: ", example_names[b], ", Key: ", cfg.key, ", Index: ", b,
+            ".  Number of ", DataTypeString(cfg.dtype), " values != expected.  Values size: ", n,
+            " but output shape: ", cfg.shape.DebugString()));
+      } else if (!present[b] && cfg.default_value.NumElements() == 0) {
+        return Error(errors::InvalidArgument("Name: ", example_names[b], ", Feature: ", cfg.key,
+                                             " (data type: ", DataTypeString(cfg.dtype), ")",
+                                             " is required but could not be found."));
+      }
+    }
+    // Output shape: [batch] (unless scalar input) + per-example shape (dim 0 = max_rows).
+    std::vector<int64_t> dims;
+    if (!scalar) dims.push_back(batch);
+    for (int d = 0; d < cfg.shape.dims(); ++d) {
+      dims.push_back(d == 0 && cfg.variable_length ? max_rows : cfg.shape.dim_size(d));
+    }
+    SG_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::Build(dims));
+    Tensor* out;
+    SG_RETURN_IF_ERROR(ctx->allocate_output(out_index, out_shape, &out));
+    const int64_t per_example = batch == 0 ? 0 : out_shape.num_elements() / batch;
+    for (int64_t b = 0; b < batch; ++b) {
+      void* dst = ElementPtr(out, b * per_example);
+      const int64_t n = present[b] ? values[b].size() : 0;
+      if (n > 0) CopyValues(values[b], 0, n, cfg.dtype, dst);
+      if (n < per_example) {
+        // Variable length pads with the (scalar) default; fixed length copies the default.
+        CopyDefault(cfg.default_value, per_example - n, ElementPtr(out, b * per_example + n));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  const OpKernel& kernel_;
+  std::vector<SparseConfig> sparse_;
+  std::vector<DenseConfig> dense_;
+};
+
+// Reads the dense attrs and checks each default against its shape.
+absl::Status MakeDenseConfigs(const OpKernel& k, const std::vector<DataType>& tdense,
+                              const std::vector<PartialTensorShape>& shapes,
+                              const std::vector<std::string>& keys,
+                              const std::vector<Tensor>& defaults,
+                              std::vector<DenseConfig>* out) {
+  auto error = [&](auto... args) {
+    return errors::InvalidArgument("node '", k.name(), "' (op ", k.type_string(), "): ", args...);
+  };
+  if (shapes.size() != tdense.size() || keys.size() != tdense.size() ||
+      defaults.size() != tdense.size()) {
+    return error("dense_shapes (", shapes.size(), "), dense keys (", keys.size(),
+                 ") and dense_defaults (", defaults.size(), ") must have Tdense's length ",
+                 tdense.size());
+  }
+  for (size_t i = 0; i < tdense.size(); ++i) {
+    DenseConfig c;
+    c.key = keys[i];
+    c.dtype = tdense[i];
+    c.shape = shapes[i];
+    c.default_value = defaults[i];
+    if (c.shape.unknown_rank()) return error("dense_shapes[", i, "] must have a known rank");
+    c.variable_length = c.shape.dims() > 0 && c.shape.dim_size(0) == -1;
+    c.row_elements = 1;
+    for (int d = c.variable_length ? 1 : 0; d < c.shape.dims(); ++d) {
+      if (c.shape.dim_size(d) < 0) {
+        return error("dense_shapes[", i, "] ", c.shape.DebugString(),
+                     ": only the first dim may be unknown");
+      }
+      c.row_elements *= c.shape.dim_size(d);
+    }
+    const int64_t m = c.default_value.NumElements();
+    if (c.variable_length) {
+      if (m > 1) {
+        return error("dense_defaults[", i, "] for variable-length key ", c.key,
+                     " must be a scalar padding value, got shape ",
+                     c.default_value.shape().DebugString());
+      }
+    } else if (m != 0 && m != c.row_elements) {
+      return error("dense_defaults[", i, "] for key ", c.key, " has ", m,
+                   " elements, its shape ", c.shape.DebugString(), " needs ", c.row_elements);
+    }
+    out->push_back(std::move(c));
+  }
+  return absl::OkStatus();
+}
+
+std::vector<std::string> Strings(const Tensor& t) {
+  std::vector<std::string> v;
+  for (int64_t i = 0; i < t.NumElements(); ++i) v.push_back(t.data<tstring>()[i]);
+  return v;
+}
+
+class ParseExampleOp final : public OpKernel {
+ public:
+  explicit ParseExampleOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("Nsparse", &num_sparse_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("Ndense", &num_dense_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("sparse_types", &sparse_types_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("Tdense", &tdense_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dense_shapes", &dense_shapes_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& serialized = ctx->input(0);
+    OP_REQUIRES(ctx, serialized.dims() == 1,
+                errors::InvalidArgument("node '", name(), "' (op ParseExample): serialized must "
+                                        "be a vector, got shape ",
+                                        serialized.shape().DebugString()));
+    std::vector<SparseConfig> sparse;
+    for (int i = 0; i < num_sparse_; ++i) {
+      const Tensor& key = ctx->input(2 + i);
+      OP_REQUIRES(ctx, key.NumElements() == 1,
+                  errors::InvalidArgument("node '", name(), "': sparse key ", i,
+                                          " must be a scalar string"));
+      sparse.push_back({key.data<tstring>()[0], sparse_types_[i]});
+    }
+    std::vector<std::string> dense_keys;
+    std::vector<Tensor> defaults;
+    for (int i = 0; i < num_dense_; ++i) {
+      const Tensor& key = ctx->input(2 + num_sparse_ + i);
+      OP_REQUIRES(ctx, key.NumElements() == 1,
+                  errors::InvalidArgument("node '", name(), "': dense key ", i,
+                                          " must be a scalar string"));
+      dense_keys.push_back(key.data<tstring>()[0]);
+      defaults.push_back(ctx->input(2 + num_sparse_ + num_dense_ + i));
+    }
+    std::vector<DenseConfig> dense;
+    OP_REQUIRES_OK(ctx,
+                   MakeDenseConfigs(*this, tdense_, dense_shapes_, dense_keys, defaults, &dense));
+    ExampleParser parser(*this, std::move(sparse), std::move(dense));
+    OP_REQUIRES_OK(ctx, parser.Run(ctx, serialized, ctx->input(1)));
+  }
+
+ private:
+  int64_t num_sparse_ = 0, num_dense_ = 0;
+  std::vector<DataType> sparse_types_, tdense_;
+  std::vector<PartialTensorShape> dense_shapes_;
+};
+REGISTER_KERNEL_BUILDER(Name("ParseExample").Device(DEVICE_CPU), ParseExampleOp);
+
+class ParseExampleV2Op final : public OpKernel {
+ public:
+  explicit ParseExampleV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_sparse", &num_sparse_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("sparse_types", &sparse_types_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("Tdense", &tdense_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dense_shapes", &dense_shapes_));
+    std::vector<DataType> ragged_values;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("ragged_value_types", &ragged_values));
+    OP_REQUIRES(ctx, ragged_values.empty(),
+                errors::Unimplemented("node '", name(),
+                                      "' (op ParseExampleV2): ragged features are not supported"));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& serialized = ctx->input(0);
+    OP_REQUIRES(ctx, serialized.dims() <= 1,
+                errors::InvalidArgument("node '", name(), "' (op ParseExampleV2): serialized "
+                                        "must be a scalar or a vector, got shape ",
+                                        serialized.shape().DebugString()));
+    const std::vector<std::string> sparse_keys = Strings(ctx->input(2));
+    const std::vector<std::string> dense_keys = Strings(ctx->input(3));
+    OP_REQUIRES(ctx, static_cast<int64_t>(sparse_keys.size()) == num_sparse_,
+                errors::InvalidArgument("node '", name(), "': sparse_keys has ",
+                                        sparse_keys.size(), " keys, num_sparse is ",
+                                        num_sparse_));
+    OP_REQUIRES(ctx, ctx->input(4).NumElements() == 0,
+                errors::Unimplemented("node '", name(),
+                                      "' (op ParseExampleV2): ragged keys are not supported"));
+    std::vector<SparseConfig> sparse;
+    for (int i = 0; i < num_sparse_; ++i) sparse.push_back({sparse_keys[i], sparse_types_[i]});
+    std::vector<Tensor> defaults;
+    for (size_t i = 0; i < tdense_.size(); ++i) defaults.push_back(ctx->input(5 + i));
+    std::vector<DenseConfig> dense;
+    OP_REQUIRES_OK(ctx,
+                   MakeDenseConfigs(*this, tdense_, dense_shapes_, dense_keys, defaults, &dense));
+    ExampleParser parser(*this, std::move(sparse), std::move(dense));
+    OP_REQUIRES_OK(ctx, parser.Run(ctx, serialized, ctx->input(1)));
+  }
+
+ private:
+  int64_t num_sparse_ = 0;
+  std::vector<DataType> sparse_types_, tdense_;
+  std::vector<PartialTensorShape> dense_shapes_;
+};
+REGISTER_KERNEL_BUILDER(Name("ParseExampleV2").Device(DEVICE_CPU), ParseExampleV2Op);
+
+}  // namespace
+}  // namespace sg

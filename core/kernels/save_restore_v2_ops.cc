@@ -1,0 +1,197 @@
+// SaveV2, RestoreV2 and MergeV2Checkpoints on TensorBundle checkpoints (core/util/tensor_bundle.h),
+// and the file-name helpers ShardedFilename / ShardedFilespec.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "core/framework/op_kernel.h"
+#include "core/util/saved_tensor_slice.h"
+#include "core/util/tensor_bundle.h"
+
+namespace sg {
+namespace {
+
+// `s` with the node named in front; OK stays OK.
+absl::Status NodeError(const OpKernel& k, absl::Status s) {
+  if (s.ok()) return s;
+  return absl::Status(s.code(), absl::StrCat("node '", k.name(), "' (op ", k.type_string(),
+                                             "): ", s.message()));
+}
+
+// Checks the prefix / tensor_names / shape_and_slices inputs common to SaveV2 and RestoreV2.
+absl::Status CheckNamesAndSlices(const OpKernel& k, OpKernelContext* ctx, int64_t n) {
+  const Tensor& prefix = ctx->input(0);
+  const Tensor& names = ctx->input(1);
+  const Tensor& slices = ctx->input(2);
+  if (prefix.NumElements() != 1) {
+    return NodeError(k, errors::InvalidArgument("prefix must hold one string, got shape ",
+                                                prefix.shape().DebugString()));
+  }
+  if (names.dims() != 1 || names.NumElements() != n) {
+    return NodeError(k, errors::InvalidArgument("tensor_names must be a vector of ", n,
+                                                " names, got shape ",
+                                                names.shape().DebugString()));
+  }
+  if (slices.dims() != 1 || slices.NumElements() != n) {
+    return NodeError(k, errors::InvalidArgument("shape_and_slices must be a vector of ", n,
+                                                " specs, got shape ",
+                                                slices.shape().DebugString()));
+  }
+  return absl::OkStatus();
+}
+
+class SaveV2Op final : public OpKernel {
+ public:
+  explicit SaveV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const int64_t n = ctx->num_inputs() - 3;
+    OP_REQUIRES_OK(ctx, CheckNamesAndSlices(*this, ctx, n));
+    const std::string prefix = ctx->input(0).data<tstring>()[0];
+    const tstring* names = ctx->input(1).data<tstring>();
+    const tstring* specs = ctx->input(2).data<tstring>();
+    BundleWriter writer(prefix);
+    for (int64_t i = 0; i < n; ++i) {
+      const Tensor& value = ctx->input(3 + i);
+      if (!specs[i].empty()) {
+        SavedSliceSpec spec;
+        OP_REQUIRES_OK(ctx, NodeError(*this, ParseShapeAndSlice(specs[i], &spec)));
+        OP_REQUIRES(ctx, spec.IsFull() && spec.FullShape() == value.shape(),
+                    NodeError(*this, errors::Unimplemented(
+                                         "saving a slice ('", specs[i], "') of tensor ", names[i],
+                                         " (a partitioned variable) is not supported")));
+      }
+      OP_REQUIRES_OK(ctx, NodeError(*this, writer.Add(names[i], value)));
+    }
+    OP_REQUIRES_OK(ctx, NodeError(*this, writer.Finish()));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("SaveV2").Device(DEVICE_CPU), SaveV2Op);
+
+class RestoreV2Op final : public OpKernel {
+ public:
+  explicit RestoreV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtypes", &dtypes_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const int64_t n = static_cast<int64_t>(dtypes_.size());
+    OP_REQUIRES_OK(ctx, CheckNamesAndSlices(*this, ctx, n));
+    const std::string prefix = ctx->input(0).data<tstring>()[0];
+    const tstring* names = ctx->input(1).data<tstring>();
+    const tstring* specs = ctx->input(2).data<tstring>();
+    auto reader = BundleReader::Open(prefix);
+    OP_REQUIRES(ctx, reader.ok(), NodeError(*this, reader.status()));
+    for (int64_t i = 0; i < n; ++i) {
+      BundleEntryProto entry;
+      OP_REQUIRES_OK(ctx, NodeError(*this, (*reader)->LookupEntry(names[i], &entry)));
+      OP_REQUIRES(ctx, entry.dtype() == dtypes_[i],
+                  NodeError(*this, errors::InvalidArgument(
+                                       "tensor ", names[i], " in checkpoint ", prefix, " has dtype ",
+                                       DataTypeString(entry.dtype()), ", but dtypes[", i,
+                                       "] is ", DataTypeString(dtypes_[i]))));
+      Tensor value;
+      OP_REQUIRES_OK(ctx, NodeError(*this, (*reader)->Lookup(names[i], &value)));
+      if (!specs[i].empty()) {
+        SavedSliceSpec spec;
+        OP_REQUIRES_OK(ctx, NodeError(*this, ParseShapeAndSlice(specs[i], &spec)));
+        OP_REQUIRES(ctx, spec.FullShape() == value.shape(),
+                    NodeError(*this, errors::InvalidArgument(
+                                         "tensor ", names[i], " in checkpoint ", prefix,
+                                         " has shape ", value.shape().DebugString(),
+                                         ", but the spec '", specs[i], "' expects ",
+                                         spec.FullShape().DebugString())));
+        OP_REQUIRES(ctx, spec.IsFull(),
+                    NodeError(*this, errors::Unimplemented("restoring a slice ('", specs[i],
+                                                           "') of tensor ", names[i],
+                                                           " is not supported")));
+      }
+      ctx->set_output(static_cast<int>(i), value);
+    }
+  }
+
+ private:
+  std::vector<DataType> dtypes_;
+};
+REGISTER_KERNEL_BUILDER(Name("RestoreV2").Device(DEVICE_CPU), RestoreV2Op);
+
+class MergeV2CheckpointsOp final : public OpKernel {
+ public:
+  explicit MergeV2CheckpointsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("delete_old_dirs", &delete_old_dirs_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("allow_missing_files", &allow_missing_files_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& prefixes = ctx->input(0);
+    const Tensor& dest = ctx->input(1);
+    OP_REQUIRES(ctx, prefixes.dims() <= 1,
+                NodeError(*this, errors::InvalidArgument(
+                                     "checkpoint_prefixes must be a scalar or a vector, got shape ",
+                                     prefixes.shape().DebugString())));
+    OP_REQUIRES(ctx, dest.NumElements() == 1,
+                NodeError(*this, errors::InvalidArgument(
+                                     "destination_prefix must hold one string, got shape ",
+                                     dest.shape().DebugString())));
+    std::vector<std::string> inputs;
+    for (int64_t i = 0; i < prefixes.NumElements(); ++i) {
+      const std::string& p = prefixes.data<tstring>()[i];
+      std::error_code ec;
+      if (allow_missing_files_ && !std::filesystem::exists(BundleIndexFilename(p), ec)) continue;
+      inputs.push_back(p);
+    }
+    OP_REQUIRES_OK(ctx, NodeError(*this, MergeBundles(inputs, dest.data<tstring>()[0],
+                                                      delete_old_dirs_)));
+  }
+
+ private:
+  bool delete_old_dirs_ = true;
+  bool allow_missing_files_ = false;
+};
+REGISTER_KERNEL_BUILDER(Name("MergeV2Checkpoints").Device(DEVICE_CPU), MergeV2CheckpointsOp);
+
+absl::Status ScalarInput(const OpKernel& k, const Tensor& t, const char* what) {
+  if (t.dims() != 0) {
+    return NodeError(k, errors::InvalidArgument(what, " must be a scalar, got shape ",
+                                                t.shape().DebugString()));
+  }
+  return absl::OkStatus();
+}
+
+class ShardedFilenameOp final : public OpKernel {
+ public:
+  explicit ShardedFilenameOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
+
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES_OK(ctx, ScalarInput(*this, ctx->input(0), "basename"));
+    OP_REQUIRES_OK(ctx, ScalarInput(*this, ctx->input(1), "shard"));
+    OP_REQUIRES_OK(ctx, ScalarInput(*this, ctx->input(2), "num_shards"));
+    const int32_t shard = ctx->input(1).data<int32_t>()[0];
+    const int32_t num_shards = ctx->input(2).data<int32_t>()[0];
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(), &out));
+    out->data<tstring>()[0] =
+        absl::StrFormat("%s-%05d-of-%05d", ctx->input(0).data<tstring>()[0], shard, num_shards);
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("ShardedFilename").Device(DEVICE_CPU), ShardedFilenameOp);
+
+class ShardedFilespecOp final : public OpKernel {
+ public:
+  explicit ShardedFilespecOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
+
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES_OK(ctx, ScalarInput(*this, ctx->input(0), "basename"));
+    OP_REQUIRES_OK(ctx, ScalarInput(*this, ctx->input(1), "num_shards"));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(), &out));
+    out->data<tstring>()[0] = absl::StrFormat("%s-\?\?\?\?\?-of-%05d",
+                                              ctx->input(0).data<tstring>()[0],
+                                              ctx->input(1).data<int32_t>()[0]);
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("ShardedFilespec").Device(DEVICE_CPU), ShardedFilespecOp);
+
+}  // namespace
+}  // namespace sg
