@@ -23,6 +23,7 @@
 
 #include "sg/c_api.h"
 #include "tools/npy.h"
+#include "tools/sg_server.h"
 
 namespace sg_tool {
 namespace {
@@ -506,6 +507,7 @@ const char kUsage[] =
     "  sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]\n"
     "         [--repeat N] [--config KEY=VALUE] [--out DIR]\n"
     "  sg inspect GRAPH\n"
+    "  sg server --cluster SPEC --job JOB --task INDEX [--tls-cert F --tls-key F --tls-ca F]\n"
     "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index; VALUES is a comma list,\n"
     "optionally after a shape ([2,2]:1,2,3,4). --config keys: intra_op_threads,\n"
     "inter_op_threads, timeout_ms, cpu_devices. --repeat N prints median and p90 latency.\n";
@@ -516,11 +518,14 @@ int Main(int argc, char** argv) {
     std::fputs(kUsage, a.empty() ? stderr : stdout);
     return a.empty() ? 2 : 0;
   }
+  if (a[0] == "server") return ServerMain(argc - 1, argv + 1);
   if (a[0] == "inspect") {
     if (a.size() != 2) Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
     return Inspect(a[1]);
   }
-  if (a[0] != "run") Fail(SG_INVALID_ARGUMENT, "unknown command '" + a[0] + "' (run, inspect)");
+  if (a[0] != "run") {
+    Fail(SG_INVALID_ARGUMENT, "unknown command '" + a[0] + "' (run, inspect, server)");
+  }
   RunArgs args;
   for (size_t i = 1; i < a.size(); ++i) {
     auto value = [&]() -> const std::string& {

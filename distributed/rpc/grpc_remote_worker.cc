@@ -3,6 +3,8 @@
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 
+#include <thread>
+
 #include "distributed/proto/worker_service.grpc.pb.h"
 #include "distributed/rpc/grpc_util.h"
 #include "distributed/rpc/tensor_coding.h"
@@ -11,10 +13,64 @@ namespace sg {
 namespace {
 
 constexpr char kRecvTensorMethod[] = "/sg.grpc.WorkerService/RecvTensor";
+constexpr int kPollingThreads = 2;
+
+// The completion of one call in flight.
+class Tag {
+ public:
+  virtual ~Tag() = default;
+  virtual void Complete() = 0;
+};
+
+// One completion queue for every outgoing worker call of the process, with its polling threads.
+// It is never destroyed (calls may complete while the process exits). gRPC's callback client API
+// is not used: with this gRPC (1.51, no background poller) it shares one refcounted queue between
+// channels, whose shutdown when the last channel goes races with the next channel's first call.
+class ClientQueue {
+ public:
+  static ::grpc::CompletionQueue* Get() {
+    static ClientQueue* q = new ClientQueue;
+    return &q->cq_;
+  }
+
+ private:
+  ClientQueue() {
+    for (int i = 0; i < kPollingThreads; ++i) {
+      std::thread([this] {
+        void* tag;
+        bool ok;
+        while (cq_.Next(&tag, &ok)) static_cast<Tag*>(tag)->Complete();
+      }).detach();
+    }
+  }
+  ::grpc::CompletionQueue cq_;
+};
 
 struct ClientCall {
   ::grpc::ClientContext ctx;
   ::grpc::ByteBuffer request, response;  // RecvTensor only
+};
+
+template <typename Resp>
+class UnaryTag : public Tag {
+ public:
+  UnaryTag(std::shared_ptr<ClientCall> call, std::function<void(::grpc::Status)> done)
+      : call_(std::move(call)), done_(std::move(done)) {}
+  void Start(std::unique_ptr<::grpc::ClientAsyncResponseReader<Resp>> reader, Resp* resp) {
+    reader_ = std::move(reader);
+    reader_->StartCall();
+    reader_->Finish(resp, &status_, this);
+  }
+  void Complete() override {
+    done_(std::move(status_));
+    delete this;
+  }
+
+ private:
+  std::shared_ptr<ClientCall> call_;
+  std::function<void(::grpc::Status)> done_;
+  std::unique_ptr<::grpc::ClientAsyncResponseReader<Resp>> reader_;
+  ::grpc::Status status_;
 };
 
 class GrpcRemoteWorker final : public WorkerInterface {
@@ -26,11 +82,12 @@ class GrpcRemoteWorker final : public WorkerInterface {
         task_(std::move(task)),
         address_(std::move(address)) {}
 
-#define SG_REMOTE_METHOD(Name, setup)                                                      \
-  void Name##Async(CallOptions* opts, const Name##Request* req, Name##Response* resp,     \
-                   StatusCallback done) override {                                         \
-    auto call = Prepare(opts, setup);                                                      \
-    stub_->async()->Name(&call->ctx, req, resp, Completion(call, opts, std::move(done)));  \
+#define SG_REMOTE_METHOD(Name, setup)                                                       \
+  void Name##Async(CallOptions* opts, const Name##Request* req, Name##Response* resp,      \
+                   StatusCallback done) override {                                          \
+    auto call = Prepare(opts, setup);                                                       \
+    auto* tag = new UnaryTag<Name##Response>(call, Completion(call, opts, std::move(done))); \
+    tag->Start(stub_->PrepareAsync##Name(&call->ctx, *req, ClientQueue::Get()), resp);      \
   }
   SG_REMOTE_METHOD(GetStatus, true)
   SG_REMOTE_METHOD(CreateWorkerSession, true)
@@ -47,15 +104,17 @@ class GrpcRemoteWorker final : public WorkerInterface {
     auto call = Prepare(opts, false);
     SerializeToByteBuffer(*req, &call->request);
     auto complete = Completion(call, opts, std::move(done));
-    generic_.UnaryCall(&call->ctx, kRecvTensorMethod, ::grpc::StubOptions(), &call->request,
-                       &call->response,
-                       [call, result, complete = std::move(complete)](::grpc::Status s) {
-                         if (s.ok()) {
-                           absl::Status d = DecodeRecvTensorResponse(&call->response, result);
-                           if (!d.ok()) s = ToGrpcStatus(d);
-                         }
-                         complete(std::move(s));
-                       });
+    auto* tag = new UnaryTag<::grpc::ByteBuffer>(
+        call, [call, result, complete = std::move(complete)](::grpc::Status s) {
+          if (s.ok()) {
+            absl::Status d = DecodeRecvTensorResponse(&call->response, result);
+            if (!d.ok()) s = ToGrpcStatus(d);
+          }
+          complete(std::move(s));
+        });
+    tag->Start(generic_.PrepareUnaryCall(&call->ctx, kRecvTensorMethod, call->request,
+                                         ClientQueue::Get()),
+               &call->response);
   }
 
  private:

@@ -1,5 +1,8 @@
 #include "distributed/worker/graph_mgr.h"
 
+#include <set>
+
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "core/graph/graph_constructor.h"
 #include "core/graph/partition.h"
@@ -9,34 +12,52 @@ namespace sg {
 namespace {
 
 // The partitioner names its nodes "edge_<edge id>_<source>/_send" and so on; the master's
-// partitioner already used such names in this graph, so the names the second partitioning adds
+// partitioner already used such names in this graph, so the nodes the second partitioning adds
 // get a "_G/" prefix. Nodes added by PartitionGraph come after the original nodes of each part.
-void RenameAddedNodes(const std::map<std::string, int>& originals_per_device,
+// Which references point at added nodes is decided from the graph's edges, since an added node
+// may have the name of an original one.
+void RenameAddedNodes(const Graph& g, const std::map<std::string, int>& originals_per_device,
                       std::map<std::string, GraphDef>* parts) {
+  constexpr char kPrefix[] = "_G/";
   for (auto& kv : *parts) {
     GraphDef& part = kv.second;
     auto it = originals_per_device.find(kv.first);
     const int first_added = it == originals_per_device.end() ? 0 : it->second;
-    std::map<std::string, std::string> renamed;
+    std::set<std::string> added;
     for (int i = first_added; i < part.node_size(); ++i) {
       NodeDef* n = part.mutable_node(i);
-      std::string new_name = "_G/" + n->name();
-      renamed[n->name()] = new_name;
-      n->set_name(new_name);
+      added.insert(n->name());
+      n->set_name(kPrefix + n->name());
     }
-    if (renamed.empty()) continue;
-    for (NodeDef& n : *part.mutable_node()) {
-      for (std::string& in : *n.mutable_input()) {
-        const bool control = !in.empty() && in[0] == '^';
-        std::string name = control ? in.substr(1) : in;
-        std::string suffix;
-        const size_t colon = name.rfind(':');
-        if (!control && colon != std::string::npos) {
-          suffix = name.substr(colon);
-          name = name.substr(0, colon);
+    if (added.empty()) continue;
+    for (int i = 0; i < part.node_size(); ++i) {
+      NodeDef* def = part.mutable_node(i);
+      if (i >= first_added) {
+        // An added _Send reads an original tensor, or the dummy of a control edge (also added).
+        for (std::string& in : *def->mutable_input()) {
+          if (!in.empty() && in[0] != '^' && absl::EndsWith(in, "/_ctrl_const") &&
+              added.count(in)) {
+            in = kPrefix + in;
+          }
         }
-        auto r = renamed.find(name);
-        if (r != renamed.end()) in = (control ? "^" : "") + r->second + suffix;
+        continue;
+      }
+      const Node* n = g.FindNode(def->name());
+      if (n == nullptr) continue;
+      std::set<std::string> local_control_sources;
+      for (const Edge* e : n->in_edges()) {
+        const bool crosses = e->src->assigned_device_name() != n->assigned_device_name();
+        if (e->IsControlEdge()) {
+          if (!crosses) local_control_sources.insert(e->src->name());
+        } else if (crosses && e->dst_input < def->input_size()) {
+          std::string& in = *def->mutable_input(e->dst_input);
+          in = kPrefix + in;
+        }
+      }
+      for (std::string& in : *def->mutable_input()) {
+        if (in.empty() || in[0] != '^') continue;
+        const std::string name = in.substr(1);
+        if (added.count(name) && !local_control_sources.count(name)) in = std::string("^") + kPrefix + name;
       }
     }
   }
@@ -89,7 +110,7 @@ absl::Status GraphMgr::Register(const std::string& session_handle, const GraphDe
     };
     std::map<std::string, GraphDef> parts;
     SG_RETURN_IF_ERROR(PartitionGraph(*graph, popts, &parts));
-    RenameAddedNodes(per_device, &parts);
+    RenameAddedNodes(*graph, per_device, &parts);
     for (auto& kv : parts) {
       Device* d = FindDevice(kv.first);
       auto pg = std::make_unique<Graph>();
