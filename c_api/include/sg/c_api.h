@@ -960,6 +960,29 @@ SG_CAPI_EXPORT extern const char* SG_ServerTarget(SG_Server* server);
 SG_CAPI_EXPORT extern void SG_DeleteServer(SG_Server* server);
 /* ---- end of servers --------------------------------------------------------------------- */
 
+/* ---- SavedModel (c_api/c_api_saved_model.cc) -------------------------------------------- */
+
+/* Loads a TensorFlow SavedModel directory as TF_LoadSessionFromSavedModel does: reads
+ * <export_dir>/saved_model.pb (or saved_model.pbtxt), picks the MetaGraphDef whose tags are
+ * exactly `tags`, imports its graph into `graph`, makes a session on that graph (as SG_NewSession),
+ * restores the variables from <export_dir>/variables/variables through the saver's restore op and
+ * runs the main op (or legacy init op), feeding the asset tensors their paths under
+ * <export_dir>/assets. `run_options` (a serialized RunOptions, or NULL) applies to those runs.
+ * Ownership: the caller closes and deletes the returned session; `graph` (which must be empty)
+ *   gets the operations; when `meta_graph_def` is not NULL it receives the serialized
+ *   MetaGraphDef (signatures), to be freed by the caller as any filled SG_Buffer.
+ * Errors: NULL and SG_NOT_FOUND for a missing directory or saved_model file, or a tag set that
+ *   matches no MetaGraphDef (the message lists the tag sets there are); SG_INVALID_ARGUMENT for a
+ *   file that does not parse, a non-empty graph or meta_graph_def buffer, a NULL argument;
+ *   SG_DATA_LOSS for a checkpoint whose bytes do not match their checksum; the restore's or init
+ *   op's error otherwise (e.g. SG_INVALID_ARGUMENT for a variable of another dtype or shape).
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Session* SG_LoadSessionFromSavedModel(
+    const SG_SessionOptions* session_options, const SG_Buffer* run_options,
+    const char* export_dir, const char* const* tags, int tags_len, SG_Graph* graph,
+    SG_Buffer* meta_graph_def, SG_Status* status);
+/* ---- end of SavedModel ------------------------------------------------------------------ */
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
