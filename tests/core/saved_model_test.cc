@@ -3,7 +3,9 @@
 // when it is absent) and from tests/testdata/digits_saved_model (made by make_testdata.py).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -48,9 +50,10 @@ class TempDir {
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
+  // SG_KEEP_TEST_OUTPUT=1 keeps the files (to read sg's checkpoints back with TensorFlow).
   ~TempDir() {
     std::error_code ec;
-    fs::remove_all(path_, ec);
+    if (std::getenv("SG_KEEP_TEST_OUTPUT") == nullptr) fs::remove_all(path_, ec);
   }
   const std::string& path() const { return path_; }
 
@@ -486,6 +489,52 @@ TEST(SavedModel, DigitsClassifierGivesTensorFlowsProbabilities) {
   for (size_t i = 0; i < got.size(); ++i) {
     ASSERT_NEAR(got[i], want[i], 1e-6 + 1e-5 * std::abs(want[i])) << "at " << i;
   }
+}
+
+TEST(SavedModel, TensorFlowsSaverGraphSavesAShardedCheckpointThatReloads) {
+  // The digits model's own saver nodes (StaticRegexFullMatch, Select, StringJoin,
+  // ShardedFilename, SaveV2, MergeV2Checkpoints) write its variables into a copy of the model,
+  // which then loads and classifies exactly as the original.
+  TempDir dir;
+  const std::string copy = dir.path() + "/digits";
+  fs::copy(TestdataDir() + "/digits_saved_model", copy, fs::copy_options::recursive);
+  fs::remove_all(copy + "/variables");
+  std::unique_ptr<Session> s;
+  MetaGraphDef mg;
+  ASSERT_TRUE(Load(TestdataDir() + "/digits_saved_model", &s, &mg).ok());
+  const std::string prefix = copy + "/variables/variables";
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({{mg.saver_def().filename_tensor_name(),
+                             Tensor::Scalar<tstring>(prefix)}},
+                           {mg.saver_def().save_tensor_name()}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<tstring>()[0], prefix);
+  // Only the merged bundle is left: the per-shard temp directory is gone.
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(copy + "/variables")) {
+    files.push_back(e.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"variables.data-00000-of-00001",
+                                             "variables.index"}));
+  auto saved = BundleReader::Open(prefix);
+  auto original = BundleReader::Open(TestdataDir() + "/digits_saved_model/variables/variables");
+  ASSERT_TRUE(saved.ok() && original.ok());
+  ASSERT_EQ((*saved)->entries().size(), (*original)->entries().size());
+  for (const auto& [key, entry] : (*original)->entries()) {
+    Tensor a, b;
+    ASSERT_TRUE((*original)->Lookup(key, &a).ok());
+    ASSERT_TRUE((*saved)->Lookup(key, &b).ok()) << key;
+    EXPECT_EQ(a.shape(), b.shape()) << key;
+    EXPECT_EQ(Vals<float>(a), Vals<float>(b)) << key;
+  }
+  std::unique_ptr<Session> reloaded;
+  ASSERT_TRUE(Load(copy, &reloaded, &mg).ok());
+  std::vector<Tensor> p1, p2;
+  const Tensor x = Make<float>({1, 64}, std::vector<float>(64, 0.5f));
+  ASSERT_TRUE(s->Run({{"input:0", x}}, {"probs:0"}, {}, &p1).ok());
+  ASSERT_TRUE(reloaded->Run({{"input:0", x}}, {"probs:0"}, {}, &p2).ok());
+  EXPECT_EQ(Vals<float>(p1[0]), Vals<float>(p2[0]));
 }
 
 // ---- Round trip: train in sg, SaveV2, RestoreV2 into a new session ---------------------------
