@@ -23,6 +23,7 @@
 
 #include "sg/c_api.h"
 #include "tools/npy.h"
+#include "tools/saved_model_cmd.h"
 #include "tools/sg_server.h"
 
 namespace sg_tool {
@@ -507,6 +508,9 @@ const char kUsage[] =
     "  sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]\n"
     "         [--repeat N] [--config KEY=VALUE] [--out DIR]\n"
     "  sg inspect GRAPH\n"
+    "  sg run --saved_model DIR [--tag serve] [--signature serving_default]\n"
+    "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR]\n"
+    "  sg inspect --saved_model DIR [--tag serve]\n"
     "  sg server --cluster SPEC --job JOB --task INDEX [--tls-cert F --tls-key F --tls-ca F]\n"
     "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index; VALUES is a comma list,\n"
     "optionally after a shape ([2,2]:1,2,3,4). --config keys: intra_op_threads,\n"
@@ -519,6 +523,11 @@ int Main(int argc, char** argv) {
     return a.empty() ? 2 : 0;
   }
   if (a[0] == "server") return ServerMain(argc - 1, argv + 1);
+  // SavedModels: tools/saved_model_cmd.cc.
+  if ((a[0] == "run" || a[0] == "inspect") && HasSavedModelFlag(a)) {
+    const std::vector<std::string> rest(a.begin() + 1, a.end());
+    return a[0] == "run" ? RunSavedModel(rest) : InspectSavedModel(rest);
+  }
   if (a[0] == "inspect") {
     if (a.size() != 2) Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
     return Inspect(a[1]);
