@@ -15,6 +15,8 @@ PACKAGES=(
   libdnnl-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev python3
+  # the TLS test of tests/distributed makes its certificates with openssl
+  openssl
   # bindings and ABI checks
   swig abi-dumper abi-compliance-checker
 )

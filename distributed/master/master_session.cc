@@ -256,6 +256,54 @@ std::function<std::string(const Node*)> RoundRobinPlacement(
   };
 }
 
+// The partitioner cannot cut an edge into or out of a control-flow node. Where placement put the
+// two ends of such a data edge on different devices (typically a fetch of a loop's Exit or a
+// cond's Merge, whose _Send sits on the client device), an Identity on the control-flow node's
+// device takes the edge's place there, and the cut falls between ordinary nodes.
+absl::Status BridgeControlFlowEdges(Graph* g) {
+  std::vector<const Edge*> cut;
+  for (Node* n : g->nodes()) {
+    for (const Edge* e : n->in_edges()) {
+      if (e->IsControlEdge()) continue;
+      if (e->src->assigned_device_name() == n->assigned_device_name()) continue;
+      if (e->src->IsControlFlow() || n->IsControlFlow()) cut.push_back(e);
+    }
+  }
+  for (const Edge* e : cut) {
+    Node* src = e->src;
+    Node* dst = e->dst;
+    const int src_output = e->src_output, dst_input = e->dst_input;
+    const DataType dtype = BaseType(src->output_type(src_output));
+    auto bridge = [&](Node* side) -> absl::StatusOr<Node*> {
+      NodeDef def;
+      def.set_name(g->NewName(absl::StrCat(src->name(), "/_cf_bridge")));
+      def.set_op("Identity");
+      def.set_device(side->assigned_device_name());
+      AddNodeAttr("T", dtype, &def);
+      SG_ASSIGN_OR_RETURN(Node * id, g->AddNode(std::move(def)));
+      id->set_assigned_device_name(side->assigned_device_name());
+      return id;
+    };
+    g->RemoveEdge(e);
+    Node* from = src;
+    int from_output = src_output;
+    if (src->IsControlFlow()) {
+      SG_ASSIGN_OR_RETURN(Node * id, bridge(src));
+      SG_RETURN_IF_ERROR(g->AddEdge(from, from_output, id, 0).status());
+      from = id;
+      from_output = 0;
+    }
+    if (dst->IsControlFlow()) {
+      SG_ASSIGN_OR_RETURN(Node * id, bridge(dst));
+      SG_RETURN_IF_ERROR(g->AddEdge(from, from_output, id, 0).status());
+      from = id;
+      from_output = 0;
+    }
+    SG_RETURN_IF_ERROR(g->AddEdge(from, from_output, dst, dst_input).status());
+  }
+  return absl::OkStatus();
+}
+
 // ---- MasterSession ------------------------------------------------------------------------
 
 // The piece of a step graph that runs on one task.
@@ -292,6 +340,30 @@ struct MasterSession::Impl {
   int64_t graph_version ABSL_GUARDED_BY(graph_mu) = 0;
 
   absl::Mutex build_mu;  // one signature is built at a time
+  // The device of every node of the whole graph (as of placed_version), guarded by build_mu. As
+  // TensorFlow does, the whole graph is placed, not each step's pruned piece, so that a variable
+  // sits on one device whatever the step; nodes keep their device when the graph is extended.
+  std::map<std::string, std::string> placement;
+  int64_t placed_version = -1;
+
+  absl::Status PlaceWholeGraph(const GraphDef& gdef) {
+    Graph graph;
+    SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), &graph));
+    SG_RETURN_IF_ERROR(InlineFunctionCalls(&graph));
+    for (Node* n : graph.nodes()) {
+      auto it = placement.find(n->name());
+      if (it != placement.end()) n->set_requested_device(it->second);
+    }
+    PlacerOptions po;
+    po.allow_soft_placement = config.allow_soft_placement();
+    po.log_device_placement = config.log_device_placement();
+    po.default_device = DefaultDeviceFor(device_names, client_device);
+    if (RoundRobinRequested()) po.unconstrained_device = RoundRobinPlacement(graph, device_names);
+    SG_RETURN_IF_ERROR(PlaceGraph(&graph, device_names, po));
+    placement.clear();
+    for (Node* n : graph.nodes()) placement[n->name()] = n->assigned_device_name();
+    return absl::OkStatus();
+  }
   absl::Mutex cache_mu;
   std::map<std::string, std::shared_ptr<StepGraph>> cache ABSL_GUARDED_BY(cache_mu);
 
@@ -480,9 +552,15 @@ absl::StatusOr<std::shared_ptr<StepGraph>> MasterSession::Impl::GetOrBuild(
 absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::string>& targets,
                                         const std::string& session_handle, absl::Time deadline) {
   GraphDef gdef;
+  int64_t version;
   {
     absl::MutexLock lock(&graph_mu);
     gdef = graph_def;
+    version = graph_version;
+  }
+  if (placed_version != version) {
+    SG_RETURN_IF_ERROR(PlaceWholeGraph(gdef));
+    placed_version = version;
   }
   Graph graph;
   SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), &graph));
@@ -507,12 +585,19 @@ absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::st
   rw.device = client_device;
   SG_RETURN_IF_ERROR(RewriteGraphForExecution(&graph, sg->feeds, sg->fetches, targets, rw));
 
-  PlacerOptions po;
-  po.allow_soft_placement = config.allow_soft_placement();
-  po.log_device_placement = config.log_device_placement();
-  po.default_device = DefaultDeviceFor(device_names, client_device);
-  if (RoundRobinRequested()) po.unconstrained_device = RoundRobinPlacement(graph, device_names);
-  SG_RETURN_IF_ERROR(PlaceGraph(&graph, device_names, po));
+  // Every node keeps the device the whole graph gave it; the nodes the rewrite added (feeds and
+  // fetches) ask for the client device.
+  for (Node* n : graph.nodes()) {
+    auto it = placement.find(n->name());
+    if (it != placement.end()) {
+      n->set_assigned_device_name(it->second);
+    } else if (incarnations.count(n->requested_device())) {
+      n->set_assigned_device_name(n->requested_device());
+    } else {
+      return errors::Internal("node '", n->name(), "' of the step has no device");
+    }
+  }
+  SG_RETURN_IF_ERROR(BridgeControlFlowEdges(&graph));
 
   PartitionOptions popts;
   popts.get_incarnation = [this](const std::string& device) -> uint64_t {
