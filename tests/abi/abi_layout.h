@@ -1,0 +1,51 @@
+/* The frozen layout of the C API's value structs, checked at compile time by every file that
+ * includes this (tests/abi/header_c99.c as C99, header_cxx11.cc as C++11, old_client.c against
+ * the baseline header). These structs are passed by value and in caller-allocated arrays, so a
+ * changed size or member offset breaks every compiled client even when no symbol changes.
+ *
+ * The pins live here rather than in c_api.h so that a client's compiler never evaluates them; a
+ * layout change fails sg's own build (these are part of `all`) and the ABI dump test.
+ * Pointer-sized members are written in terms of sizeof(void*), and the LP64 numbers (x86-64,
+ * aarch64) are pinned outright as well. */
+#ifndef SG_TESTS_ABI_LAYOUT_H_
+#define SG_TESTS_ABI_LAYOUT_H_
+
+#include <stddef.h>
+
+#if defined(__cplusplus)
+#define SG_PIN(cond, name) static_assert(cond, #name)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define SG_PIN(cond, name) _Static_assert(cond, #name)
+#else /* C99: an array of negative size is a compile error. */
+#define SG_PIN(cond, name) typedef char sg_pin_##name[(cond) ? 1 : -1]
+#endif
+
+/* SG_Output and SG_Input: {SG_Operation* oper; int index;} plus tail padding. */
+SG_PIN(offsetof(SG_Output, oper) == 0, output_oper_offset);
+SG_PIN(offsetof(SG_Output, index) == sizeof(void*), output_index_offset);
+SG_PIN(sizeof(SG_Output) == 2 * sizeof(void*), output_size);
+SG_PIN(offsetof(SG_Input, oper) == 0, input_oper_offset);
+SG_PIN(offsetof(SG_Input, index) == sizeof(void*), input_index_offset);
+SG_PIN(sizeof(SG_Input) == 2 * sizeof(void*), input_size);
+
+/* SG_Buffer: {const void* data; size_t length; void (*data_deallocator)(void*, size_t);}. */
+SG_PIN(offsetof(SG_Buffer, data) == 0, buffer_data_offset);
+SG_PIN(offsetof(SG_Buffer, length) == sizeof(void*), buffer_length_offset);
+SG_PIN(offsetof(SG_Buffer, data_deallocator) == sizeof(void*) + sizeof(size_t),
+       buffer_deallocator_offset);
+SG_PIN(sizeof(SG_Buffer) == 2 * sizeof(void*) + sizeof(size_t), buffer_size);
+
+#if defined(__LP64__)
+SG_PIN(sizeof(SG_Output) == 16 && offsetof(SG_Output, index) == 8, output_lp64);
+SG_PIN(sizeof(SG_Input) == 16 && offsetof(SG_Input, index) == 8, input_lp64);
+SG_PIN(sizeof(SG_Buffer) == 24 && offsetof(SG_Buffer, length) == 8 &&
+           offsetof(SG_Buffer, data_deallocator) == 16,
+       buffer_lp64);
+#endif
+
+/* Enums cross the ABI as int-sized values with fixed numbers. */
+SG_PIN(sizeof(SG_Code) == sizeof(int) && sizeof(SG_DataType) == sizeof(int), enum_size);
+SG_PIN(SG_OK == 0 && SG_UNAUTHENTICATED == 16, code_values);
+SG_PIN(SG_FLOAT == 1 && SG_STRING == 7 && SG_UINT64 == 23, dtype_values);
+
+#endif /* SG_TESTS_ABI_LAYOUT_H_ */

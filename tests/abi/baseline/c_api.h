@@ -1,0 +1,990 @@
+/* sg C API: build or load a TensorFlow-1.x-style static graph and run it in a session.
+ *
+ * This is libsg's ABI (SONAME libsg.so.1). It follows TensorFlow's client C API function for
+ * function, with SG_ in place of TF_, so a TensorFlow C client maps one to one:
+ *
+ *   SG_Status* s = SG_NewStatus();
+ *   SG_Graph* g = SG_NewGraph();
+ *   SG_Buffer* def = SG_NewBufferFromString(bytes, nbytes);     // a .pb or .pbtxt file
+ *   SG_ImportGraphDefOptions* io = SG_NewImportGraphDefOptions();
+ *   SG_GraphImportGraphDef(g, def, io, s);
+ *   SG_SessionOptions* so = SG_NewSessionOptions();
+ *   SG_Session* sess = SG_NewSession(g, so, s);
+ *   SG_Output in = {SG_GraphOperationByName(g, "input"), 0};
+ *   SG_Output out = {SG_GraphOperationByName(g, "probs"), 0};
+ *   SG_Tensor* result = NULL;
+ *   SG_SessionRun(sess, NULL, &in, &x, 1, &out, &result, 1, NULL, 0, NULL, s);
+ *   if (SG_GetCode(s) != SG_OK) fprintf(stderr, "%s\n", SG_Message(s));
+ *
+ * Conventions (they hold for every function below unless its comment says otherwise):
+ * - Handles are opaque. SG_New<Type> pairs with SG_Delete<Type>; every SG_Delete* accepts NULL.
+ * - A function that can fail takes an SG_Status* last. It is set to SG_OK on success; on failure
+ *   it holds one of TensorFlow's codes and a one-line message naming the culprit (argument, node
+ *   or attr). A NULL `status` is allowed only where a comment says so.
+ * - NULL handles, NULL arrays with a non-zero count and negative counts are reported as
+ *   SG_INVALID_ARGUMENT, never a crash. Output arguments are left untouched on failure unless a
+ *   comment says otherwise.
+ * - Strings passed in are copied; strings returned point into the object that returned them.
+ * - Booleans are unsigned char (0 or 1) as in TensorFlow's C API.
+ * - Enum values are fixed and only grow; a changed behaviour gets a new function.
+ */
+#ifndef SG_C_API_H_
+#define SG_C_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define SG_CAPI_EXPORT __declspec(dllexport)
+#else
+#define SG_CAPI_EXPORT __attribute__((visibility("default")))
+#endif
+
+#define SG_VERSION_MAJOR 0
+#define SG_VERSION_MINOR 1
+#define SG_VERSION_PATCH 0
+#define SG_VERSION_STRING "0.1.0"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Version
+ * ------------------------------------------------------------------------------------------- */
+
+/* Returns the library's version, "MAJOR.MINOR.PATCH" (SG_VERSION_STRING of the build).
+ * Ownership: a static string. Errors: none. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern const char* SG_Version(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Status
+ * ------------------------------------------------------------------------------------------- */
+
+/* TensorFlow's error codes (the gRPC canonical codes). */
+typedef enum SG_Code {
+  SG_OK = 0,
+  SG_CANCELLED = 1,
+  SG_UNKNOWN = 2,
+  SG_INVALID_ARGUMENT = 3,
+  SG_DEADLINE_EXCEEDED = 4,
+  SG_NOT_FOUND = 5,
+  SG_ALREADY_EXISTS = 6,
+  SG_PERMISSION_DENIED = 7,
+  SG_RESOURCE_EXHAUSTED = 8,
+  SG_FAILED_PRECONDITION = 9,
+  SG_ABORTED = 10,
+  SG_OUT_OF_RANGE = 11,
+  SG_UNIMPLEMENTED = 12,
+  SG_INTERNAL = 13,
+  SG_UNAVAILABLE = 14,
+  SG_DATA_LOSS = 15,
+  SG_UNAUTHENTICATED = 16
+} SG_Code;
+
+typedef struct SG_Status SG_Status;
+
+/* Makes a status holding SG_OK.
+ * Ownership: the caller frees it with SG_DeleteStatus. Errors: NULL when out of memory.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Status* SG_NewStatus(void);
+
+/* Frees a status. Ownership: takes `s`; NULL is a no-op. Errors: none.
+ * Preconditions: no other thread uses `s`. Threads: safe for distinct statuses. */
+SG_CAPI_EXPORT extern void SG_DeleteStatus(SG_Status* s);
+
+/* Sets the code and message (SG_OK clears the message).
+ * Ownership: `msg` is copied; NULL means "". Errors: none; a NULL `s` is a no-op.
+ * Preconditions: none. Threads: one writer per status. */
+SG_CAPI_EXPORT extern void SG_SetStatus(SG_Status* s, SG_Code code, const char* msg);
+
+/* Returns the code. Ownership: none. Errors: a NULL `s` reads as SG_INVALID_ARGUMENT.
+ * Preconditions: none. Threads: safe while nobody writes `s`. */
+SG_CAPI_EXPORT extern SG_Code SG_GetCode(const SG_Status* s);
+
+/* Returns the message, "" for SG_OK.
+ * Ownership: owned by `s`, valid until `s` is next modified or deleted.
+ * Errors: a NULL `s` gives a static message. Preconditions: none.
+ * Threads: safe while nobody writes `s`. */
+SG_CAPI_EXPORT extern const char* SG_Message(const SG_Status* s);
+
+/* ---------------------------------------------------------------------------------------------
+ * Buffers
+ * ------------------------------------------------------------------------------------------- */
+
+/* A block of bytes, usually a serialized protocol buffer. Its layout is frozen.
+ * `data_deallocator`, when set, is called by SG_DeleteBuffer with (data, length). */
+typedef struct SG_Buffer {
+  const void* data;
+  size_t length;
+  void (*data_deallocator)(void* data, size_t length);
+} SG_Buffer;
+
+/* Makes a buffer holding a copy of `proto_len` bytes at `proto`.
+ * Ownership: the caller frees it with SG_DeleteBuffer (which frees the copy).
+ * Errors: NULL when `proto` is NULL with a non-zero length, or out of memory.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Buffer* SG_NewBufferFromString(const void* proto, size_t proto_len);
+
+/* Makes an empty buffer {NULL, 0, NULL}, the form every function that fills a buffer wants.
+ * Ownership: the caller frees it with SG_DeleteBuffer. Errors: NULL when out of memory.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Buffer* SG_NewBuffer(void);
+
+/* Calls the buffer's deallocator (if any) on its data and frees the struct.
+ * Ownership: takes `buffer`; NULL is a no-op. Errors: none.
+ * Preconditions: `buffer` came from SG_NewBuffer* or an sg function. Threads: not on one buffer. */
+SG_CAPI_EXPORT extern void SG_DeleteBuffer(SG_Buffer* buffer);
+
+/* Returns the struct by value. Ownership: the data stays owned by `buffer`.
+ * Errors: a NULL `buffer` gives {NULL, 0, NULL}. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Buffer SG_GetBuffer(SG_Buffer* buffer);
+
+/* ---------------------------------------------------------------------------------------------
+ * Data types
+ * ------------------------------------------------------------------------------------------- */
+
+/* TensorFlow's DataType numbers (types.proto). 0 (invalid) has no name. */
+typedef enum SG_DataType {
+  SG_FLOAT = 1,
+  SG_DOUBLE = 2,
+  SG_INT32 = 3,
+  SG_UINT8 = 4,
+  SG_INT16 = 5,
+  SG_INT8 = 6,
+  SG_STRING = 7,
+  SG_COMPLEX64 = 8,
+  SG_COMPLEX = 8,
+  SG_INT64 = 9,
+  SG_BOOL = 10,
+  SG_QINT8 = 11,
+  SG_QUINT8 = 12,
+  SG_QINT32 = 13,
+  SG_BFLOAT16 = 14,
+  SG_QINT16 = 15,
+  SG_QUINT16 = 16,
+  SG_UINT16 = 17,
+  SG_COMPLEX128 = 18,
+  SG_HALF = 19,
+  SG_RESOURCE = 20,
+  SG_VARIANT = 21,
+  SG_UINT32 = 22,
+  SG_UINT64 = 23
+} SG_DataType;
+
+/* Returns the size in bytes of one element of `dt`, or 0 for SG_STRING, SG_RESOURCE,
+ * SG_VARIANT and unknown values. Ownership: none. Errors: none. Preconditions: none.
+ * Threads: safe. */
+SG_CAPI_EXPORT extern size_t SG_DataTypeSize(SG_DataType dt);
+
+/* ---------------------------------------------------------------------------------------------
+ * Tensors
+ *
+ * A tensor is a dtype, a shape and a buffer of row-major elements. SG_STRING tensors use
+ * TensorFlow 1.x's layout: n uint64 offsets (one per element, counted from the end of the offset
+ * table), then each element as a varint length followed by its bytes (see SG_StringEncode).
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct SG_Tensor SG_Tensor;
+
+/* Makes a tensor over caller memory `data` of `len` bytes, with `num_dims` dims `dims`.
+ * Ownership: takes `data`: `deallocator(data, len, deallocator_arg)` is called exactly once,
+ *   when the tensor dies, or before returning when the call fails (and also right away when
+ *   `data` is not aligned to SG_TensorAlignment() bytes: sg then copies it). A NULL deallocator
+ *   leaves the memory to the caller, who must keep it alive as long as the tensor.
+ *   The caller frees the result with SG_DeleteTensor.
+ * Errors: NULL when `dims` is NULL with num_dims > 0, num_dims < 0, a dim < 0, `dtype` is unknown,
+ *   `data` is NULL with len > 0, or `len` does not equal the element count times
+ *   SG_DataTypeSize(dtype) (for SG_STRING: `len` is not a well-formed encoding of that many
+ *   strings). The C signature has no status (as TensorFlow's): check for NULL.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Tensor* SG_NewTensor(SG_DataType dtype, const int64_t* dims,
+                                              int num_dims, void* data, size_t len,
+                                              void (*deallocator)(void* data, size_t len,
+                                                                  void* arg),
+                                              void* deallocator_arg);
+
+/* Makes a tensor with room for `len` bytes, aligned to SG_TensorAlignment(); the contents are
+ * uninitialized. For SG_STRING, `len` is the size of the encoding the caller will write.
+ * Ownership: the caller frees it with SG_DeleteTensor.
+ * Errors: NULL for the argument errors of SG_NewTensor or when the memory cannot be had.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Tensor* SG_AllocateTensor(SG_DataType dtype, const int64_t* dims,
+                                                   int num_dims, size_t len);
+
+/* Frees a tensor (its memory goes when no session step still uses it).
+ * Ownership: takes `t`; NULL is a no-op. Errors: none. Preconditions: none.
+ * Threads: not concurrently with other uses of `t`. */
+SG_CAPI_EXPORT extern void SG_DeleteTensor(SG_Tensor* t);
+
+/* Returns the dtype (a reference dtype reads as its base type).
+ * Ownership: none. Errors: a NULL `t` gives 0. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_DataType SG_TensorType(const SG_Tensor* t);
+
+/* Returns the number of dims (0 for a scalar).
+ * Ownership: none. Errors: a NULL `t` gives -1. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern int SG_NumDims(const SG_Tensor* t);
+
+/* Returns the size of dim `dim_index`.
+ * Ownership: none. Errors: -1 for a NULL `t` or an index outside [0, SG_NumDims(t)).
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern int64_t SG_Dim(const SG_Tensor* t, int dim_index);
+
+/* Returns the size in bytes of the data (for SG_STRING, of the encoding).
+ * Ownership: none. Errors: a NULL `t` gives 0. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern size_t SG_TensorByteSize(const SG_Tensor* t);
+
+/* Returns the data: SG_TensorByteSize(t) bytes, row-major, writable.
+ * Ownership: owned by `t`, valid until it is deleted. Errors: NULL for a NULL `t` (or no bytes).
+ * Preconditions: none. Threads: writes need the caller's own locking. */
+SG_CAPI_EXPORT extern void* SG_TensorData(const SG_Tensor* t);
+
+/* Returns the number of elements (the product of the dims, 1 for a scalar).
+ * Ownership: none. Errors: a NULL `t` gives -1. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern int64_t SG_TensorElementCount(const SG_Tensor* t);
+
+/* Returns 1 when SG_TensorData(t) is aligned to SG_TensorAlignment() bytes (or is NULL).
+ * Ownership: none. Errors: a NULL `t` gives 0. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern unsigned char SG_TensorIsAligned(const SG_Tensor* t);
+
+/* Returns the alignment in bytes sg wants for tensor data (64); SG_NewTensor copies data that
+ * is not aligned so. Ownership: none. Errors: none. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern size_t SG_TensorAlignment(void);
+
+/* Writes `src_len` bytes of `src` as a varint length followed by the bytes into `dst`.
+ * Returns the bytes written: SG_StringEncodedSize(src_len).
+ * Ownership: none is taken. Errors: 0 and SG_INVALID_ARGUMENT when `dst_len` is too small or a
+ *   pointer is NULL with a non-zero length.
+ * Preconditions: `dst` and `src` do not overlap. Threads: safe. */
+SG_CAPI_EXPORT extern size_t SG_StringEncode(const char* src, size_t src_len, char* dst,
+                                             size_t dst_len, SG_Status* status);
+
+/* Reads one string encoded by SG_StringEncode from `src` (at most `src_len` bytes): sets *dst
+ * to its first byte (inside `src`) and *dst_len to its length. Returns the bytes consumed.
+ * Ownership: *dst points into `src`. Errors: 0 and SG_INVALID_ARGUMENT for a truncated or
+ *   malformed length, or a NULL pointer.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern size_t SG_StringDecode(const char* src, size_t src_len, const char** dst,
+                                             size_t* dst_len, SG_Status* status);
+
+/* Returns the bytes SG_StringEncode writes for a string of `len` bytes.
+ * Ownership: none. Errors: none. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern size_t SG_StringEncodedSize(size_t len);
+
+/* ---------------------------------------------------------------------------------------------
+ * Session options
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct SG_SessionOptions SG_SessionOptions;
+
+/* Makes options for SG_NewSession: target "" (in-process), default ConfigProto.
+ * Ownership: the caller frees them with SG_DeleteSessionOptions. Errors: NULL when out of memory.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_SessionOptions* SG_NewSessionOptions(void);
+
+/* Sets the target: "" or "local" for this process, "grpc://host:port" for a cluster.
+ * Ownership: `target` is copied; NULL means "". Errors: none; a NULL `options` is a no-op.
+ * Preconditions: none. Threads: not concurrently on one options object. */
+SG_CAPI_EXPORT extern void SG_SetTarget(SG_SessionOptions* options, const char* target);
+
+/* Replaces the ConfigProto with the serialized one in `proto` (`proto_len` bytes).
+ * Ownership: the bytes are copied.
+ * Errors: SG_INVALID_ARGUMENT "Unparseable ConfigProto" when the bytes do not parse (the options
+ *   keep their old config), or for a NULL `options` or NULL `proto` with a non-zero length.
+ * Preconditions: none. Threads: not concurrently on one options object. */
+SG_CAPI_EXPORT extern void SG_SetConfig(SG_SessionOptions* options, const void* proto,
+                                        size_t proto_len, SG_Status* status);
+
+/* Frees the options. Ownership: takes `options`; NULL is a no-op. Errors: none.
+ * Preconditions: none (sessions keep their own copy). Threads: not on options in use. */
+SG_CAPI_EXPORT extern void SG_DeleteSessionOptions(SG_SessionOptions* options);
+
+/* Typed setters over the ConfigProto, so a C client need not build protos:
+ * intra_op_parallelism_threads (0 = chosen by sg), inter_op_parallelism_threads (0 = chosen by
+ * sg, negative = run in the caller's thread), operation_timeout_in_ms (0 = none),
+ * device_count[device_type] (e.g. "CPU"), log_device_placement, allow_soft_placement.
+ * Ownership: strings are copied.
+ * Errors: SG_INVALID_ARGUMENT for a NULL `options`, a negative intra-op thread count, timeout or
+ *   device count, or a NULL or empty device type.
+ * Preconditions: none. Threads: not concurrently on one options object. */
+SG_CAPI_EXPORT extern void SG_SetIntraOpParallelismThreads(SG_SessionOptions* options,
+                                                           int num_threads, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_SetInterOpParallelismThreads(SG_SessionOptions* options,
+                                                           int num_threads, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_SetOperationTimeoutInMs(SG_SessionOptions* options,
+                                                      int64_t timeout_ms, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_SetDeviceCount(SG_SessionOptions* options,
+                                             const char* device_type, int count,
+                                             SG_Status* status);
+SG_CAPI_EXPORT extern void SG_SetLogDevicePlacement(SG_SessionOptions* options,
+                                                    unsigned char enable, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_SetAllowSoftPlacement(SG_SessionOptions* options,
+                                                    unsigned char enable, SG_Status* status);
+
+/* ---------------------------------------------------------------------------------------------
+ * Graphs and operations
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct SG_Graph SG_Graph;
+typedef struct SG_OperationDescription SG_OperationDescription;
+typedef struct SG_Operation SG_Operation;
+
+/* One input of an operation (index among its data inputs), or one output. Layout frozen. */
+typedef struct SG_Input {
+  SG_Operation* oper;
+  int index;
+} SG_Input;
+
+typedef struct SG_Output {
+  SG_Operation* oper;
+  int index;
+} SG_Output;
+
+/* Makes an empty graph.
+ * Ownership: the caller drops it with SG_DeleteGraph. Errors: NULL when out of memory.
+ * Preconditions: none. Threads: safe. Every SG_Graph* function below locks the graph, so one
+ * graph may be used from several threads. */
+SG_CAPI_EXPORT extern SG_Graph* SG_NewGraph(void);
+
+/* Drops the caller's reference: the graph is freed once no session uses it either.
+ * Ownership: takes `g`; NULL is a no-op. Its SG_Operation* become invalid for the caller.
+ * Errors: none. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_DeleteGraph(SG_Graph* g);
+
+/* Narrows the static shape of `output` to `dims` (-1 = unknown dim; num_dims = -1 = unknown
+ * rank), merged with what shape inference already knows.
+ * Ownership: `dims` is copied.
+ * Errors: SG_INVALID_ARGUMENT for a NULL graph or operation, an output of another graph, an
+ *   index out of range, num_dims < -1, NULL dims with num_dims > 0, a dim < -1, or a shape that
+ *   contradicts the known one (the message gives both).
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_GraphSetTensorShape(SG_Graph* graph, SG_Output output,
+                                                  const int64_t* dims, const int num_dims,
+                                                  SG_Status* status);
+
+/* Returns the rank of `output` as far as known, -1 when unknown.
+ * Ownership: none. Errors: -1 and SG_INVALID_ARGUMENT as for SG_GraphSetTensorShape.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern int SG_GraphGetTensorNumDims(SG_Graph* graph, SG_Output output,
+                                                   SG_Status* status);
+
+/* Writes the static shape of `output` (-1 for unknown dims) into `dims[0..num_dims)`.
+ * Ownership: none. Errors: SG_INVALID_ARGUMENT as for SG_GraphSetTensorShape, or when
+ *   `num_dims` differs from SG_GraphGetTensorNumDims (or NULL dims with num_dims > 0).
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_GraphGetTensorShape(SG_Graph* graph, SG_Output output,
+                                                  int64_t* dims, int num_dims,
+                                                  SG_Status* status);
+
+/* Starts describing a new operation of type `op_type` named `oper_name` in `graph`.
+ * Ownership: the description is consumed by SG_FinishOperation (the only way to free it).
+ *   Strings are copied.
+ * Errors: none here: a NULL graph or name is reported by SG_FinishOperation.
+ * Preconditions: none. Threads: a description is used by one thread. */
+SG_CAPI_EXPORT extern SG_OperationDescription* SG_NewOperation(SG_Graph* graph,
+                                                               const char* op_type,
+                                                               const char* oper_name);
+
+/* Requests a device, e.g. "/device:CPU:0". Ownership: copied. Errors: none (NULL is a no-op).
+ * Preconditions: `desc` not finished. Threads: one thread per description. */
+SG_CAPI_EXPORT extern void SG_SetDevice(SG_OperationDescription* desc, const char* device);
+
+/* Adds the next data input (in the OpDef's order). Errors are reported by SG_FinishOperation:
+ * a NULL operation, an output of another graph, an index out of range, a dtype that does not fit.
+ * Ownership: none. Preconditions: `desc` not finished. Threads: one thread per description. */
+SG_CAPI_EXPORT extern void SG_AddInput(SG_OperationDescription* desc, SG_Output input);
+
+/* Adds a list input (an OpDef arg "N * T" or a list(type)) of `num_inputs` tensors.
+ * Ownership: the array is copied. Errors: reported by SG_FinishOperation, including a NULL
+ *   array with num_inputs > 0 and num_inputs < 0. Preconditions: `desc` not finished.
+ * Threads: one thread per description. */
+SG_CAPI_EXPORT extern void SG_AddInputList(SG_OperationDescription* desc, const SG_Output* inputs,
+                                           int num_inputs);
+
+/* Makes the operation run after `input`. Errors: reported by SG_FinishOperation.
+ * Ownership: none. Preconditions: `desc` not finished. Threads: one thread per description. */
+SG_CAPI_EXPORT extern void SG_AddControlInput(SG_OperationDescription* desc, SG_Operation* input);
+
+/* Asks that the operation be placed with `op` (adds "loc:@name" to its _class attr).
+ * Ownership: none. Errors: reported by SG_FinishOperation. Preconditions: `desc` not finished.
+ * Threads: one thread per description. */
+SG_CAPI_EXPORT extern void SG_ColocateWith(SG_OperationDescription* desc, SG_Operation* op);
+
+/* Attribute setters: each sets attr `attr_name` of the description, replacing an earlier value.
+ * Ownership: every value (strings, arrays, protos) is copied; SG_SetAttrTensor(List) copy the
+ *   tensors' contents and leave the tensors to the caller.
+ * Errors: argument errors (NULL arrays with a non-zero count, a negative count, a dim < -1, a
+ *   proto that does not parse, a NULL tensor) are reported through `status` where the setter
+ *   takes one, otherwise by SG_FinishOperation, naming the attr. Whether the attr fits the op is
+ *   checked by SG_FinishOperation.
+ * Preconditions: `desc` not finished. Threads: one thread per description.
+ * Shapes: num_dims = -1 means unknown rank; a dim of -1 is an unknown dim. */
+SG_CAPI_EXPORT extern void SG_SetAttrString(SG_OperationDescription* desc, const char* attr_name,
+                                            const void* value, size_t length);
+SG_CAPI_EXPORT extern void SG_SetAttrStringList(SG_OperationDescription* desc,
+                                                const char* attr_name, const void* const* values,
+                                                const size_t* lengths, int num_values);
+SG_CAPI_EXPORT extern void SG_SetAttrInt(SG_OperationDescription* desc, const char* attr_name,
+                                         int64_t value);
+SG_CAPI_EXPORT extern void SG_SetAttrIntList(SG_OperationDescription* desc, const char* attr_name,
+                                             const int64_t* values, int num_values);
+SG_CAPI_EXPORT extern void SG_SetAttrFloat(SG_OperationDescription* desc, const char* attr_name,
+                                           float value);
+SG_CAPI_EXPORT extern void SG_SetAttrFloatList(SG_OperationDescription* desc,
+                                               const char* attr_name, const float* values,
+                                               int num_values);
+SG_CAPI_EXPORT extern void SG_SetAttrBool(SG_OperationDescription* desc, const char* attr_name,
+                                          unsigned char value);
+SG_CAPI_EXPORT extern void SG_SetAttrBoolList(SG_OperationDescription* desc,
+                                              const char* attr_name, const unsigned char* values,
+                                              int num_values);
+SG_CAPI_EXPORT extern void SG_SetAttrType(SG_OperationDescription* desc, const char* attr_name,
+                                          SG_DataType value);
+SG_CAPI_EXPORT extern void SG_SetAttrTypeList(SG_OperationDescription* desc,
+                                              const char* attr_name, const SG_DataType* values,
+                                              int num_values);
+SG_CAPI_EXPORT extern void SG_SetAttrPlaceholder(SG_OperationDescription* desc,
+                                                 const char* attr_name, const char* placeholder);
+SG_CAPI_EXPORT extern void SG_SetAttrFuncName(SG_OperationDescription* desc,
+                                              const char* attr_name, const char* value,
+                                              size_t length);
+SG_CAPI_EXPORT extern void SG_SetAttrShape(SG_OperationDescription* desc, const char* attr_name,
+                                           const int64_t* dims, int num_dims);
+/* `dims[i]` has `num_dims[i]` entries (-1: unknown rank, dims[i] may then be NULL). */
+SG_CAPI_EXPORT extern void SG_SetAttrShapeList(SG_OperationDescription* desc,
+                                               const char* attr_name, const int64_t* const* dims,
+                                               const int* num_dims, int num_shapes);
+SG_CAPI_EXPORT extern void SG_SetAttrTensorShapeProto(SG_OperationDescription* desc,
+                                                      const char* attr_name, const void* proto,
+                                                      size_t proto_len, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_SetAttrTensorShapeProtoList(SG_OperationDescription* desc,
+                                                          const char* attr_name,
+                                                          const void* const* protos,
+                                                          const size_t* proto_lens,
+                                                          int num_shapes, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_SetAttrTensor(SG_OperationDescription* desc, const char* attr_name,
+                                            SG_Tensor* value, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_SetAttrTensorList(SG_OperationDescription* desc,
+                                                const char* attr_name, SG_Tensor* const* values,
+                                                int num_values, SG_Status* status);
+/* `proto` is a serialized AttrValue. */
+SG_CAPI_EXPORT extern void SG_SetAttrValueProto(SG_OperationDescription* desc,
+                                                const char* attr_name, const void* proto,
+                                                size_t proto_len, SG_Status* status);
+
+/* Adds the described operation to the graph: checks it against its OpDef (inputs, dtypes,
+ * attrs, defaults filled in), runs its shape function, and returns it.
+ * Ownership: always consumes `desc`, on success and on failure. The operation belongs to the
+ *   graph and lives as long as it.
+ * Errors: NULL and SG_INVALID_ARGUMENT for a NULL description, graph or name, a duplicate name,
+ *   a missing or mistyped attr, inputs that do not fit the OpDef, an input from another graph,
+ *   or a shape function error; SG_NOT_FOUND for an unknown op type. The message names the
+ *   operation and, where there is one, the attr or input.
+ * Preconditions: none. Threads: safe (the graph is locked). */
+SG_CAPI_EXPORT extern SG_Operation* SG_FinishOperation(SG_OperationDescription* desc,
+                                                       SG_Status* status);
+
+/* Operation getters. An operation does not change once finished, except that consumers and
+ * control outputs are added as the graph grows.
+ * Ownership: returned strings are owned by the graph and live as long as it.
+ * Errors: a NULL operation gives "" / 0 / -1; an index out of range gives -1 or 0 (SG_Output
+ *   with a NULL oper).
+ * Preconditions: `oper` belongs to a live graph.
+ * Threads: safe; consumer and control-output counts may change while another thread adds
+ *   operations that use `oper`. */
+SG_CAPI_EXPORT extern const char* SG_OperationName(SG_Operation* oper);
+SG_CAPI_EXPORT extern const char* SG_OperationOpType(SG_Operation* oper);
+SG_CAPI_EXPORT extern const char* SG_OperationDevice(SG_Operation* oper);
+SG_CAPI_EXPORT extern int SG_OperationNumOutputs(SG_Operation* oper);
+/* Returns 0 (invalid) for a NULL operation or an index out of range. */
+SG_CAPI_EXPORT extern SG_DataType SG_OperationOutputType(SG_Output oper_out);
+SG_CAPI_EXPORT extern int SG_OperationNumInputs(SG_Operation* oper);
+SG_CAPI_EXPORT extern SG_DataType SG_OperationInputType(SG_Input oper_in);
+/* Returns how many tensors the OpDef arg `arg_name` (an output or input arg) expands to;
+ * -1 and SG_INVALID_ARGUMENT for an unknown arg name or a NULL operation. */
+SG_CAPI_EXPORT extern int SG_OperationOutputListLength(SG_Operation* oper, const char* arg_name,
+                                                       SG_Status* status);
+SG_CAPI_EXPORT extern int SG_OperationInputListLength(SG_Operation* oper, const char* arg_name,
+                                                      SG_Status* status);
+/* The output feeding input `oper_in`; {NULL, -1} when out of range or not connected. */
+SG_CAPI_EXPORT extern SG_Output SG_OperationInput(SG_Input oper_in);
+SG_CAPI_EXPORT extern int SG_OperationOutputNumConsumers(SG_Output oper_out);
+/* Fills up to `max_consumers` entries of `consumers`; returns the total number of consumers. */
+SG_CAPI_EXPORT extern int SG_OperationOutputConsumers(SG_Output oper_out, SG_Input* consumers,
+                                                      int max_consumers);
+SG_CAPI_EXPORT extern int SG_OperationNumControlInputs(SG_Operation* oper);
+/* Fills up to `max_control_inputs` entries; returns the total number of control inputs. */
+SG_CAPI_EXPORT extern int SG_OperationGetControlInputs(SG_Operation* oper,
+                                                       SG_Operation** control_inputs,
+                                                       int max_control_inputs);
+SG_CAPI_EXPORT extern int SG_OperationNumControlOutputs(SG_Operation* oper);
+SG_CAPI_EXPORT extern int SG_OperationGetControlOutputs(SG_Operation* oper,
+                                                        SG_Operation** control_outputs,
+                                                        int max_control_outputs);
+
+/* The kind of value an attr holds (TensorFlow's TF_AttrType numbers). */
+typedef enum SG_AttrType {
+  SG_ATTR_STRING = 0,
+  SG_ATTR_INT = 1,
+  SG_ATTR_FLOAT = 2,
+  SG_ATTR_BOOL = 3,
+  SG_ATTR_TYPE = 4,
+  SG_ATTR_SHAPE = 5,
+  SG_ATTR_TENSOR = 6,
+  SG_ATTR_PLACEHOLDER = 7,
+  SG_ATTR_FUNC = 8
+} SG_AttrType;
+
+/* What an attr holds. list_size is -1 for a single value; total_size is, for strings the byte
+ * length (list: the sum), for shapes the rank (-1 unknown; list: the sum of known ranks), and -1
+ * for the other kinds. */
+typedef struct SG_AttrMetadata {
+  unsigned char is_list;
+  int64_t list_size;
+  SG_AttrType type;
+  int64_t total_size;
+} SG_AttrMetadata;
+
+/* Describes attr `attr_name` of `oper`.
+ * Ownership: none. Errors: SG_INVALID_ARGUMENT for a NULL operation or name or an attr that
+ *   holds no value; the attr's name is in the message. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_AttrMetadata SG_OperationGetAttrMetadata(SG_Operation* oper,
+                                                                  const char* attr_name,
+                                                                  SG_Status* status);
+
+/* Attribute getters, one per kind. Each reads attr `attr_name` of `oper`.
+ * Ownership: values are copied into caller memory, except SG_OperationGetAttrTensor(List)
+ *   (new tensors the caller deletes) and the buffers of ...TensorShapeProto(List) (filled with
+ *   a serialized TensorShapeProto each; the caller owns them).
+ * Errors: SG_INVALID_ARGUMENT for a NULL operation, name or output pointer, an attr of another
+ *   kind, or a caller array too small (lists are truncated to `max_values`, which is not an
+ *   error; strings and shapes that do not fit in `storage` are); SG_NOT_FOUND when the
+ *   operation has no such attr. The attr's name is in the message.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_OperationGetAttrString(SG_Operation* oper, const char* attr_name,
+                                                     void* value, size_t max_length,
+                                                     SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrStringList(SG_Operation* oper,
+                                                         const char* attr_name, void** values,
+                                                         size_t* lengths, int max_values,
+                                                         void* storage, size_t storage_size,
+                                                         SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrInt(SG_Operation* oper, const char* attr_name,
+                                                  int64_t* value, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrIntList(SG_Operation* oper, const char* attr_name,
+                                                      int64_t* values, int max_values,
+                                                      SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrFloat(SG_Operation* oper, const char* attr_name,
+                                                    float* value, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrFloatList(SG_Operation* oper,
+                                                        const char* attr_name, float* values,
+                                                        int max_values, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrBool(SG_Operation* oper, const char* attr_name,
+                                                   unsigned char* value, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrBoolList(SG_Operation* oper, const char* attr_name,
+                                                       unsigned char* values, int max_values,
+                                                       SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrType(SG_Operation* oper, const char* attr_name,
+                                                   SG_DataType* value, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrTypeList(SG_Operation* oper, const char* attr_name,
+                                                       SG_DataType* values, int max_values,
+                                                       SG_Status* status);
+/* Copies min(num_dims, rank) dims; size `value` with SG_OperationGetAttrMetadata's total_size. */
+SG_CAPI_EXPORT extern void SG_OperationGetAttrShape(SG_Operation* oper, const char* attr_name,
+                                                    int64_t* value, int num_dims,
+                                                    SG_Status* status);
+/* dims[i] points into `storage` (NULL for unknown rank, num_dims[i] = -1). */
+SG_CAPI_EXPORT extern void SG_OperationGetAttrShapeList(SG_Operation* oper,
+                                                        const char* attr_name, int64_t** dims,
+                                                        int* num_dims, int num_shapes,
+                                                        int64_t* storage, int storage_size,
+                                                        SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrTensorShapeProto(SG_Operation* oper,
+                                                               const char* attr_name,
+                                                               SG_Buffer* value,
+                                                               SG_Status* status);
+/* Fills values[0..min(max_values, list size)) with new buffers the caller deletes. */
+SG_CAPI_EXPORT extern void SG_OperationGetAttrTensorShapeProtoList(SG_Operation* oper,
+                                                                   const char* attr_name,
+                                                                   SG_Buffer** values,
+                                                                   int max_values,
+                                                                   SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrTensor(SG_Operation* oper, const char* attr_name,
+                                                     SG_Tensor** value, SG_Status* status);
+SG_CAPI_EXPORT extern void SG_OperationGetAttrTensorList(SG_Operation* oper,
+                                                         const char* attr_name,
+                                                         SG_Tensor** values, int max_values,
+                                                         SG_Status* status);
+
+/* Writes attr `attr_name` as a serialized AttrValue into `output_attr_value`.
+ * Ownership: the caller owns the buffer and its new contents (freed by SG_DeleteBuffer).
+ * Errors: SG_INVALID_ARGUMENT for a NULL argument or a buffer that is not empty ("Passing
+ *   non-empty SG_Buffer is invalid"); SG_NOT_FOUND for a missing attr.
+ * Preconditions: the buffer came from SG_NewBuffer. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_OperationGetAttrValueProto(SG_Operation* oper,
+                                                         const char* attr_name,
+                                                         SG_Buffer* output_attr_value,
+                                                         SG_Status* status);
+
+/* Writes the operation as a serialized NodeDef. Ownership, errors and preconditions as for
+ * SG_OperationGetAttrValueProto. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_OperationToNodeDef(SG_Operation* oper, SG_Buffer* output_node_def,
+                                                 SG_Status* status);
+
+/* Returns the operation named `oper_name`, or NULL when there is none (or an argument is NULL).
+ * Ownership: the graph's. Errors: none. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Operation* SG_GraphOperationByName(SG_Graph* graph,
+                                                            const char* oper_name);
+
+/* Iterates over the operations: start with *pos = 0, call until it returns NULL.
+ * Ownership: the graph's. Errors: NULL for NULL arguments. Preconditions: none.
+ * Threads: safe; operations added meanwhile may or may not be visited. */
+SG_CAPI_EXPORT extern SG_Operation* SG_GraphNextOperation(SG_Graph* graph, size_t* pos);
+
+/* Writes the whole graph (nodes, versions, function library) as a serialized GraphDef.
+ * Ownership: the caller owns the buffer's new contents.
+ * Errors: SG_INVALID_ARGUMENT for a NULL argument or a non-empty buffer.
+ * Preconditions: the buffer came from SG_NewBuffer. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_GraphToGraphDef(SG_Graph* graph, SG_Buffer* output_graph_def,
+                                              SG_Status* status);
+
+/* Writes the serialized OpDef of `op_name` (a registered op or a function of the graph).
+ * Ownership: as SG_GraphToGraphDef. Errors: SG_NOT_FOUND for an unknown op; otherwise as
+ * SG_GraphToGraphDef. Preconditions: as SG_GraphToGraphDef. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_GraphGetOpDef(SG_Graph* graph, const char* op_name,
+                                            SG_Buffer* output_op_def, SG_Status* status);
+
+/* Writes the graph's serialized VersionDef. Ownership, errors, preconditions: as
+ * SG_GraphToGraphDef. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_GraphVersions(SG_Graph* graph, SG_Buffer* output_version_def,
+                                            SG_Status* status);
+
+/* Returns every registered op as a serialized OpList.
+ * Ownership: the caller frees it with SG_DeleteBuffer. Errors: NULL when out of memory.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Buffer* SG_GetAllOpList(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * GraphDef import
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct SG_ImportGraphDefOptions SG_ImportGraphDefOptions;
+typedef struct SG_ImportGraphDefResults SG_ImportGraphDefResults;
+
+/* Makes import options: no prefix, no mappings, nothing returned.
+ * Ownership: the caller frees them with SG_DeleteImportGraphDefOptions.
+ * Errors: NULL when out of memory. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_ImportGraphDefOptions* SG_NewImportGraphDefOptions(void);
+
+/* Frees import options. Ownership: takes `opts`; NULL is a no-op. Errors: none.
+ * Preconditions: none. Threads: not on options in use. */
+SG_CAPI_EXPORT extern void SG_DeleteImportGraphDefOptions(SG_ImportGraphDefOptions* opts);
+
+/* Import option setters. Every imported name gets "prefix/" in front; nodes without a device
+ * get `device`; uniquify_names / uniquify_prefix ask for renaming on a clash (sg does not
+ * implement them: an import with either set fails with SG_UNIMPLEMENTED); an input mapping
+ * rewires uses of "src_name:src_index" in the GraphDef to `dst`, an existing tensor; a control
+ * remapping rewires "^src_name" to `dst`; a control dependency makes every imported node that
+ * has no input run after `oper`; return outputs and operations are looked up after the import
+ * (names as in the GraphDef, without the prefix) and handed back in SG_ImportGraphDefResults.
+ * Ownership: strings are copied; operations must stay in the graph imported into.
+ * Errors: none here (the setters return void); a NULL `opts` is a no-op, and NULL names,
+ *   negative indexes or operations of another graph are reported by the import, naming them.
+ * Preconditions: none. Threads: not concurrently on one options object. */
+SG_CAPI_EXPORT extern void SG_ImportGraphDefOptionsSetPrefix(SG_ImportGraphDefOptions* opts,
+                                                             const char* prefix);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefOptionsSetDefaultDevice(
+    SG_ImportGraphDefOptions* opts, const char* device);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefOptionsSetUniquifyNames(
+    SG_ImportGraphDefOptions* opts, unsigned char uniquify_names);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefOptionsSetUniquifyPrefix(
+    SG_ImportGraphDefOptions* opts, unsigned char uniquify_prefix);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefOptionsAddInputMapping(
+    SG_ImportGraphDefOptions* opts, const char* src_name, int src_index, SG_Output dst);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefOptionsRemapControlDependency(
+    SG_ImportGraphDefOptions* opts, const char* src_name, SG_Operation* dst);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefOptionsAddControlDependency(
+    SG_ImportGraphDefOptions* opts, SG_Operation* oper);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefOptionsAddReturnOutput(
+    SG_ImportGraphDefOptions* opts, const char* oper_name, int index);
+/* Returns how many return outputs were added (0 for NULL). */
+SG_CAPI_EXPORT extern int SG_ImportGraphDefOptionsNumReturnOutputs(
+    const SG_ImportGraphDefOptions* opts);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefOptionsAddReturnOperation(
+    SG_ImportGraphDefOptions* opts, const char* oper_name);
+/* Returns how many return operations were added (0 for NULL). */
+SG_CAPI_EXPORT extern int SG_ImportGraphDefOptionsNumReturnOperations(
+    const SG_ImportGraphDefOptions* opts);
+
+/* Imports the serialized GraphDef in `graph_def` (binary, or text format) into `graph`, all or
+ * nothing. `options` may be NULL (defaults).
+ * Ownership: the caller frees the results with SG_DeleteImportGraphDefResults; the graph_def
+ *   buffer stays the caller's.
+ * Errors: NULL and SG_INVALID_ARGUMENT for a NULL graph or buffer, bytes that are no GraphDef,
+ *   a duplicate name, a missing input node or output index, a dtype mismatch, a cycle that is
+ *   not a while loop, a bad mapping or return name; SG_NOT_FOUND for an unknown op;
+ *   SG_UNIMPLEMENTED when uniquify_names or uniquify_prefix is set. Messages name the node.
+ * Preconditions: none. Threads: safe (the graph is locked). */
+SG_CAPI_EXPORT extern SG_ImportGraphDefResults* SG_GraphImportGraphDefWithResults(
+    SG_Graph* graph, const SG_Buffer* graph_def, const SG_ImportGraphDefOptions* options,
+    SG_Status* status);
+
+/* Result getters: the return outputs and operations, in the order they were requested, and the
+ * input mappings that matched no use in the GraphDef.
+ * Ownership: the arrays and strings are owned by `results` and live as long as it.
+ * Errors: NULL `results` or output pointers give nothing (counts of 0 where a count pointer is
+ *   given). Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_ImportGraphDefResultsReturnOutputs(
+    SG_ImportGraphDefResults* results, int* num_outputs, SG_Output** outputs);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefResultsReturnOperations(
+    SG_ImportGraphDefResults* results, int* num_opers, SG_Operation*** opers);
+SG_CAPI_EXPORT extern void SG_ImportGraphDefResultsMissingUnusedInputMappings(
+    SG_ImportGraphDefResults* results, int* num_missing_unused_input_mappings,
+    const char*** src_names, int** src_indexes);
+
+/* Frees import results. Ownership: takes `results`; NULL is a no-op. Errors: none.
+ * Preconditions: none. Threads: not on results in use. */
+SG_CAPI_EXPORT extern void SG_DeleteImportGraphDefResults(SG_ImportGraphDefResults* results);
+
+/* Imports like SG_GraphImportGraphDefWithResults and writes the return outputs into
+ * `return_outputs`. Ownership: none is transferred.
+ * Errors: as SG_GraphImportGraphDefWithResults, and SG_INVALID_ARGUMENT when
+ *   `num_return_outputs` differs from the options' count (then nothing is imported) or
+ *   `return_outputs` is NULL with a non-zero count.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_GraphImportGraphDefWithReturnOutputs(
+    SG_Graph* graph, const SG_Buffer* graph_def, const SG_ImportGraphDefOptions* options,
+    SG_Output* return_outputs, int num_return_outputs, SG_Status* status);
+
+/* Imports like SG_GraphImportGraphDefWithResults, discarding the results.
+ * Ownership: none. Errors: as SG_GraphImportGraphDefWithResults. Preconditions: none.
+ * Threads: safe. */
+SG_CAPI_EXPORT extern void SG_GraphImportGraphDef(SG_Graph* graph, const SG_Buffer* graph_def,
+                                                  const SG_ImportGraphDefOptions* options,
+                                                  SG_Status* status);
+
+/* ---------------------------------------------------------------------------------------------
+ * Sessions
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct SG_Session SG_Session;
+typedef struct SG_DeviceList SG_DeviceList;
+
+/* Makes a session running `graph`, chosen by the options' target through the session factory
+ * registry ("" or "local": in this process; "grpc://host:port": a cluster). The graph may keep
+ * growing: each run first sends the session the operations added since the last run.
+ * Ownership: the caller closes it with SG_CloseSession and frees it with SG_DeleteSession. The
+ *   session keeps the graph alive (SG_DeleteGraph may come first); `opts` is copied.
+ * Errors: NULL and SG_INVALID_ARGUMENT for a NULL argument or a target no factory accepts (the
+ *   message names the target); the factory's error otherwise.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Session* SG_NewSession(SG_Graph* graph, const SG_SessionOptions* opts,
+                                                SG_Status* status);
+
+/* Closes the session: waits for runs in flight and releases its resources (on a cluster, tells
+ * the master). Later runs fail with SG_CANCELLED. Closing twice is fine.
+ * Ownership: none. Errors: SG_INVALID_ARGUMENT for a NULL session; the session's error.
+ * Preconditions: none. Threads: safe; runs in flight finish first. */
+SG_CAPI_EXPORT extern void SG_CloseSession(SG_Session* session, SG_Status* status);
+
+/* Frees the session (closing it first if needed) and drops its reference to the graph.
+ * Ownership: takes `session`; NULL is a no-op (status SG_OK). Local resources are freed even when
+ *   an error is reported. Errors: the close's error. Preconditions: no other thread uses the
+ *   session. Threads: not concurrently with other calls on `session`. */
+SG_CAPI_EXPORT extern void SG_DeleteSession(SG_Session* session, SG_Status* status);
+
+/* Runs one step: feeds inputs[i] = input_values[i], computes outputs[0..noutputs) into
+ * output_values, and also runs `target_opers` for their effect. The same output may be fetched
+ * twice: both results are returned. Any tensor may be fed, not only Placeholders.
+ * `run_options` (a serialized RunOptions) may be NULL; `run_metadata` may be NULL or an empty
+ * buffer that receives a serialized RunMetadata.
+ * Ownership: input tensors and buffers stay the caller's (borrowed for the call); each
+ *   output_values[i] is a new tensor the caller deletes. On failure every output_values[i] is
+ *   set to NULL.
+ * Errors: SG_INVALID_ARGUMENT for a NULL session, NULL arrays with non-zero counts, negative
+ *   counts, a NULL input tensor, a tensor fed twice, a feed whose dtype differs from the output
+ *   it feeds or whose shape contradicts a known dim, unparseable run_options, a non-empty
+ *   run_metadata buffer; SG_NOT_FOUND for an output index out of range or an output or
+ *   operation of another graph; SG_CANCELLED
+ *   after SG_CloseSession; SG_DEADLINE_EXCEEDED past the timeout; a kernel's error naming its
+ *   node.
+ * Preconditions: none. Threads: concurrent runs on one session are allowed. */
+SG_CAPI_EXPORT extern void SG_SessionRun(SG_Session* session, const SG_Buffer* run_options,
+                                         const SG_Output* inputs, SG_Tensor* const* input_values,
+                                         int ninputs, const SG_Output* outputs,
+                                         SG_Tensor** output_values, int noutputs,
+                                         const SG_Operation* const* target_opers, int ntargets,
+                                         SG_Buffer* run_metadata, SG_Status* status);
+
+/* Declares a partial run: all the feeds, fetches and targets its SG_SessionPRun calls will use.
+ * Ownership: *handle is a new string the caller frees with SG_DeletePRunHandle.
+ * Errors: as SG_SessionRun's argument errors; *handle is set to NULL on failure.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_SessionPRunSetup(SG_Session* session, const SG_Output* inputs,
+                                               int ninputs, const SG_Output* outputs,
+                                               int noutputs,
+                                               const SG_Operation* const* target_opers,
+                                               int ntargets, const char** handle,
+                                               SG_Status* status);
+
+/* Continues partial run `handle` with some of its declared feeds and fetches.
+ * Ownership: as SG_SessionRun.
+ * Errors: as SG_SessionRun, and SG_INVALID_ARGUMENT for an unknown handle or a feed or fetch that
+ *   was not declared or was already done. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_SessionPRun(SG_Session* session, const char* handle,
+                                          const SG_Output* inputs,
+                                          SG_Tensor* const* input_values, int ninputs,
+                                          const SG_Output* outputs, SG_Tensor** output_values,
+                                          int noutputs, const SG_Operation* const* target_opers,
+                                          int ntargets, SG_Status* status);
+
+/* Frees a partial-run handle; no more SG_SessionPRun calls may use it. The session releases
+ * the partial run's state at once (an unfinished partial run is abandoned).
+ * Ownership: takes `handle`; NULL is a no-op. Errors: none. Preconditions: the handle came from
+ * SG_SessionPRunSetup. Threads: not concurrently with a PRun on the handle. */
+SG_CAPI_EXPORT extern void SG_DeletePRunHandle(const char* handle);
+
+/* Lists the devices the session can use.
+ * Ownership: the caller frees the list with SG_DeleteDeviceList.
+ * Errors: NULL and SG_INVALID_ARGUMENT for a NULL session; the session's error (SG_CANCELLED
+ * once closed). Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_DeviceList* SG_SessionListDevices(SG_Session* session,
+                                                          SG_Status* status);
+
+/* Frees a device list. Ownership: takes `list`; NULL is a no-op. Errors: none.
+ * Preconditions: none. Threads: not on a list in use. */
+SG_CAPI_EXPORT extern void SG_DeleteDeviceList(SG_DeviceList* list);
+
+/* Returns the number of devices (0 for NULL). Ownership: none. Errors: none.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern int SG_DeviceListCount(const SG_DeviceList* list);
+
+/* Device getters: full name ("/job:localhost/replica:0/task:0/device:CPU:0"), type ("CPU"),
+ * memory limit in bytes, incarnation.
+ * Ownership: strings are owned by the list.
+ * Errors: SG_INVALID_ARGUMENT for a NULL list or an index outside [0, count); then NULL, -1 and
+ *   0 are returned. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern const char* SG_DeviceListName(const SG_DeviceList* list, int index,
+                                                    SG_Status* status);
+SG_CAPI_EXPORT extern const char* SG_DeviceListType(const SG_DeviceList* list, int index,
+                                                    SG_Status* status);
+SG_CAPI_EXPORT extern int64_t SG_DeviceListMemoryBytes(const SG_DeviceList* list, int index,
+                                                       SG_Status* status);
+SG_CAPI_EXPORT extern uint64_t SG_DeviceListIncarnation(const SG_DeviceList* list, int index,
+                                                        SG_Status* status);
+
+/* Clears resource containers (variables) on the options' target; all of them when
+ * ncontainers is 0. Ownership: none is taken.
+ * Errors: SG_INVALID_ARGUMENT for NULL options, NULL containers with a non-zero count or a NULL
+ *   name, or a target no factory accepts. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_Reset(const SG_SessionOptions* opt, const char** containers,
+                                    int ncontainers, SG_Status* status);
+
+/* ---- Servers (distributed runtime) ------------------------------------------------------
+ * One task of a cluster: its MasterService and WorkerService on the address the cluster spec
+ * gives the task. A session whose target is SG_ServerTarget() runs its graph on the cluster.
+ *
+ *   SG_Server* server = SG_NewServerFromClusterSpec(
+ *       "ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224", "worker", 0, status);
+ *   SG_ServerStart(server, status);
+ *   ... SG_ServerTarget(server) ... ("grpc://127.0.0.1:2223")
+ *   SG_ServerStop(server, status);
+ *   SG_DeleteServer(server);
+ */
+typedef struct SG_Server SG_Server;
+
+/* Makes the server of one task from a serialized ServerDef (TensorFlow's tensorflow_server.proto
+ * layout: cluster, job_name, task_index, default_session_config, protocol "grpc").
+ * default_session_config.device_count["CPU"] sets the task's number of CPU devices (default 1).
+ * The server does not serve until SG_ServerStart.
+ * Ownership: the caller deletes the server with SG_DeleteServer; `server_def` is borrowed.
+ * Errors: NULL and SG_INVALID_ARGUMENT for bytes that are not a ServerDef, a job or task the
+ *   cluster does not have, a malformed address or another protocol.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Server* SG_NewServer(const void* server_def, size_t len,
+                                              SG_Status* status);
+
+/* Makes the server of task `task` of job `job` from a cluster spec such as
+ * "ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224" (jobs separated by ';', task addresses
+ * by ',', task i being the i-th address). A host of "localhost" binds 127.0.0.1; port 0 picks a
+ * free port at SG_ServerStart (SG_ServerTarget then gives it). Only the given host is bound
+ * ("0.0.0.0" binds every interface).
+ * Ownership: as SG_NewServer; the strings are borrowed.
+ * Errors: NULL and SG_INVALID_ARGUMENT naming the fault for a malformed spec, a NULL argument, or
+ *   a job or task the spec does not have.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Server* SG_NewServerFromClusterSpec(const char* cluster_spec,
+                                                             const char* job, int task,
+                                                             SG_Status* status);
+
+/* As SG_NewServerFromClusterSpec, with TLS: the server presents `cert_file` and `key_file` (PEM)
+ * and, when `ca_file` is given, verifies the certificates that clients present against it; its
+ * own calls to the other tasks use TLS with the same files (the CA checks the peers, the
+ * certificate and key identify this task). NULL or "" for all three is plaintext.
+ * Ownership: as SG_NewServer; the strings are borrowed (files are read now).
+ * Errors: as SG_NewServerFromClusterSpec, and SG_INVALID_ARGUMENT naming a file that cannot be
+ *   read or a certificate without its key.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Server* SG_NewServerFromClusterSpecWithTls(
+    const char* cluster_spec, const char* job, int task, const char* cert_file,
+    const char* key_file, const char* ca_file, SG_Status* status);
+
+/* Binds the task's address and starts serving; a started server is left as it is. A stopped
+ * server may be started again (on the same port).
+ * Ownership: none. Errors: SG_UNAVAILABLE naming the address when it is in use or cannot be
+ *   bound; SG_INVALID_ARGUMENT for a NULL server.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_ServerStart(SG_Server* server, SG_Status* status);
+
+/* Stops the server: steps in flight on it end with SG_CANCELLED, calls in flight get a short
+ * grace period, then the port is free again. Stopping a server that is not serving does nothing.
+ * Ownership: none. Errors: SG_INVALID_ARGUMENT for a NULL server.
+ * Preconditions: none. Threads: safe; SG_ServerJoin callers return. */
+SG_CAPI_EXPORT extern void SG_ServerStop(SG_Server* server, SG_Status* status);
+
+/* Blocks until the server is stopped (SG_ServerStop from another thread); returns at once when it
+ * is not serving.
+ * Ownership: none. Errors: SG_INVALID_ARGUMENT for a NULL server.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_ServerJoin(SG_Server* server, SG_Status* status);
+
+/* Returns the target of sessions on this server: "grpc://host:port".
+ * Ownership: the string is owned by the server and valid until the next SG_ServerStart or
+ *   SG_DeleteServer (a server asked for port 0 learns its port at its first start).
+ * Errors: none; NULL for a NULL server. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern const char* SG_ServerTarget(SG_Server* server);
+
+/* Stops the server if it is serving and frees it.
+ * Ownership: takes `server`; NULL is a no-op. Errors: none.
+ * Preconditions: no other call on the server is in progress or follows. Threads: see above. */
+SG_CAPI_EXPORT extern void SG_DeleteServer(SG_Server* server);
+/* ---- end of servers --------------------------------------------------------------------- */
+
+/* ---- SavedModel (c_api/c_api_saved_model.cc) -------------------------------------------- */
+
+/* Loads a TensorFlow SavedModel directory as TF_LoadSessionFromSavedModel does: reads
+ * <export_dir>/saved_model.pb (or saved_model.pbtxt), picks the MetaGraphDef whose tags are
+ * exactly `tags`, imports its graph into `graph`, makes a session on that graph (as SG_NewSession),
+ * restores the variables from <export_dir>/variables/variables through the saver's restore op and
+ * runs the main op (or legacy init op), feeding the asset tensors their paths under
+ * <export_dir>/assets. `run_options` (a serialized RunOptions, or NULL) applies to those runs.
+ * Ownership: the caller closes and deletes the returned session; `graph` (which must be empty)
+ *   gets the operations; when `meta_graph_def` is not NULL it receives the serialized
+ *   MetaGraphDef (signatures), to be freed by the caller as any filled SG_Buffer.
+ * Errors: NULL and SG_NOT_FOUND for a missing directory or saved_model file, or a tag set that
+ *   matches no MetaGraphDef (the message lists the tag sets there are); SG_INVALID_ARGUMENT for a
+ *   file that does not parse, a non-empty graph or meta_graph_def buffer, a NULL argument;
+ *   SG_DATA_LOSS for a checkpoint whose bytes do not match their checksum; the restore's or init
+ *   op's error otherwise (e.g. SG_INVALID_ARGUMENT for a variable of another dtype or shape).
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Session* SG_LoadSessionFromSavedModel(
+    const SG_SessionOptions* session_options, const SG_Buffer* run_options,
+    const char* export_dir, const char* const* tags, int tags_len, SG_Graph* graph,
+    SG_Buffer* meta_graph_def, SG_Status* status);
+/* ---- end of SavedModel ------------------------------------------------------------------ */
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SG_C_API_H_ */
