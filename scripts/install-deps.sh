@@ -18,7 +18,7 @@ PACKAGES=(
   # the TLS test of tests/distributed makes its certificates with openssl
   openssl
   # bindings and ABI checks
-  swig abi-dumper abi-compliance-checker
+  swig abi-dumper abi-compliance-checker xz-utils
 )
 
 missing=()
