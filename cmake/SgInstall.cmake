@@ -52,11 +52,13 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/sgConfig.cmake
 if(TARGET sg_java AND COMMAND install_jar)
   install_jar(sg_java DESTINATION ${CMAKE_INSTALL_DATADIR}/java COMPONENT java)
 endif()
-if(TARGET sg_jni)
+if(TARGET sg_jni)  # beside libsg, which it finds through $ORIGIN
+  set_target_properties(sg_jni PROPERTIES INSTALL_RPATH "$ORIGIN")
   install(TARGETS sg_jni LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT java)
 endif()
 if(SG_BUILD_GO AND IS_DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/go)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/go/
     DESTINATION ${CMAKE_INSTALL_DATADIR}/sg/go COMPONENT go
-    FILES_MATCHING PATTERN "*.go" PATTERN "go.mod" PATTERN "go.sum")
+    FILES_MATCHING PATTERN "*.go" PATTERN "*.c" PATTERN "*.h" PATTERN "go.mod" PATTERN "go.sum"
+    PATTERN "CMakeLists.txt" EXCLUDE)
 endif()

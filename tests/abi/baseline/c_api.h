@@ -40,6 +40,10 @@
 #define SG_CAPI_EXPORT __attribute__((visibility("default")))
 #endif
 
+/* The product version of this header (SG_Version() gives the library's at run time). It is not
+ * the ABI version: that is the SONAME, libsg.so.1, which changes only on a deliberate break;
+ * within it the ABI only grows, so a client built against this header runs with any later
+ * libsg.so.1 (tests/abi checks it). */
 #define SG_VERSION_MAJOR 0
 #define SG_VERSION_MINOR 1
 #define SG_VERSION_PATCH 0
