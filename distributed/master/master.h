@@ -6,7 +6,10 @@
 // the variables they read or write; nodes nothing constrains go to
 // "/job:worker/replica:0/task:0/device:CPU:0" when the cluster has a worker job, else to the
 // master task's CPU:0. Feeds enter and fetches leave on the master task's CPU:0 (the client
-// device). ConfigProto's allow_soft_placement and log_device_placement apply.
+// device). ConfigProto's allow_soft_placement and log_device_placement apply. As in TensorFlow the
+// whole graph is placed (not each step's pruned piece), so a node has one device whatever the
+// step, and nodes keep their devices when the graph is extended. Variables on a ps task live in
+// that task's device ResourceMgr: across steps and client sessions, until Reset.
 //
 // Test only: with the environment variable SG_TEST_ROUND_ROBIN_PLACEMENT=1 in the master's
 // process, unconstrained nodes are spread round robin over every device of the cluster, a
@@ -54,6 +57,8 @@ class Master : public MasterInterface {
                             CloseSessionResponse* resp) override;
   absl::Status ListDevices(CallOptions* opts, const ListDevicesRequest& req,
                            ListDevicesResponse* resp) override;
+  // As TensorFlow's: closes this master's sessions, then clears the resource containers (all of
+  // them when req.container is empty) on every task, variables included.
   absl::Status Reset(CallOptions* opts, const ResetRequest& req, ResetResponse* resp) override;
   // Ends every session's steps in flight with CANCELLED (server stop).
   void CancelAll();

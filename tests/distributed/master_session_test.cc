@@ -303,6 +303,29 @@ TEST_F(InProcessCluster, RoundRobinPlacementSpreadsNodesAndGivesTheSameAnswers) 
   EXPECT_EQ(out[0].data<float>()[0], 512.0f);
 }
 
+TEST_F(InProcessCluster, ExtendingTheGraphKeepsTheDevicesOfItsNodes) {
+  // Round robin over a graph that grows: the counter must not move (and lose its value).
+  setenv("SG_TEST_ROUND_ROBIN_PLACEMENT", "1", 1);
+  GraphDef g = test::CounterGraph();
+  g.mutable_node(0)->clear_device();  // let round robin choose the counter's device too
+  auto s = NewClusterSession(g);
+  ASSERT_NE(s, nullptr);
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({}, {}, {"init"}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  ASSERT_TRUE(s->Run({}, {}, {"inc"}, &out).ok());
+  for (int i = 0; i < 4; ++i) {
+    GraphDef more;
+    *more.add_node() = Binary("twice" + std::to_string(i), "Mul", "read", "read");
+    ASSERT_TRUE(s->Extend(more).ok());
+    st = s->Run({}, {"read:0", "twice" + std::to_string(i) + ":0"}, {}, &out);
+    ASSERT_TRUE(st.ok()) << st;
+    EXPECT_EQ(out[0].data<float>()[0], 1.0f);
+    EXPECT_EQ(out[1].data<float>()[0], 1.0f);
+  }
+  unsetenv("SG_TEST_ROUND_ROBIN_PLACEMENT");
+}
+
 TEST(MasterPlacement, TheDefaultDeviceIsTheFirstWorkerElseTheClient) {
   EXPECT_EQ(DefaultDeviceFor({"/job:ps/replica:0/task:0/device:CPU:0",
                               "/job:worker/replica:0/task:0/device:CPU:0"},
