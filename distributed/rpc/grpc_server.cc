@@ -134,6 +134,7 @@ class GrpcServer final : public ServerInterface {
     builder.SetMaxSendMessageSize(kMaxMessageBytes);
     // Two servers must never share a port.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    for (const auto& kv : TransportArguments()) builder.AddChannelArgument(kv.first, kv.second);
     builder.RegisterService(worker_service.get());
     builder.RegisterService(master_service.get());
     std::unique_ptr<::grpc::Server> server = builder.BuildAndStart();

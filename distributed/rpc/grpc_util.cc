@@ -1,7 +1,10 @@
 #include "distributed/rpc/grpc_util.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
+
+#include "absl/strings/str_split.h"
 
 namespace sg {
 namespace {
@@ -39,10 +42,22 @@ absl::Time FromGrpcDeadline(std::chrono::system_clock::time_point deadline) {
   return absl::FromChrono(deadline);
 }
 
+std::vector<std::pair<std::string, int>> TransportArguments() {
+  std::vector<std::pair<std::string, int>> out;
+  if (const char* v = std::getenv("SG_GRPC_ARGS")) {
+    for (absl::string_view kv : absl::StrSplit(v, ',', absl::SkipEmpty())) {
+      std::pair<std::string, std::string> p = absl::StrSplit(kv, '=');
+      out.push_back({p.first, std::atoi(p.second.c_str())});
+    }
+  }
+  return out;
+}
+
 ::grpc::ChannelArguments DefaultChannelArguments() {
   ::grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(kMaxMessageBytes);
   args.SetMaxSendMessageSize(kMaxMessageBytes);
+  for (const auto& kv : TransportArguments()) args.SetInt(kv.first, kv.second);
   // Fail fast when a peer is down instead of backing off for long between reconnects.
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);

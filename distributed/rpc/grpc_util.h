@@ -7,6 +7,8 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <grpcpp/grpcpp.h>
 
@@ -25,6 +27,11 @@ absl::Status FromGrpcStatus(const ::grpc::Status& s);
 // For ClientContext::set_deadline; absl::InfiniteFuture() gives the far future gRPC expects.
 std::chrono::system_clock::time_point ToGrpcDeadline(absl::Time deadline);
 absl::Time FromGrpcDeadline(std::chrono::system_clock::time_point deadline);
+
+// Extra integer gRPC arguments for every channel and server, from the environment variable
+// SG_GRPC_ARGS="name=value,..." (e.g. grpc.http2.lookahead_bytes=16777216): a tuning hook for
+// benchmarks; empty by default, so gRPC's own defaults apply.
+std::vector<std::pair<std::string, int>> TransportArguments();
 
 // Channel arguments of every channel to an sg server: message limits, no SO_REUSEPORT surprises.
 ::grpc::ChannelArguments DefaultChannelArguments();
