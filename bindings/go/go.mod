@@ -1,0 +1,3 @@
+module github.com/sg-runtime/sg/bindings/go
+
+go 1.19
