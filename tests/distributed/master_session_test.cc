@@ -10,6 +10,9 @@
 #include "core/runtime/session.h"
 #include "distributed/master/master.h"
 #include "distributed/master/master_session.h"
+#include "distributed/rpc/grpc_remote_master.h"
+#include "distributed/rpc/grpc_session.h"
+#include "distributed/rpc/grpc_util.h"
 #include "distributed/rpc/grpc_server.h"
 #include "tests/distributed/test_graphs.h"
 
@@ -324,6 +327,63 @@ TEST_F(InProcessCluster, ExtendingTheGraphKeepsTheDevicesOfItsNodes) {
     EXPECT_EQ(out[1].data<float>()[0], 1.0f);
   }
   unsetenv("SG_TEST_ROUND_ROBIN_PLACEMENT");
+}
+
+TEST_F(InProcessCluster, ARetriedRunStepIsNotRunTwice) {
+  auto master = LookupLocalMaster(target());
+  CallOptions opts;
+  CreateSessionRequest creq;
+  *creq.mutable_graph_def() = test::CounterGraph();
+  CreateSessionResponse cresp;
+  ASSERT_TRUE(master->CreateSession(&opts, creq, &cresp).ok());
+  RunStepRequest run;
+  run.set_session_handle(cresp.session_handle());
+  run.add_target("init");
+  run.set_request_id(12345);
+  RunStepResponse resp;
+  EXPECT_TRUE(master->RunStep(&opts, run, &resp).ok());
+  absl::Status st = master->RunStep(&opts, run, &resp);
+  EXPECT_EQ(st.code(), absl::StatusCode::kAborted) << st;
+  run.set_request_id(12346);
+  EXPECT_TRUE(master->RunStep(&opts, run, &resp).ok());
+}
+
+TEST(GrpcRemoteMaster, RetriesUntilTheMasterComesUp) {
+  const std::string spec = test::LoopbackSpec(0, 1);
+  auto def = ServerDefFromClusterSpec(spec, "worker", 0);
+  ASSERT_TRUE(def.ok());
+  std::unique_ptr<ServerInterface> server;
+  ASSERT_TRUE(NewGrpcServer(*def, TlsOptions(), &server).ok());
+  const std::string address = spec.substr(std::string("worker=").size());
+  SessionOptions opts;
+  opts.target = "grpc://" + address;
+  opts.config.set_operation_timeout_in_ms(5000);
+  // Over gRPC even though the server is in this process.
+  auto session = NewGrpcSession(
+      opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(
+                address, ::grpc::InsecureChannelCredentials(), DefaultChannelArguments())));
+  std::thread later([&] {
+    absl::SleepFor(absl::Milliseconds(300));
+    EXPECT_TRUE(server->Start().ok());
+  });
+  const absl::Time start = absl::Now();
+  absl::Status st = session->Create(test::CounterGraph());
+  later.join();
+  EXPECT_TRUE(st.ok()) << st;
+  EXPECT_LT(absl::Now() - start, absl::Seconds(4));
+  std::vector<Tensor> out;
+  GraphDef g;
+  *g.add_node() = Const("k", Tensor::Scalar<float>(7));
+  auto s2 = NewGrpcSession(
+      opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(
+                address, ::grpc::InsecureChannelCredentials(), DefaultChannelArguments())));
+  ASSERT_TRUE(s2->Create(g).ok());
+  st = s2->Run({}, {"k:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 7.0f);
+  session->Close().IgnoreError();
+  s2->Close().IgnoreError();
+  server->Stop().IgnoreError();
 }
 
 TEST(MasterPlacement, TheDefaultDeviceIsTheFirstWorkerElseTheClient) {
