@@ -12,9 +12,9 @@ import java.util.Set;
  * Loads libsg_jni.so (which needs libsg.so.1) once, before the first native call: the generated
  * JNI class calls {@link #load()} from its static initializer.
  *
- * <p>Tried in order: the file named by the system property {@code org.sg.jni.library}, then
- * {@code libsg_jni.so} in each directory of {@code java.library.path}, then next to the jar (and
- * in {@code ../lib} from it). A failure lists every path tried with the loader's reason.
+ * <p>Tried: the file named by the system property {@code org.sg.jni.library} when it is set
+ * (and nothing else); otherwise {@code libsg_jni.so} in each directory of {@code
+ * java.library.path}, then next to the jar, then in {@code ../lib} from it. A failure lists every path tried with the loader's reason.
  */
 final class NativeLibrary {
   static final String PROPERTY = "org.sg.jni.library";
@@ -52,7 +52,10 @@ final class NativeLibrary {
   private static Set<String> candidates() {
     Set<String> paths = new LinkedHashSet<>();
     String explicit = System.getProperty(PROPERTY);
-    if (explicit != null && !explicit.isEmpty()) paths.add(explicit);
+    if (explicit != null && !explicit.isEmpty()) {
+      paths.add(explicit);  // the caller said where: nothing else is tried
+      return paths;
+    }
     String file = System.mapLibraryName(NAME);
     String libraryPath = System.getProperty("java.library.path", "");
     for (String dir : libraryPath.split(File.pathSeparator)) {

@@ -8,4 +8,9 @@ public final class Sg {
   public static String version() {
     return Native.SG_Version();
   }
+
+  /** Prints the version: {@code java -cp sg.jar org.sg.Sg} checks that the library loads. */
+  public static void main(String[] args) {
+    System.out.println("sg " + version());
+  }
 }

@@ -155,7 +155,7 @@ public final class Tensor implements AutoCloseable {
    */
   public <T> T copyTo(T dst) {
     if (dst == null) throw new IllegalArgumentException("copyTo: the destination is null");
-    Layout layout = Layout.of(dst, dtype);
+    Layout layout = Layout.of(dst, dtype, true);
     if (!Arrays.equals(layout.shape, shape)) {
       throw new IllegalArgumentException("copyTo: the destination has shape "
           + Arrays.toString(layout.shape) + ", the tensor " + Arrays.toString(shape));
@@ -302,6 +302,11 @@ public final class Tensor implements AutoCloseable {
     }
 
     static Layout of(Object value, DataType dtype) {
+      return of(value, dtype, false);
+    }
+
+    /** `nullLeaves`: a copyTo destination, whose String or byte[] elements are still to come. */
+    static Layout of(Object value, DataType dtype, boolean nullLeaves) {
       Class<?> want = javaElement(dtype);
       boolean complex = dtype == DataType.COMPLEX64 || dtype == DataType.COMPLEX128;
       Class<?> c = value.getClass();
@@ -327,7 +332,7 @@ public final class Tensor implements AutoCloseable {
           if (cur == null) throw new IllegalArgumentException("null row at " + path(d + 1, 0));
         }
       }
-      check(value, 0, dims, leaf, new int[rank]);
+      check(value, 0, dims, nullLeaves ? null : leaf, new int[rank]);
       if (complex && (rank == 0 || dims[rank - 1] != 2)) {
         throw new IllegalArgumentException(dtype + " needs a last Java dimension of 2 (real, imaginary)");
       }
@@ -346,7 +351,7 @@ public final class Tensor implements AutoCloseable {
         throw new IllegalArgumentException("ragged array: the row at " + path(index, depth)
             + " has " + n + " elements, the first row at that depth has " + dims[depth]);
       }
-      boolean objects = depth + 1 < dims.length || !leaf.isPrimitive();
+      boolean objects = depth + 1 < dims.length || (leaf != null && !leaf.isPrimitive());
       if (!objects) return;
       for (int i = 0; i < n; ++i) {
         Object e = Array.get(v, i);
