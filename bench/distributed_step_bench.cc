@@ -19,7 +19,9 @@
 
 #include "core/framework/attr_value_util.h"
 #include "core/runtime/session.h"
+#include "absl/synchronization/notification.h"
 #include "distributed/rpc/grpc_remote_master.h"
+#include "distributed/rpc/grpc_remote_worker.h"
 #include "distributed/rpc/grpc_server.h"
 #include "distributed/rpc/grpc_session.h"
 #include "distributed/rpc/grpc_util.h"
@@ -67,6 +69,7 @@ GraphDef ScalarGraph(const std::string& const_device = "/job:ps/task:0") {
 struct Cluster {
   std::vector<std::unique_ptr<ServerInterface>> servers;
   std::string worker_target;
+  std::string ps_address;
 };
 
 Cluster* TheCluster() {
@@ -84,6 +87,7 @@ Cluster* TheCluster() {
       c->servers.push_back(std::move(server));
     }
     c->worker_target = c->servers[1]->target();
+    c->ps_address = c->servers[0]->target().substr(std::string("grpc://").size());
     return c;
   }();
   return cluster;
@@ -158,6 +162,41 @@ void BM_OneTaskScalarStepLocalMaster(benchmark::State& state) {
   RunSteps(state, session.get(), ScalarGraph("/job:worker/task:0"));
 }
 BENCHMARK(BM_OneTaskScalarStepLocalMaster)->UseRealTime()->MinTime(2.0);
+
+// The floor: one GetStatus round trip to the ps over gRPC (what any RPC on the step's path costs).
+void BM_GrpcRoundTripToThePs(benchmark::State& state) {
+  auto worker = NewGrpcRemoteWorker(
+      ::grpc::CreateCustomChannel(TheCluster()->ps_address, ::grpc::InsecureChannelCredentials(),
+                                  DefaultChannelArguments()),
+      "/job:ps/replica:0/task:0", TheCluster()->ps_address);
+  std::vector<double> micros;
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    CallOptions opts;
+    opts.SetTimeout(5000);
+    GetStatusRequest req;
+    GetStatusResponse resp;
+    absl::Notification done;
+    absl::Status status;
+    worker->GetStatusAsync(&opts, &req, &resp, [&](const absl::Status& s) {
+      status = s;
+      done.Notify();
+    });
+    done.WaitForNotification();
+    auto end = std::chrono::steady_clock::now();
+    if (!status.ok()) {
+      state.SkipWithError(status.ToString().c_str());
+      break;
+    }
+    micros.push_back(std::chrono::duration<double, std::micro>(end - start).count());
+  }
+  if (!micros.empty()) {
+    std::sort(micros.begin(), micros.end());
+    state.counters["median_us"] = micros[micros.size() / 2];
+    state.counters["p90_us"] = micros[micros.size() * 9 / 10];
+  }
+}
+BENCHMARK(BM_GrpcRoundTripToThePs)->UseRealTime()->MinTime(2.0);
 
 }  // namespace
 }  // namespace sg
