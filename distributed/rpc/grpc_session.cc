@@ -1,5 +1,6 @@
 #include "distributed/rpc/grpc_session.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -20,6 +21,9 @@ constexpr char kScheme[] = "grpc://";
 // How much longer than the step's own timeout the client waits for the master's answer, so that
 // the master's error (which says what timed out) arrives before the RPC's.
 constexpr absl::Duration kStepDeadlineSlack = absl::Seconds(2);
+
+// CloseSession (also sent from the destructor) does not wait long for a master that is gone.
+constexpr int64_t kCloseSessionTimeoutMs = 5000;
 
 int64_t NewRequestId() {
   return static_cast<int64_t>(NewIncarnation() & ((uint64_t{1} << 62) - 1)) | 1;
@@ -162,7 +166,7 @@ class GrpcSession : public Session {
     req.set_session_handle(session);
     CloseSessionResponse resp;
     CallOptions opts;
-    opts.SetTimeout(SetupTimeoutMs(options_.config));
+    opts.SetTimeout(std::min(SetupTimeoutMs(options_.config), kCloseSessionTimeoutMs));
     return master_->CloseSession(&opts, req, &resp);
   }
 
