@@ -45,7 +45,9 @@ absl::Status PlaceGraph(Graph* g, const std::vector<std::string>& devices,
     }
     for (const Edge* e : n->in_edges()) {
       if (e->IsControlEdge()) continue;
-      DataType t = e->src->output_type(e->src_output);
+      // As TensorFlow: a consumer that takes a reference (Assign) or a resource handle must run
+      // where the variable lives; one that reads a reference as a value may run anywhere.
+      DataType t = n->input_type(e->dst_input);
       if (IsRefType(t) || t == DT_RESOURCE) groups.Union(n->id(), e->src->id());
     }
   }
