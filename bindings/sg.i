@@ -43,6 +43,7 @@
 %ignore SG_SessionPRun;
 %ignore SG_StringDecode;       /* the bindings code strings in their own language */
 %ignore SG_StringEncode;
+%ignore SG_LoadSessionFromSavedModel;  /* tags as an array of C strings: sgb_ helper below */
 %rename(attr_type) SG_AttrMetadata::type;  /* `type` is a Go keyword */
 
 /* ================================================================================================
@@ -430,6 +431,43 @@ static void sgb_SetAttrTensorList(SG_OperationDescription* desc, const char* att
   for (int i = 0; i < ntensors; ++i) values[i] = (SG_Tensor*)(intptr_t)tensors[i];
   SG_SetAttrTensorList(desc, attr_name, values, ntensors, status);
   free(values);
+}
+
+/* The tags laid end to end in `data`, `lengths[i]` bytes each. */
+static SG_Session* sgb_LoadSessionFromSavedModel(const SG_SessionOptions* session_options,
+                                                 const SG_Buffer* run_options,
+                                                 const char* export_dir, const void* data,
+                                                 size_t len, const int64_t* lengths,
+                                                 int nlengths, SG_Graph* graph,
+                                                 SG_Buffer* meta_graph_def, SG_Status* status) {
+  char** tags = (char**)calloc((size_t)(nlengths > 0 ? nlengths : 1), sizeof(char*));
+  size_t at = 0;
+  int ok = tags != NULL;
+  for (int i = 0; ok && i < nlengths; ++i) {
+    if (lengths[i] < 0 || (size_t)lengths[i] > len - at) {
+      ok = 0;
+      break;
+    }
+    tags[i] = (char*)malloc((size_t)lengths[i] + 1);
+    if (tags[i] == NULL) {
+      ok = 0;
+      break;
+    }
+    memcpy(tags[i], (const char*)data + at, (size_t)lengths[i]);
+    tags[i][lengths[i]] = '\0';
+    at += (size_t)lengths[i];
+  }
+  SG_Session* session = NULL;
+  if (ok) {
+    session = SG_LoadSessionFromSavedModel(session_options, run_options, export_dir,
+                                           (const char* const*)tags, nlengths, graph,
+                                           meta_graph_def, status);
+  } else {
+    SG_SetStatus(status, SG_INVALID_ARGUMENT, "saved model tags do not match their lengths");
+  }
+  for (int i = 0; tags != NULL && i < nlengths; ++i) free(tags[i]);
+  free(tags);
+  return session;
 }
 
 /* One step. feeds: (operation, index, tensor) triples; fetches: (operation, index) pairs;

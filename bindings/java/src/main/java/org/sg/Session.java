@@ -58,6 +58,12 @@ public final class Session implements AutoCloseable {
     res = new NativeResource(this, "Session", h, Session::delete);
   }
 
+  /** Takes ownership of a session the C API made on {@code graph} (SavedModelBundle). */
+  Session(Graph graph, long handle) {
+    this.graph = graph;
+    res = new NativeResource(this, "Session", handle, Session::delete);
+  }
+
   /** A new Runner: feeds, fetches and targets of one run. */
   public Runner runner() {
     return new Runner();
