@@ -10,7 +10,14 @@ find_program(SG_GO_EXECUTABLE NAMES go HINTS /usr/local/go/bin)
 find_program(SG_PKG_CONFIG_EXECUTABLE NAMES pkg-config)
 
 set(SG_JAVA_DEFAULT OFF)
-if(SWIG_FOUND AND Java_FOUND AND SG_JNI_INCLUDE_DIR)
+set(SG_GO_DEFAULT OFF)
+if(SG_SANITIZE)
+  # A JVM or a go test binary would need the sanitizer runtime preloaded to load an instrumented
+  # libsg; the bindings are tested in the plain build.
+  if(NOT DEFINED SG_BUILD_JAVA OR NOT DEFINED SG_BUILD_GO)
+    message(STATUS "Bindings off by default under SG_SANITIZE=${SG_SANITIZE}")
+  endif()
+elseif(SWIG_FOUND AND Java_FOUND AND SG_JNI_INCLUDE_DIR)
   set(SG_JAVA_DEFAULT ON)
 elseif(NOT DEFINED SG_BUILD_JAVA)
   message(STATUS "Java binding off by default: it needs SWIG >= 4.0 (found: ${SWIG_FOUND}), "
@@ -18,14 +25,14 @@ elseif(NOT DEFINED SG_BUILD_JAVA)
     "scripts/install-deps.sh installs them")
 endif()
 
-set(SG_GO_DEFAULT OFF)
 set(SG_GO_VERSION "")
 if(SG_GO_EXECUTABLE)
   execute_process(COMMAND ${SG_GO_EXECUTABLE} env GOVERSION OUTPUT_VARIABLE SG_GO_VERSION
     OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   string(REGEX REPLACE "^go" "" SG_GO_VERSION "${SG_GO_VERSION}")
 endif()
-if(SWIG_FOUND AND SG_PKG_CONFIG_EXECUTABLE AND SG_GO_VERSION VERSION_GREATER_EQUAL 1.19)
+if(SG_SANITIZE)
+elseif(SWIG_FOUND AND SG_PKG_CONFIG_EXECUTABLE AND SG_GO_VERSION VERSION_GREATER_EQUAL 1.19)
   set(SG_GO_DEFAULT ON)
 elseif(NOT DEFINED SG_BUILD_GO)
   message(STATUS "Go binding off by default: it needs Go >= 1.19 (found: '${SG_GO_VERSION}'), "

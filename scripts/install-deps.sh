@@ -17,9 +17,40 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev python3
   # the TLS test of tests/distributed makes its certificates with openssl
   openssl
-  # bindings and ABI checks
-  swig abi-dumper abi-compliance-checker xz-utils
+  # bindings and ABI checks (the Java binding: a JDK 17 with jni.h; curl fetches JUnit below)
+  swig abi-dumper abi-compliance-checker xz-utils openjdk-17-jdk-headless curl ca-certificates
 )
+# The Go binding needs a go tool (>= 1.19). A preinstalled one (/usr/local/go, or on PATH) is used
+# as it is; only without one is Debian's golang-go (1.19) installed.
+if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then
+  PACKAGES+=(golang-go)
+fi
+
+# JUnit 5's console launcher for the Java binding's tests, fetched once from Maven Central into
+# the user's cache (bindings/java/CMakeLists.txt looks there) and checked against its SHA-1.
+JUNIT_VERSION=1.10.2
+JUNIT_SHA1=552303cce67dc3485ded393d744c0f6b5cae355b
+JUNIT_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/sg"
+JUNIT_JAR="$JUNIT_DIR/junit-platform-console-standalone-$JUNIT_VERSION.jar"
+fetch_junit() {
+  if [ -f "$JUNIT_JAR" ] && echo "$JUNIT_SHA1  $JUNIT_JAR" | sha1sum -c --status; then
+    return 0
+  fi
+  if ! command -v curl >/dev/null 2>&1; then
+    echo "install-deps: curl is missing; cannot fetch $JUNIT_JAR (the Java tests need it)" >&2
+    return 1
+  fi
+  local url="https://repo1.maven.org/maven2/org/junit/platform/junit-platform-console-standalone/$JUNIT_VERSION/junit-platform-console-standalone-$JUNIT_VERSION.jar"
+  echo "install-deps: fetching $url"
+  mkdir -p "$JUNIT_DIR"
+  curl -fsSL --retry 3 -o "$JUNIT_JAR.tmp" "$url"
+  if ! echo "$JUNIT_SHA1  $JUNIT_JAR.tmp" | sha1sum -c --status; then
+    rm -f "$JUNIT_JAR.tmp"
+    echo "install-deps: $url does not have SHA-1 $JUNIT_SHA1" >&2
+    return 1
+  fi
+  mv "$JUNIT_JAR.tmp" "$JUNIT_JAR"
+}
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
@@ -31,6 +62,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#PACKAGES[@]} packages present"
+  fetch_junit
   exit 0
 fi
 
@@ -51,3 +83,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
   -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}"
+fetch_junit

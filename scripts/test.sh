@@ -27,8 +27,18 @@ failed=()
 phase "install-deps"
 scripts/install-deps.sh
 
+# The Java and Go bindings are built and tested in the plain build wherever their toolchains are
+# (explicitly, so that a build directory configured before they existed picks them up too).
+binding_args=()
+if command -v swig >/dev/null 2>&1 && command -v javac >/dev/null 2>&1; then
+  binding_args+=(-DSG_BUILD_JAVA=ON)
+fi
+if command -v swig >/dev/null 2>&1 && { command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ]; }; then
+  binding_args+=(-DSG_BUILD_GO=ON)
+fi
+
 phase "build ($BUILD_DIR)"
-BUILD_DIR="$BUILD_DIR" scripts/build.sh
+BUILD_DIR="$BUILD_DIR" scripts/build.sh ${binding_args[@]+"${binding_args[@]}"}
 
 phase "ctest ($BUILD_DIR)"
 if ! (cd "$BUILD_DIR" && ctest "${ctest_args[@]}"); then
