@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/synchronization/mutex.h"
 #include "core/framework/attr_value_util.h"
 #include "core/framework/cancellation.h"
@@ -208,8 +209,8 @@ class OpKernelContext {
 
  private:
   Params* params_;
-  std::vector<TensorValue> outputs_;
-  std::vector<bool> has_output_;
+  absl::InlinedVector<TensorValue, 2> outputs_;
+  absl::InlinedVector<bool, 2> has_output_;
   bool is_output_dead_ = false;
   absl::Status status_;
 };

@@ -256,9 +256,38 @@ class DirectSession : public Session {
     return [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
   }
 
+  // Looks the signature up first as the caller wrote it (no sorting on the hot path), then in
+  // canonical (sorted) form; builds and caches it under both keys on a miss.
   absl::StatusOr<std::shared_ptr<const ExecutorSet>> GetExecutors(
+      const std::vector<std::string>& feeds_in, const std::vector<std::string>& fetches_in,
+      const std::vector<std::string>& targets_in, bool use_rendezvous) {
+    std::string fast_key = absl::StrCat(use_rendezvous ? "prun:" : "", absl::StrJoin(feeds_in, ","),
+                                        "->", absl::StrJoin(fetches_in, ","), "/",
+                                        absl::StrJoin(targets_in, ","));
+    {
+      absl::MutexLock lock(&cache_mu_);
+      auto it = cache_.find(fast_key);
+      if (it != cache_.end()) return it->second;
+    }
+    SG_ASSIGN_OR_RETURN(auto set, GetCanonicalExecutors(feeds_in, fetches_in, targets_in,
+                                                        use_rendezvous));
+    absl::MutexLock lock(&cache_mu_);
+    cache_.emplace(fast_key, set);
+    return set;
+  }
+
+  absl::StatusOr<std::shared_ptr<const ExecutorSet>> GetCanonicalExecutors(
       std::vector<std::string> feeds, std::vector<std::string> fetches,
       std::vector<std::string> targets, bool use_rendezvous) {
+    {
+      std::vector<std::string> sorted = feeds;
+      std::sort(sorted.begin(), sorted.end());
+      for (size_t i = 1; i < sorted.size(); ++i) {
+        if (sorted[i] == sorted[i - 1]) {
+          return errors::InvalidArgument("tensor '", sorted[i], "' is fed more than once");
+        }
+      }
+    }
     std::sort(feeds.begin(), feeds.end());
     std::sort(fetches.begin(), fetches.end());
     fetches.erase(std::unique(fetches.begin(), fetches.end()), fetches.end());
@@ -394,16 +423,10 @@ class DirectSession : public Session {
                      const std::vector<std::pair<std::string, Tensor>>& inputs,
                      const std::vector<std::string>& output_names,
                      const std::vector<std::string>& target_nodes, std::vector<Tensor>* outputs) {
+    // A tensor fed twice never matches a cached signature; building one reports it.
     std::vector<std::string> feed_names;
+    feed_names.reserve(inputs.size());
     for (const auto& in : inputs) feed_names.push_back(in.first);
-    {
-      std::set<std::string> seen;
-      for (const auto& f : feed_names) {
-        if (!seen.insert(f).second) {
-          return errors::InvalidArgument("tensor '", f, "' is fed more than once");
-        }
-      }
-    }
     SG_ASSIGN_OR_RETURN(auto set, GetExecutors(feed_names, output_names, target_nodes, false));
     std::vector<Tensor> args(set->feeds.size());
     for (const auto& in : inputs) {

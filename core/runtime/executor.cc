@@ -3,8 +3,10 @@
 #include <atomic>
 #include <deque>
 #include <map>
+#include <optional>
 #include <tuple>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/synchronization/notification.h"
 
@@ -200,6 +202,7 @@ struct Entry {
   TensorValue val;
   bool has_value = false;
 };
+using EntryVector = absl::InlinedVector<Entry, 4>;
 
 struct IterationState {
   explicit IterationState(const FrameInfo& info)
@@ -242,6 +245,30 @@ struct TaggedNode {
   bool is_dead;
 };
 
+// A FIFO of ready nodes that keeps its first entries inline: a small step allocates nothing for
+// its queues.
+class ReadyQueue {
+ public:
+  void push_back(const TaggedNode& t) { v_.push_back(t); }
+  bool empty() const { return head_ == v_.size(); }
+  size_t size() const { return v_.size() - head_; }
+  TaggedNode pop_front() {
+    TaggedNode t = v_[head_++];
+    if (head_ == v_.size()) clear();
+    return t;
+  }
+  void clear() {
+    v_.clear();
+    head_ = 0;
+  }
+  const TaggedNode* begin() const { return v_.data() + head_; }
+  const TaggedNode* end() const { return v_.data() + v_.size(); }
+
+ private:
+  absl::InlinedVector<TaggedNode, 8> v_;
+  size_t head_ = 0;
+};
+
 class ExecutorState {
  public:
   ExecutorState(const ExecutorImpl* impl, const Executor::Args& args,
@@ -253,7 +280,7 @@ class ExecutorState {
   }
 
   void Start() {
-    std::deque<TaggedNode> ready;
+    ReadyQueue ready;
     IterationState* st = root_->iterations[0].get();
     for (int id : impl_->roots_) {
       st->outstanding_ops++;
@@ -266,7 +293,7 @@ class ExecutorState {
     num_outstanding_.store(static_cast<int64_t>(ready.size()));
     // Cheap roots run here, on the caller's thread; small graphs then finish without a thread
     // hop.
-    std::deque<TaggedNode> inline_ready;
+    ReadyQueue inline_ready;
     ScheduleReady(&ready, &inline_ready);
     if (!inline_ready.empty()) Process(std::move(inline_ready));
   }
@@ -284,7 +311,7 @@ class ExecutorState {
 
   // Sends expensive ready nodes to the pool and queues cheap ones on `inline_ready` (or
   // schedules them too when there is no inline queue).
-  void ScheduleReady(std::deque<TaggedNode>* ready, std::deque<TaggedNode>* inline_ready) {
+  void ScheduleReady(ReadyQueue* ready, ReadyQueue* inline_ready) {
     if (ready->empty()) return;
     if (inline_ready == nullptr) {
       for (const TaggedNode& tn : *ready) Schedule(tn);
@@ -313,17 +340,16 @@ class ExecutorState {
   }
 
   void Process(TaggedNode first) {
-    std::deque<TaggedNode> inline_ready;
+    ReadyQueue inline_ready;
     inline_ready.push_back(first);
     Process(std::move(inline_ready));
   }
 
-  void Process(std::deque<TaggedNode> inline_ready) {
+  void Process(ReadyQueue inline_ready) {
     while (!inline_ready.empty()) {
-      TaggedNode tn = inline_ready.front();
-      inline_ready.pop_front();
+      TaggedNode tn = inline_ready.pop_front();
       const NodeItem& item = impl_->items_[tn.node_id];
-      std::vector<Entry> outputs;
+      EntryVector outputs;
       bool aborted;
       {
         absl::MutexLock lock(&mu_);
@@ -340,7 +366,12 @@ class ExecutorState {
       }
       // Take the inputs out of their slots: the consumer now holds the only reference, so a
       // kernel may reuse the buffer.
-      auto run = std::make_unique<NodeRun>();
+      // Synchronous kernels keep their per-call state on this stack; asynchronous ones on the
+      // heap until their callback.
+      NodeRun stack_run;
+      std::unique_ptr<NodeRun> heap_run;
+      if (item.is_async) heap_run = std::make_unique<NodeRun>();
+      NodeRun* run = item.is_async ? heap_run.get() : &stack_run;
       run->inputs.resize(item.num_inputs);
       std::string uninitialized;
       for (int i = 0; i < item.num_inputs; ++i) {
@@ -384,14 +415,14 @@ class ExecutorState {
       run->params.call_frame = args_.call_frame;
       run->params.step_resources = args_.step_resources;
       run->params.runner = args_.runner;
-      run->ctx = std::make_unique<OpKernelContext>(&run->params);
+      run->ctx.emplace(&run->params);
       if (item.is_async) {
-        NodeRun* raw = run.release();
-        item.kernel->AsAsync()->ComputeAsync(raw->ctx.get(), [this, tn, raw]() {
+        NodeRun* raw = heap_run.release();
+        item.kernel->AsAsync()->ComputeAsync(&*raw->ctx, [this, tn, raw]() {
           std::unique_ptr<NodeRun> owned(raw);
-          std::vector<Entry> outs;
-          std::deque<TaggedNode> ready_after;
-          if (ProcessOutputs(impl_->items_[tn.node_id], owned->ctx.get(), &outs)) {
+          EntryVector outs;
+          ReadyQueue ready_after;
+          if (ProcessOutputs(impl_->items_[tn.node_id], &*owned->ctx, &outs)) {
             if (PropagateAndDone(tn, &outs, &ready_after)) return;
           } else {
             if (NodeDone(tn, nullptr, &ready_after)) return;
@@ -400,9 +431,10 @@ class ExecutorState {
         });
         continue;
       }
-      item.kernel->Compute(run->ctx.get());
-      bool ok = ProcessOutputs(item, run->ctx.get(), &outputs);
-      run.reset();
+      item.kernel->Compute(&*run->ctx);
+      bool ok = ProcessOutputs(item, &*run->ctx, &outputs);
+      run->ctx.reset();
+      run->inputs.clear();
       if (ok) {
         if (PropagateAndDone(tn, &outputs, &inline_ready)) return;
       } else {
@@ -421,7 +453,7 @@ class ExecutorState {
     return absl::OkStatus();
   }
 
-  bool ProcessOutputs(const NodeItem& item, OpKernelContext* ctx, std::vector<Entry>* outputs) {
+  bool ProcessOutputs(const NodeItem& item, OpKernelContext* ctx, EntryVector* outputs) {
     if (!ctx->status().ok()) {
       const absl::Status& s = ctx->status();
       std::string where = absl::StrCat(" [[node ", item.node->name(), " (", item.node->type_string(),
@@ -473,16 +505,16 @@ class ExecutorState {
 
   // Delivers `outputs` of `tn` to its consumers, then retires `tn`. Returns true when the step
   // finished (and `this` is gone).
-  bool PropagateAndDone(const TaggedNode& tn, std::vector<Entry>* outputs,
-                        std::deque<TaggedNode>* inline_ready) {
+  bool PropagateAndDone(const TaggedNode& tn, EntryVector* outputs,
+                        ReadyQueue* inline_ready) {
     return NodeDone(tn, outputs, inline_ready);
   }
 
   // Retires `tn`: propagates `outputs` (when not null), cleans up finished iterations and
   // frames, schedules what became ready. Returns true when the step finished.
-  bool NodeDone(const TaggedNode& tn, std::vector<Entry>* outputs,
-                std::deque<TaggedNode>* inline_ready) {
-    std::deque<TaggedNode> ready;
+  bool NodeDone(const TaggedNode& tn, EntryVector* outputs,
+                ReadyQueue* inline_ready) {
+    ReadyQueue ready;
     {
       absl::MutexLock lock(&mu_);
       if (outputs != nullptr && status_.ok()) PropagateOutputs(tn, *outputs, &ready);
@@ -499,8 +531,8 @@ class ExecutorState {
     return false;
   }
 
-  void PropagateOutputs(const TaggedNode& tn, const std::vector<Entry>& outputs,
-                        std::deque<TaggedNode>* ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  void PropagateOutputs(const TaggedNode& tn, const EntryVector& outputs,
+                        ReadyQueue* ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     const NodeItem& item = impl_->items_[tn.node_id];
     FrameState* frame = tn.frame;
     const int64_t iter = tn.iter;
@@ -537,7 +569,7 @@ class ExecutorState {
   }
 
   void ActivateNodes(const NodeItem& item, bool is_dead, FrameState* frame, int64_t iter,
-                     const std::vector<Entry>& outputs, std::deque<TaggedNode>* ready)
+                     const EntryVector& outputs, ReadyQueue* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     auto it = frame->iterations.find(iter);
     if (it == frame->iterations.end()) return;
@@ -608,7 +640,7 @@ class ExecutorState {
     return raw;
   }
 
-  void IncrementIteration(FrameState* frame, std::deque<TaggedNode>* ready)
+  void IncrementIteration(FrameState* frame, ReadyQueue* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     frame->iteration_count++;
     const int64_t next = frame->iteration_count;
@@ -616,7 +648,7 @@ class ExecutorState {
     frame->num_outstanding_iterations++;
     frame->dead_exits.clear();
     for (const auto& inv : frame->loop_invariants) {
-      std::vector<Entry> outs{inv.value};
+      EntryVector outs{inv.value};
       ActivateNodes(impl_->items_[inv.node_id], inv.is_dead, frame, next, outs, ready);
     }
   }
@@ -641,14 +673,14 @@ class ExecutorState {
     return frame->num_pending_inputs == 0 && frame->num_outstanding_iterations == 0;
   }
 
-  void CleanupFramesIterations(FrameState* frame, int64_t iter, std::deque<TaggedNode>* ready)
+  void CleanupFramesIterations(FrameState* frame, int64_t iter, ReadyQueue* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     bool frame_done = CleanupIterations(frame, iter);
     while (frame_done && frame->parent != nullptr) {
       FrameState* parent = frame->parent;
       const int64_t piter = frame->parent_iter;
       // A loop whose every Exit stayed dead (a loop in an untaken branch) hands deadness on.
-      std::vector<Entry> none;
+      EntryVector none;
       for (int exit_id : frame->dead_exits) {
         ActivateNodes(impl_->items_[exit_id], true, parent, piter, none, ready);
       }
@@ -674,7 +706,7 @@ class ExecutorState {
   struct NodeRun {
     std::vector<TensorValue> inputs;
     OpKernelContext::Params params;
-    std::unique_ptr<OpKernelContext> ctx;
+    std::optional<OpKernelContext> ctx;
   };
 
   const ExecutorImpl* impl_;
