@@ -1,7 +1,7 @@
 // sg: run or inspect a TensorFlow-1.x GraphDef from the command line, through libsg's C API only.
 //
 //   sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]
-//          [--repeat N] [--config KEY=VALUE] [--out DIR]
+//          [--repeat N] [--config KEY=VALUE] [--out DIR] [--session_target grpc://HOST:PORT]
 //   sg inspect GRAPH
 //
 // GRAPH is a binary (.pb) or text (.pbtxt) GraphDef. A tensor NAME is "op" or "op:index".
@@ -382,6 +382,7 @@ void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, SG_Status* s) {
 struct RunArgs {
   std::string graph;
   std::vector<std::string> feeds, fetches, targets, configs;
+  std::string session_target;  // "" runs in process; "grpc://host:port" on a cluster
   int repeat = 1;
   std::string out_dir;
 };
@@ -410,6 +411,7 @@ int Run(const RunArgs& args) {
   std::unique_ptr<SG_SessionOptions, void (*)(SG_SessionOptions*)> opts(SG_NewSessionOptions(),
                                                                          SG_DeleteSessionOptions);
   for (const auto& c : args.configs) ApplyConfig(opts.get(), c, s.get());
+  if (!args.session_target.empty()) SG_SetTarget(opts.get(), args.session_target.c_str());
   SG_Session* sess = SG_NewSession(g.get(), opts.get(), s.get());
   Check(s.get());
   std::vector<SG_Tensor*> results(outputs.size(), nullptr);
@@ -506,6 +508,7 @@ int Inspect(const std::string& path) {
 const char kUsage[] =
     "usage:\n"
     "  sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]\n"
+    "         [--session_target grpc://HOST:PORT]   run on a cluster of `sg server` tasks\n"
     "         [--repeat N] [--config KEY=VALUE] [--out DIR]\n"
     "  sg inspect GRAPH\n"
     "  sg run --saved_model DIR [--tag serve] [--signature serving_default]\n"
@@ -551,6 +554,8 @@ int Main(int argc, char** argv) {
       args.configs.push_back(value());
     } else if (a[i] == "--out") {
       args.out_dir = value();
+    } else if (a[i] == "--session_target") {
+      args.session_target = value();
     } else if (a[i] == "--repeat") {
       const std::string& v = value();
       char* end;
