@@ -155,6 +155,11 @@ void FillBuffer(const std::string& bytes, SG_Buffer* buf);
 // `node` as a NodeDef with its inputs rebuilt from its edges (as Graph::ToGraphDef writes it).
 void NodeToDef(const Node& node, NodeDef* def);
 
+// Sends the session every node (and function) added to its graph since the last call: the
+// first call Creates the session's graph, later ones Extend it, as TensorFlow's C API does.
+// On failure nothing is recorded, so the next call sends the same nodes again.
+absl::Status ExtendSession(SG_Session* s);
+
 // The graph reference sessions hold; deletes the graph when no one uses it anymore.
 void ReleaseGraph(SG_Graph* g, bool from_session);
 

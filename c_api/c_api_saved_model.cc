@@ -7,38 +7,6 @@
 #include "c_api/c_api_internal.h"
 #include "core/runtime/saved_model.h"
 
-namespace sg {
-namespace c_api {
-namespace {
-
-// Sends the session its whole graph (Create), and records that it has it, as a session's first
-// run does (c_api_session.cc); the restore and init runs below go to the C++ session directly.
-absl::Status CreateSessionGraph(SG_Session* s) {
-  absl::MutexLock session_lock(&s->mu);
-  GraphDef def;
-  int num_node_ids, num_functions;
-  {
-    absl::MutexLock graph_lock(&s->graph->mu);
-    const Graph& g = s->graph->graph;
-    num_node_ids = g.num_node_ids();
-    num_functions = g.flib().num_functions();
-    *def.mutable_versions() = g.versions();
-    if (num_functions > 0) g.flib().ToProto(def.mutable_library());
-    for (int id = 0; id < num_node_ids; ++id) {
-      const Node* n = g.FindNodeId(id);
-      if (n != nullptr) NodeToDef(*n, def.add_node());
-    }
-  }
-  SG_RETURN_IF_ERROR(s->session->Create(def));
-  s->created = true;
-  s->extended_node_ids = num_node_ids;
-  s->extended_functions = num_functions;
-  return absl::OkStatus();
-}
-
-}  // namespace
-}  // namespace c_api
-}  // namespace sg
 
 extern "C" {
 
@@ -102,7 +70,7 @@ SG_Session* SG_LoadSessionFromSavedModel(const SG_SessionOptions* session_option
     SG_Status new_status;
     SG_Session* session = SG_NewSession(graph, session_options, &new_status);
     SG_RETURN_IF_ERROR(new_status.status);
-    absl::Status s = sg::c_api::CreateSessionGraph(session);
+    absl::Status s = sg::c_api::ExtendSession(session);
     if (s.ok()) s = sg::RestoreSavedModelSession(options, mg, export_dir, session->session.get());
     if (!s.ok()) {
       SG_Status ignored;

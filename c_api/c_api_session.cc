@@ -6,10 +6,7 @@
 
 namespace sg {
 namespace c_api {
-namespace {
 
-// Sends the session every node (and function) added to its graph since the last call: the
-// first call Creates the session's graph, later ones Extend it, as TensorFlow's C API does.
 absl::Status ExtendSession(SG_Session* s) {
   absl::MutexLock session_lock(&s->mu);
   GraphDef def;
@@ -37,6 +34,8 @@ absl::Status ExtendSession(SG_Session* s) {
   s->extended_functions = num_functions;
   return absl::OkStatus();
 }
+
+namespace {
 
 // Names of feeds, fetches and targets, checked to be operations of the session's graph.
 struct RunArgs {
