@@ -33,12 +33,15 @@ class CallOptions {
     absl::MutexLock lock(&mu_);
     cancel_ = nullptr;
   }
+  // Runs the cancel callback at most once. It is dropped before it runs: it often holds the
+  // call's completion, which may own these options, and keeping it would close a cycle.
   void StartCancel() {
     std::function<void()> cb;
     {
       absl::MutexLock lock(&mu_);
       cancelled_ = true;
-      cb = cancel_;
+      cb = std::move(cancel_);
+      cancel_ = nullptr;
     }
     if (cb) cb();
   }
