@@ -10,7 +10,7 @@ PACKAGES=(
   # protobuf and gRPC (gRPC is used by the distributed runtime)
   protobuf-compiler libprotobuf-dev libgrpc++-dev protobuf-compiler-grpc
   # libraries
-  libabsl-dev libeigen3-dev zlib1g-dev libleveldb-dev
+  libabsl-dev libeigen3-dev zlib1g-dev libleveldb-dev libre2-dev
   # oneDNN: float matrix products when present (it picks AVX-512 code at run time)
   libdnnl-dev
   # tests and benchmarks
