@@ -89,9 +89,12 @@ void BM_EigenContraction(benchmark::State& state) {
 }
 BENCHMARK(BM_EigenContraction)->Arg(1)->Arg(2)->UseRealTime()->MinTime(2.0);
 
-void BM_EigenMatrixProductOneThread(benchmark::State& state) {
+void BM_EigenMatrixProduct(benchmark::State& state) {
   using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Mat a = Mat::Random(kN, kN), b = Mat::Random(kN, kN), c(kN, kN);
+  // sg_core brings OpenMP (for oneDNN), and Eigen then parallelizes its product over all cores
+  // unless told otherwise.
+  Eigen::setNbThreads(state.range(0));
   for (auto _ : state) {
     c.noalias() = a * b;
     benchmark::DoNotOptimize(c.data());
@@ -100,7 +103,7 @@ void BM_EigenMatrixProductOneThread(benchmark::State& state) {
       benchmark::Counter(kMatMulFlops, benchmark::Counter::kIsIterationInvariantRate,
                          benchmark::Counter::kIs1000);
 }
-BENCHMARK(BM_EigenMatrixProductOneThread)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_EigenMatrixProduct)->Arg(1)->Arg(2)->UseRealTime()->MinTime(2.0);
 
 #ifdef SG_BENCH_HAVE_DNNL
 void BM_DnnlSgemm(benchmark::State& state) {
