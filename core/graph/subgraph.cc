@@ -99,6 +99,7 @@ absl::Status RewriteGraphForExecution(Graph* g, const std::vector<std::string>& 
     keep.push_back(n);
   }
   // Feeds: rewire every consumer of the fed tensor to the new source.
+  std::vector<std::pair<int, std::string>> ref_consumers;  // (node id, feed)
   for (size_t i = 0; i < feed_tensors.size(); ++i) {
     auto [node, idx] = feed_tensors[i];
     DataType dtype = BaseType(node->output_type(idx));
@@ -123,6 +124,12 @@ absl::Status RewriteGraphForExecution(Graph* g, const std::vector<std::string>& 
       Node* dst = e->dst;
       int slot = e->dst_input;
       g->RemoveEdge(e);
+      if (IsRefType(dst->input_type(slot))) {
+        // A fed tensor is a value: a consumer that wants the reference (Assign on a fed
+        // variable) is left unconnected, and is an error only if the step needs it (below).
+        ref_consumers.push_back({dst->id(), feeds[i]});
+        continue;
+      }
       SG_RETURN_IF_ERROR(g->AddEdge(src, 0, dst, slot).status());
     }
     for (auto& ft : fetch_tensors) {
@@ -148,6 +155,12 @@ absl::Status RewriteGraphForExecution(Graph* g, const std::vector<std::string>& 
     keep.push_back(sink);
   }
   PruneForTargets(g, keep);
+  for (const auto& [id, feed] : ref_consumers) {
+    if (Node* n = g->FindNodeId(id)) {
+      return errors::InvalidArgument("node '", n->name(), "' needs a reference to '", feed,
+                                     "', which is fed: a fed tensor is a value, not a variable");
+    }
+  }
   return absl::OkStatus();
 }
 

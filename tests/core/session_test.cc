@@ -91,6 +91,29 @@ TEST(DirectSession, FeedsAnyTensorNotOnlyPlaceholders) {
   EXPECT_EQ(out[0].data<float>()[0], 4);
 }
 
+// A fed variable is a value for its readers (as a checkpoint's SaveV2 reads it); the Assign
+// that wants its reference is an error only when the step needs it.
+TEST(DirectSession, FeedsAVariableWhoseAssignTheStepDoesNotRun) {
+  GraphDef g;
+  *g.add_node() = Node("v", "VariableV2", {},
+                       {{"dtype", TypeAttr(DT_FLOAT)}, {"shape", ShapeAttr({})}});
+  *g.add_node() = Const("one", Tensor::Scalar<float>(1));
+  *g.add_node() = Node("v/Assign", "Assign", {"v", "one"}, {{"T", TypeAttr(DT_FLOAT)}});
+  *g.add_node() = Const("c", Tensor::Scalar<float>(3));
+  *g.add_node() = Binary("w", "Mul", "v", "c");
+  auto s = MakeSession(g);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s->Run({}, {}, {"v/Assign"}, &out).ok());
+  absl::Status st = s->Run({{"v:0", Tensor::Scalar<float>(5)}}, {"w:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 15);
+  ASSERT_TRUE(s->Run({}, {"w:0"}, {}, &out).ok());  // the variable itself is untouched
+  EXPECT_EQ(out[0].data<float>()[0], 3);
+  st = s->Run({{"v:0", Tensor::Scalar<float>(5)}}, {"w:0"}, {"v/Assign"}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("'v/Assign' needs a reference to 'v:0'"), std::string::npos) << st;
+}
+
 TEST(DirectSession, UnfedPlaceholderNamesItself) {
   auto s = MakeSession(AddMulGraph());
   std::vector<Tensor> out;

@@ -84,6 +84,8 @@ import tensorflow as tf  # noqa: E402
 from sklearn.datasets import load_digits  # noqa: E402
 from tensorflow.python.framework import function as tf_function  # noqa: E402
 
+import sg_checkpoint_check  # noqa: E402  (next to this script)
+
 tf1 = tf.compat.v1
 tf1.disable_v2_behavior()
 tf1.disable_control_flow_v2()
@@ -746,7 +748,19 @@ def make_function_call(out_dir):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--libsg", default=None,
+                    help="sg's libsg.so.1 for the checkpoint check (default: build/c_api/ of "
+                         "this repository)")
+    ap.add_argument("--no-sg-check", action="store_true",
+                    help="skip reading an sg-written checkpoint back into TensorFlow")
     args = ap.parse_args()
+    libsg = None
+    if not args.no_sg_check:
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        libsg = args.libsg or sg_checkpoint_check.find_libsg(repo)
+        if libsg is None:
+            sys.exit("make_testdata: no libsg.so.1 under build/c_api/: build sg first "
+                     "(scripts/build.sh), name one with --libsg, or pass --no-sg-check")
     out_dir = args.out
     os.makedirs(out_dir, exist_ok=True)
     if tf.__version__ != EXPECTED_TF_VERSION:
@@ -755,6 +769,15 @@ def main():
 
     summary = {"tensorflow_version": tf.__version__}
     graphs = [make_digits(out_dir, summary)]
+    if libsg is not None:
+        # sg writes a checkpoint of the digits SavedModel's variables; TensorFlow reads it back.
+        result = sg_checkpoint_check.check(
+            tf, libsg, os.path.join(out_dir, "digits_saved_model"), "serving_default", "x",
+            np.load(os.path.join(out_dir, "digits_test_x.npy"))[:8])
+        print("sg checkpoint read back by TensorFlow: %d variables, files %s, %s equal"
+              % (result["variables"], " ".join(result["files"]), result["output"]))
+    else:
+        print("sg checkpoint check: SKIPPED (--no-sg-check)")
     for make in (make_while_loop, make_cond, make_variables, make_conv_net,
                  make_ops_mix, make_tensor_array, make_function_call):
         graphs.append(make(out_dir))
