@@ -6,6 +6,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "core/framework/host_memory.h"
 #include "core/framework/resource_mgr.h"
 
 namespace sg {
@@ -35,12 +36,12 @@ std::shared_ptr<TensorBuffer> TensorBuffer::Allocate(DataType dt, int64_t n) {
   size_t elem = DataTypeSize(dt);
   if (elem == 0) elem = 1;
   if (n < 0 || static_cast<uint64_t>(n) > (uint64_t{1} << 62) / elem) return nullptr;
-  size_t bytes = static_cast<size_t>(n) * elem;
-  size_t rounded = (bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
-  if (rounded == 0) rounded = kTensorAlignment;
-  void* p = std::aligned_alloc(kTensorAlignment, rounded);
+  const size_t bytes = static_cast<size_t>(n) * elem;
+  const size_t block = bytes > 0 ? bytes : 1;
+  void* p = AllocateHostMemory(block, kTensorAlignment);
   if (p == nullptr) return nullptr;
-  return std::make_shared<TensorBuffer>(p, bytes, [](void* q, size_t) { std::free(q); });
+  return std::make_shared<TensorBuffer>(
+      p, bytes, [block](void* q, size_t) { FreeHostMemory(q, block, kTensorAlignment); });
 }
 
 Tensor::Tensor(DataType dtype, const TensorShape& shape)

@@ -1,0 +1,143 @@
+#include "core/framework/host_memory.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <utility>
+
+#include "absl/base/const_init.h"
+#include "absl/synchronization/mutex.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SG_HOST_MEMORY_HEAP_ONLY 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SG_HOST_MEMORY_HEAP_ONLY 1
+#endif
+#endif
+
+namespace sg {
+namespace {
+
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kDefaultCacheMiB = 256;
+
+size_t RoundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+// The rounded size of a mapped block: a whole number of huge pages.
+size_t MappedSize(size_t bytes) { return RoundUp(bytes, kHugePage); }
+
+bool UseMapping(size_t bytes) {
+#ifdef SG_HOST_MEMORY_HEAP_ONLY
+  (void)bytes;
+  return false;
+#else
+  return bytes >= kLargeBlockBytes;
+#endif
+}
+
+// Maps `size` bytes (a multiple of kHugePage) at a kHugePage boundary.
+void* MapAligned(size_t size) {
+  const size_t span = size + kHugePage;
+  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = RoundUp(start, kHugePage);
+  if (aligned > start) munmap(raw, aligned - start);
+  const uintptr_t end = start + span;
+  if (end > aligned + size) munmap(reinterpret_cast<void*>(aligned + size), end - aligned - size);
+  void* p = reinterpret_cast<void*>(aligned);
+  madvise(p, size, MADV_HUGEPAGE);  // advice only: without THP the block still works
+  return p;
+}
+
+class BlockCache {
+ public:
+  BlockCache() {
+    size_t mib = kDefaultCacheMiB;
+    if (const char* v = std::getenv("SG_TENSOR_CACHE_MB"); v != nullptr && *v != '\0') {
+      char* end = nullptr;
+      unsigned long long n = std::strtoull(v, &end, 10);
+      if (end != nullptr && *end == '\0') mib = static_cast<size_t>(n);
+    }
+    capacity_ = mib << 20;
+  }
+
+  // A cached block of exactly `size` bytes, or nullptr.
+  void* Take(size_t size) {
+    absl::MutexLock lock(&mu_);
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it) {
+      if (it->first == size) {
+        void* p = it->second;
+        blocks_.erase(std::next(it).base());
+        held_ -= size;
+        return p;
+      }
+    }
+    return nullptr;
+  }
+
+  // Keeps the block, unmapping the oldest ones beyond the capacity.
+  void Put(void* p, size_t size) {
+    std::deque<std::pair<size_t, void*>> evicted;
+    {
+      absl::MutexLock lock(&mu_);
+      if (size > capacity_) {
+        evicted.push_back({size, p});
+      } else {
+        blocks_.push_back({size, p});
+        held_ += size;
+        while (held_ > capacity_) {
+          evicted.push_back(blocks_.front());
+          held_ -= blocks_.front().first;
+          blocks_.pop_front();
+        }
+      }
+    }
+    for (const auto& [n, q] : evicted) munmap(q, n);
+  }
+
+  size_t capacity() const { return capacity_; }
+
+  size_t held() {
+    absl::MutexLock lock(&mu_);
+    return held_;
+  }
+
+ private:
+  size_t capacity_ = 0;
+  absl::Mutex mu_;
+  std::deque<std::pair<size_t, void*>> blocks_ ABSL_GUARDED_BY(mu_);  // oldest first
+  size_t held_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+BlockCache& Cache() {
+  static BlockCache* cache = new BlockCache;  // never destroyed: buffers may die at exit
+  return *cache;
+}
+
+}  // namespace
+
+void* AllocateHostMemory(size_t bytes, size_t alignment) {
+  if (!UseMapping(bytes)) return std::aligned_alloc(alignment, RoundUp(bytes, alignment));
+  const size_t size = MappedSize(bytes);
+  if (void* p = Cache().Take(size)) return p;
+  return MapAligned(size);
+}
+
+void FreeHostMemory(void* p, size_t bytes, size_t alignment) {
+  if (p == nullptr) return;
+  if (!UseMapping(bytes)) {
+    std::free(p);
+    return;
+  }
+  Cache().Put(p, MappedSize(bytes));
+}
+
+size_t CachedHostMemoryBytes() { return Cache().held(); }
+
+bool HostMemoryCacheEnabled() { return UseMapping(kLargeBlockBytes) && Cache().capacity() > 0; }
+
+}  // namespace sg
