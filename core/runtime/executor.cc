@@ -25,6 +25,20 @@ absl::Status Executor::Run(const Args& args) {
 
 namespace {
 
+// The asynchronous kernel call in progress on this thread (see Process): its completion callback
+// tells from it whether it runs inside ComputeAsync.
+class ReadyQueue;
+struct AsyncCall {
+  const void* run;           // the call's NodeRun
+  ReadyQueue* inline_ready;  // the calling loop's queue
+  AsyncCall* outer;          // an enclosing call further up this thread's stack
+};
+thread_local AsyncCall* t_async_call = nullptr;
+// How many completion callbacks on this thread are running nodes inline, one inside another
+// (a Send whose waiting receiver is in another executor); past the bound they go to the pool.
+thread_local int t_inline_depth = 0;
+constexpr int kMaxInlineDepth = 4;
+
 struct EdgeInfo {
   int dst_id;
   int src_output;
@@ -418,7 +432,14 @@ class ExecutorState {
       run->ctx.emplace(&run->params);
       if (item.is_async) {
         NodeRun* raw = heap_run.release();
+        AsyncCall call{raw, &inline_ready, t_async_call};
+        t_async_call = &call;
         item.kernel->AsAsync()->ComputeAsync(&*raw->ctx, [this, tn, raw]() {
+          // Done inside ComputeAsync (a value already there): the outer loop runs what became
+          // ready. Done later on another thread (a RecvTensor reply, a peer's Send): that thread
+          // runs the cheap nodes itself, unless it is already deep in nested steps.
+          AsyncCall* within = t_async_call != nullptr && t_async_call->run == raw ? t_async_call
+                                                                                   : nullptr;
           std::unique_ptr<NodeRun> owned(raw);
           EntryVector outs;
           ReadyQueue ready_after;
@@ -427,8 +448,25 @@ class ExecutorState {
           } else {
             if (NodeDone(tn, nullptr, &ready_after)) return;
           }
-          for (const TaggedNode& t : ready_after) Schedule(t);
+          if (within != nullptr) {
+            ScheduleReady(&ready_after, within->inline_ready);
+            return;
+          }
+          ReadyQueue here;
+          for (const TaggedNode& t : ready_after) {
+            if (t_inline_depth < kMaxInlineDepth &&
+                (!impl_->items_[t.node_id].expensive || t.is_dead)) {
+              here.push_back(t);
+            } else {
+              Schedule(t);
+            }
+          }
+          if (here.empty()) return;
+          ++t_inline_depth;
+          Process(std::move(here));
+          --t_inline_depth;
         });
+        t_async_call = call.outer;
         continue;
       }
       item.kernel->Compute(&*run->ctx);
