@@ -5,10 +5,10 @@
 
 namespace sg {
 
-ThreadPool::ThreadPool(int num_threads)
+ThreadPool::ThreadPool(int num_threads, bool spin)
     : num_threads_(num_threads > 0 ? num_threads
                                    : std::max(1u, std::thread::hardware_concurrency())),
-      pool_(std::make_unique<Eigen::ThreadPool>(num_threads_)) {}
+      pool_(std::make_unique<Eigen::ThreadPool>(num_threads_, spin)) {}
 
 ThreadPool::~ThreadPool() = default;
 

@@ -14,8 +14,9 @@ namespace sg {
 
 class ThreadPool {
  public:
-  // `num_threads` <= 0 picks the number of cores.
-  explicit ThreadPool(int num_threads);
+  // `num_threads` <= 0 picks the number of cores. With `spin` false an idle thread sleeps at
+  // once instead of spinning a while for more work (for pools that wake rarely).
+  explicit ThreadPool(int num_threads, bool spin = true);
   ~ThreadPool();  // runs what is queued, then joins
   void Schedule(std::function<void()> fn);
   int num_threads() const { return num_threads_; }

@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/synchronization/mutex.h"
 #include "core/framework/device.h"
+#include "core/runtime/threadpool.h"
 #include "distributed/master/call_group.h"
 #include "distributed/master/master_session.h"
 
@@ -64,6 +65,9 @@ absl::Time SetupDeadline(CallOptions* opts, const ConfigProto& config) {
 
 struct Master::Impl {
   MasterEnv env;
+  // One thread for background work (see MasterEnv::background): it runs what is queued before
+  // it joins, so the step cleanups issued last still go out when the master is destroyed.
+  std::unique_ptr<ThreadPool> background;
   absl::Mutex mu;
   std::map<std::string, std::shared_ptr<MasterSession>> sessions ABSL_GUARDED_BY(mu);
   RecentRequestIds recent{10000};
@@ -78,9 +82,19 @@ struct Master::Impl {
   }
 };
 
-Master::Master(const MasterEnv& env) : impl_(std::make_unique<Impl>()) { impl_->env = env; }
+Master::Master(const MasterEnv& env) : impl_(std::make_unique<Impl>()) {
+  impl_->env = env;
+  if (!impl_->env.background) {
+    impl_->background = std::make_unique<ThreadPool>(1, /*spin=*/false);
+    ThreadPool* pool = impl_->background.get();
+    impl_->env.background = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
+  }
+}
 
-Master::~Master() { CancelAll(); }
+Master::~Master() {
+  CancelAll();
+  impl_->background.reset();  // runs the cleanups still queued
+}
 
 absl::Status Master::CreateSession(CallOptions* opts, const CreateSessionRequest& req,
                                    CreateSessionResponse* resp) {

@@ -800,7 +800,7 @@ absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
         absl::MutexLock lock(&im.run_mu);
         partial_runs_.erase(req.partial_run_handle());
       }
-      CleanupStep(*run->sg, run->step_id);
+      CleanupStep(run->sg, run->step_id);
     }
     return s;
   }
@@ -816,20 +816,29 @@ absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
   absl::Status s =
       RunPartitions(*sg, step_id, feeds, fetches, false, false, deadline, timeout_ms, opts, req,
                     resp);
-  CleanupStep(*sg, step_id);
+  CleanupStep(sg, step_id);
   return s;
 }
 
-void MasterSession::CleanupStep(const StepGraph& sg, int64_t step_id) {
-  // Every worker drops the step's state, whatever happened.
-  for (const MasterPartition& p : sg.parts) {
-    CleanupGraphRequest c;
-    c.set_step_id(step_id);
-    FireAndForget<CleanupGraphRequest, CleanupGraphResponse>(
-        p.worker, c, kCloseTimeoutMs,
-        [](WorkerInterface* w, CallOptions* o, auto* rq, auto* rs, StatusCallback cb) {
-          w->CleanupGraphAsync(o, rq, rs, std::move(cb));
-        });
+void MasterSession::CleanupStep(std::shared_ptr<const StepGraph> sg, int64_t step_id) {
+  // Every worker drops the step's state, whatever happened. The calls go out from the master's
+  // background thread: the step's caller does not wait for them (as TensorFlow's master, which
+  // cleans up asynchronously too).
+  auto send = [sg = std::move(sg), step_id] {
+    for (const MasterPartition& p : sg->parts) {
+      CleanupGraphRequest c;
+      c.set_step_id(step_id);
+      FireAndForget<CleanupGraphRequest, CleanupGraphResponse>(
+          p.worker, c, kCloseTimeoutMs,
+          [](WorkerInterface* w, CallOptions* o, auto* rq, auto* rs, StatusCallback cb) {
+            w->CleanupGraphAsync(o, rq, rs, std::move(cb));
+          });
+    }
+  };
+  if (impl_->env.background) {
+    impl_->env.background(std::move(send));
+  } else {
+    send();
   }
 }
 
@@ -1013,7 +1022,7 @@ void MasterSession::Close() {
     absl::MutexLock lock(&impl_->run_mu);
     partial_runs.swap(partial_runs_);
   }
-  for (auto& kv : partial_runs) CleanupStep(*kv.second->sg, kv.second->step_id);
+  for (auto& kv : partial_runs) CleanupStep(kv.second->sg, kv.second->step_id);
   std::map<std::string, std::shared_ptr<StepGraph>> cache;
   {
     absl::MutexLock lock(&impl_->cache_mu);

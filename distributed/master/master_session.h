@@ -92,7 +92,7 @@ class MasterSession {
                              bool last_partial, absl::Time deadline, int64_t timeout_ms,
                              CallOptions* opts, const RunStepRequest& req, RunStepResponse* resp);
   // CleanupGraph(step_id) to every partition's worker, without waiting.
-  void CleanupStep(const StepGraph& sg, int64_t step_id);
+  void CleanupStep(std::shared_ptr<const StepGraph> sg, int64_t step_id);
 
   std::unique_ptr<Impl> impl_;
   const std::string handle_;
