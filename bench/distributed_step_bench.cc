@@ -1,11 +1,15 @@
-// Per-step overhead of the distributed runtime: a two-task cluster (ps:0 and worker:0, GrpcServers
-// in this process on loopback) runs d = c + x, c a scalar Const on the ps, x fed and d fetched on
-// worker 0. Each step is a RunGraph to both tasks, one RecvTensor of the scalar from the ps over
-// gRPC, and a CleanupGraph. The client reaches worker 0's master either in process (LocalMaster)
-// or over gRPC (GrpcRemoteMaster). Reports the median step time (counter median_us).
+// Per-step overhead of the distributed runtime: a two-task cluster on loopback, the ps task in a
+// child process (forked before gRPC starts) and worker 0 in this one, as a client with an
+// in-process server has it. Each step runs d = c + x, c a scalar Const on the ps, x fed and d
+// fetched on worker 0: a RunGraph to both tasks, one RecvTensor of the scalar from the ps over
+// gRPC, and a CleanupGraph sent in the background. The client reaches worker 0's master either in
+// process (LocalMaster) or over gRPC (GrpcRemoteMaster). Reports the median step time (counter
+// median_us); BM_GrpcRoundTripToThePs gives the floor, one bare gRPC call to the ps.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,27 +71,32 @@ GraphDef ScalarGraph(const std::string& const_device = "/job:ps/task:0") {
 }
 
 struct Cluster {
-  std::vector<std::unique_ptr<ServerInterface>> servers;
+  std::string spec;
+  std::unique_ptr<ServerInterface> worker;  // task worker:0, in this process
   std::string worker_target;
   std::string ps_address;
 };
 
+std::unique_ptr<ServerInterface> StartServer(const std::string& spec, const char* job) {
+  std::unique_ptr<ServerInterface> server;
+  auto def = ServerDefFromClusterSpec(spec, job, 0);
+  if (!def.ok() || !NewGrpcServer(*def, TlsOptions(), &server).ok() || !server->Start().ok()) {
+    std::fprintf(stderr, "could not start the %s server\n", job);
+    std::exit(1);
+  }
+  return server;
+}
+
+// Set by main before gRPC is used: the ps runs in a child process.
+std::string g_spec;
+
 Cluster* TheCluster() {
   static Cluster* cluster = [] {
     auto* c = new Cluster;
-    const std::string spec = "ps=127.0.0.1:" + std::to_string(FreePort()) +
-                             ";worker=127.0.0.1:" + std::to_string(FreePort());
-    for (const char* job : {"ps", "worker"}) {
-      std::unique_ptr<ServerInterface> server;
-      auto def = ServerDefFromClusterSpec(spec, job, 0);
-      if (!def.ok() || !NewGrpcServer(*def, TlsOptions(), &server).ok() || !server->Start().ok()) {
-        std::fprintf(stderr, "could not start the %s server\n", job);
-        std::exit(1);
-      }
-      c->servers.push_back(std::move(server));
-    }
-    c->worker_target = c->servers[1]->target();
-    c->ps_address = c->servers[0]->target().substr(std::string("grpc://").size());
+    c->spec = g_spec;
+    c->worker = StartServer(c->spec, "worker");
+    c->worker_target = c->worker->target();
+    c->ps_address = c->spec.substr(3, c->spec.find(';') - 3);
     return c;
   }();
   return cluster;
@@ -201,4 +210,31 @@ BENCHMARK(BM_GrpcRoundTripToThePs)->UseRealTime()->MinTime(2.0);
 }  // namespace
 }  // namespace sg
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  const std::string ps = "127.0.0.1:" + std::to_string(sg::FreePort());
+  sg::g_spec = "ps=" + ps + ";worker=127.0.0.1:" + std::to_string(sg::FreePort());
+  int fds[2];
+  if (pipe(fds) != 0) return 1;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    auto server = sg::StartServer(sg::g_spec, "ps");
+    char ok = 1;
+    if (write(fds[1], &ok, 1) != 1) _exit(1);
+    server->Join().IgnoreError();
+    _exit(0);
+  }
+  close(fds[1]);
+  char ok = 0;
+  if (read(fds[0], &ok, 1) != 1 || !ok) {
+    std::fprintf(stderr, "distributed_step_bench: the ps process did not start\n");
+    kill(pid, SIGKILL);
+    return 1;
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  return 0;
+}
