@@ -130,8 +130,8 @@ class GrpcServer final : public ServerInterface {
     ::grpc::ServerBuilder builder;
     int bound_port = 0;
     builder.AddListeningPort(address, creds, &bound_port);
-    builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
-    builder.SetMaxSendMessageSize(kMaxMessageBytes);
+    builder.SetMaxReceiveMessageSize(MaxMessageBytes());
+    builder.SetMaxSendMessageSize(MaxMessageBytes());
     // Two servers must never share a port.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     for (const auto& kv : TransportArguments()) builder.AddChannelArgument(kv.first, kv.second);

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 
 namespace sg {
@@ -53,10 +54,18 @@ std::vector<std::pair<std::string, int>> TransportArguments() {
   return out;
 }
 
+int MaxMessageBytes() {
+  if (const char* v = std::getenv("SG_GRPC_MAX_MESSAGE_BYTES"); v != nullptr) {
+    int n = 0;
+    if (absl::SimpleAtoi(v, &n) && n > 0) return n;
+  }
+  return kMaxMessageBytes;
+}
+
 ::grpc::ChannelArguments DefaultChannelArguments() {
   ::grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(kMaxMessageBytes);
-  args.SetMaxSendMessageSize(kMaxMessageBytes);
+  args.SetMaxReceiveMessageSize(MaxMessageBytes());
+  args.SetMaxSendMessageSize(MaxMessageBytes());
   for (const auto& kv : TransportArguments()) args.SetInt(kv.first, kv.second);
   // Fail fast when a peer is down instead of backing off for long between reconnects.
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);

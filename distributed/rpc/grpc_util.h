@@ -18,8 +18,12 @@
 
 namespace sg {
 
-// The largest message an sg endpoint sends or accepts (a 1 GiB tensor plus headers).
+// The largest message an sg endpoint sends or accepts, in bytes: 1 GiB (kMaxMessageBytes), or
+// SG_GRPC_MAX_MESSAGE_BYTES from the environment when it is set to a positive integer (read when
+// a channel or server is made). A larger feed, fetch or RecvTensor reply fails its call with
+// RESOURCE_EXHAUSTED.
 constexpr int kMaxMessageBytes = 1 << 30;
+int MaxMessageBytes();
 
 ::grpc::Status ToGrpcStatus(const absl::Status& s);
 absl::Status FromGrpcStatus(const ::grpc::Status& s);

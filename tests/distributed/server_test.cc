@@ -16,6 +16,9 @@
 #include "absl/synchronization/notification.h"
 #include "core/framework/attr_value_util.h"
 #include "core/framework/rendezvous.h"
+#include "distributed/rpc/grpc_remote_master.h"
+#include "distributed/rpc/grpc_session.h"
+#include "distributed/rpc/grpc_util.h"
 #include "distributed/rpc/grpc_worker_cache.h"
 
 namespace sg {
@@ -132,6 +135,93 @@ TEST(GrpcServer, PicksAPortAndStartsStopsAndRestartsOnIt) {
   absl::Status s = again->Start();
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(again->target(), target);
+}
+
+// A feed or a fetch over the message limit is RESOURCE_EXHAUSTED, and the server still serves.
+// The limit is lowered to 1 MiB through SG_GRPC_MAX_MESSAGE_BYTES (the default, 1 GiB, would
+// need tensors of more than 1 GiB).
+TEST(GrpcServer, AMessageOverTheSizeLimitIsResourceExhausted) {
+  ASSERT_EQ(setenv("SG_GRPC_MAX_MESSAGE_BYTES", "1048576", 1), 0);
+  struct Unset {
+    ~Unset() { unsetenv("SG_GRPC_MAX_MESSAGE_BYTES"); }
+  } unset;
+  ASSERT_EQ(MaxMessageBytes(), 1 << 20);
+  auto server = MakeServer("worker=localhost:0", "worker", 0);
+  ASSERT_NE(server, nullptr);
+  ASSERT_TRUE(server->Start().ok());
+  const std::string address = server->target().substr(std::string("grpc://").size());
+  SessionOptions opts;
+  opts.target = server->target();
+  auto session = NewGrpcSession(
+      opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(
+                address, ::grpc::InsecureChannelCredentials(), DefaultChannelArguments())));
+  // x: a float feed of any length; y = Fill([n], 1.5) with n fed: a fetch of n floats.
+  GraphDef g;
+  NodeDef* x = g.add_node();
+  x->set_name("x");
+  x->set_op("Placeholder");
+  AddNodeAttr("dtype", DT_FLOAT, x);
+  NodeDef* sx = g.add_node();
+  sx->set_name("sum_x");
+  sx->set_op("Sum");
+  sx->add_input("x");
+  sx->add_input("axis");
+  AddNodeAttr("T", DT_FLOAT, sx);
+  AddNodeAttr("Tidx", DT_INT32, sx);
+  AddNodeAttr("keep_dims", false, sx);
+  NodeDef* axis = g.add_node();
+  axis->set_name("axis");
+  axis->set_op("Const");
+  AddNodeAttr("dtype", DT_INT32, axis);
+  AddNodeAttr("value", Tensor::Scalar<int32_t>(0), axis);
+  NodeDef* n = g.add_node();
+  n->set_name("n");
+  n->set_op("Placeholder");
+  AddNodeAttr("dtype", DT_INT32, n);
+  NodeDef* v = g.add_node();
+  v->set_name("v");
+  v->set_op("Const");
+  AddNodeAttr("dtype", DT_FLOAT, v);
+  AddNodeAttr("value", Tensor::Scalar<float>(1.5f), v);
+  NodeDef* y = g.add_node();
+  y->set_name("y");
+  y->set_op("Fill");
+  y->add_input("n");
+  y->add_input("v");
+  AddNodeAttr("T", DT_FLOAT, y);
+  AddNodeAttr("index_type", DT_INT32, y);
+  ASSERT_TRUE(session->Create(g).ok());
+
+  auto floats = [](int64_t count) {
+    Tensor t(DT_FLOAT, TensorShape({count}));
+    for (int64_t i = 0; i < count; ++i) t.data<float>()[i] = 1.0f;
+    return t;
+  };
+  auto shape = [](int32_t count) {
+    Tensor t(DT_INT32, TensorShape({1}));
+    t.data<int32_t>()[0] = count;
+    return t;
+  };
+  std::vector<Tensor> out;
+  // Under the limit both ways.
+  absl::Status s = session->Run({{"x", floats(1000)}, {"n", shape(1000)}}, {"sum_x:0", "y:0"},
+                                {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].data<float>()[0], 1000.0f);
+  EXPECT_EQ(out[1].NumElements(), 1000);
+  // A 2 MiB feed: the client does not send it.
+  s = session->Run({{"x", floats(512 * 1024)}}, {"sum_x:0"}, {}, &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_NE(s.message().find("larger than max"), std::string::npos) << s;
+  // A 2 MiB fetch: the server cannot send the reply.
+  s = session->Run({{"n", shape(512 * 1024)}}, {"y:0"}, {}, &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_NE(s.message().find("larger than max"), std::string::npos) << s;
+  // The server is still usable.
+  s = session->Run({{"x", floats(10)}}, {"sum_x:0"}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(out[0].data<float>()[0], 10.0f);
+  EXPECT_TRUE(session->Close().ok());
 }
 
 TEST(GrpcServer, PortInUseIsUnavailableNamingTheAddress) {
