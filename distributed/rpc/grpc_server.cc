@@ -142,6 +142,7 @@ class GrpcServer final : public ServerInterface {
       return errors::Unavailable("Could not start the server of ", task_name_, " on ", address,
                                  ": the address is in use or cannot be bound");
     }
+    worker_->Resume();  // after a Stop
     server_ = std::move(server);
     worker_service_ = std::move(worker_service);
     master_service_ = std::move(master_service);
@@ -157,7 +158,7 @@ class GrpcServer final : public ServerInterface {
     UnregisterLocalMaster(target_);
     const absl::Status cancelled = errors::Cancelled("The server of ", task_name_,
                                                      " was stopped");
-    worker_->AbortAll(cancelled);
+    worker_->BeginStop(cancelled);
     master_->CancelAll();
     server_->Shutdown(ToGrpcDeadline(absl::Now() + kShutdownGrace));
     server_->Wait();

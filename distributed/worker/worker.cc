@@ -69,6 +69,12 @@ struct Worker::Impl {
   std::deque<int64_t> request_order ABSL_GUARDED_BY(mu);
   std::set<std::shared_ptr<Step>> active ABSL_GUARDED_BY(mu);
   std::map<int64_t, std::shared_ptr<Step>> partial_runs ABSL_GUARDED_BY(mu);
+  absl::Status stopping ABSL_GUARDED_BY(mu);  // not OK between BeginStop and Resume
+
+  absl::Status Stopping() {
+    absl::MutexLock lock(&mu);
+    return stopping;
+  }
 
   // False (and remembered) for a non-zero id seen before.
   bool FirstUse(int64_t request_id) {
@@ -100,9 +106,16 @@ struct Worker::Impl {
 
   // Starts the executors of `step`; the step is active until they finish.
   void Start(const std::shared_ptr<Step>& step) {
+    absl::Status stop;
     {
       absl::MutexLock lock(&mu);
       active.insert(step);
+      stop = stopping;
+    }
+    if (!stop.ok()) {
+      // BeginStop came after RunGraph's check: the step ends at once, as AbortAll ends it.
+      step->rendezvous->StartAbort(stop);
+      step->cancellation.StartCancel();
     }
     std::weak_ptr<StepRendezvous> weak_r = step->rendezvous;
     step->cancellation.RegisterCallback(step->cancellation.NewToken(), [weak_r, id = step->step_id] {
@@ -275,6 +288,10 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
     }
     done(s);
   };
+  if (absl::Status stop = impl->Stopping(); !stop.ok()) {
+    finish(stop);
+    return;
+  }
   if (!impl->FirstUse(req->request_id())) {
     finish(errors::Aborted("RunGraph request ", req->request_id(),
                            " was received more than once (a retried call is not run twice)"));
@@ -399,6 +416,10 @@ void Worker::CleanupAllAsync(CallOptions* opts, const CleanupAllRequest* req,
 
 void Worker::RecvTensorAsync(CallOptions* opts, const RecvTensorRequest* req,
                              RecvTensorResult* result, StatusCallback done) {
+  if (absl::Status stop = impl_->Stopping(); !stop.ok()) {
+    done(stop);
+    return;
+  }
   Rendezvous::ParsedKey key;
   absl::Status s = Rendezvous::ParseKey(req->rendezvous_key(), &key);
   if (!s.ok()) {
@@ -443,6 +464,19 @@ void Worker::RecvTensorAsync(CallOptions* opts, const RecvTensorRequest* req,
     }
     (*shared_done)(s);
   });
+}
+
+void Worker::BeginStop(const absl::Status& status) {
+  {
+    absl::MutexLock lock(&impl_->mu);
+    impl_->stopping = status.ok() ? errors::Cancelled("the worker is stopping") : status;
+  }
+  AbortAll(status);
+}
+
+void Worker::Resume() {
+  absl::MutexLock lock(&impl_->mu);
+  impl_->stopping = absl::OkStatus();
 }
 
 void Worker::AbortAll(const absl::Status& status) {

@@ -44,8 +44,13 @@ class Worker : public WorkerInterface {
                        StatusCallback done) override;
   void RecvTensorAsync(CallOptions* opts, const RecvTensorRequest* req, RecvTensorResult* result,
                        StatusCallback done) override;
-  // Ends every step in flight with CANCELLED (server stop).
+  // Ends every step in flight with `status` (CANCELLED for a server stop).
   void AbortAll(const absl::Status& status);
+  // Server stop: from now on RunGraph and RecvTensor fail at once with `status`, so no step
+  // starts between AbortAll and the transport's shutdown; then aborts the steps in flight.
+  // Resume() (server restart) lets calls in again.
+  void BeginStop(const absl::Status& status);
+  void Resume();
 
  private:
   struct Impl;

@@ -373,6 +373,42 @@ TEST_F(WorkerTest, AbortAllEndsStepsWithCancelled) {
   EXPECT_EQ(w.Wait().code(), absl::StatusCode::kCancelled);
 }
 
+TEST_F(WorkerTest, AStoppingWorkerRefusesNewStepsUntilResumed) {
+  RegisterPair();
+  auto run = [&](int64_t step) {
+    RunGraphRequest r;
+    r.set_graph_handle(h0_);
+    r.set_step_id(step);
+    NamedTensorProto* f = r.add_send();
+    f->set_name(Key(t0_.dev(), t0_.inc(), t0_.dev(), "f"));
+    Tensor::Vector<float>({10, 20}).AsProtoTensorContent(f->mutable_tensor());
+    RunGraphResponse p;
+    Waiter w;
+    t0_.worker->RunGraphAsync(nullptr, &r, &p, w.cb());
+    return w.Wait();
+  };
+  auto recv = [&](int64_t step) {
+    RecvTensorRequest req;
+    req.set_step_id(step);
+    req.set_rendezvous_key(Key(t0_.dev(), t0_.inc(), t1_.dev(), "edge_x"));
+    RecvTensorResult result;
+    Waiter w;
+    t0_.worker->RecvTensorAsync(nullptr, &req, &result, w.cb());
+    absl::Status s = w.Wait();
+    if (s.ok()) EXPECT_EQ(result.tensor.data<float>()[1], 22.0f);  // 2 + 20
+    return s;
+  };
+  ASSERT_TRUE(run(31).ok());
+  t0_.worker->BeginStop(errors::Cancelled("The server was stopped"));
+  absl::Status s = run(32);
+  EXPECT_EQ(s.code(), absl::StatusCode::kCancelled) << s;
+  EXPECT_NE(s.message().find("stopped"), std::string::npos) << s;
+  EXPECT_EQ(recv(31).code(), absl::StatusCode::kCancelled);
+  t0_.worker->Resume();
+  ASSERT_TRUE(run(33).ok());
+  EXPECT_TRUE(recv(33).ok());
+}
+
 TEST_F(WorkerTest, RegisterGraphRejectsADeviceOfAnotherTask) {
   GraphDef g;
   AddConst(&g, "c", t1_.dev(), Tensor::Scalar<float>(1));
