@@ -7,7 +7,6 @@
 #include <deque>
 #include <utility>
 
-#include "absl/base/const_init.h"
 #include "absl/synchronization/mutex.h"
 
 #if defined(__SANITIZE_ADDRESS__)

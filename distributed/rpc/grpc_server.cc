@@ -137,12 +137,12 @@ class GrpcServer final : public ServerInterface {
     for (const auto& kv : TransportArguments()) builder.AddChannelArgument(kv.first, kv.second);
     builder.RegisterService(worker_service.get());
     builder.RegisterService(master_service.get());
+    worker_->Resume();  // after a Stop: calls may come in as soon as the server starts
     std::unique_ptr<::grpc::Server> server = builder.BuildAndStart();
     if (server == nullptr || bound_port == 0) {
       return errors::Unavailable("Could not start the server of ", task_name_, " on ", address,
                                  ": the address is in use or cannot be bound");
     }
-    worker_->Resume();  // after a Stop
     server_ = std::move(server);
     worker_service_ = std::move(worker_service);
     master_service_ = std::move(master_service);
