@@ -137,6 +137,16 @@ TEST(GrpcServer, PicksAPortAndStartsStopsAndRestartsOnIt) {
   EXPECT_EQ(again->target(), target);
 }
 
+NodeDef* AddNode(GraphDef* g, const std::string& name, const std::string& op,
+                 const std::string& device, std::vector<std::string> inputs = {}) {
+  NodeDef* n = g->add_node();
+  n->set_name(name);
+  n->set_op(op);
+  n->set_device(device);
+  for (auto& in : inputs) n->add_input(in);
+  return n;
+}
+
 // A feed or a fetch over the message limit is RESOURCE_EXHAUSTED, and the server still serves.
 // The limit is lowered to 1 MiB through SG_GRPC_MAX_MESSAGE_BYTES (the default, 1 GiB, would
 // need tensors of more than 1 GiB).
@@ -157,37 +167,19 @@ TEST(GrpcServer, AMessageOverTheSizeLimitIsResourceExhausted) {
                 address, ::grpc::InsecureChannelCredentials(), DefaultChannelArguments())));
   // x: a float feed of any length; y = Fill([n], 1.5) with n fed: a fetch of n floats.
   GraphDef g;
-  NodeDef* x = g.add_node();
-  x->set_name("x");
-  x->set_op("Placeholder");
-  AddNodeAttr("dtype", DT_FLOAT, x);
-  NodeDef* sx = g.add_node();
-  sx->set_name("sum_x");
-  sx->set_op("Sum");
-  sx->add_input("x");
-  sx->add_input("axis");
+  AddNodeAttr("dtype", DT_FLOAT, AddNode(&g, "x", "Placeholder", ""));
+  NodeDef* axis = AddNode(&g, "axis", "Const", "");
+  AddNodeAttr("dtype", DT_INT32, axis);
+  AddNodeAttr("value", Tensor::Scalar<int32_t>(0), axis);
+  NodeDef* sx = AddNode(&g, "sum_x", "Sum", "", {"x", "axis"});
   AddNodeAttr("T", DT_FLOAT, sx);
   AddNodeAttr("Tidx", DT_INT32, sx);
   AddNodeAttr("keep_dims", false, sx);
-  NodeDef* axis = g.add_node();
-  axis->set_name("axis");
-  axis->set_op("Const");
-  AddNodeAttr("dtype", DT_INT32, axis);
-  AddNodeAttr("value", Tensor::Scalar<int32_t>(0), axis);
-  NodeDef* n = g.add_node();
-  n->set_name("n");
-  n->set_op("Placeholder");
-  AddNodeAttr("dtype", DT_INT32, n);
-  NodeDef* v = g.add_node();
-  v->set_name("v");
-  v->set_op("Const");
+  AddNodeAttr("dtype", DT_INT32, AddNode(&g, "n", "Placeholder", ""));
+  NodeDef* v = AddNode(&g, "v", "Const", "");
   AddNodeAttr("dtype", DT_FLOAT, v);
   AddNodeAttr("value", Tensor::Scalar<float>(1.5f), v);
-  NodeDef* y = g.add_node();
-  y->set_name("y");
-  y->set_op("Fill");
-  y->add_input("n");
-  y->add_input("v");
+  NodeDef* y = AddNode(&g, "y", "Fill", "", {"n", "v"});
   AddNodeAttr("T", DT_FLOAT, y);
   AddNodeAttr("index_type", DT_INT32, y);
   ASSERT_TRUE(session->Create(g).ok());
@@ -250,16 +242,6 @@ TEST(GrpcServer, JoinReturnsWhenAnotherThreadStops) {
 }
 
 // ---- the WorkerService over gRPC: two servers, driven like a master would drive them. --------
-
-NodeDef* AddNode(GraphDef* g, const std::string& name, const std::string& op,
-                 const std::string& device, std::vector<std::string> inputs = {}) {
-  NodeDef* n = g->add_node();
-  n->set_name(name);
-  n->set_op(op);
-  n->set_device(device);
-  for (auto& in : inputs) n->add_input(in);
-  return n;
-}
 
 void Transfer(NodeDef* n, DataType dtype, const std::string& name, const std::string& from,
               uint64_t inc, const std::string& to, bool client) {
