@@ -453,12 +453,24 @@ class ExecutorState {
             return;
           }
           ReadyQueue here;
+          const TaggedNode* keep = nullptr;
           for (const TaggedNode& t : ready_after) {
-            if (t_inline_depth < kMaxInlineDepth &&
-                (!impl_->items_[t.node_id].expensive || t.is_dead)) {
+            if (t_inline_depth >= kMaxInlineDepth) {
+              Schedule(t);
+            } else if (!impl_->items_[t.node_id].expensive || t.is_dead) {
               here.push_back(t);
             } else {
-              Schedule(t);
+              if (keep != nullptr) Schedule(*keep);
+              keep = &t;
+            }
+          }
+          // As in ScheduleReady, one expensive node runs on this thread when it has nothing
+          // else to do (the step's compute once its input arrived), instead of waking the pool.
+          if (keep != nullptr) {
+            if (here.empty()) {
+              here.push_back(*keep);
+            } else {
+              Schedule(*keep);
             }
           }
           if (here.empty()) return;
