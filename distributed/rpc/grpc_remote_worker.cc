@@ -76,9 +76,9 @@ class UnaryTag : public Tag {
 class GrpcRemoteWorker final : public WorkerInterface {
  public:
   GrpcRemoteWorker(std::shared_ptr<::grpc::Channel> channel, std::string task,
-                   std::string address)
+                   std::string address, std::shared_ptr<::grpc::Channel> recv_channel)
       : stub_(::sg::grpc::WorkerService::NewStub(channel)),
-        generic_(channel),
+        generic_(recv_channel ? recv_channel : channel),
         task_(std::move(task)),
         address_(std::move(address)) {}
 
@@ -156,10 +156,11 @@ class GrpcRemoteWorker final : public WorkerInterface {
 
 }  // namespace
 
-std::unique_ptr<WorkerInterface> NewGrpcRemoteWorker(std::shared_ptr<::grpc::Channel> channel,
-                                                     const std::string& task,
-                                                     const std::string& address) {
-  return std::make_unique<GrpcRemoteWorker>(std::move(channel), task, address);
+std::unique_ptr<WorkerInterface> NewGrpcRemoteWorker(
+    std::shared_ptr<::grpc::Channel> channel, const std::string& task, const std::string& address,
+    std::shared_ptr<::grpc::Channel> recv_channel) {
+  return std::make_unique<GrpcRemoteWorker>(std::move(channel), task, address,
+                                            std::move(recv_channel));
 }
 
 }  // namespace sg

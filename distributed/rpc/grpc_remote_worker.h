@@ -14,10 +14,11 @@
 
 namespace sg {
 
-// `task` ("/job:J/replica:0/task:T") and `address` are for error messages.
-std::unique_ptr<WorkerInterface> NewGrpcRemoteWorker(std::shared_ptr<::grpc::Channel> channel,
-                                                     const std::string& task,
-                                                     const std::string& address);
+// `task` ("/job:J/replica:0/task:T") and `address` are for error messages. RecvTensor calls go
+// on `recv_channel` when it is given, every other call on `channel`.
+std::unique_ptr<WorkerInterface> NewGrpcRemoteWorker(
+    std::shared_ptr<::grpc::Channel> channel, const std::string& task, const std::string& address,
+    std::shared_ptr<::grpc::Channel> recv_channel = nullptr);
 
 }  // namespace sg
 

@@ -54,7 +54,13 @@ WorkerInterface* GrpcWorkerCache::GetOrCreateWorker(const std::string& task) {
     std::shared_ptr<::grpc::ChannelCredentials> c =
         creds.ok() ? *creds : ::grpc::InsecureChannelCredentials();
     auto channel = ::grpc::CreateCustomChannel(address, c, DefaultChannelArguments());
-    worker = NewGrpcRemoteWorker(std::move(channel), task, it->second);
+    // RecvTensor gets a connection of its own (a channel argument of its own keeps gRPC from
+    // sharing the first one): a large tensor in flight does not hold up the RunGraph and
+    // set-up calls behind it, and the two calls of a step are read by separate pollers.
+    ::grpc::ChannelArguments recv_args = DefaultChannelArguments();
+    recv_args.SetString("sg.connection", "RecvTensor");
+    auto recv_channel = ::grpc::CreateCustomChannel(address, c, recv_args);
+    worker = NewGrpcRemoteWorker(std::move(channel), task, it->second, std::move(recv_channel));
   }
   return worker.get();
 }
