@@ -59,6 +59,11 @@ void LocalRendezvous::RecvAsync(const ParsedKey& key, DoneCallback done) {
   done(absl::OkStatus(), value, is_dead);
 }
 
+size_t LocalRendezvous::Pending() {
+  absl::MutexLock lock(&mu_);
+  return table_.size();
+}
+
 void LocalRendezvous::StartAbort(const absl::Status& status) {
   std::vector<DoneCallback> waiters;
   {

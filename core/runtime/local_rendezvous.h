@@ -17,6 +17,8 @@ class LocalRendezvous : public Rendezvous {
   absl::Status Send(const ParsedKey& key, const Tensor& value, bool is_dead) override;
   void RecvAsync(const ParsedKey& key, DoneCallback done) override;
   void StartAbort(const absl::Status& status) override;
+  // How many keys hold a value not yet received or a receiver still waiting.
+  size_t Pending();
 
  private:
   struct Item {

@@ -39,8 +39,9 @@ struct MasterEnv {
   std::vector<Device*> local_devices;   // that task's devices
   WorkerCacheInterface* worker_cache = nullptr;  // every task of the cluster, this one included
   ConfigProto default_session_config;
-  // Runs work that a step's caller need not wait for (the CleanupGraph calls after a step). Set
-  // by Master to its own background thread; when empty the work runs on the caller's thread.
+  // Runs work that a step's caller need not wait for (the CleanupGraph calls after a failed
+  // step). Set by Master to its own background thread; when empty the work runs on the caller's
+  // thread.
   std::function<void(std::function<void()>)> background;
 };
 

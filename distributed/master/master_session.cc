@@ -313,6 +313,9 @@ struct MasterPartition {
   std::string graph_handle;
   std::vector<int> feeds;    // indexes into StepGraph::feeds whose client _Recv is here
   std::vector<int> fetches;  // indexes into StepGraph::fetches whose client _Send is here
+  // Rendezvous keys of the tensors this partition sends to the master's own task, which its
+  // RunGraph reply carries (recv_key) instead of a RecvTensor call (see ForwardToLocalTask).
+  std::vector<std::string> forward_keys;
 };
 
 // Everything one run signature needs, registered with the workers.
@@ -389,14 +392,17 @@ struct MasterSession::Impl {
     --in_flight;
   }
 
+  // `partial`: for a partial run, which keeps every tensor on RecvTensor.
   absl::StatusOr<std::shared_ptr<StepGraph>> GetOrBuild(std::vector<std::string> feeds,
                                                         std::vector<std::string> fetches,
                                                         std::vector<std::string> targets,
                                                         const std::string& session_handle,
-                                                        absl::Time deadline);
+                                                        absl::Time deadline, bool partial);
   absl::Status Build(StepGraph* sg, const std::vector<std::string>& targets,
-                     const std::string& session_handle, absl::Time deadline);
+                     const std::string& session_handle, absl::Time deadline, bool partial);
   void Deregister(const StepGraph& sg, const std::string& session_handle);
+  std::map<std::string, std::vector<std::string>> ForwardToLocalTask(
+      const Graph& graph, std::map<std::string, GraphDef>* per_task);
 };
 
 MasterSession::MasterSession(const MasterEnv& env, const std::string& handle)
@@ -521,14 +527,15 @@ absl::Status MasterSession::Extend(const ExtendSessionRequest& req, ExtendSessio
 
 absl::StatusOr<std::shared_ptr<StepGraph>> MasterSession::Impl::GetOrBuild(
     std::vector<std::string> feeds, std::vector<std::string> fetches,
-    std::vector<std::string> targets, const std::string& session_handle, absl::Time deadline) {
+    std::vector<std::string> targets, const std::string& session_handle, absl::Time deadline,
+    bool partial) {
   std::sort(feeds.begin(), feeds.end());
   std::sort(fetches.begin(), fetches.end());
   fetches.erase(std::unique(fetches.begin(), fetches.end()), fetches.end());
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
   const std::string key = absl::StrCat(absl::StrJoin(feeds, ","), "->", absl::StrJoin(fetches, ","),
-                                       "/", absl::StrJoin(targets, ","));
+                                       "/", absl::StrJoin(targets, ","), partial ? "/partial" : "");
   {
     absl::MutexLock lock(&cache_mu);
     auto it = cache.find(key);
@@ -543,14 +550,106 @@ absl::StatusOr<std::shared_ptr<StepGraph>> MasterSession::Impl::GetOrBuild(
   auto sg = std::make_shared<StepGraph>();
   sg->feeds = std::move(feeds);
   sg->fetches = std::move(fetches);
-  SG_RETURN_IF_ERROR(Build(sg.get(), targets, session_handle, deadline));
+  SG_RETURN_IF_ERROR(Build(sg.get(), targets, session_handle, deadline, partial));
   absl::MutexLock lock(&cache_mu);
   cache[key] = sg;
   return sg;
 }
 
+namespace {
+
+// The largest tensor ForwardToLocalTask moves in a RunGraph reply; a larger one keeps
+// RecvTensor, whose reply is written from the tensor's own buffer.
+constexpr int64_t kMaxForwardBytes = 64 << 10;
+
+bool BoolAttr(const NodeDef& n, const std::string& name) {
+  auto it = n.attr().find(name);
+  return it != n.attr().end() && it->second.b();
+}
+
+std::string StringAttr(const NodeDef& n, const std::string& name) {
+  auto it = n.attr().find(name);
+  return it == n.attr().end() ? "" : it->second.s();
+}
+
+// Whether the tensor a partition's _Send sends has a static size of at most kMaxForwardBytes.
+bool SmallEnough(const Graph& graph, const NodeDef& send) {
+  if (send.input_size() < 1) return false;
+  // The empty tensor that stands for a control edge.
+  if (absl::EndsWith(send.input(0), "/_ctrl_const")) return true;
+  std::string name;
+  int index = 0;
+  if (!ParseTensorName(send.input(0), &name, &index) || index < 0) return false;
+  const Node* n = graph.FindNode(name);
+  if (n == nullptr || index >= static_cast<int>(n->output_shapes().size())) return false;
+  const PartialTensorShape& shape = n->output_shapes()[index];
+  if (!shape.IsFullyDefined()) return false;
+  const int size = DataTypeSize(BaseType(n->output_type(index)));
+  return shape.num_elements() * (size > 0 ? size : 64) <= kMaxForwardBytes;
+}
+
+}  // namespace
+
+// A tensor that another task sends to the master's own task usually costs a RecvTensor call,
+// made while that task's RunGraph is in flight: two RPCs per task and step. Here the tensor
+// rides in the sender's RunGraph reply instead (as a recv_key, like a fetch) and the master
+// hands it to its in-process worker (DeliverTensor), which leaves one RPC. This is sg's own
+// step, not TensorFlow's; it applies only where it cannot hang a step or lose a value:
+// - the master's own task runs a partition of the step in this process;
+// - the sending partition receives nothing from another task, so it runs to its end on its
+//   own, and has no control flow, so it sends no dead tensors;
+// - the tensor has a static size of at most kMaxForwardBytes.
+// Both ends' keys are rewritten to name the receiving device as sender too, which makes the key
+// local in each task's rendezvous. Returns the keys per sending task.
+std::map<std::string, std::vector<std::string>> MasterSession::Impl::ForwardToLocalTask(
+    const Graph& graph, std::map<std::string, GraphDef>* per_task) {
+  std::map<std::string, std::vector<std::string>> keys;
+  const std::string& local = env.local_task;
+  auto local_part = per_task->find(local);
+  if (local_part == per_task->end()) return keys;
+  WorkerInterface* local_worker = env.worker_cache->GetOrCreateWorker(local);
+  if (local_worker == nullptr || !local_worker->InProcess()) return keys;
+  std::map<std::string, NodeDef*> local_recvs;  // by tensor_name
+  for (NodeDef& n : *local_part->second.mutable_node()) {
+    if (n.op() == "_Recv" && !BoolAttr(n, "client_terminated")) {
+      local_recvs[StringAttr(n, "tensor_name")] = &n;
+    }
+  }
+  static const std::set<std::string> kControlFlow = {"Switch", "RefSwitch", "Merge", "RefMerge",
+                                                      "Enter",  "RefEnter",  "Exit",  "RefExit",
+                                                      "NextIteration", "RefNextIteration"};
+  for (auto& [task, gd] : *per_task) {
+    if (task == local) continue;
+    bool self_contained = true;
+    for (const NodeDef& n : gd.node()) {
+      if (kControlFlow.count(n.op()) ||
+          (n.op() == "_Recv" && !BoolAttr(n, "client_terminated") &&
+           TaskOf(StringAttr(n, "send_device")) != task)) {
+        self_contained = false;
+        break;
+      }
+    }
+    if (!self_contained) continue;
+    for (NodeDef& send : *gd.mutable_node()) {
+      if (send.op() != "_Send" || BoolAttr(send, "client_terminated")) continue;
+      const std::string to = StringAttr(send, "recv_device");
+      if (TaskOf(to) != local) continue;
+      const std::string tensor_name = StringAttr(send, "tensor_name");
+      auto recv = local_recvs.find(tensor_name);
+      if (recv == local_recvs.end() || !SmallEnough(graph, send)) continue;
+      AddNodeAttr("send_device", to, &send);
+      AddNodeAttr("send_device", to, recv->second);
+      const int64_t incarnation = send.attr().at("send_device_incarnation").i();
+      keys[task].push_back(Rendezvous::CreateKey(to, static_cast<uint64_t>(incarnation), to,
+                                                 tensor_name, FrameAndIter()));
+    }
+  }
+  return keys;
+}
+
 absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::string>& targets,
-                                        const std::string& session_handle, absl::Time deadline) {
+                                        const std::string& session_handle, absl::Time deadline,
+                                        bool partial) {
   GraphDef gdef;
   int64_t version;
   {
@@ -585,10 +684,20 @@ absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::st
   rw.device = client_device;
   SG_RETURN_IF_ERROR(RewriteGraphForExecution(&graph, sg->feeds, sg->fetches, targets, rw));
 
-  // Every node keeps the device the whole graph gave it; the nodes the rewrite added (feeds and
-  // fetches) ask for the client device.
+  // Every node keeps the device the whole graph gave it. A feed's _Recv and a fetch's _Send (the
+  // nodes the rewrite added) go where the fed or fetched node is, as in TensorFlow: a feed travels
+  // in the RunGraph request of the task that uses it and a fetch in the RunGraph reply of the
+  // task that makes it, with no RecvTensor through the client's task.
   for (Node* n : graph.nodes()) {
     auto it = placement.find(n->name());
+    if (it == placement.end() && (n->type_string() == "_Recv" || n->type_string() == "_Send")) {
+      auto name = n->def().attr().find("tensor_name");
+      std::string node_name;
+      int index;
+      if (name != n->def().attr().end() && ParseTensorName(name->second.s(), &node_name, &index)) {
+        it = placement.find(node_name);
+      }
+    }
     if (it != placement.end()) {
       n->set_assigned_device_name(it->second);
     } else if (incarnations.count(n->requested_device())) {
@@ -617,6 +726,9 @@ absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::st
     for (auto& node : *part.mutable_node()) t.add_node()->Swap(&node);
   }
 
+  std::map<std::string, std::vector<std::string>> forward_keys;
+  if (!partial) forward_keys = ForwardToLocalTask(graph, &per_task);
+
   for (const std::string& f : sg->feeds) {
     sg->feed_keys.push_back(
         Rendezvous::CreateKey(client_device, client_incarnation, client_device, f, FrameAndIter()));
@@ -630,6 +742,7 @@ absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::st
     p.task = task;
     p.worker = env.worker_cache->GetOrCreateWorker(task);
     if (p.worker == nullptr) return errors::Internal("no worker for task ", task);
+    p.forward_keys = std::move(forward_keys[task]);
     for (const NodeDef& node : gd.node()) {
       const bool recv = node.op() == "_Recv", send = node.op() == "_Send";
       if (!recv && !send) continue;
@@ -811,17 +924,20 @@ absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
   for (const auto& kv : feeds) feed_names.push_back(kv.first);
   std::vector<std::string> targets(req.target().begin(), req.target().end());
   SG_ASSIGN_OR_RETURN(std::shared_ptr<StepGraph> sg,
-                      im.GetOrBuild(feed_names, fetches, targets, handle_, setup_deadline));
+                      im.GetOrBuild(feed_names, fetches, targets, handle_, setup_deadline,
+                                    /*partial=*/false));
   const int64_t step_id = NewStepId();
   absl::Status s =
       RunPartitions(*sg, step_id, feeds, fetches, false, false, deadline, timeout_ms, opts, req,
                     resp);
-  CleanupStep(sg, step_id);
+  // After a step that ran to its end on every task, each worker has dropped the step's state
+  // itself (once its peers took what it sent them): CleanupGraph is for a failed step only.
+  if (!s.ok()) CleanupStep(sg, step_id);
   return s;
 }
 
 void MasterSession::CleanupStep(std::shared_ptr<const StepGraph> sg, int64_t step_id) {
-  // Every worker drops the step's state, whatever happened. The calls go out from the master's
+  // Every worker drops the step's state, wherever it stopped. The calls go out from the master's
   // background thread: the step's caller does not wait for them (as TensorFlow's master, which
   // cleans up asynchronously too).
   auto send = [sg = std::move(sg), step_id] {
@@ -884,6 +1000,7 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
     for (int f : p.fetches) {
       if (fetched[f]) g.add_recv_key(sg.fetch_keys[f]);
     }
+    for (const std::string& key : p.forward_keys) g.add_recv_key(key);
   }
 
   CallGroup group(n, deadline);
@@ -895,8 +1012,32 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
   }
   opts->SetCancelCallback([&group]() { group.CancelAll(); });
   if (opts->cancelled()) group.CancelAll();
+  WorkerInterface* local_worker = nullptr;
   for (int i = 0; i < n; ++i) {
-    sg.parts[i].worker->RunGraphAsync(group.opts(i), &greqs[i], &gresps[i], group.done(i));
+    StatusCallback done = group.done(i);
+    if (!sg.parts[i].forward_keys.empty()) {
+      // Hands the tensors the reply carries for the master's own task to its worker; a failed
+      // hand-over fails this call, which cancels the rest of the step.
+      if (local_worker == nullptr) {
+        local_worker = im.env.worker_cache->GetOrCreateWorker(im.env.local_task);
+      }
+      done = [&sg, &gresps, i, step_id, local_worker, done = std::move(done)](absl::Status s) {
+        RunGraphResponse& r = gresps[i];
+        if (s.ok() && r.status_code() != error::OK) {
+          s = absl::Status(static_cast<absl::StatusCode>(r.status_code()),
+                           r.status_error_message());
+        }
+        const std::vector<std::string>& keys = sg.parts[i].forward_keys;
+        for (const NamedTensorProto& t : r.recv()) {
+          if (!s.ok()) break;
+          if (std::find(keys.begin(), keys.end(), t.name()) == keys.end()) continue;
+          absl::StatusOr<Tensor> value = Tensor::FromProto(t.tensor());
+          s = value.ok() ? local_worker->DeliverTensor(step_id, t.name(), *value) : value.status();
+        }
+        done(s);
+      };
+    }
+    sg.parts[i].worker->RunGraphAsync(group.opts(i), &greqs[i], &gresps[i], std::move(done));
   }
   group.Wait();
   opts->ClearCancelCallback();
@@ -980,7 +1121,8 @@ absl::Status MasterSession::PartialRunSetup(CallOptions* opts, const PartialRunS
   SG_ASSIGN_OR_RETURN(
       std::shared_ptr<StepGraph> sg,
       impl_->GetOrBuild(feeds, {req.fetch().begin(), req.fetch().end()},
-                        {req.target().begin(), req.target().end()}, handle_, setup_deadline));
+                        {req.target().begin(), req.target().end()}, handle_, setup_deadline,
+                        /*partial=*/true));
   auto run = std::make_shared<PartialRunState>();
   run->sg = sg;
   run->step_id = NewStepId();

@@ -1,7 +1,11 @@
 // MasterSession: one client session on a master. It holds the session's GraphDef and the devices
 // of the cluster (found at creation), and for each run signature (sorted feeds, fetches, targets)
 // a placed graph partitioned per task and registered with the workers once. A step runs every
-// partition at once with RunGraph under a fresh step_id, then cleans it up with CleanupGraph.
+// partition at once with RunGraph under a fresh step_id. After a step that failed (or a partial
+// run) the master sends CleanupGraph to every task; after one that ran to its end each worker has
+// dropped the step's state itself, once its peers took what it sent them, and no call is needed.
+// A small tensor that another task sends to the master's own task rides in that task's RunGraph
+// reply instead of a RecvTensor call, where that cannot hang the step (ForwardToLocalTask).
 //
 //   auto s = MasterSession::Create(env, handle, request, deadline);   // GetStatus + sessions
 //   (*s)->Run(&call_opts, run_step_request, &response);
@@ -91,7 +95,8 @@ class MasterSession {
                              const std::vector<std::string>& fetches, bool partial,
                              bool last_partial, absl::Time deadline, int64_t timeout_ms,
                              CallOptions* opts, const RunStepRequest& req, RunStepResponse* resp);
-  // CleanupGraph(step_id) to every partition's worker, without waiting.
+  // CleanupGraph(step_id) to every partition's worker, without waiting (after a failed step or a
+  // partial run).
   void CleanupStep(std::shared_ptr<const StepGraph> sg, int64_t step_id);
 
   std::unique_ptr<Impl> impl_;

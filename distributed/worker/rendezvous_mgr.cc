@@ -59,7 +59,31 @@ void StepRendezvous::RecvAsync(const ParsedKey& key, DoneCallback done) {
 }
 
 void StepRendezvous::RecvLocalAsync(const ParsedKey& key, DoneCallback done) {
-  local_.RecvAsync(key, std::move(done));
+  local_.RecvAsync(key, [self = shared_from_this(), done = std::move(done)](
+                            const absl::Status& s, const Tensor& value, bool is_dead) {
+    done(s, value, is_dead);
+    self->CheckDrained();
+  });
+}
+
+void StepRendezvous::WhenDrained(std::function<void()> fn) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!abort_.ok()) return;
+    on_drained_ = std::move(fn);
+  }
+  CheckDrained();
+}
+
+void StepRendezvous::CheckDrained() {
+  std::function<void()> fn;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!on_drained_ || !abort_.ok() || local_.Pending() > 0) return;
+    fn = std::move(on_drained_);
+    on_drained_ = nullptr;
+  }
+  fn();
 }
 
 void StepRendezvous::SetDeadline(absl::Time deadline) {
@@ -151,6 +175,27 @@ void RendezvousMgr::Cleanup(int64_t step_id, const absl::Status& status) {
   if (r) {
     r->StartAbort(status.ok() ? errors::Cancelled("Step ", step_id, " was cleaned up") : status);
   }
+}
+
+void RendezvousMgr::CleanupWhenDrained(int64_t step_id) {
+  std::shared_ptr<StepRendezvous> r;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = table_.find(step_id);
+    if (it == table_.end()) return;
+    r = it->second;
+  }
+  std::weak_ptr<StepRendezvous> weak = r;
+  r->WhenDrained([this, step_id, weak] {
+    absl::Status status;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = table_.find(step_id);
+      // Only the rendezvous this was asked for (not one made again for the same step id).
+      if (it == table_.end() || it->second != weak.lock()) return;
+    }
+    Cleanup(step_id);
+  });
 }
 
 void RendezvousMgr::AbortAll(const absl::Status& status) {

@@ -51,6 +51,9 @@ class StepRendezvous : public Rendezvous,
 
   // Receives from the local table only (what a peer's RecvTensor asks for).
   void RecvLocalAsync(const ParsedKey& key, DoneCallback done);
+  // Runs `fn` once the local table is empty, every value sent here taken by its receiver: at
+  // once if it is already, else after the receive that empties it. Never after an abort.
+  void WhenDrained(std::function<void()> fn);
   // The deadline of the step's RecvTensor calls (from the RunGraph call).
   void SetDeadline(absl::Time deadline);
   int64_t step_id() const { return step_id_; }
@@ -59,6 +62,8 @@ class StepRendezvous : public Rendezvous,
   struct RemoteCall;
   bool IsLocal(const ParsedKey& key) const;
   void RecvRemoteAsync(const ParsedKey& key, DoneCallback done);
+  // Runs the WhenDrained callback if the table is empty now.
+  void CheckDrained();
 
   const RendezvousEnv env_;
   const int64_t step_id_;
@@ -67,6 +72,7 @@ class StepRendezvous : public Rendezvous,
   absl::Status abort_ ABSL_GUARDED_BY(mu_);
   absl::Time deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   std::set<std::shared_ptr<RemoteCall>> calls_ ABSL_GUARDED_BY(mu_);
+  std::function<void()> on_drained_ ABSL_GUARDED_BY(mu_);
 };
 
 class RendezvousMgr {
@@ -78,6 +84,10 @@ class RendezvousMgr {
   std::shared_ptr<StepRendezvous> Find(int64_t step_id);
   // Aborts the step's rendezvous (CANCELLED unless `status` says otherwise) and forgets it.
   void Cleanup(int64_t step_id, const absl::Status& status = absl::OkStatus());
+  // Cleans the step up once its rendezvous is drained (every value sent here was taken): what a
+  // worker does itself after a step of its ran to the end, so that a successful step needs no
+  // CleanupGraph call. No-op for a step it has no rendezvous for.
+  void CleanupWhenDrained(int64_t step_id);
   // Aborts every step's rendezvous with `status` and forgets them all.
   void AbortAll(const absl::Status& status);
 

@@ -354,12 +354,19 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
   if (start) impl->Start(step);
 
   if (!req->is_partial()) {
-    step->WhenFinished([step, req, resp, finish](const absl::Status& s) {
+    step->WhenFinished([impl, step, req, resp, finish](const absl::Status& s) {
       if (!s.ok()) {
         finish(s);
         return;
       }
-      Impl::RecvOutputs(req, resp, step->rendezvous.get(), /*wait=*/false, finish);
+      Impl::RecvOutputs(req, resp, step->rendezvous.get(), /*wait=*/false,
+                        [impl, step, finish](const absl::Status& s) {
+                          // A step that ran to the end here is dropped once its peers took
+                          // what it sent them; the master sends CleanupGraph only after a
+                          // failed step.
+                          if (s.ok()) impl->rendezvous_mgr.CleanupWhenDrained(step->step_id);
+                          finish(s);
+                        });
     });
     return;
   }
@@ -384,6 +391,13 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
         }
         finish(s);
       });
+}
+
+absl::Status Worker::DeliverTensor(int64_t step_id, const std::string& key,
+                                   const Tensor& value) {
+  Rendezvous::ParsedKey parsed;
+  SG_RETURN_IF_ERROR(Rendezvous::ParseKey(key, &parsed));
+  return impl_->rendezvous_mgr.Find(step_id)->Send(parsed, value, false);
 }
 
 void Worker::CleanupGraphAsync(CallOptions* opts, const CleanupGraphRequest* req,

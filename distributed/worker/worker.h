@@ -42,6 +42,9 @@ class Worker : public WorkerInterface {
                          CleanupGraphResponse* resp, StatusCallback done) override;
   void CleanupAllAsync(CallOptions* opts, const CleanupAllRequest* req, CleanupAllResponse* resp,
                        StatusCallback done) override;
+  bool InProcess() const override { return true; }
+  absl::Status DeliverTensor(int64_t step_id, const std::string& key,
+                             const Tensor& value) override;
   void RecvTensorAsync(CallOptions* opts, const RecvTensorRequest* req, RecvTensorResult* result,
                        StatusCallback done) override;
   // Ends every step in flight with `status` (CANCELLED for a server stop).

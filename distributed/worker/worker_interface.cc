@@ -16,4 +16,10 @@ absl::Status WorkerInterface::GetStatus(CallOptions* opts, const GetStatusReques
   return result;
 }
 
+absl::Status WorkerInterface::DeliverTensor(int64_t step_id, const std::string& key,
+                                            const Tensor& value) {
+  return errors::Unimplemented("DeliverTensor: only a worker in the caller's process takes "
+                               "tensors directly (key ", key, ")");
+}
+
 }  // namespace sg

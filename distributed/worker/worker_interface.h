@@ -47,6 +47,14 @@ class WorkerInterface {
   virtual void RecvTensorAsync(CallOptions* opts, const RecvTensorRequest* req,
                                RecvTensorResult* result, StatusCallback done) = 0;
 
+  // True for a worker in the caller's own process (the master's own task), which takes tensors
+  // straight into a step's rendezvous with DeliverTensor.
+  virtual bool InProcess() const { return false; }
+  // Puts `value` into step `step_id`'s rendezvous under rendezvous key `key`, as a _Send of this
+  // task would. The master uses it to hand its own task the tensors that another task's RunGraph
+  // reply carried. UNIMPLEMENTED unless InProcess(); the step's abort status after it ended.
+  virtual absl::Status DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value);
+
   // Blocking helpers.
   absl::Status GetStatus(CallOptions* opts, const GetStatusRequest& req, GetStatusResponse* resp);
 };

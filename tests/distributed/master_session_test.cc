@@ -216,6 +216,84 @@ TEST_F(InProcessCluster, ConcurrentStepsOfTwoSessionsAddUp) {
   EXPECT_EQ(out[0].data<float>()[0], 200.0f);
 }
 
+// Tensors the ps sends to the master's own task (worker:0): a small one rides in the ps's
+// RunGraph reply, one over 64 KiB goes by RecvTensor; both arrive, step after step.
+TEST_F(InProcessCluster, TensorsFromThePsReachTheMastersTaskSmallOrLarge) {
+  GraphDef g;
+  *g.add_node() = Const("small", Tensor::Vector<float>({1, 2}), "/job:ps");
+  Tensor big(DT_FLOAT, TensorShape({20000}));  // 80000 bytes
+  for (int i = 0; i < 20000; ++i) big.data<float>()[i] = static_cast<float>(i);
+  *g.add_node() = Const("big", big, "/job:ps");
+  *g.add_node() = Placeholder("x", "/job:worker/task:0");
+  *g.add_node() = Binary("s", "AddV2", "small", "x", "/job:worker/task:0");
+  *g.add_node() = Binary("b", "AddV2", "big", "x", "/job:worker/task:0");
+  auto session = NewClusterSession(g);
+  ASSERT_NE(session, nullptr);
+  std::vector<Tensor> out;
+  for (float x : {0.5f, -3.0f, 10.0f}) {
+    absl::Status st = session->Run({{"x", Tensor::Scalar<float>(x)}}, {"s:0", "b:0"}, {}, &out);
+    ASSERT_TRUE(st.ok()) << st;
+    ASSERT_EQ(out[0].NumElements(), 2);
+    EXPECT_EQ(out[0].data<float>()[0], 1 + x);
+    EXPECT_EQ(out[0].data<float>()[1], 2 + x);
+    ASSERT_EQ(out[1].NumElements(), 20000);
+    EXPECT_EQ(out[1].data<float>()[0], x);
+    EXPECT_EQ(out[1].data<float>()[19999], 19999 + x);
+  }
+  // Steps of only the small tensor, then only the large one (signatures of their own).
+  ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"s:0"}, {}, &out).ok());
+  EXPECT_EQ(out[0].data<float>()[1], 3.0f);
+  ASSERT_TRUE(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"b:0"}, {}, &out).ok());
+  EXPECT_EQ(out[0].data<float>()[7], 8.0f);
+  EXPECT_TRUE(session->Close().ok());
+}
+
+// The ps's partition fails (a variable read before it is set): the master's task, waiting for
+// the value the ps's reply would have carried, ends with the ps's error instead of waiting out
+// the timeout; once the variable is set the same step works.
+TEST_F(InProcessCluster, AFailingPsFailsTheStepThatWaitsForItsReply) {
+  GraphDef g;
+  *g.add_node() = Node("v", "VariableV2", {}, "/job:ps/task:0",
+                       {{"dtype", test::TypeAttr(DT_FLOAT)}, {"shape", test::ShapeAttr({})}});
+  *g.add_node() = Node("read", "Identity", {"v"}, "", {{"T", test::TypeAttr(DT_FLOAT)}});
+  *g.add_node() = Const("seven", Tensor::Scalar<float>(7), "/job:ps");
+  *g.add_node() = Node("init", "Assign", {"v", "seven"}, "", {{"T", test::TypeAttr(DT_FLOAT)}});
+  *g.add_node() = Placeholder("x", "/job:worker/task:0");
+  *g.add_node() = Binary("d", "AddV2", "read", "x", "/job:worker/task:0");
+  ConfigProto config;
+  config.set_operation_timeout_in_ms(20000);
+  auto session = NewClusterSession(g, config);
+  ASSERT_NE(session, nullptr);
+  std::vector<Tensor> out;
+  const absl::Time start = absl::Now();
+  absl::Status st = session->Run({{"x", Tensor::Scalar<float>(1)}}, {"d:0"}, {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kFailedPrecondition) << st;
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+  ASSERT_TRUE(session->Run({}, {}, {"init"}, &out).ok());
+  st = session->Run({{"x", Tensor::Scalar<float>(1)}}, {"d:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 8.0f);
+}
+
+// A fetch is sent from the task that makes it, a feed goes to the task that uses it (as in
+// TensorFlow): a graph wholly on the ps, fed and fetched, gives the same answers.
+TEST_F(InProcessCluster, FeedsAndFetchesOfAGraphWhollyOnThePs) {
+  GraphDef g;
+  *g.add_node() = Const("a", Tensor::Scalar<float>(3), "/job:ps");
+  *g.add_node() = Placeholder("x", "/job:ps");
+  *g.add_node() = Binary("y", "Mul", "a", "x", "/job:ps");
+  auto session = NewClusterSession(g);
+  ASSERT_NE(session, nullptr);
+  std::vector<Tensor> out;
+  absl::Status st =
+      session->Run({{"x", Tensor::Scalar<float>(5)}}, {"y:0", "a:0", "x:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 15.0f);
+  EXPECT_EQ(out[1].data<float>()[0], 3.0f);
+  EXPECT_EQ(out[2].data<float>()[0], 5.0f);
+  EXPECT_TRUE(session->Close().ok());
+}
+
 TEST_F(InProcessCluster, PartialRunsFeedAndFetchInPieces) {
   auto s = NewClusterSession(test::CrossTaskGraph());
   ASSERT_NE(s, nullptr);

@@ -298,6 +298,72 @@ TEST_F(WorkerTest, RepeatedRequestIdIsAbortedAndNotRunTwice) {
   }
 }
 
+// A step that ran to its end keeps what it sent until the peer takes it, with no CleanupGraph,
+// and is dropped then: a later RecvTensor of the step fails at once.
+TEST_F(WorkerTest, AFinishedStepIsDroppedOnceItsPeerTookWhatItSent) {
+  RegisterPair();
+  RunGraphRequest r0;
+  RunGraphResponse p0;
+  r0.set_graph_handle(h0_);
+  r0.set_step_id(7);
+  NamedTensorProto* feed = r0.add_send();
+  feed->set_name(Key(t0_.dev(), t0_.inc(), t0_.dev(), "f"));
+  Tensor::Vector<float>({5, 6}).AsProtoTensorContent(feed->mutable_tensor());
+  Waiter w0;
+  t0_.worker->RunGraphAsync(nullptr, &r0, &p0, w0.cb());
+  ASSERT_TRUE(w0.Wait().ok());
+  RecvTensorRequest req;
+  req.set_step_id(7);
+  req.set_rendezvous_key(Key(t0_.dev(), t0_.inc(), t1_.dev(), "edge_x"));
+  RecvTensorResult result;
+  Waiter wr;
+  t0_.worker->RecvTensorAsync(nullptr, &req, &result, wr.cb());
+  ASSERT_TRUE(wr.Wait().ok());
+  ASSERT_EQ(result.tensor.NumElements(), 2);
+  EXPECT_EQ(result.tensor.data<float>()[0], 6.f);
+  EXPECT_EQ(result.tensor.data<float>()[1], 8.f);
+  RecvTensorResult again;
+  Waiter wa;
+  t0_.worker->RecvTensorAsync(nullptr, &req, &again, wa.cb());
+  absl::Status s = wa.Wait();
+  EXPECT_EQ(s.code(), absl::StatusCode::kAborted) << s;
+  EXPECT_NE(s.message().find("cleaned up"), std::string::npos) << s;
+}
+
+// DeliverTensor puts a value into a step's rendezvous, where a _Recv whose key names this task
+// at both ends waits for it (how the master hands over a tensor another task's reply carried).
+TEST_F(WorkerTest, DeliverTensorFeedsAWaitingRecv) {
+  EXPECT_TRUE(t0_.worker->InProcess());
+  GraphDef g;
+  AddRecv(&g, "in", "edge_in", t0_.dev(), t0_.inc(), t0_.dev());
+  AddNodeAttr("T", DT_FLOAT, AddNode(&g, "sq", "Mul", t0_.dev(), {"in", "in"}));
+  AddSend(&g, "sq/_send", "sq", "sq", t0_.dev(), t0_.inc(), t0_.dev(), true);
+  const std::string h = Register(t0_, g);
+  RunGraphRequest req;
+  req.set_graph_handle(h);
+  req.set_step_id(11);
+  const std::string fetch = Key(t0_.dev(), t0_.inc(), t0_.dev(), "sq");
+  req.add_recv_key(fetch);
+  RunGraphResponse resp;
+  Waiter w;
+  t0_.worker->RunGraphAsync(nullptr, &req, &resp, w.cb());
+  EXPECT_FALSE(w.Done(absl::Milliseconds(20)));  // waits for the value
+  ASSERT_TRUE(t0_.worker
+                  ->DeliverTensor(11, Key(t0_.dev(), t0_.inc(), t0_.dev(), "edge_in"),
+                                  Tensor::Vector<float>({3, -4}))
+                  .ok());
+  ASSERT_TRUE(w.Wait().ok());
+  ASSERT_EQ(resp.recv_size(), 1);
+  auto sq = Tensor::FromProto(resp.recv(0).tensor());
+  ASSERT_TRUE(sq.ok());
+  EXPECT_EQ(sq->data<float>()[0], 9.f);
+  EXPECT_EQ(sq->data<float>()[1], 16.f);
+  // The step is over and dropped: a late delivery is refused, not kept.
+  absl::Status late = t0_.worker->DeliverTensor(11, Key(t0_.dev(), t0_.inc(), t0_.dev(), "x"),
+                                                Tensor::Scalar<float>(1));
+  EXPECT_EQ(late.code(), absl::StatusCode::kAborted) << late;
+}
+
 TEST_F(WorkerTest, RecvTensorWithAnotherIncarnationIsAborted) {
   RecvTensorRequest req;
   req.set_step_id(1);
