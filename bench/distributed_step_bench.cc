@@ -1,8 +1,9 @@
 // Per-step overhead of the distributed runtime: a two-task cluster on loopback, the ps task in a
 // child process (forked before gRPC starts) and worker 0 in this one, as a client with an
 // in-process server has it. Each step runs d = c + x, c a scalar Const on the ps, x fed and d
-// fetched on worker 0: a RunGraph to both tasks, one RecvTensor of the scalar from the ps over
-// gRPC, and a CleanupGraph sent in the background. The client reaches worker 0's master either in
+// fetched on worker 0: a RunGraph to both tasks (the one to worker 0 in process), the scalar
+// coming back in the ps's RunGraph reply (the master's forwarding; a RecvTensor call before it),
+// no CleanupGraph after a successful step. The client reaches worker 0's master either in
 // process (LocalMaster) or over gRPC (GrpcRemoteMaster). Reports the median step time (counter
 // median_us); BM_GrpcRoundTripToThePs gives the floor, one bare gRPC call to the ps.
 #include <arpa/inet.h>
@@ -55,14 +56,15 @@ NodeDef Node(const std::string& name, const std::string& op, std::vector<std::st
   return n;
 }
 
-GraphDef ScalarGraph(const std::string& const_device = "/job:ps/task:0") {
+GraphDef ScalarGraph(const std::string& const_device = "/job:ps/task:0",
+                     const std::string& add_device = "/job:worker/task:0") {
   GraphDef g;
   NodeDef c = Node("c", "Const", {}, const_device);
   AddNodeAttr("dtype", DT_FLOAT, &c);
   AddNodeAttr("value", Tensor::Scalar<float>(1.0f), &c);
-  NodeDef x = Node("x", "Placeholder", {}, "/job:worker/task:0");
+  NodeDef x = Node("x", "Placeholder", {}, add_device);
   AddNodeAttr("dtype", DT_FLOAT, &x);
-  NodeDef d = Node("d", "AddV2", {"c", "x"}, "/job:worker/task:0");
+  NodeDef d = Node("d", "AddV2", {"c", "x"}, add_device);
   AddNodeAttr("T", DT_FLOAT, &d);
   *g.add_node() = c;
   *g.add_node() = x;
@@ -171,6 +173,19 @@ void BM_OneTaskScalarStepLocalMaster(benchmark::State& state) {
   RunSteps(state, session.get(), ScalarGraph("/job:worker/task:0"));
 }
 BENCHMARK(BM_OneTaskScalarStepLocalMaster)->UseRealTime()->MinTime(2.0);
+
+// The same step with every node on the ps, fed and fetched there: one RunGraph to the ps.
+void BM_PsOnlyScalarStepLocalMaster(benchmark::State& state) {
+  SessionOptions opts;
+  opts.target = TheCluster()->worker_target;
+  std::unique_ptr<Session> session;
+  if (!NewSession(opts, &session).ok()) {
+    state.SkipWithError("NewSession failed");
+    return;
+  }
+  RunSteps(state, session.get(), ScalarGraph("/job:ps/task:0", "/job:ps/task:0"));
+}
+BENCHMARK(BM_PsOnlyScalarStepLocalMaster)->UseRealTime()->MinTime(2.0);
 
 // The floor: one GetStatus round trip to the ps over gRPC (what any RPC on the step's path costs).
 void BM_GrpcRoundTripToThePs(benchmark::State& state) {
