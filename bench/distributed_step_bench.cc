@@ -137,15 +137,20 @@ void RunSteps(benchmark::State& state, Session* session, const GraphDef& graph =
   session->Close().IgnoreError();
 }
 
-void BM_TwoTaskScalarStepLocalMaster(benchmark::State& state) {
+// Steps of `graph` from a client whose session finds worker 0's master in process (LocalMaster).
+void RunStepsOnLocalMaster(benchmark::State& state, const GraphDef& graph) {
   SessionOptions opts;
-  opts.target = TheCluster()->worker_target;  // found in process: LocalMaster
+  opts.target = TheCluster()->worker_target;
   std::unique_ptr<Session> session;
   if (!NewSession(opts, &session).ok()) {
     state.SkipWithError("NewSession failed");
     return;
   }
-  RunSteps(state, session.get());
+  RunSteps(state, session.get(), graph);
+}
+
+void BM_TwoTaskScalarStepLocalMaster(benchmark::State& state) {
+  RunStepsOnLocalMaster(state, ScalarGraph());
 }
 BENCHMARK(BM_TwoTaskScalarStepLocalMaster)->UseRealTime()->MinTime(2.0);
 
@@ -163,27 +168,13 @@ BENCHMARK(BM_TwoTaskScalarStepRemoteMaster)->UseRealTime()->MinTime(2.0);
 // For comparison: the same step with everything on worker 0 (no RPC between tasks; what is left
 // is the master's own work and the in-process worker).
 void BM_OneTaskScalarStepLocalMaster(benchmark::State& state) {
-  SessionOptions opts;
-  opts.target = TheCluster()->worker_target;
-  std::unique_ptr<Session> session;
-  if (!NewSession(opts, &session).ok()) {
-    state.SkipWithError("NewSession failed");
-    return;
-  }
-  RunSteps(state, session.get(), ScalarGraph("/job:worker/task:0"));
+  RunStepsOnLocalMaster(state, ScalarGraph("/job:worker/task:0"));
 }
 BENCHMARK(BM_OneTaskScalarStepLocalMaster)->UseRealTime()->MinTime(2.0);
 
 // The same step with every node on the ps, fed and fetched there: one RunGraph to the ps.
 void BM_PsOnlyScalarStepLocalMaster(benchmark::State& state) {
-  SessionOptions opts;
-  opts.target = TheCluster()->worker_target;
-  std::unique_ptr<Session> session;
-  if (!NewSession(opts, &session).ok()) {
-    state.SkipWithError("NewSession failed");
-    return;
-  }
-  RunSteps(state, session.get(), ScalarGraph("/job:ps/task:0", "/job:ps/task:0"));
+  RunStepsOnLocalMaster(state, ScalarGraph("/job:ps/task:0", "/job:ps/task:0"));
 }
 BENCHMARK(BM_PsOnlyScalarStepLocalMaster)->UseRealTime()->MinTime(2.0);
 

@@ -6,24 +6,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "core/framework/device_name.h"
+#include "core/graph/union_find.h"
 
 namespace sg {
-namespace {
-
-class UnionFind {
- public:
-  explicit UnionFind(int n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
-  int Find(int x) {
-    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
-    return x;
-  }
-  void Union(int a, int b) { parent_[Find(a)] = Find(b); }
-
- private:
-  std::vector<int> parent_;
-};
-
-}  // namespace
 
 absl::Status PlaceGraph(Graph* g, const std::vector<std::string>& devices,
                         const PlacerOptions& options) {

@@ -19,23 +19,11 @@
 #include "core/graph/partition.h"
 #include "core/graph/placer.h"
 #include "core/graph/subgraph.h"
+#include "core/graph/union_find.h"
 #include "distributed/master/call_group.h"
 
 namespace sg {
 namespace {
-
-class UnionFind {
- public:
-  explicit UnionFind(int n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
-  int Find(int x) {
-    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
-    return x;
-  }
-  void Union(int a, int b) { parent_[Find(a)] = Find(b); }
-
- private:
-  std::vector<int> parent_;
-};
 
 std::string TaskOf(const std::string& device) {
   ParsedDeviceName p;
