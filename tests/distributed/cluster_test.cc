@@ -14,21 +14,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cmath>
-#include <fstream>
 #include <cstring>
-#include <numeric>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include "absl/strings/match.h"
 #include "absl/time/clock.h"
-#include "core/graph/graph_constructor.h"
 #include "core/runtime/session.h"
+#include "tests/common/real_graph_checks.h"
 #include "tests/distributed/cluster_util.h"
 #include "tests/distributed/test_graphs.h"
 
@@ -40,68 +37,18 @@ namespace {
 using testing::ClusterOptions;
 using testing::TestCluster;
 
-std::string SharedDir() { return SG_SHARED_TESTDATA; }
+using test::ExpectNear;
+using test::LoadGraph;
+using test::Make;
+using test::NewSessionOn;
+using test::ReadFile;
+using test::Vals;
+
 std::string TestdataDir() { return std::string(SG_SOURCE_DIR) + "/tests/testdata"; }
 
-bool HaveShared() {
-  std::ifstream f(SharedDir() + "/MANIFEST.md");
-  return f.good();
-}
-
-#define SKIP_WITHOUT_SHARED()                                                              \
-  if (!HaveShared()) GTEST_SKIP() << "skipped: ../shared/testdata/tf_graphs is not present " \
-                                     "(it exists only beside the project's own checkout)"
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-template <typename T>
-Tensor Make(std::vector<int64_t> shape, std::vector<T> values) {
-  Tensor t(DataTypeToEnum<T>::value, TensorShape(shape));
-  std::copy(values.begin(), values.end(), t.data<T>());
-  return t;
-}
-
-template <typename T>
-std::vector<T> Vals(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.NumElements());
-}
-
-void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, double rtol,
-                double atol = 0) {
-  ASSERT_GE(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    EXPECT_NEAR(got[i], want[i], atol + rtol * std::abs(want[i])) << "at " << i;
-  }
-}
-
-std::unique_ptr<Session> NewSessionOn(const std::string& target, const GraphDef& gdef,
-                                      ConfigProto config = {}) {
-  SessionOptions opts;
-  opts.target = target;
-  opts.config = config;
-  std::unique_ptr<Session> session;
-  absl::Status s = NewSession(opts, &session);
-  EXPECT_TRUE(s.ok()) << s;
-  if (!s.ok()) return nullptr;
-  s = session->Create(gdef);
-  EXPECT_TRUE(s.ok()) << target << ": " << s;
-  return session;
-}
-
-std::unique_ptr<Session> Load(const std::string& path, const std::string& target,
-                              ConfigProto config = {}) {
-  GraphDef gdef;
-  absl::Status s = ParseGraphDef(ReadFile(path), &gdef);
-  EXPECT_TRUE(s.ok()) << path << ": " << s;
-  return NewSessionOn(target, gdef, config);
-}
-
 // ---- real graphs, locally and on the cluster ---------------------------------------------------
+// The checks are tests/common/real_graph_checks.h, which tests/core/real_graphs_test.cc runs in a
+// local session only.
 
 class ClusterGraphs : public ::testing::Test {
  protected:
@@ -123,8 +70,15 @@ class ClusterGraphs : public ::testing::Test {
   static std::string Name(const std::string& target) {
     return target.empty() ? "local session" : "cluster " + target;
   }
-  std::unique_ptr<Session> LoadShared(const std::string& file, const std::string& target) {
-    return Load(SharedDir() + "/" + file, target);
+
+  // Runs `check` on each of Targets() in turn, under a trace naming the target, and stops at the
+  // first fatal failure (as an ASSERT in a loop of the test itself would).
+  static void OnEachTarget(const std::function<void(const test::SessionOpener&)>& check) {
+    for (const auto& target : Targets()) {
+      SCOPED_TRACE(Name(target));
+      check(test::SharedGraphOpener(target));
+      if (HasFatalFailure()) return;
+    }
   }
 
   static TestCluster* cluster_;
@@ -132,18 +86,6 @@ class ClusterGraphs : public ::testing::Test {
 };
 TestCluster* ClusterGraphs::cluster_ = nullptr;
 absl::Status* ClusterGraphs::start_status_ = nullptr;
-
-Tensor Ramp() {
-  std::vector<float> v(784);
-  for (int i = 0; i < 784; ++i) v[i] = 1.0f + i;
-  return Make<float>({1, 784}, v);
-}
-
-Tensor MfccRamp(int frames) {
-  std::vector<float> v(frames * 10);
-  for (int i = 0; i < frames * 10; ++i) v[i] = static_cast<float>(i % 17 - 8);
-  return Make<float>({1, frames, 10}, v);
-}
 
 TEST_F(ClusterGraphs, NodesAreSpreadOverEveryTask) {
   ConfigProto config;
@@ -176,281 +118,106 @@ TEST_F(ClusterGraphs, NodesAreSpreadOverEveryTask) {
 }
 
 TEST_F(ClusterGraphs, AdditionFromTf2FeedsShapeOneIntoScalarPlaceholders) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("tfrust_addition.pb", target);
-    std::vector<Tensor> out;
-    absl::Status st =
-        s->Run({{"x:0", Make<int32_t>({1}, {2})}, {"y:0", Make<int32_t>({1}, {40})}}, {"z:0"}, {},
-               &out);
-    ASSERT_TRUE(st.ok()) << st;
-    EXPECT_EQ(Vals<int32_t>(out[0]), std::vector<int32_t>{42});
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckAddition);
 }
 
 TEST_F(ClusterGraphs, MultiplicationFromProducer9) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("tfrust_multiplication.pb", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run(
-        {{"a:0", Make<float>({3}, {1, 2, 3})}, {"b:0", Make<float>({3}, {4, 5, 6})}}, {"c:0"}, {},
-        &out);
-    ASSERT_TRUE(st.ok()) << st;
-    EXPECT_EQ(Vals<float>(out[0]), (std::vector<float>{4, 10, 18}));
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckMultiplication);
 }
 
 TEST_F(ClusterGraphs, TextGraphAddsConstantsAndConstantsCanBeFed) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("tf_aot_test_graph_tfadd.pbtxt", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run({}, {"x_y_sum:0"}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    EXPECT_EQ(Vals<int32_t>(out[0]), std::vector<int32_t>{3});
-    st = s->Run({{"x_const:0", Make<int32_t>({1}, {10})}, {"y_const:0", Make<int32_t>({1}, {32})}},
-                {"x_y_sum:0"}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    EXPECT_EQ(Vals<int32_t>(out[0]), std::vector<int32_t>{42});
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckTextGraphAdd);
 }
 
 TEST_F(ClusterGraphs, WhileLoopRunsTenIterations) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("tf_grappler_while_loop.pbtxt", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run({}, {"while/Exit:0", "while/Exit_1:0"}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    EXPECT_EQ(Vals<int32_t>(out[0]), std::vector<int32_t>{10});
-    EXPECT_EQ(out[1].shape(), TensorShape({2048, 2}));
-    auto ones = Vals<float>(out[1]);
-    EXPECT_EQ(std::count(ones.begin(), ones.end(), 1.0f), 4096);
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckWhileLoop);
 }
 
 TEST_F(ClusterGraphs, CondTakesTheFalseBranchAndPropagatesDeadness) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("tf_grappler_merge_without_loops.pbtxt", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run({}, {"concat:0", "cond/Merge:1"}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    EXPECT_EQ(out[0].shape(), TensorShape({1, 2, 2}));
-    EXPECT_EQ(Vals<float>(out[0]), std::vector<float>(4, 1.0f));
-    EXPECT_EQ(Vals<int32_t>(out[1]), std::vector<int32_t>{1});
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckCond);
 }
 
 TEST_F(ClusterGraphs, LibraryFunctionCalledAsAnOpType) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("tf_grappler_simple_function.pbtxt", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run({}, {"MyAdd_55e046a8:0", "MyAdd_55e046a8_1:0"}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    EXPECT_EQ(out[0].shape(), TensorShape({1, 2}));
-    EXPECT_EQ(Vals<float>(out[0]), (std::vector<float>{4, 4}));
-    EXPECT_EQ(Vals<float>(out[1]), (std::vector<float>{6, 6}));
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckLibraryFunction);
 }
 
 TEST_F(ClusterGraphs, VariablesInTextAndBinaryGiveTheSameAnswer) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    for (const char* file : {"fazibear_mul_vars.pbtxt", "fazibear_mul_vars.pb"}) {
-      auto s = LoadShared(file, target);
-      std::vector<Tensor> out;
-      absl::Status st = s->Run({}, {}, {"init"}, &out);
-      ASSERT_TRUE(st.ok()) << file << ": " << st;
-      st = s->Run({}, {"c:0"}, {}, &out);
-      ASSERT_TRUE(st.ok()) << file << ": " << st;
-      EXPECT_EQ(Vals<float>(out[0]), std::vector<float>{30.0f}) << file;
-    }
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckVariables);
 }
 
 TEST_F(ClusterGraphs, ReadingAVariableBeforeInitIsFailedPrecondition) {
-  SKIP_WITHOUT_SHARED();
+  SG_SKIP_WITHOUT_SHARED();
   for (const auto& target : Targets()) {
     SCOPED_TRACE(Name(target));
     // Variables on the cluster outlive sessions: clear what earlier tests left.
     SessionOptions opts;
     opts.target = target;
     ASSERT_TRUE(Reset(opts, {}).ok());
-    auto s = LoadShared("fazibear_mul_vars.pb", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run({}, {"c:0"}, {}, &out);
-    EXPECT_EQ(st.code(), absl::StatusCode::kFailedPrecondition) << st;
+    test::CheckReadBeforeInitFails(test::SharedGraphOpener(target));
+    if (HasFatalFailure()) return;
   }
 }
 
 TEST_F(ClusterGraphs, RegressionWithoutVersions) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("tf2onnx_regression_frozen.pb", target);
-    std::vector<Tensor> out;
-    ASSERT_TRUE(s->Run({{"X:0", Make<float>({1}, {5.0f})}}, {"pred:0"}, {}, &out).ok());
-    ExpectNear(Vals<float>(out[0]), {2.1193342f}, 1e-5);
-    ASSERT_TRUE(s->Run({{"X:0", Make<float>({1}, {1.0f})}}, {"pred:0"}, {}, &out).ok());
-    ExpectNear(Vals<float>(out[0]), {1.263487f}, 1e-5);
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckRegression);
 }
 
 TEST_F(ClusterGraphs, FullyConnectedLayersOnTheRamp) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("tf2onnx_fc_layers_frozen.pb", target);
-    std::vector<Tensor> out;
-    ASSERT_TRUE(s->Run({{"X:0", Ramp()}}, {"output:0"}, {}, &out).ok());
-    auto v = Vals<float>(out[0]);
-    ExpectNear(v, {-9757.53f, -2871.289f, 7155.592f, 1267.3668f, -12316.452f}, 1e-4);
-    EXPECT_NEAR(std::accumulate(v.begin(), v.end(), 0.0), -55631.63, 55631.63 * 1e-4);
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckFullyConnected);
 }
 
 TEST_F(ClusterGraphs, UnrolledLstmOnTheRamp) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("tf2onnx_lstm_frozen.pb", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run({{"X:0", Ramp()}, {"keep_prob:0", Tensor::Scalar<float>(1.0f)}},
-                             {"output:0"}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    ExpectNear(Vals<float>(out[0]),
-               {2.888637f, -0.260025f, -2.258126f, 6.429122f, -0.640279f, -3.364366f, -7.451693f,
-                8.490965f, -6.879125f, 4.232458f},
-               1e-4, 1e-5);
-  }
-}
-
-std::string Gunzip(const std::string& path) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  std::string out;
-  if (!f) return out;
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof(buf))) > 0) out.append(buf, n);
-  gzclose(f);
-  return out;
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckUnrolledLstm);
 }
 
 TEST_F(ClusterGraphs, MnistMlpReachesItsPublishedAccuracyOnT10k) {
-  SKIP_WITHOUT_SHARED();
-  std::string images = Gunzip(SharedDir() + "/mnist_t10k/t10k-images-idx3-ubyte.gz");
-  std::string labels = Gunzip(SharedDir() + "/mnist_t10k/t10k-labels-idx1-ubyte.gz");
-  ASSERT_EQ(images.size(), 16u + 10000u * 784u);
-  ASSERT_EQ(labels.size(), 8u + 10000u);
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("mnist_mlp_frozen.pb", target);
-    int correct = 0;
-    std::vector<int> first20;
-    for (int b = 0; b < 100; ++b) {
-      Tensor x(DT_FLOAT, TensorShape({100, 784}));
-      for (int i = 0; i < 100 * 784; ++i) {
-        x.data<float>()[i] = static_cast<uint8_t>(images[16 + b * 100 * 784 + i]) / 255.0f;
-      }
-      std::vector<Tensor> out;
-      absl::Status st = s->Run({{"Placeholder:0", x}}, {"softmax_linear/add:0"}, {}, &out);
-      ASSERT_TRUE(st.ok()) << st;
-      const float* logits = out[0].data<float>();
-      if (b == 0) {
-        ExpectNear(std::vector<float>(logits, logits + 10),
-                   {1.6687f, -3.31202f, -0.22582f, 2.88602f, -2.26915f, -0.22796f, -4.31634f,
-                    8.89346f, -0.68356f, 4.02826f},
-                   1e-4, 1e-4);
-      }
-      for (int i = 0; i < 100; ++i) {
-        int best = std::max_element(logits + i * 10, logits + i * 10 + 10) - (logits + i * 10);
-        if (b == 0 && i < 20) first20.push_back(best);
-        correct += best == static_cast<uint8_t>(labels[8 + b * 100 + i]);
-      }
-    }
-    EXPECT_EQ(first20,
-              (std::vector<int>{7, 2, 1, 0, 4, 1, 4, 9, 6, 9, 0, 6, 9, 0, 1, 5, 9, 7, 3, 4}));
-    EXPECT_EQ(correct, 8989);
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  test::MnistT10k data;  // read once for both targets
+  test::ReadMnistT10k(&data);
+  if (HasFatalFailure()) return;
+  OnEachTarget([&](const test::SessionOpener& open) { test::CheckMnistMlp(open, data); });
 }
 
 TEST_F(ClusterGraphs, KeywordSpottingDnnFedThroughMfcc) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("arm_kws_dnn_s.pb", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run({{"Mfcc:0", MfccRamp(25)}}, {"labels_softmax:0"}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    ExpectNear(Vals<float>(out[0]),
-               {0.000022f, 0.053936f, 0.006102f, 0.83809f, 0.000075f, 0.021041f, 0.000196f,
-                0.000021f, 0.000241f, 0.000156f, 0.001394f, 0.078726f},
-               1e-3, 2e-6);
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckKwsDnn);
 }
 
 TEST_F(ClusterGraphs, KeywordSpottingDepthwiseCnnFedThroughMfcc) {
-  SKIP_WITHOUT_SHARED();
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("arm_kws_ds_cnn_s.pb", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run({{"Mfcc:0", MfccRamp(49)}}, {"labels_softmax:0"}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    auto p = Vals<float>(out[0]);
-    EXPECT_EQ(std::max_element(p.begin(), p.end()) - p.begin(), 5);
-    EXPECT_NEAR(p[5], 0.840126f, 1e-4);
-    EXPECT_NEAR(p[2], 0.146982f, 1e-4);
-    EXPECT_NEAR(p[10], 0.007017f, 1e-5);
-    EXPECT_NEAR(p[11], 0.005844f, 1e-5);
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckKwsDsCnn);
 }
 
+// No reference values are published for this graph, so the cluster must also give what the local
+// session gave (Targets() runs the local session first).
 TEST_F(ClusterGraphs, KeywordSpottingLstmWithWhileLoopAndTensorArrays) {
-  SKIP_WITHOUT_SHARED();
+  SG_SKIP_WITHOUT_SHARED();
   std::vector<float> local;
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    auto s = LoadShared("arm_kws_lstm_s.pb", target);
-    std::vector<Tensor> out;
-    absl::Status st = s->Run({{"Mfcc:0", MfccRamp(25)}}, {"labels_softmax:0"}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    auto p = Vals<float>(out[0]);
-    ASSERT_EQ(p.size(), 12u);
-    EXPECT_NEAR(std::accumulate(p.begin(), p.end(), 0.0), 1.0, 1e-5);
-    if (target.empty()) {
+  OnEachTarget([&](const test::SessionOpener& open) {
+    std::vector<float> p;
+    test::CheckKwsLstm(open, &p);
+    if (HasFatalFailure()) return;
+    if (local.empty()) {
       local = p;
     } else {
       ExpectNear(p, local, 1e-5, 1e-7);
     }
-  }
+  });
 }
 
 TEST_F(ClusterGraphs, KeywordSpottingFromWavBytesHearsSilence) {
-  SKIP_WITHOUT_SHARED();
-  Tensor wav(DT_STRING, TensorShape({}));
-  wav.data<tstring>()[0] = ReadFile(SharedDir() + "/kws_samples/silence.wav");
-  for (const auto& target : Targets()) {
-    SCOPED_TRACE(Name(target));
-    for (const char* file : {"arm_kws_dnn_s.pb", "arm_kws_ds_cnn_s.pb", "arm_kws_lstm_s.pb"}) {
-      auto s = LoadShared(file, target);
-      std::vector<Tensor> out;
-      absl::Status st = s->Run({{"wav_data:0", wav}}, {"labels_softmax:0"}, {}, &out);
-      ASSERT_TRUE(st.ok()) << file << ": " << st;
-      auto p = Vals<float>(out[0]);
-      EXPECT_EQ(std::max_element(p.begin(), p.end()) - p.begin(), 0) << file << " (_silence_)";
-    }
-  }
+  SG_SKIP_WITHOUT_SHARED();
+  OnEachTarget(test::CheckKwsHearsSilence);
 }
 
 // The float32 data of a .npy file (version 1, C order, little-endian) with `count` elements; empty
@@ -474,7 +241,7 @@ TEST_F(ClusterGraphs, DigitsClassifierGivesTheLocalProbabilities) {
   std::vector<std::vector<float>> probs;
   for (const auto& target : Targets()) {
     SCOPED_TRACE(Name(target));
-    auto s = Load(TestdataDir() + "/digits_mlp.pb", target);
+    auto s = LoadGraph(TestdataDir() + "/digits_mlp.pb", target);
     ASSERT_NE(s, nullptr);
     std::vector<Tensor> out;
     absl::Status st = s->Run({{"input:0", input}}, {"probs:0"}, {}, &out);
