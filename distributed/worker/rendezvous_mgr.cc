@@ -187,7 +187,6 @@ void RendezvousMgr::CleanupWhenDrained(int64_t step_id) {
   }
   std::weak_ptr<StepRendezvous> weak = r;
   r->WhenDrained([this, step_id, weak] {
-    absl::Status status;
     {
       absl::MutexLock lock(&mu_);
       auto it = table_.find(step_id);
