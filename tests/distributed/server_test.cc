@@ -318,6 +318,32 @@ class TwoServers : public ::testing::Test {
     return resp.graph_handle();
   }
 
+  // Task 1 alone runs step `step_id` of the move graph: its _Recv waits in a RecvTensor to task 0
+  // that nobody will answer. Stopping `server` must end that step with CANCELLED, promptly.
+  void ExpectStopEndsTheWaitingStep(ServerInterface* server, int64_t step_id) {
+    std::string h0, h1;
+    RegisterMove(Tensor::Scalar<float>(1), &h0, &h1);
+    RunGraphRequest r1;
+    r1.set_graph_handle(h1);
+    r1.set_step_id(step_id);
+    r1.add_recv_key(OutKey());
+    RunGraphResponse p1;
+    absl::Notification done;
+    absl::Status status;
+    CallOptions opts;
+    opts.SetTimeout(60000);
+    w1_->RunGraphAsync(&opts, &r1, &p1, [&](const absl::Status& s) {
+      status = s;
+      done.Notify();
+    });
+    EXPECT_FALSE(done.WaitForNotificationWithTimeout(absl::Milliseconds(200)));
+    const absl::Time start = absl::Now();
+    ASSERT_TRUE(server->Stop().ok());
+    ASSERT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(10)));
+    EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
+    EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+  }
+
   // Task 0 makes `value` (a Const) and sends it to task 1, which fetches it back as "out".
   void RegisterMove(const Tensor& value, std::string* h0, std::string* h1) {
     GraphDef g0;
@@ -426,52 +452,12 @@ TEST_F(TwoServers, UnknownGraphHandleOverGrpcIsAborted) {
 }
 
 TEST_F(TwoServers, StopEndsAStepWaitingOnRecvTensorWithCancelled) {
-  std::string h0, h1;
-  RegisterMove(Tensor::Scalar<float>(1), &h0, &h1);
-  // Only task 1 runs: its _Recv waits in a RecvTensor to task 0 that nobody will answer.
-  RunGraphRequest r1;
-  r1.set_graph_handle(h1);
-  r1.set_step_id(9);
-  r1.add_recv_key(OutKey());
-  RunGraphResponse p1;
-  absl::Notification done;
-  absl::Status status;
-  CallOptions opts;
-  opts.SetTimeout(60000);
-  w1_->RunGraphAsync(&opts, &r1, &p1, [&](const absl::Status& s) {
-    status = s;
-    done.Notify();
-  });
-  EXPECT_FALSE(done.WaitForNotificationWithTimeout(absl::Milliseconds(200)));
-  const absl::Time start = absl::Now();
-  ASSERT_TRUE(s1_->Stop().ok());
-  ASSERT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(10)));
-  EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
-  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+  ExpectStopEndsTheWaitingStep(s1_.get(), 9);
 }
 
+// Stopping the task the RecvTensor waits on ends the receiver's step too.
 TEST_F(TwoServers, StoppingTheSenderEndsTheReceiversStep) {
-  std::string h0, h1;
-  RegisterMove(Tensor::Scalar<float>(1), &h0, &h1);
-  RunGraphRequest r1;
-  r1.set_graph_handle(h1);
-  r1.set_step_id(10);
-  r1.add_recv_key(OutKey());
-  RunGraphResponse p1;
-  absl::Notification done;
-  absl::Status status;
-  CallOptions opts;
-  opts.SetTimeout(60000);
-  w1_->RunGraphAsync(&opts, &r1, &p1, [&](const absl::Status& s) {
-    status = s;
-    done.Notify();
-  });
-  EXPECT_FALSE(done.WaitForNotificationWithTimeout(absl::Milliseconds(200)));
-  const absl::Time start = absl::Now();
-  ASSERT_TRUE(s0_->Stop().ok());  // the task the RecvTensor waits on
-  ASSERT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(10)));
-  EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
-  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+  ExpectStopEndsTheWaitingStep(s0_.get(), 10);
 }
 
 TEST_F(TwoServers, ACallToAStoppedTaskIsUnavailableNamingIt) {
