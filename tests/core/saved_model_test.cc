@@ -28,6 +28,8 @@ namespace sg {
 namespace {
 
 namespace fs = std::filesystem;
+using test::MakeTensor;
+using test::Values;
 
 std::string SharedDir() { return SG_SHARED_TESTDATA; }
 std::string TestdataDir() { return std::string(SG_SOURCE_DIR) + "/tests/testdata"; }
@@ -60,18 +62,6 @@ class TempDir {
  private:
   std::string path_;
 };
-
-template <typename T>
-Tensor Make(std::vector<int64_t> shape, std::vector<T> values) {
-  Tensor t(DataTypeToEnum<T>::value, TensorShape(shape));
-  std::copy(values.begin(), values.end(), t.data<T>());
-  return t;
-}
-
-template <typename T>
-std::vector<T> Vals(const Tensor& t) {
-  return std::vector<T>(t.data<T>(), t.data<T>() + t.NumElements());
-}
 
 std::string ReadAll(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -158,7 +148,7 @@ TEST(TensorBundle, WritesStringsAndInt64ByteForByteAsTensorFlow) {
   const std::string prefix = dir.path() + "/ckpt/strs";
   BundleWriter w(prefix);
   ASSERT_TRUE(w.Add("s", Strings({"ab", "", "hello"})).ok());
-  ASSERT_TRUE(w.Add("i", Make<int64_t>({3}, {1, 2, 3})).ok());
+  ASSERT_TRUE(w.Add("i", MakeTensor<int64_t>({3}, {1, 2, 3})).ok());
   ASSERT_TRUE(w.Finish().ok()) << w.status();
   EXPECT_EQ(Hex(ReadAll(BundleDataFilename(prefix, 0, 1))), Hex(tf_data));
   auto r = BundleReader::Open(prefix);
@@ -172,17 +162,17 @@ TEST(TensorBundle, WritesStringsAndInt64ByteForByteAsTensorFlow) {
   EXPECT_EQ(i.size(), 24);
   Tensor got;
   ASSERT_TRUE((*r)->Lookup("s", &got).ok());
-  EXPECT_EQ(Vals<tstring>(got), (std::vector<tstring>{"ab", "", "hello"}));
+  EXPECT_EQ(Values<tstring>(got), (std::vector<tstring>{"ab", "", "hello"}));
   ASSERT_TRUE((*r)->Lookup("i", &got).ok());
-  EXPECT_EQ(Vals<int64_t>(got), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(Values<int64_t>(got), (std::vector<int64_t>{1, 2, 3}));
 }
 
 TEST(TensorBundle, RejectsTruncatedIndexAndCorruptData) {
   TempDir dir;
   const std::string prefix = dir.path() + "/v";
   BundleWriter w(prefix);
-  ASSERT_TRUE(w.Add("x", Make<float>({4}, {1, 2, 3, 4})).ok());
-  ASSERT_TRUE(w.Add("x", Make<float>({1}, {1})).code() == absl::StatusCode::kInvalidArgument);
+  ASSERT_TRUE(w.Add("x", MakeTensor<float>({4}, {1, 2, 3, 4})).ok());
+  ASSERT_TRUE(w.Add("x", MakeTensor<float>({1}, {1})).code() == absl::StatusCode::kInvalidArgument);
   ASSERT_TRUE(w.Finish().ok());
 
   std::string data = ReadAll(BundleDataFilename(prefix, 0, 1));
@@ -206,7 +196,7 @@ TEST(TensorBundle, MergesShardsIntoOneBundle) {
   TempDir dir;
   for (int s = 0; s < 2; ++s) {
     BundleWriter w(dir.path() + "/tmp/part-0000" + std::to_string(s) + "-of-00002");
-    ASSERT_TRUE(w.Add(s == 0 ? "a" : "b", Make<int32_t>({2}, {s, s + 10})).ok());
+    ASSERT_TRUE(w.Add(s == 0 ? "a" : "b", MakeTensor<int32_t>({2}, {s, s + 10})).ok());
     ASSERT_TRUE(w.Finish().ok());
   }
   ASSERT_TRUE(MergeBundles({dir.path() + "/tmp/part-00000-of-00002",
@@ -220,9 +210,9 @@ TEST(TensorBundle, MergesShardsIntoOneBundle) {
   EXPECT_EQ((*r)->header().num_shards(), 2);
   Tensor t;
   ASSERT_TRUE((*r)->Lookup("b", &t).ok());
-  EXPECT_EQ(Vals<int32_t>(t), (std::vector<int32_t>{1, 11}));
+  EXPECT_EQ(Values<int32_t>(t), (std::vector<int32_t>{1, 11}));
   ASSERT_TRUE((*r)->Lookup("a", &t).ok());
-  EXPECT_EQ(Vals<int32_t>(t), (std::vector<int32_t>{0, 10}));
+  EXPECT_EQ(Values<int32_t>(t), (std::vector<int32_t>{0, 10}));
 }
 
 // ---- Kernels -----------------------------------------------------------------------------------
@@ -232,7 +222,7 @@ TEST(StringJoin, JoinsElementwiseAndBroadcastsScalars) {
                              {Strings({"a", "b"}), Tensor::Scalar<tstring>("x"),
                               Strings({"1", "2"})});
   ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_EQ(Vals<tstring>((*out)[0]), (std::vector<tstring>{"a/x/1", "b/x/2"}));
+  EXPECT_EQ(Values<tstring>((*out)[0]), (std::vector<tstring>{"a/x/1", "b/x/2"}));
   auto bad = test::RunKernel(test::NodeDefFor("StringJoin", {{"N", 2}}, 2),
                              {Strings({"a", "b"}), Strings({"a", "b", "c"})});
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
@@ -254,11 +244,11 @@ TEST(RegexFullMatch, MatchesWholeStringsOnly) {
   auto out = test::RunKernel(test::NodeDefFor("StaticRegexFullMatch", {{"pattern", "^s3://.*"}}),
                              {Strings({"s3://bucket/x", "/tmp/s3://", ""})});
   ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_EQ(Vals<bool>((*out)[0]), (std::vector<bool>{true, false, false}));
+  EXPECT_EQ(Values<bool>((*out)[0]), (std::vector<bool>{true, false, false}));
   out = test::RunKernel(test::NodeDefFor("RegexFullMatch", {}),
                         {Strings({"ab", "abc"}), Tensor::Scalar<tstring>("a.")});
   ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_EQ(Vals<bool>((*out)[0]), (std::vector<bool>{true, false}));
+  EXPECT_EQ(Values<bool>((*out)[0]), (std::vector<bool>{true, false}));
   out = test::RunKernel(test::NodeDefFor("RegexFullMatch", {}),
                         {Strings({"ab"}), Tensor::Scalar<tstring>("(")});
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
@@ -298,30 +288,30 @@ TEST(ParseExample, ParsesFixedDenseFeaturesWithDefaults) {
   auto out = test::RunKernel(
       n, {Strings({e1.SerializeAsString(), e2.SerializeAsString()}), Strings({}),
           Tensor::Scalar<tstring>("x"), Tensor::Scalar<tstring>("id"),
-          Tensor::Scalar<tstring>("w"), Make<float>({0}, {}), Tensor::Scalar<int64_t>(-1),
+          Tensor::Scalar<tstring>("w"), MakeTensor<float>({0}, {}), Tensor::Scalar<int64_t>(-1),
           Strings({"none"})});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ((*out)[0].shape(), TensorShape({2, 2}));
-  EXPECT_EQ(Vals<float>((*out)[0]), (std::vector<float>{1.5f, -2, 3, 4}));
+  EXPECT_EQ(Values<float>((*out)[0]), (std::vector<float>{1.5f, -2, 3, 4}));
   EXPECT_EQ((*out)[1].shape(), TensorShape({2}));
-  EXPECT_EQ(Vals<int64_t>((*out)[1]), (std::vector<int64_t>{7, -1}));
-  EXPECT_EQ(Vals<tstring>((*out)[2]), (std::vector<tstring>{"hi", "none"}));
+  EXPECT_EQ(Values<int64_t>((*out)[1]), (std::vector<int64_t>{7, -1}));
+  EXPECT_EQ(Values<tstring>((*out)[2]), (std::vector<tstring>{"hi", "none"}));
 
   // A required feature that is missing, a wrong count, a wrong type: INVALID_ARGUMENT.
   NodeDef req = ParseExampleNode(0, {}, {DT_INT64}, {PartialTensorShape::Scalar()});
   auto missing = test::RunKernel(req, {Strings({e2.SerializeAsString()}), Strings({}),
-                                       Tensor::Scalar<tstring>("id"), Make<int64_t>({0}, {})});
+                                       Tensor::Scalar<tstring>("id"), MakeTensor<int64_t>({0}, {})});
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(missing.status().message().find("required"), std::string::npos) << missing.status();
   NodeDef three = ParseExampleNode(0, {}, {DT_FLOAT}, {{3}});
   auto count = test::RunKernel(three, {Strings({e2.SerializeAsString()}), Strings({}),
-                                       Tensor::Scalar<tstring>("x"), Make<float>({0}, {})});
+                                       Tensor::Scalar<tstring>("x"), MakeTensor<float>({0}, {})});
   EXPECT_EQ(count.status().code(), absl::StatusCode::kInvalidArgument);
   auto type = test::RunKernel(req, {Strings({e1.SerializeAsString()}), Strings({}),
-                                    Tensor::Scalar<tstring>("x"), Make<int64_t>({0}, {})});
+                                    Tensor::Scalar<tstring>("x"), MakeTensor<int64_t>({0}, {})});
   EXPECT_EQ(type.status().code(), absl::StatusCode::kInvalidArgument);
   auto garbage = test::RunKernel(req, {Strings({"\xff\xff\xff"}), Strings({}),
-                                       Tensor::Scalar<tstring>("id"), Make<int64_t>({0}, {})});
+                                       Tensor::Scalar<tstring>("id"), MakeTensor<int64_t>({0}, {})});
   EXPECT_EQ(garbage.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
@@ -335,12 +325,12 @@ TEST(ParseExample, ParsesSparseAndVariableLengthFeatures) {
   ASSERT_TRUE(out.ok()) << out.status();
   // Sparse: indices, values, dense shape.
   EXPECT_EQ((*out)[0].shape(), TensorShape({4, 2}));
-  EXPECT_EQ(Vals<int64_t>((*out)[0]), (std::vector<int64_t>{0, 0, 0, 1, 0, 2, 1, 0}));
-  EXPECT_EQ(Vals<float>((*out)[1]), (std::vector<float>{1, 2, 3, 4}));
-  EXPECT_EQ(Vals<int64_t>((*out)[2]), (std::vector<int64_t>{3, 3}));
+  EXPECT_EQ(Values<int64_t>((*out)[0]), (std::vector<int64_t>{0, 0, 0, 1, 0, 2, 1, 0}));
+  EXPECT_EQ(Values<float>((*out)[1]), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(Values<int64_t>((*out)[2]), (std::vector<int64_t>{3, 3}));
   // Dense, variable length: padded with the default.
   EXPECT_EQ((*out)[3].shape(), TensorShape({3, 3}));
-  EXPECT_EQ(Vals<float>((*out)[3]), (std::vector<float>{1, 2, 3, 4, -1, -1, -1, -1, -1}));
+  EXPECT_EQ(Values<float>((*out)[3]), (std::vector<float>{1, 2, 3, 4, -1, -1, -1, -1, -1}));
 }
 
 TEST(ParseExampleV2, ParsesOneScalarExampleWithoutBatchDim) {
@@ -354,14 +344,14 @@ TEST(ParseExampleV2, ParsesOneScalarExampleWithoutBatchDim) {
   (*n.mutable_attr())["dense_shapes"] = ShapeList({PartialTensorShape({2})});
   const std::string ex = FloatExample({{"x", {5, 6}}, {"s", {9}}});
   auto out = test::RunKernel(n, {Tensor::Scalar<tstring>(ex), Strings({}), Strings({"s"}),
-                                 Strings({"x"}), Strings({}), Make<float>({0}, {})});
+                                 Strings({"x"}), Strings({}), MakeTensor<float>({0}, {})});
   ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_EQ(Vals<int64_t>((*out)[0]), (std::vector<int64_t>{0}));
+  EXPECT_EQ(Values<int64_t>((*out)[0]), (std::vector<int64_t>{0}));
   EXPECT_EQ((*out)[0].shape(), TensorShape({1, 1}));
-  EXPECT_EQ(Vals<float>((*out)[1]), (std::vector<float>{9}));
-  EXPECT_EQ(Vals<int64_t>((*out)[2]), (std::vector<int64_t>{1}));
+  EXPECT_EQ(Values<float>((*out)[1]), (std::vector<float>{9}));
+  EXPECT_EQ(Values<int64_t>((*out)[2]), (std::vector<int64_t>{1}));
   EXPECT_EQ((*out)[3].shape(), TensorShape({2}));
-  EXPECT_EQ(Vals<float>((*out)[3]), (std::vector<float>{5, 6}));
+  EXPECT_EQ(Values<float>((*out)[3]), (std::vector<float>{5, 6}));
 }
 
 // ---- Real SavedModels ------------------------------------------------------------------------
@@ -380,9 +370,9 @@ TEST(SavedModel, HalfPlusTwoServesEverySignature) {
     absl::Status st = s->Run({{d.inputs().begin()->second.name(), in}},
                              {d.outputs().begin()->second.name()}, {}, &out);
     EXPECT_TRUE(st.ok()) << sig << ": " << st;
-    return st.ok() ? Vals<float>(out[0]) : std::vector<float>{};
+    return st.ok() ? Values<float>(out[0]) : std::vector<float>{};
   };
-  EXPECT_EQ(run("serving_default", Make<float>({3, 1}, {1, 2, 3})),
+  EXPECT_EQ(run("serving_default", MakeTensor<float>({3, 1}, {1, 2, 3})),
             (std::vector<float>{2.5f, 3.0f, 3.5f}));
   const Tensor examples =
       Strings({FloatExample({{"x", {1}}}), FloatExample({{"x", {2}}, {"x2", {10}}}),
@@ -390,12 +380,12 @@ TEST(SavedModel, HalfPlusTwoServesEverySignature) {
   EXPECT_EQ(run("regress_x_to_y", examples), (std::vector<float>{2.5f, 3.0f, 3.5f}));
   EXPECT_EQ(run("classify_x_to_y", examples), (std::vector<float>{2.5f, 3.0f, 3.5f}));
   EXPECT_EQ(run("regress_x_to_y2", examples), (std::vector<float>{3.5f, 4.0f, 4.5f}));
-  EXPECT_EQ(run("regress_x2_to_y3", Make<float>({2, 1}, {4, 6})),
+  EXPECT_EQ(run("regress_x2_to_y3", MakeTensor<float>({2, 1}, {4, 6})),
             (std::vector<float>{5.0f, 6.0f}));
   // y3 through the examples: x2 defaults to 0 where it is missing.
   std::vector<Tensor> out;
   ASSERT_TRUE(s->Run({{"tf_example:0", examples}}, {"y3:0"}, {}, &out).ok());
-  EXPECT_EQ(Vals<float>(out[0]), (std::vector<float>{3.0f, 8.0f, 3.0f}));
+  EXPECT_EQ(Values<float>(out[0]), (std::vector<float>{3.0f, 8.0f, 3.0f}));
   // An example without the required x fails with INVALID_ARGUMENT.
   EXPECT_EQ(s->Run({{"tf_example:0", Strings({FloatExample({})})}}, {"y:0"}, {}, &out).code(),
             absl::StatusCode::kInvalidArgument);
@@ -420,9 +410,9 @@ TEST(SavedModel, MatrixHalfPlusTwoHasNoVariables) {
   EXPECT_EQ(d.inputs().at("x").name(), "x:0");
   std::vector<Tensor> out;
   ASSERT_TRUE(
-      s->Run({{"x:0", Make<float>({1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9})}}, {"y:0"}, {}, &out)
+      s->Run({{"x:0", MakeTensor<float>({1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9})}}, {"y:0"}, {}, &out)
           .ok());
-  EXPECT_EQ(Vals<float>(out[0]),
+  EXPECT_EQ(Values<float>(out[0]),
             (std::vector<float>{2.5f, 3, 3.5f, 4, 4.5f, 5, 5.5f, 6, 6.5f}));
 }
 
@@ -481,10 +471,10 @@ TEST(SavedModel, DigitsClassifierGivesTensorFlowsProbabilities) {
   ASSERT_EQ(xs, (std::vector<int64_t>{360, 64}));
   ASSERT_EQ(ps, (std::vector<int64_t>{360, 10}));
   std::vector<Tensor> out;
-  st = s->Run({{d.inputs().at("x").name(), Make<float>(xs, x)}}, {d.outputs().at("probs").name()},
+  st = s->Run({{d.inputs().at("x").name(), MakeTensor<float>(xs, x)}}, {d.outputs().at("probs").name()},
               {}, &out);
   ASSERT_TRUE(st.ok()) << st;
-  std::vector<float> got = Vals<float>(out[0]);
+  std::vector<float> got = Values<float>(out[0]);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) {
     ASSERT_NEAR(got[i], want[i], 1e-6 + 1e-5 * std::abs(want[i])) << "at " << i;
@@ -526,15 +516,15 @@ TEST(SavedModel, TensorFlowsSaverGraphSavesAShardedCheckpointThatReloads) {
     ASSERT_TRUE((*original)->Lookup(key, &a).ok());
     ASSERT_TRUE((*saved)->Lookup(key, &b).ok()) << key;
     EXPECT_EQ(a.shape(), b.shape()) << key;
-    EXPECT_EQ(Vals<float>(a), Vals<float>(b)) << key;
+    EXPECT_EQ(Values<float>(a), Values<float>(b)) << key;
   }
   std::unique_ptr<Session> reloaded;
   ASSERT_TRUE(Load(copy, &reloaded, &mg).ok());
   std::vector<Tensor> p1, p2;
-  const Tensor x = Make<float>({1, 64}, std::vector<float>(64, 0.5f));
+  const Tensor x = MakeTensor<float>({1, 64}, std::vector<float>(64, 0.5f));
   ASSERT_TRUE(s->Run({{"input:0", x}}, {"probs:0"}, {}, &p1).ok());
   ASSERT_TRUE(reloaded->Run({{"input:0", x}}, {"probs:0"}, {}, &p2).ok());
-  EXPECT_EQ(Vals<float>(p1[0]), Vals<float>(p2[0]));
+  EXPECT_EQ(Values<float>(p1[0]), Values<float>(p2[0]));
 }
 
 // ---- Round trip: train in sg, SaveV2, RestoreV2 into a new session ---------------------------
@@ -562,13 +552,13 @@ void AddVariable(GraphDef* g, const std::string& name, const Tensor& init) {
 // as a Saver builds them (names sorted, prefix fed to "prefix").
 GraphDef TrainableGraph() {
   GraphDef g;
-  AddVariable(&g, "w", Make<float>({2}, {1.0f, 2.0f}));
+  AddVariable(&g, "w", MakeTensor<float>({2}, {1.0f, 2.0f}));
   AddVariable(&g, "n", Tensor::Scalar<int32_t>(0));
   AddVariable(&g, "s", Strings({"x", "yz"}));
   AddNode(&g, "init", "NoOp", {"^w/Assign", "^n/Assign", "^s/Assign"});
   NodeDef* d = AddNode(&g, "delta", "Const", {});
   AddNodeAttr("dtype", DT_FLOAT, d);
-  AddNodeAttr("value", Make<float>({2}, {0.25f, -0.125f}), d);
+  AddNodeAttr("value", MakeTensor<float>({2}, {0.25f, -0.125f}), d);
   NodeDef* one = AddNode(&g, "one", "Const", {});
   AddNodeAttr("dtype", DT_INT32, one);
   AddNodeAttr("value", Tensor::Scalar<int32_t>(1), one);
@@ -610,7 +600,7 @@ TEST(Checkpoint, TrainedVariablesSurviveSaveAndRestore) {
   ASSERT_TRUE(st.ok()) << st;
   std::vector<Tensor> trained;
   ASSERT_TRUE(a->Run({}, {"w:0", "n:0", "s:0"}, {}, &trained).ok());
-  EXPECT_EQ(Vals<float>(trained[0]), (std::vector<float>{1.75f, 1.625f}));
+  EXPECT_EQ(Values<float>(trained[0]), (std::vector<float>{1.75f, 1.625f}));
   EXPECT_EQ(trained[1].data<int32_t>()[0], 3);
 
   std::unique_ptr<Session> b;
@@ -619,9 +609,9 @@ TEST(Checkpoint, TrainedVariablesSurviveSaveAndRestore) {
   st = b->Run({{"prefix:0", Tensor::Scalar<tstring>(prefix)}}, {}, {"restore_all"}, &out);
   ASSERT_TRUE(st.ok()) << st;
   ASSERT_TRUE(b->Run({}, {"w:0", "n:0", "s:0"}, {}, &out).ok());
-  EXPECT_EQ(Vals<float>(out[0]), Vals<float>(trained[0]));
-  EXPECT_EQ(Vals<int32_t>(out[1]), Vals<int32_t>(trained[1]));
-  EXPECT_EQ(Vals<tstring>(out[2]), (std::vector<tstring>{"x", "yz"}));
+  EXPECT_EQ(Values<float>(out[0]), Values<float>(trained[0]));
+  EXPECT_EQ(Values<int32_t>(out[1]), Values<int32_t>(trained[1]));
+  EXPECT_EQ(Values<tstring>(out[2]), (std::vector<tstring>{"x", "yz"}));
 
   // Restoring from a prefix with nothing there is NOT_FOUND, naming the file.
   st = b->Run({{"prefix:0", Tensor::Scalar<tstring>(dir.path() + "/none")}}, {}, {"restore_all"},
@@ -740,7 +730,7 @@ TEST(SavedModelBadInput, CheckpointDtypeOrShapeMismatchIsInvalidArgument) {
   {
     TempDir dir;
     const std::string sm = CopyHalfPlusTwo(dir);
-    RewriteCheckpoint(sm, Make<float>({2}, {1, 2}));
+    RewriteCheckpoint(sm, MakeTensor<float>({2}, {1, 2}));
     absl::Status st = LoadStatus(sm);
     EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
   }
@@ -753,7 +743,7 @@ TEST(SavedModelBadInput, CheckpointDtypeOrShapeMismatchIsInvalidArgument) {
     MetaGraphDef mg;
     ASSERT_TRUE(Load(sm, &s, &mg).ok());
     std::vector<Tensor> out;
-    ASSERT_TRUE(s->Run({{"x:0", Make<float>({1, 1}, {5})}}, {"y:0"}, {}, &out).ok());
+    ASSERT_TRUE(s->Run({{"x:0", MakeTensor<float>({1, 1}, {5})}}, {"y:0"}, {}, &out).ok());
     EXPECT_EQ(out[0].data<float>()[0], 7.0f);
   }
 }
@@ -773,7 +763,7 @@ TEST(SavedModel, TextSavedModelLoadsLikeBinary) {
   absl::Status st = Load(sm, &s, &mg);
   ASSERT_TRUE(st.ok()) << st;
   std::vector<Tensor> out;
-  ASSERT_TRUE(s->Run({{"x:0", Make<float>({1, 1}, {2})}}, {"y2:0"}, {}, &out).ok());
+  ASSERT_TRUE(s->Run({{"x:0", MakeTensor<float>({1, 1}, {2})}}, {"y2:0"}, {}, &out).ok());
   EXPECT_EQ(out[0].data<float>()[0], 4.0f);
   ASSERT_TRUE(s->Run({}, {"filename_tensor:0"}, {}, &out).ok());
   EXPECT_EQ(out[0].data<tstring>()[0], "foo.txt");
