@@ -314,6 +314,8 @@ struct StepGraph {
   std::vector<PartialTensorShape> feed_shapes;
   std::vector<std::string> feed_keys, fetch_keys;
   std::vector<MasterPartition> parts;
+  // The master's own task's worker, in process: where forwarded tensors go (DeliverTensor).
+  WorkerInterface* local_worker = nullptr;
 };
 
 
@@ -716,6 +718,7 @@ absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::st
 
   std::map<std::string, std::vector<std::string>> forward_keys;
   if (!partial) forward_keys = ForwardToLocalTask(graph, &per_task);
+  if (!forward_keys.empty()) sg->local_worker = env.worker_cache->GetOrCreateWorker(env.local_task);
 
   for (const std::string& f : sg->feeds) {
     sg->feed_keys.push_back(
@@ -1000,16 +1003,12 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
   }
   opts->SetCancelCallback([&group]() { group.CancelAll(); });
   if (opts->cancelled()) group.CancelAll();
-  WorkerInterface* local_worker = nullptr;
   for (int i = 0; i < n; ++i) {
     StatusCallback done = group.done(i);
     if (!sg.parts[i].forward_keys.empty()) {
       // Hands the tensors the reply carries for the master's own task to its worker; a failed
       // hand-over fails this call, which cancels the rest of the step.
-      if (local_worker == nullptr) {
-        local_worker = im.env.worker_cache->GetOrCreateWorker(im.env.local_task);
-      }
-      done = [&sg, &gresps, i, step_id, local_worker, done = std::move(done)](absl::Status s) {
+      done = [&sg, &gresps, i, step_id, done = std::move(done)](absl::Status s) {
         RunGraphResponse& r = gresps[i];
         if (s.ok() && r.status_code() != error::OK) {
           s = absl::Status(static_cast<absl::StatusCode>(r.status_code()),
@@ -1020,7 +1019,8 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
           if (!s.ok()) break;
           if (std::find(keys.begin(), keys.end(), t.name()) == keys.end()) continue;
           absl::StatusOr<Tensor> value = Tensor::FromProto(t.tensor());
-          s = value.ok() ? local_worker->DeliverTensor(step_id, t.name(), *value) : value.status();
+          s = value.ok() ? sg.local_worker->DeliverTensor(step_id, t.name(), *value)
+                         : value.status();
         }
         done(s);
       };

@@ -52,7 +52,8 @@ class StepRendezvous : public Rendezvous,
   // Receives from the local table only (what a peer's RecvTensor asks for).
   void RecvLocalAsync(const ParsedKey& key, DoneCallback done);
   // Runs `fn` once the local table is empty, every value sent here taken by its receiver: at
-  // once if it is already, else after the receive that empties it. Never after an abort.
+  // once (on this thread) if it is already, else on the thread of the receive that empties it.
+  // Never after an abort; a second call replaces a `fn` still waiting.
   void WhenDrained(std::function<void()> fn);
   // The deadline of the step's RecvTensor calls (from the RunGraph call).
   void SetDeadline(absl::Time deadline);

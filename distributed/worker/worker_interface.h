@@ -52,7 +52,8 @@ class WorkerInterface {
   virtual bool InProcess() const { return false; }
   // Puts `value` into step `step_id`'s rendezvous under rendezvous key `key`, as a _Send of this
   // task would. The master uses it to hand its own task the tensors that another task's RunGraph
-  // reply carried. UNIMPLEMENTED unless InProcess(); the step's abort status after it ended.
+  // reply carried. Thread-safe. Errors: UNIMPLEMENTED unless InProcess(); INVALID_ARGUMENT for a
+  // malformed key; the step's abort status (ABORTED once it was cleaned up) after it ended.
   virtual absl::Status DeliverTensor(int64_t step_id, const std::string& key, const Tensor& value);
 
   // Blocking helpers.
