@@ -154,6 +154,17 @@ class WorkerTest : public ::testing::Test {
     h1_ = Register(t1_, g1);
   }
 
+  // Task 0's RunGraph of step `step` of the pair, feeding `f`.
+  RunGraphRequest PairStepOnTask0(int64_t step, const Tensor& f) {
+    RunGraphRequest r0;
+    r0.set_graph_handle(h0_);
+    r0.set_step_id(step);
+    NamedTensorProto* feed = r0.add_send();
+    feed->set_name(Key(t0_.dev(), t0_.inc(), t0_.dev(), "f"));
+    f.AsProtoTensorContent(feed->mutable_tensor());
+    return r0;
+  }
+
   InProcessWorkerCache cache_;
   Task t0_, t1_;
   std::string h0_, h1_;
@@ -188,13 +199,8 @@ TEST_F(WorkerTest, GetStatusListsTheTaskDevices) {
 TEST_F(WorkerTest, RunGraphMovesATensorBetweenTasksWithRecvTensor) {
   RegisterPair();
   for (int64_t step = 1; step <= 3; ++step) {
-    RunGraphRequest r0, r1;
+    RunGraphRequest r0 = PairStepOnTask0(step, Tensor::Vector<float>({10.f * step, 20})), r1;
     RunGraphResponse p0, p1;
-    r0.set_graph_handle(h0_);
-    r0.set_step_id(step);
-    NamedTensorProto* feed = r0.add_send();
-    feed->set_name(Key(t0_.dev(), t0_.inc(), t0_.dev(), "f"));
-    Tensor::Vector<float>({10.f * step, 20}).AsProtoTensorContent(feed->mutable_tensor());
     r1.set_graph_handle(h1_);
     r1.set_step_id(step);
     const std::string fetch = Key(t1_.dev(), t1_.inc(), t1_.dev(), "y");
@@ -233,13 +239,8 @@ TEST_F(WorkerTest, RecvTensorWaitsForTheValueWithoutBlocking) {
   Waiter wr;
   t0_.worker->RecvTensorAsync(nullptr, &req, &result, wr.cb());
   EXPECT_FALSE(wr.Done(absl::Milliseconds(50)));  // nothing sent yet, and we were not blocked
-  RunGraphRequest r0;
+  RunGraphRequest r0 = PairStepOnTask0(5, Tensor::Vector<float>({0, 0}));
   RunGraphResponse p0;
-  r0.set_graph_handle(h0_);
-  r0.set_step_id(5);
-  NamedTensorProto* feed = r0.add_send();
-  feed->set_name(Key(t0_.dev(), t0_.inc(), t0_.dev(), "f"));
-  Tensor::Vector<float>({0, 0}).AsProtoTensorContent(feed->mutable_tensor());
   Waiter w0;
   t0_.worker->RunGraphAsync(nullptr, &r0, &p0, w0.cb());
   ASSERT_TRUE(w0.Wait().ok());
@@ -302,13 +303,8 @@ TEST_F(WorkerTest, RepeatedRequestIdIsAbortedAndNotRunTwice) {
 // and is dropped then: a later RecvTensor of the step fails at once.
 TEST_F(WorkerTest, AFinishedStepIsDroppedOnceItsPeerTookWhatItSent) {
   RegisterPair();
-  RunGraphRequest r0;
+  RunGraphRequest r0 = PairStepOnTask0(7, Tensor::Vector<float>({5, 6}));
   RunGraphResponse p0;
-  r0.set_graph_handle(h0_);
-  r0.set_step_id(7);
-  NamedTensorProto* feed = r0.add_send();
-  feed->set_name(Key(t0_.dev(), t0_.inc(), t0_.dev(), "f"));
-  Tensor::Vector<float>({5, 6}).AsProtoTensorContent(feed->mutable_tensor());
   Waiter w0;
   t0_.worker->RunGraphAsync(nullptr, &r0, &p0, w0.cb());
   ASSERT_TRUE(w0.Wait().ok());
