@@ -14,7 +14,7 @@ PACKAGES=(
   # oneDNN: float matrix products when present (it picks AVX-512 code at run time)
   libdnnl-dev
   # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev python3
+  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev python3 python3-venv
   # the TLS test of tests/distributed makes its certificates with openssl
   openssl
   # bindings and ABI checks (the Java binding: a JDK 17 with jni.h; curl fetches JUnit below)

@@ -45,6 +45,10 @@ constexpr NameEntry kNames[] = {
     {DT_QUINT16, "quint16"}, {DT_UINT16, "uint16"},   {DT_COMPLEX128, "complex128"},
     {DT_HALF, "half"},       {DT_RESOURCE, "resource"}, {DT_VARIANT, "variant"},
     {DT_UINT32, "uint32"},   {DT_UINT64, "uint64"},
+    {DT_FLOAT8_E5M2, "float8_e5m2"}, {DT_FLOAT8_E4M3FN, "float8_e4m3fn"},
+    {DT_FLOAT8_E4M3FNUZ, "float8_e4m3fnuz"}, {DT_FLOAT8_E4M3B11FNUZ, "float8_e4m3b11fnuz"},
+    {DT_FLOAT8_E5M2FNUZ, "float8_e5m2fnuz"}, {DT_INT4, "int4"}, {DT_UINT4, "uint4"},
+    {DT_INT2, "int2"}, {DT_UINT2, "uint2"}, {DT_FLOAT4_E2M1FN, "float4_e2m1fn"},
 };
 }  // namespace
 
