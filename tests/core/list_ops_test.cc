@@ -869,31 +869,50 @@ TEST(ListsInV1WhileLoops, AreWrittenEachIterationAndStackedAfterTheLoop) {
   EXPECT_EQ(out[1].shape(), TensorShape({0}));
 }
 
-TEST(ListsInV1WhileLoops, RunTensorFlowsOwnGraph) {
-  // tests/testdata/list_ops/while_v1.pb and these values come from
-  // tests/oracle/make_list_ops_graph.py (TensorFlow 2.21, control flow v1), n = 5.
-  std::string bytes;
-  {
-    std::ifstream in(std::string(SG_SOURCE_DIR) + "/tests/testdata/list_ops/while_v1.pb",
-                     std::ios::binary);
-    ASSERT_TRUE(in.good());
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
+// A graph tests/oracle/make_list_ops_graph.py wrote with TensorFlow 2.21, run with n = 5.
+std::vector<Tensor> RunOracleGraph(const std::string& file, const std::vector<std::string>& fetches) {
+  std::ifstream in(std::string(SG_SOURCE_DIR) + "/tests/oracle/list_graphs/" + file,
+                   std::ios::binary);
+  EXPECT_TRUE(in.good()) << file;
+  const std::string bytes{std::istreambuf_iterator<char>(in), {}};
   GraphDef g;
-  ASSERT_TRUE(ParseGraphDef(bytes, &g).ok());
+  absl::Status st = ParseGraphDef(bytes, &g);
+  EXPECT_TRUE(st.ok()) << st;
   auto s = MakeSession(g);
-  ASSERT_NE(s, nullptr);
+  if (s == nullptr) return {};
   std::vector<Tensor> out;
-  absl::Status st = s->Run({{"n:0", I32(5)}},
-                           {"stacked:0", "gathered:0", "concatenated:0", "lengths:0", "length:0"},
-                           {}, &out);
-  ASSERT_TRUE(st.ok()) << st;
+  st = s->Run({{"n:0", I32(5)}}, fetches, {}, &out);
+  EXPECT_TRUE(st.ok()) << st;
+  return out;
+}
+
+TEST(ListsInV1WhileLoops, RunTensorFlowsOwnGraph) {
+  // The values make_list_ops_graph.py prints for while_v1.pb.
+  std::vector<Tensor> out = RunOracleGraph(
+      "while_v1.pb", {"stacked:0", "gathered:0", "concatenated:0", "lengths:0", "length:0"});
+  ASSERT_EQ(out.size(), 5u);
   EXPECT_EQ(out[0].shape(), TensorShape({5, 2}));
   EXPECT_EQ(Values<float>(out[0]), std::vector<float>({0, 0, 1, 1, 2, 4, 3, 9, 4, 16}));
   EXPECT_EQ(Values<float>(out[1]), std::vector<float>({14, 10}));
   EXPECT_EQ(Values<float>(out[2]), std::vector<float>({1, 2, 2, 3, 3, 3, 4, 4, 4, 4}));
   EXPECT_EQ(Values<int64_t>(out[3]), std::vector<int64_t>({0, 1, 2, 3, 4}));
   EXPECT_EQ(out[4].scalar<int32_t>()(), 5);
+}
+
+TEST(ListsInFunctionalWhileLoops, RunTensorArraysOfTensorFlow2) {
+  // The values make_list_ops_graph.py prints for while_v2.pb: TensorArrays (TensorLists) carried
+  // through a StatelessWhile, which sg lowers to v1 frames.
+  std::vector<Tensor> out = RunOracleGraph(
+      "while_v2.pb",
+      {"stacked:0", "gathered:0", "dynamic:0", "dynamic_size:0", "concatenated:0"});
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(out[0].shape(), TensorShape({5, 2}));
+  EXPECT_EQ(Values<float>(out[0]), std::vector<float>({0, 0, 1, 1, 2, 4, 3, 9, 4, 16}));
+  EXPECT_EQ(out[1].shape(), TensorShape({2, 2}));
+  EXPECT_EQ(Values<float>(out[1]), std::vector<float>({4, 16, 0, 0}));
+  EXPECT_EQ(Values<float>(out[2]), std::vector<float>({0, 0, 3, 0, 6, 0, 9, 0, 12}));
+  EXPECT_EQ(out[3].scalar<int32_t>()(), 9);
+  EXPECT_EQ(Values<float>(out[4]), std::vector<float>({0, 0, 1, 1, 2, 4, 3, 9, 4, 16}));
 }
 
 }  // namespace
