@@ -21,6 +21,9 @@ void CopyElements(const Tensor& from, Tensor* to) {
   } else if (from.dtype() == DT_RESOURCE) {
     std::copy(from.data<ResourceHandle>(), from.data<ResourceHandle>() + from.NumElements(),
               to->data<ResourceHandle>());
+  } else if (from.dtype() == DT_VARIANT) {
+    std::copy(from.data<Variant>(), from.data<Variant>() + from.NumElements(),
+              to->data<Variant>());
   }
 }
 

@@ -195,6 +195,36 @@ TEST(VariantTensor, PassesThroughIdentityAndDataMovementKernels) {
   EXPECT_EQ(ListIn(snap), ListIn(a));
 }
 
+TEST(VariantTensor, TensorArraysKeepVariantElements) {
+  // A TensorArray of lists: scattered and gathered row by row, the lists themselves shared.
+  ASSERT_OK_AND_ASSIGN(a, FromTensor(Floats({2}, {1, 2})));
+  ASSERT_OK_AND_ASSIGN(b, FromTensor(Floats({1}, {3})));
+  Tensor lists(DT_VARIANT, TensorShape({2}));
+  lists.data<Variant>()[0] = a.data<Variant>()[0];
+  lists.data<Variant>()[1] = b.data<Variant>()[0];
+  ResourceMgr step;
+  const Tensor flow = Tensor::Scalar<float>(0);
+  auto ta = test::RunNode(NodeDefFor("TensorArrayV3", {{"dtype", DT_VARIANT}}), "ta",
+                          {test::V(I32(2))}, &step);
+  ASSERT_TRUE(ta.ok()) << ta.status();
+  const Tensor handle = (*ta)[0].value;
+  auto scatter = test::RunNode(NodeDefFor("TensorArrayScatterV3", {{"T", DT_VARIANT}}), "scatter",
+                               {test::V(handle), test::V(MakeTensor<int32_t>({2}, {0, 1})),
+                                test::V(lists), test::V(flow)},
+                               &step);
+  ASSERT_TRUE(scatter.ok()) << scatter.status();
+  auto gather = test::RunNode(NodeDefFor("TensorArrayGatherV3", {{"dtype", DT_VARIANT}}),
+                              "gather",
+                              {test::V(handle), test::V(MakeTensor<int32_t>({2}, {1, 0})),
+                               test::V(flow)},
+                              &step);
+  ASSERT_TRUE(gather.ok()) << gather.status();
+  const Tensor& back = (*gather)[0].value;
+  ASSERT_EQ(back.shape(), TensorShape({2}));
+  EXPECT_EQ(back.data<Variant>()[0].get<TensorList>(), ListIn(b));
+  EXPECT_EQ(back.data<Variant>()[1].get<TensorList>(), ListIn(a));
+}
+
 // ---- Making, reading and stacking lists ------------------------------------------------------
 
 TEST(TensorListFromTensor, RoundTripsThroughStack) {
