@@ -183,6 +183,27 @@ def variables_v2():
 
 
 @graph
+def tensor_list_v2():
+    """A TensorArray (TensorList ops in TF 2) written in a loop, unstacked, read, gathered, stacked."""
+    n = tf1.placeholder(tf.int32, [], name="n")
+    x = tf1.placeholder(tf.float32, [None, 2], name="x")
+    rows = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[2])
+    rows = rows.unstack(x)
+
+    def body(i, out):
+        return i + 1, out.write(i, rows.read(i % rows.size()) * tf.cast(i + 1, tf.float32))
+
+    _, out = tf.while_loop(lambda i, out: i < n, body,
+                           [tf.constant(0), tf.TensorArray(tf.float32, size=n, element_shape=[2])])
+    tf.identity(out.stack(), name="stacked")
+    tf.identity(out.gather([0, n - 1]), name="gathered")
+    tf.identity(out.size(), name="size")
+    return [{"name": f"n={k}", "feeds": {"n:0": np.int32(k),
+                                        "x:0": np.float32([[1, 2], [3, 4], [5, -6]])},
+             "fetches": ["stacked:0", "gathered:0", "size:0"]} for k in (1, 4)]
+
+
+@graph
 def stateful_cond_v2():
     """A stateful If: only the branch taken assigns its variable."""
     p = tf1.placeholder(tf.bool, [], name="p")
