@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/framework/op.h"
+#include "core/graph/graph_constructor.h"
 #include "core/proto/op_def.pb.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -331,6 +332,30 @@ TEST(OpDefs, AnOpMissingFromTheDumpSaysHowToRegenerateIt) {
             "sg, then run `$(tests/oracle/setup_venv.sh) tests/oracle/dump_opdefs.py` and commit "
             "tests/oracle/tf_opdefs.pbtxt (an op TensorFlow does not have goes in "
             "NotInTensorFlow() in this test)");
+}
+
+// A GraphDef from a newer TensorFlow may carry an attr sg's OpDef lacks: that stays an error (the
+// attr could change what the op computes), with a message that says what to do.
+TEST(OpDefs, AnAttrTheOpLacksIsAnErrorNamingTheProducerAndTheRemedy) {
+  GraphDef gdef;
+  gdef.mutable_versions()->set_producer(2100);
+  NodeDef* node = gdef.add_node();
+  node->set_name("wait");
+  node->set_op("NoOp");
+  (*node->mutable_attr())["future_hint"].set_b(true);
+  Graph g;
+  absl::Status s = ImportGraphDef(gdef, ImportOptions(), &g);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(),
+            "NodeDef 'wait' (op NoOp) has attr 'future_hint' that op NoOp does not define in sg; "
+            "the GraphDef's producer version is 2100. A graph saved with default-valued attrs "
+            "stripped (TensorFlow's strip_default_attrs=True) loads when the attr has its "
+            "default value");
+  EXPECT_EQ(g.num_nodes(), 0);  // the failed import left nothing behind
+
+  node->mutable_attr()->erase("future_hint");
+  (*node->mutable_attr())["_internal"].set_b(true);  // '_' attrs are always allowed
+  EXPECT_TRUE(ImportGraphDef(gdef, ImportOptions(), &g).ok());
 }
 
 }  // namespace
