@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "core/framework/op.h"
 #include "core/graph/graph_constructor.h"
+#include "core/runtime/session.h"
 #include "core/proto/op_def.pb.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -356,6 +357,65 @@ TEST(OpDefs, AnAttrTheOpLacksIsAnErrorNamingTheProducerAndTheRemedy) {
   node->mutable_attr()->erase("future_hint");
   (*node->mutable_attr())["_internal"].set_b(true);  // '_' attrs are always allowed
   EXPECT_TRUE(ImportGraphDef(gdef, ImportOptions(), &g).ok());
+}
+
+NodeDef MakeNode(const std::string& name, const std::string& op,
+                 const std::vector<std::string>& inputs,
+                 const std::map<std::string, DataType>& types) {
+  NodeDef n;
+  n.set_name(name);
+  n.set_op(op);
+  for (const auto& i : inputs) n.add_input(i);
+  for (const auto& [attr, t] : types) (*n.mutable_attr())[attr].set_type(t);
+  return n;
+}
+
+NodeDef Placeholder(const std::string& name, DataType t) {
+  NodeDef n = MakeNode(name, "Placeholder", {}, {{"dtype", t}});
+  (*n.mutable_attr())["shape"].mutable_shape()->set_unknown_rank(true);
+  return n;
+}
+
+// The status of running `fetch` in a session on `nodes`, feeding nothing.
+absl::Status RunUnfed(const std::vector<NodeDef>& nodes, const std::string& fetch) {
+  GraphDef gdef;
+  for (const NodeDef& n : nodes) *gdef.add_node() = n;
+  std::unique_ptr<Session> session;
+  SG_RETURN_IF_ERROR(NewSession(SessionOptions(), &session));
+  SG_RETURN_IF_ERROR(session->Create(gdef));
+  std::vector<Tensor> out;
+  return session->Run({}, {}, {fetch}, &out);
+}
+
+// Where sg's OpDef now allows a dtype as TensorFlow's does but no sg kernel handles it, the step
+// fails when its kernels are made, before anything runs (the placeholders are never fed), with a
+// message naming the op, the dtype and the node.
+TEST(OpDefs, ADtypeTensorFlowAllowsWithoutAnSgKernelFailsBeforeRunningNamingTheNode) {
+  struct Case {
+    std::vector<NodeDef> nodes;
+    std::string expected;
+  };
+  std::vector<Case> cases = {
+      {{Placeholder("a", DT_UINT64), Placeholder("b", DT_UINT64), Placeholder("c", DT_UINT64),
+        MakeNode("r", "Range", {"a", "b", "c"}, {{"Tidx", DT_UINT64}})},
+       "No registered kernel for op Range on CPU with attrs {Tidx=uint64} (node 'r')"},
+      {{Placeholder("x", DT_QINT8), MakeNode("w", "Where", {"x"}, {{"T", DT_QINT8}})},
+       "No registered kernel for op Where on CPU with attrs {T=qint8} (node 'w')"},
+      {{[] {
+          NodeDef v = MakeNode("v", "VariableV2", {}, {{"dtype", DT_BFLOAT16}});
+          (*v.mutable_attr())["shape"].mutable_shape();
+          return v;
+        }(),
+        Placeholder("d", DT_BFLOAT16),
+        MakeNode("add", "AssignAdd", {"v", "d"}, {{"T", DT_BFLOAT16}})},
+       "No registered kernel for op AssignAdd on CPU with attrs {T=bfloat16} (node 'add')"},
+  };
+  for (const Case& c : cases) {
+    const std::string fetch = c.nodes.back().name();
+    absl::Status s = RunUnfed(c.nodes, fetch);
+    EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << fetch << ": " << s;
+    EXPECT_EQ(s.message(), c.expected);
+  }
 }
 
 }  // namespace
