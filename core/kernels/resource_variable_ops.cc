@@ -143,8 +143,14 @@ class AssignUpdateVariableOp final : public OpKernel {
   const DenseUpdate op_;
   DataType dtype_;
 };
-REGISTER_KERNEL_BUILDER(Name("AssignAddVariableOp").Device(DEVICE_CPU), AssignUpdateVariableOp);
-REGISTER_KERNEL_BUILDER(Name("AssignSubVariableOp").Device(DEVICE_CPU), AssignUpdateVariableOp);
+REGISTER_KERNEL_BUILDER(Name("AssignAddVariableOp")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("dtype", DenseUpdateTypes()),
+                        AssignUpdateVariableOp);
+REGISTER_KERNEL_BUILDER(Name("AssignSubVariableOp")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("dtype", DenseUpdateTypes()),
+                        AssignUpdateVariableOp);
 
 class VarIsInitializedOp final : public OpKernel {
  public:

@@ -50,6 +50,19 @@ bool DispatchArithmetic(DataType dt, Fn&& fn) {
 
 }  // namespace
 
+const std::vector<DataType>& DenseUpdateTypes() {
+  static const auto* types = [] {
+    auto* v = new std::vector<DataType>;
+    for (int t = DT_INVALID; t <= DataType_MAX; ++t) {
+      if (DataType_IsValid(t) && DispatchArithmetic(static_cast<DataType>(t), [](auto) {})) {
+        v->push_back(static_cast<DataType>(t));
+      }
+    }
+    return v;
+  }();
+  return *types;
+}
+
 absl::Status CopyIntoVariable(OpKernelContext* ctx, const Tensor& value, Tensor* var) {
   if (Reusable(*var, value.dtype(), value.shape())) {
     CopyElements(value, var);
