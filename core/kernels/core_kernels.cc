@@ -79,13 +79,18 @@ class CheckNumericsOp final : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
     bool bad = false;
-    DispatchFloat(in.dtype(), [&](auto tag) {
+    auto check = [&](auto tag) {
       using T = decltype(tag);
       const T* p = in.data<T>();
       for (int64_t i = 0; i < in.NumElements() && !bad; ++i) {
         bad = !std::isfinite(static_cast<double>(p[i]));
       }
-    });
+    };
+    if (in.dtype() == DT_BFLOAT16) {
+      check(bfloat16{});
+    } else {
+      DispatchFloat(in.dtype(), check);
+    }
     OP_REQUIRES(ctx, !bad,
                 errors::InvalidArgument(message_, " : Tensor had NaN or Inf values (node '",
                                         name(), "')"));
