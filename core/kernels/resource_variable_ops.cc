@@ -250,5 +250,17 @@ class ResourceGatherOp final : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ResourceGather").Device(DEVICE_CPU), ResourceGatherOp);
 
+// sg's ReadVariableOp always shares the variable's buffer (writers copy while a read is alive), so
+// there is no copy on read to disable: the op only checks that its input is a resource handle.
+class DisableCopyOnReadOp final : public OpKernel {
+ public:
+  explicit DisableCopyOnReadOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandle* h;
+    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("DisableCopyOnRead").Device(DEVICE_CPU), DisableCopyOnReadOp);
+
 }  // namespace
 }  // namespace sg

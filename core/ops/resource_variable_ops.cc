@@ -75,4 +75,11 @@ REGISTER_OP("ResourceGather")
     .Attr("Tindices: {int32, int64}")
     .SetShapeFn(shape_fns::Unknown);
 
+// DisableCopyOnRead(resource): TensorFlow's switch of a variable to reads that alias its buffer
+// (TF 2 SavedModels' save functions call it); sg's reads always do, so its kernel does nothing.
+REGISTER_OP("DisableCopyOnRead")
+    .Input("resource: resource")
+    .SetIsStateful()
+    .SetShapeFn(NoOutputs);
+
 }  // namespace sg
