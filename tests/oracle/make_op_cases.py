@@ -284,6 +284,44 @@ def run_case(c, tmpdir):
     return res[0], None
 
 
+def rename_functions(gdef, prefix):
+    """Names the library's functions `prefix_0`, `prefix_1` ... in order: TensorFlow numbers them
+    with a process-wide counter, which would make the file depend on the groups run before."""
+    import re
+
+    def creation_order(f):  # TensorFlow's names end in the counter: __inference_f_123
+        m = re.search(r"_(\d+)$", f.signature.name)
+        return (int(m.group(1)) if m else -1, f.signature.name)
+    ordered = sorted(gdef.library.function, key=creation_order)
+    names = {f.signature.name: f"{prefix}_{i}" for i, f in enumerate(ordered)}
+
+    def fix_attr(v):
+        if v.HasField("func") and v.func.name in names:
+            v.func.name = names[v.func.name]
+        for f in v.list.func:
+            if f.name in names:
+                f.name = names[f.name]
+        for a in v.func.attr.values():
+            fix_attr(a)
+
+    def fix_nodes(nodes):
+        for n in nodes:
+            if n.op in names:
+                n.op = names[n.op]
+            for v in n.attr.values():
+                fix_attr(v)
+    fix_nodes(gdef.node)
+    for f in gdef.library.function:
+        f.signature.name = names[f.signature.name]
+        fix_nodes(f.node_def)
+        for v in f.attr.values():
+            fix_attr(v)
+    gdef.library.function.sort(key=lambda f: f.signature.name)
+    for grad in gdef.library.gradient:
+        grad.function_name = names.get(grad.function_name, grad.function_name)
+        grad.gradient_func = names.get(grad.gradient_func, grad.gradient_func)
+
+
 def run_group(group, tmpdir):
     """Runs each case in TensorFlow; returns the GraphDef with the expectations and the stats."""
     gdef = None
@@ -301,6 +339,7 @@ def run_group(group, tmpdir):
         res, err = ran
         kept += 1
         cdef = c.graph.as_graph_def()
+        rename_functions(cdef, c.name.replace(".", "_"))
         if gdef is None:
             gdef = tf.compat.v1.GraphDef()
             gdef.versions.CopyFrom(cdef.versions)
@@ -1782,7 +1821,7 @@ def example(**features):
             f.float_list.value.extend(v)
         elif isinstance(v, list):
             f.int64_list.value.extend(v)
-    return ex.SerializeToString()
+    return ex.SerializeToString(deterministic=True)
 
 
 @group
@@ -1986,6 +2025,241 @@ def tensor_array(g):
                                         body, [g.const(0, "int32"), ta], name="loop")
         return ta.stack(name="op")
     g.case("TensorArrayWriteV3.float.while_loop", in_loop)
+
+
+def concrete(fn, *specs):
+    """`fn` traced (no autograph) for `specs`, its FunctionDef added to the case's graph."""
+    cf = tf.function(fn, autograph=False).get_concrete_function(*specs)
+    cf.add_to_graph(tf.compat.v1.get_default_graph())
+    return cf
+
+
+@group
+def functional(g):
+    f32 = tf.TensorSpec([2], tf.float32)
+    i32 = tf.TensorSpec([], tf.int32)
+    for op in ("While", "StatelessWhile"):
+        def loop(limit, op=op):
+            cond = concrete(lambda i, x: raw.Less(x=i, y=tf.constant(limit)), i32, f32)
+            body = concrete(lambda i, x: (raw.AddV2(x=i, y=tf.constant(1)),
+                                          raw.Mul(x=x, y=tf.constant(2.0))), i32, f32)
+            return list(op_fn(op)(input=[g.const(0, "int32"), g.rand("float32", [2])],
+                                  cond=cond, body=body, name="op"))
+        g.case(f"{op}.float.three_iterations", lambda: loop(3))
+        g.case(f"{op}.float.zero_iterations", lambda: loop(0))
+        def strings(op=op):
+            s = tf.TensorSpec([], tf.string)
+            cond = concrete(lambda i, t: raw.Less(x=i, y=tf.constant(2)), i32, s)
+            body = concrete(lambda i, t: (raw.AddV2(x=i, y=tf.constant(1)),
+                                          raw.StringJoin(inputs=[t, t], separator="+")), i32, s)
+            return list(op_fn(op)(input=[g.const(0, "int32"), g.const(b"ab", "string")],
+                                  cond=cond, body=body, name="op"))
+        g.case(f"{op}.string.doubling", strings)
+    for op in ("If", "StatelessIf"):
+        def branch(pred, op=op):
+            then_f = concrete(lambda x, y: raw.AddV2(x=x, y=y), f32, f32)
+            else_f = concrete(lambda x, y: raw.Sub(x=x, y=y), f32, f32)
+            return list(op_fn(op)(cond=pred, input=[g.rand("float32", [2]),
+                                                    g.rand("float32", [2])],
+                                  Tout=["float32"], then_branch=then_f, else_branch=else_f,
+                                  name="op"))
+        g.case(f"{op}.bool.true", lambda: branch(g.const(True)))
+        g.case(f"{op}.bool.false", lambda: branch(g.const(False)))
+        # A condition of another dtype is converted as ToBool does.
+        g.case(f"{op}.int32.zero", lambda: branch(g.const(0, "int32")))
+        g.case(f"{op}.float.nonempty", lambda: branch(g.const([0.0, 0.0], "float32")))
+        g.case(f"{op}.string.empty", lambda: branch(g.const(b"", "string")))
+    for op in ("Case", "StatelessCase"):
+        def switch(index, op=op):
+            branches = [concrete(lambda x, k=k: raw.Mul(x=x, y=tf.constant(float(k + 1))), f32)
+                        for k in range(3)]
+            return list(op_fn(op)(branch_index=g.const(index, "int32"),
+                                  input=[g.rand("float32", [2])], Tout=["float32"],
+                                  branches=branches, name="op"))
+        for index in (0, 2, 5, -1):
+            g.case(f"{op}.int32.index{index}".replace("-", "neg"), lambda: switch(index))
+    for dt in ("float32", "int32", "string", "bool"):
+        for index, n in ((1, 3), (0, 2), (7, 3), (-2, 2)):
+            def switch_n():
+                graph = tf.compat.v1.get_default_graph()
+                op = graph.create_op(
+                    "_SwitchN", [g.rand(dt, [2]), g.const(index, "int32")], [tf.as_dtype(dt)] * n,
+                    attrs={"T": attr_value_pb2.AttrValue(type=tf.as_dtype(dt).as_datatype_enum),
+                           "num_outs": attr_value_pb2.AttrValue(i=n)}, name="op")
+                live = index if 0 <= index < n else n - 1  # out of range: the last output
+                return op.outputs[live]
+            g.case(f"SwitchN.{sgname(dt)}.index{index}_of{n}".replace("-", "neg"), switch_n)
+    for sname, value, dt in [("zero", 0.0, "float32"), ("nonzero", -2.5, "float32"),
+                             ("int", 3, "int32"), ("int_zero", 0, "int64"),
+                             ("empty_string", b"", "string"), ("string", b"x", "string"),
+                             ("false", False, "bool"), ("vector", [0, 0], "int32"),
+                             ("empty_vector", np.zeros([0], np.float32), "float32")]:
+        g.case(f"ToBool.{sgname(dt)}.{sname}",
+               lambda: raw.ToBool(input=g.const(value, dt), name="op"))
+    def disable_copy_on_read():
+        h = raw.VarHandleOp(dtype="float32", shape=[3], shared_name="v", name="v")
+        a = raw.AssignVariableOp(resource=h, value=g.rand("float32", [3]), name="assign")
+        with tf.control_dependencies([a]):
+            d = raw.DisableCopyOnRead(resource=h, name="op")
+        with tf.control_dependencies([d]):
+            return raw.ReadVariableOp(resource=h, dtype="float32", name="read")
+    g.case("DisableCopyOnRead.float.read", disable_copy_on_read)
+
+
+LIST_DTYPES = ["float32", "float64", "float16", "int32", "int64", "int8", "uint8", "bool",
+               "string", "complex64"]
+
+
+@group
+def tensor_list(g):
+    def shape_of(s):
+        return g.const(s, "int32") if s is not None else g.const(-1, "int32")
+    for dt in LIST_DTYPES:
+        def from_tensor():
+            x = g.rand(dt, [3, 2])
+            h = raw.TensorListFromTensor(tensor=x, element_shape=shape_of([2]), name="op")
+            return [raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                        element_dtype=dt, name="stack"),
+                    raw.TensorListGetItem(input_handle=h, index=g.const(1, "int32"),
+                                          element_shape=shape_of([2]), element_dtype=dt,
+                                          name="get"),
+                    raw.TensorListGather(input_handle=h, indices=g.const([2, 0], "int32"),
+                                         element_shape=shape_of([2]), element_dtype=dt,
+                                         name="gather"),
+                    raw.TensorListLength(input_handle=h, name="length")]
+        g.case(f"TensorListFromTensor.{sgname(dt)}.read", from_tensor)
+        def push_pop():
+            h = raw.EmptyTensorList(element_shape=shape_of([2]),
+                                    max_num_elements=g.const(-1, "int32"), element_dtype=dt,
+                                    name="op")
+            for i in range(3):
+                h = raw.TensorListPushBack(input_handle=h, tensor=g.rand(dt, [2]),
+                                           name=f"push{i}")
+            h2, last = raw.TensorListPopBack(input_handle=h, element_shape=shape_of([2]),
+                                             element_dtype=dt, name="pop")
+            return [last, raw.TensorListStack(input_handle=h2, element_shape=shape_of([2]),
+                                              element_dtype=dt, name="stack")]
+        g.case(f"EmptyTensorList.{sgname(dt)}.push_pop", push_pop)
+        def reserve_set():
+            h = raw.TensorListReserve(element_shape=shape_of([2]),
+                                      num_elements=g.const(3, "int32"), element_dtype=dt,
+                                      name="op")
+            h = raw.TensorListSetItem(input_handle=h, index=g.const(2, "int32"),
+                                      item=g.rand(dt, [2]), name="set2")
+            h = raw.TensorListSetItem(input_handle=h, index=g.const(0, "int32"),
+                                      item=g.rand(dt, [2]), name="set0")
+            h = raw.TensorListSetItem(input_handle=h, index=g.const(1, "int32"),
+                                      item=g.rand(dt, [2]), name="set1")
+            return raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                       element_dtype=dt, name="stack")
+        g.case(f"TensorListReserve.{sgname(dt)}.set_all", reserve_set)
+        def scatter_concat():
+            h = raw.TensorListScatter(tensor=g.rand(dt, [3, 2]), indices=g.const([2, 0, 1],
+                                                                                  "int32"),
+                                      element_shape=shape_of([2]), name="op")
+            value, lengths = raw.TensorListConcat(input_handle=h, element_dtype=dt,
+                                                  element_shape=[2], name="concat")
+            return [value, lengths]
+        g.case(f"TensorListScatter.{sgname(dt)}.concat", scatter_concat)
+    def split_concat():
+        h = raw.TensorListSplit(tensor=g.rand("float32", [5, 2]), element_shape=shape_of([-1, 2]),
+                                lengths=g.const([2, 0, 3], "int64"), name="op")
+        value, lengths = raw.TensorListConcatV2(
+            input_handle=h, element_shape=shape_of([-1, 2]), leading_dims=g.const([], "int64"),
+            element_dtype="float32", name="concat")
+        return [value, lengths, raw.TensorListGetItem(
+            input_handle=h, index=g.const(2, "int32"), element_shape=shape_of([-1, 2]),
+            element_dtype="float32", name="get")]
+    g.case("TensorListSplit.float.concat_v2", split_concat)
+    def scatter_v2():
+        h = raw.TensorListScatterV2(tensor=g.rand("int32", [2, 3]),
+                                    indices=g.const([3, 1], "int32"),
+                                    element_shape=shape_of([3]),
+                                    num_elements=g.const(5, "int32"), name="op")
+        return [raw.TensorListLength(input_handle=h, name="length"),
+                raw.TensorListGetItem(input_handle=h, index=g.const(3, "int32"),
+                                      element_shape=shape_of([3]), element_dtype="int32",
+                                      name="get3"),
+                # An element never set reads as zeros of the element shape.
+                raw.TensorListGetItem(input_handle=h, index=g.const(0, "int32"),
+                                      element_shape=shape_of([3]), element_dtype="int32",
+                                      name="get0")]
+    g.case("TensorListScatterV2.int32.sparse", scatter_v2)
+    def scatter_existing():
+        h = raw.TensorListFromTensor(tensor=g.rand("float32", [4, 2]),
+                                     element_shape=shape_of([2]), name="list")
+        h = raw.TensorListScatterIntoExistingList(input_handle=h, tensor=g.rand("float32",
+                                                                                 [2, 2]),
+                                                  indices=g.const([3, 0], "int32"), name="op")
+        return raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                   element_dtype="float32", name="stack")
+    g.case("TensorListScatterIntoExistingList.float.two", scatter_existing)
+    def resize(size):
+        h = raw.TensorListFromTensor(tensor=g.rand("float32", [3, 2]),
+                                     element_shape=shape_of([2]), name="list")
+        h = raw.TensorListResize(input_handle=h, size=g.const(size, "int32"), name="op")
+        return [raw.TensorListLength(input_handle=h, name="length"),
+                raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                    element_dtype="float32", name="stack")]
+    g.case("TensorListResize.float.grow", lambda: resize(5))
+    g.case("TensorListResize.float.shrink", lambda: resize(1))
+    def element_shape(shape, st):
+        h = raw.EmptyTensorList(element_shape=g.const(shape, "int32"),
+                                max_num_elements=g.const(-1, "int32"), element_dtype="float32",
+                                name="list")
+        return raw.TensorListElementShape(input_handle=h, shape_type=st, name="op")
+    g.case("TensorListElementShape.int32.known", lambda: element_shape([2, 3], "int32"))
+    g.case("TensorListElementShape.int64.partial", lambda: element_shape([-1, 3], "int64"))
+    g.case("TensorListElementShape.int32.unknown_rank", lambda: element_shape(-1, "int32"))
+    def concat_lists():
+        a = raw.TensorListFromTensor(tensor=g.rand("float32", [2, 2]),
+                                     element_shape=shape_of([2]), name="a")
+        b = raw.TensorListFromTensor(tensor=g.rand("float32", [1, 2]),
+                                     element_shape=shape_of([2]), name="b")
+        h = raw.TensorListConcatLists(input_a=a, input_b=b, element_dtype="float32", name="op")
+        return raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                   element_dtype="float32", name="stack")
+    g.case("TensorListConcatLists.float.two", concat_lists)
+    def push_back_batch():
+        lists = raw.Pack(values=[raw.TensorListFromTensor(tensor=g.rand("float32", [1, 2]),
+                                                          element_shape=shape_of([2]),
+                                                          name=f"list{i}") for i in range(3)],
+                         name="lists")
+        h = raw.TensorListPushBackBatch(input_handles=lists, tensor=g.rand("float32", [3, 2]),
+                                        name="op")
+        return [raw.TensorListStack(input_handle=l, element_shape=shape_of([2]),
+                                    element_dtype="float32", name=f"stack{i}")
+                for i, l in enumerate(raw.Unpack(value=h, num=3, name="unpack"))]
+    g.case("TensorListPushBackBatch.float.three_lists", push_back_batch)
+    def get_out_of_range():
+        h = raw.TensorListFromTensor(tensor=g.rand("float32", [2, 2]),
+                                     element_shape=shape_of([2]), name="list")
+        return raw.TensorListGetItem(input_handle=h, index=g.const(2, "int32"),
+                                     element_shape=shape_of([2]), element_dtype="float32",
+                                     name="op")
+    g.case("TensorListGetItem.float.out_of_range", get_out_of_range, error=True)
+    def pop_empty():
+        h = raw.EmptyTensorList(element_shape=shape_of([2]),
+                                max_num_elements=g.const(-1, "int32"), element_dtype="float32",
+                                name="list")
+        return list(raw.TensorListPopBack(input_handle=h, element_shape=shape_of([2]),
+                                          element_dtype="float32", name="op"))[1]
+    g.case("TensorListPopBack.float.empty", pop_empty, error=True)
+    def while_v2_list():
+        h0 = raw.TensorListReserve(element_shape=shape_of([2]), num_elements=g.const(4, "int32"),
+                                   element_dtype="float32", name="reserve")
+        i32 = tf.TensorSpec([], tf.int32)
+        v = tf.TensorSpec([], tf.variant)
+        cond = concrete(lambda i, l: raw.Less(x=i, y=tf.constant(4)), i32, v)
+        body = concrete(lambda i, l: (
+            raw.AddV2(x=i, y=tf.constant(1)),
+            raw.TensorListSetItem(input_handle=l, index=i,
+                                  item=raw.Fill(dims=tf.constant([2]),
+                                                value=raw.Cast(x=i, DstT="float32")))), i32, v)
+        _, h = raw.While(input=[g.const(0, "int32"), h0], cond=cond, body=body, name="op")
+        return raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                   element_dtype="float32", name="stack")
+    g.case("While.float.tensor_list", while_v2_list)
 
 
 # ---- sg's op list --------------------------------------------------------------------------
