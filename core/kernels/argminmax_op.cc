@@ -1,4 +1,5 @@
-// ArgMax and ArgMin: the index of the first largest (smallest) value along one axis.
+// ArgMax and ArgMin: the index of the first largest (smallest) value along one axis; NaNs are
+// skipped.
 #include "core/kernels/cwise_ops_common.h"
 
 namespace sg {
@@ -50,9 +51,11 @@ class ArgOp final : public OpKernel {
             [&](Eigen::Index begin, Eigen::Index end) {
               for (Eigen::Index i = begin; i < end; ++i) {
                 const T* row = p + (i / inner) * len * inner + (i % inner);
+                // As TensorFlow's reducer: from the type's lowest (highest) value, so a NaN
+                // never wins and a row of NaNs gives 0.
                 int64_t best = 0;
-                T best_v = row[0];
-                for (int64_t j = 1; j < len; ++j) {
+                T best_v = kMax ? Eigen::NumTraits<T>::lowest() : Eigen::NumTraits<T>::highest();
+                for (int64_t j = 0; j < len; ++j) {
                   const T v = row[j * inner];
                   if (kMax ? (best_v < v) : (v < best_v)) {
                     best = j;

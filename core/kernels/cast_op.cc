@@ -1,6 +1,10 @@
 // Cast between the numeric types and bool. Float to integer truncates toward zero (C++
 // conversion, as TensorFlow's CPU kernel); anything to bool is `x != 0`; bool is 0 or 1. Half and
-// bfloat16 convert through float.
+// bfloat16 convert through float. With Truncate, a float narrowed to half or bfloat16, and a
+// double narrowed to float or half, round toward zero.
+#include <cmath>
+#include <cstring>
+
 #include "core/kernels/cwise_ops_common.h"
 
 namespace sg {
@@ -40,11 +44,40 @@ D Convert(S s) {
   }
 }
 
+// Significand bits (with the implicit one) of the floating types.
+template <typename T>
+constexpr int kSignificandBits = std::numeric_limits<T>::digits;
+template <>
+constexpr int kSignificandBits<half> = 11;
+template <>
+constexpr int kSignificandBits<bfloat16> = 8;
+
+// Cast with Truncate: the significand bits D cannot hold are cleared first (NaN kept), so the
+// conversion rounds toward zero, as TensorFlow's Truncate does.
+template <typename D, typename S>
+D TruncatingConvert(S s) {
+  // TensorFlow rounds double to bfloat16 even with Truncate.
+  if constexpr ((std::is_same<S, float>::value || std::is_same<S, double>::value) &&
+                kIsFloat<D> && kSignificandBits<D> < kSignificandBits<S> &&
+                !(std::is_same<S, double>::value && std::is_same<D, bfloat16>::value)) {
+    if (!std::isnan(s)) {
+      using Bits = std::conditional_t<sizeof(S) == 8, uint64_t, uint32_t>;
+      Bits b;
+      std::memcpy(&b, &s, sizeof(b));
+      b &= ~((Bits{1} << (kSignificandBits<S> - kSignificandBits<D>)) - 1);
+      std::memcpy(&s, &b, sizeof(b));
+    }
+  }
+  return Convert<D, S>(s);
+}
+
 class CastOp final : public OpKernel {
  public:
   explicit CastOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("SrcT", &src_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("DstT", &dst_));
+    // Older graphs have no Truncate.
+    if (!ctx->GetAttr("Truncate", &truncate_).ok()) truncate_ = false;
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -65,7 +98,11 @@ class CastOp final : public OpKernel {
         ctx->eigen_cpu_device().parallelFor(
             x.NumElements(), Eigen::TensorOpCost(sizeof(S), sizeof(D), 1),
             [&](Eigen::Index begin, Eigen::Index end) {
-              for (Eigen::Index i = begin; i < end; ++i) o[i] = Convert<D, S>(in[i]);
+              if (truncate_) {
+                for (Eigen::Index i = begin; i < end; ++i) o[i] = TruncatingConvert<D, S>(in[i]);
+              } else {
+                for (Eigen::Index i = begin; i < end; ++i) o[i] = Convert<D, S>(in[i]);
+              }
             });
       });
     });
@@ -76,6 +113,7 @@ class CastOp final : public OpKernel {
 
  private:
   DataType src_, dst_;
+  bool truncate_;
 };
 
 REGISTER_KERNEL_BUILDER(Name("Cast").Device(DEVICE_CPU), CastOp);

@@ -30,7 +30,13 @@ void Map(const Device& d, In<T> x, OutF<T> y, Fn fn) {
 SG_EIGEN_UNARY(NegF, -x);
 SG_EIGEN_UNARY(AbsF, x.abs());
 SG_EIGEN_UNARY(SquareF, x.square());
-SG_EIGEN_UNARY(SqrtF, x.sqrt());
+// Eigen's fast packet sqrt is x * rsqrt(x), NaN for +inf; TensorFlow's sqrt(inf) is inf.
+struct SqrtF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    y.device(d) = (x == x.constant(Eigen::NumTraits<T>::infinity())).select(x, x.sqrt());
+  }
+};
 SG_EIGEN_UNARY(RsqrtF, x.rsqrt());
 SG_EIGEN_UNARY(ExpF, x.exp());
 SG_EIGEN_UNARY(LogF, x.log());
@@ -151,7 +157,7 @@ using SignedInts = TypeList<float, double, half, int32_t, int64_t, int8_t, int16
 
 SG_UNARY_KERNEL("Neg", NegF, SignedInts);
 SG_UNARY_KERNEL("Abs", AbsF, SignedInts);
-SG_UNARY_KERNEL("Square", SquareF, RealTypes);
+SG_UNARY_KERNEL("Square", SquareF, WideRealTypes);
 SG_UNARY_KERNEL("Sqrt", SqrtF, FloatTypes);
 SG_UNARY_KERNEL("Rsqrt", RsqrtF, FloatTypes);
 SG_UNARY_KERNEL("Exp", ExpF, FloatTypes);
@@ -165,8 +171,8 @@ SG_UNARY_KERNEL("Sign", SignF, SignedInts);
 SG_UNARY_KERNEL("Floor", FloorF, FloatTypes);
 SG_UNARY_KERNEL("Ceil", CeilF, FloatTypes);
 SG_UNARY_KERNEL("Round", RoundF, SignedInts);
-SG_UNARY_KERNEL("Relu", ReluF, RealTypes);
-SG_UNARY_KERNEL("Relu6", Relu6F, RealTypes);
+SG_UNARY_KERNEL("Relu", ReluF, WideRealTypes);
+SG_UNARY_KERNEL("Relu6", Relu6F, WideRealTypes);
 SG_UNARY_KERNEL("Elu", EluF, FloatTypes);
 SG_UNARY_KERNEL("Selu", SeluF, FloatTypes);
 SG_UNARY_KERNEL("Softplus", SoftplusF, FloatTypes);

@@ -1,4 +1,5 @@
-// GatherV2 (params, indices, axis; batch_dims 0) and the older Gather (axis 0).
+// GatherV2 (params, indices, axis, batch_dims) and the older Gather (axis 0). With batch_dims b,
+// the first b dims of params and indices are shared: each batch gathers with its own indices.
 #include <cstring>
 
 #include "core/framework/op_kernel.h"
@@ -7,13 +8,16 @@
 namespace sg {
 namespace {
 
+// out[o, j, :] = params[o, idx[batch(o), j], :] for the `outer` leading blocks, `per_batch` of
+// them to a batch, and the `n` indices of each batch.
 template <typename T>
 void GatherBlocks(const Eigen::ThreadPoolDevice& device, const T* params, const int64_t* idx,
-                  int64_t outer, int64_t n, int64_t limit, int64_t inner, T* out) {
+                  int64_t outer, int64_t per_batch, int64_t n, int64_t limit, int64_t inner,
+                  T* out) {
   auto work = [&](Eigen::Index begin, Eigen::Index end) {
     for (Eigen::Index k = begin; k < end; ++k) {
       const int64_t o = k / n, j = k % n;
-      const T* src = params + (o * limit + idx[j]) * inner;
+      const T* src = params + (o * limit + idx[(o / per_batch) * n + j]) * inner;
       T* dst = out + k * inner;
       if constexpr (std::is_trivially_copyable_v<T>) {
         std::memcpy(dst, src, inner * sizeof(T));
@@ -58,9 +62,24 @@ class GatherOp final : public OpKernel {
                             "), but got ", axis));
       if (axis < 0) axis += rank;
     }
-    OP_REQUIRES(ctx, batch_dims_ == 0,
-                errors::Unimplemented("GatherV2 with batch_dims != 0 is not supported (node '",
-                                      name(), "')"));
+    int64_t batch_dims = batch_dims_;
+    if (batch_dims < 0) batch_dims += indices.dims();
+    OP_REQUIRES(ctx, batch_dims >= 0 && batch_dims <= indices.dims(),
+                NodeError(ctx, "Expected batch_dims in the range [", -indices.dims(), ", ",
+                          indices.dims(), "], but got ", batch_dims_));
+    OP_REQUIRES(ctx, batch_dims < rank,
+                NodeError(ctx, "batch_dims (", batch_dims, ") must be less than rank(params) (",
+                          rank, ")."));
+    OP_REQUIRES(ctx, batch_dims <= axis,
+                NodeError(ctx, "batch_dims (", batch_dims, ") must be less than or equal to ",
+                          "axis (", axis, ")."));
+    int64_t batch = 1;
+    for (int d = 0; d < batch_dims; ++d) {
+      OP_REQUIRES(ctx, params.dim_size(d) == indices.dim_size(d),
+                  NodeError(ctx, "params.shape[", d, "]: ", params.dim_size(d),
+                            " should be equal to indices.shape[", d, "]: ", indices.dim_size(d)));
+      batch *= params.dim_size(d);
+    }
     const int64_t limit = params.dim_size(static_cast<int>(axis));
     const int64_t n = indices.NumElements();
     std::vector<int64_t> idx(n);
@@ -80,7 +99,9 @@ class GatherOp final : public OpKernel {
       out_dims.push_back(params.dim_size(d));
       outer *= params.dim_size(d);
     }
-    for (int d = 0; d < indices.dims(); ++d) out_dims.push_back(indices.dim_size(d));
+    for (int d = static_cast<int>(batch_dims); d < indices.dims(); ++d) {
+      out_dims.push_back(indices.dim_size(d));
+    }
     for (int d = static_cast<int>(axis) + 1; d < rank; ++d) {
       out_dims.push_back(params.dim_size(d));
       inner *= params.dim_size(d);
@@ -93,8 +114,8 @@ class GatherOp final : public OpKernel {
     const auto& dev = ctx->eigen_cpu_device();
     auto run = [&](auto tag) {
       using T = decltype(tag);
-      GatherBlocks<T>(dev, static_cast<const T*>(params.raw_data()), idx.data(), outer, n, limit,
-                      inner, static_cast<T*>(out->raw_data()));
+      GatherBlocks<T>(dev, static_cast<const T*>(params.raw_data()), idx.data(), outer,
+                      outer / batch, n / batch, limit, inner, static_cast<T*>(out->raw_data()));
     };
     if (params.dtype() == DT_STRING) {
       run(tstring{});

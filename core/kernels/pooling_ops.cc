@@ -27,8 +27,10 @@ class PoolBase : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));
     const std::string where = absl::StrCat(" (node '", ctx->def().name(), "', op ",
                                            ctx->def().op(), ")");
+    // INVALID_ARGUMENT, as TensorFlow's CPU kernels ("only supports NHWC on device type CPU").
     OP_REQUIRES(ctx, format == "NHWC",
-                errors::Unimplemented("data_format ", format, " is not supported on CPU", where));
+                errors::InvalidArgument("data_format ", format, " is not supported on CPU; only "
+                                        "NHWC is", where));
     OP_REQUIRES(ctx, ksize_.size() == 4 && strides_.size() == 4,
                 errors::InvalidArgument("Sliding window ksize and strides fields must specify 4 "
                                         "dimensions", where));

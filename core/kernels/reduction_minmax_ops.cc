@@ -4,8 +4,10 @@
 namespace sg {
 namespace {
 
-REGISTER_KERNEL_BUILDER(Name("Max").Device(DEVICE_CPU), ReductionOp<ReduceKind::kMax, RealTypes>);
-REGISTER_KERNEL_BUILDER(Name("Min").Device(DEVICE_CPU), ReductionOp<ReduceKind::kMin, RealTypes>);
+REGISTER_KERNEL_BUILDER(Name("Max").Device(DEVICE_CPU),
+                        ReductionOp<ReduceKind::kMax, WideRealTypes>);
+REGISTER_KERNEL_BUILDER(Name("Min").Device(DEVICE_CPU),
+                        ReductionOp<ReduceKind::kMin, WideRealTypes>);
 REGISTER_KERNEL_BUILDER(Name("All").Device(DEVICE_CPU),
                         ReductionOp<ReduceKind::kAll, TypeList<bool>>);
 REGISTER_KERNEL_BUILDER(Name("Any").Device(DEVICE_CPU),

@@ -4,11 +4,12 @@
 namespace sg {
 namespace {
 
-REGISTER_KERNEL_BUILDER(Name("Sum").Device(DEVICE_CPU), ReductionOp<ReduceKind::kSum, RealTypes>);
+REGISTER_KERNEL_BUILDER(Name("Sum").Device(DEVICE_CPU),
+                        ReductionOp<ReduceKind::kSum, WideRealTypes>);
 REGISTER_KERNEL_BUILDER(Name("Mean").Device(DEVICE_CPU),
-                        ReductionOp<ReduceKind::kMean, RealTypes>);
+                        ReductionOp<ReduceKind::kMean, WideRealTypes>);
 REGISTER_KERNEL_BUILDER(Name("Prod").Device(DEVICE_CPU),
-                        ReductionOp<ReduceKind::kProd, RealTypes>);
+                        ReductionOp<ReduceKind::kProd, WideRealTypes>);
 
 }  // namespace
 }  // namespace sg

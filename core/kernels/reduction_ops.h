@@ -116,6 +116,9 @@ class ReductionOp : public OpKernel {
       OP_REQUIRES(ctx, a >= -rank && a < rank,
                   KernelError(*this, "Invalid reduction dimension (", a, " for input with ",
                               rank, " dimension(s)"));
+      OP_REQUIRES(ctx, !reduced[a < 0 ? a + rank : a],
+                  KernelError(*this, "Invalid reduction arguments: Axes contains duplicate "
+                              "dimension: ", a < 0 ? a + rank : a));
       reduced[a < 0 ? a + rank : a] = true;
     }
     TensorShape out_shape;

@@ -30,7 +30,7 @@ class ScanOp final : public OpKernel {
       if (d > axis) inner *= x.dim_size(d);
     }
     const int64_t len = rank == 0 ? 1 : x.dim_size(axis);
-    bool ok = DispatchTypes(RealTypes(), x.dtype(), [&](auto tag) {
+    bool ok = DispatchTypes(WideRealTypes(), x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       using Acc = std::conditional_t<std::is_same<T, half>::value, float, T>;
       Tensor* out;

@@ -1,5 +1,6 @@
 // Where (one input): the coordinates of the true / non-zero elements, as int64 [n, rank] in
-// row-major order. Unique: the distinct values of a vector in order of first appearance.
+// row-major order (rank 1 or more). Unique: the distinct values of a vector in order of first
+// appearance.
 #include <unordered_map>
 
 #include "core/framework/op_kernel.h"
@@ -15,6 +16,8 @@ class WhereOp final : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
     const int rank = in.dims();
+    // As TensorFlow's kernel (its shape function lets a scalar through).
+    OP_REQUIRES(ctx, rank >= 1, NodeError(ctx, "WhereOp : Unhandled input dimensions: 0"));
     const int64_t n = in.NumElements();
     std::vector<int64_t> hits;
     const bool ok = DispatchAll(in.dtype(), [&](auto tag) {
@@ -87,6 +90,10 @@ class UniqueOp final : public OpKernel {
       case DT_UINT8: run(uint8_t{}); break;
       case DT_INT16: run(int16_t{}); break;
       case DT_UINT16: run(uint16_t{}); break;
+      case DT_UINT32: run(uint32_t{}); break;
+      case DT_UINT64: run(uint64_t{}); break;
+      case DT_HALF: run(half{}); break;
+      case DT_BFLOAT16: run(bfloat16{}); break;
       case DT_BOOL: run(bool{}); break;
       case DT_STRING: run(tstring{}); break;
       default:

@@ -56,8 +56,7 @@ TEST(Reductions, FloatReductionsMatchReferenceOverAxisPatterns) {
   const std::vector<int64_t> shape = {3, 4, 5, 6};
   Tensor in = RandomFloats(shape, 1);
   const std::vector<std::vector<int64_t>> axis_sets = {
-      {}, {0}, {1}, {3}, {-1}, {0, 1}, {1, 2}, {0, 2}, {1, 3}, {0, 3}, {0, 1, 2, 3}, {-4, 2},
-      {2, 2}};
+      {}, {0}, {1}, {3}, {-1}, {0, 1}, {1, 2}, {0, 2}, {1, 3}, {0, 3}, {0, 1, 2, 3}, {-4, 2}};
   struct Op {
     const char* name;
     double init;
@@ -102,6 +101,16 @@ TEST(Reductions, FloatReductionsMatchReferenceOverAxisPatterns) {
         }
       }
     }
+  }
+}
+
+// As TensorFlow: an axis named twice (2 and -2 of a rank-4 input) is an error.
+TEST(Reductions, RejectsDuplicateAxes) {
+  Tensor in = RandomFloats({3, 4, 5, 6}, 1);
+  for (std::vector<int32_t> axes : {std::vector<int32_t>{2, 2}, std::vector<int32_t>{2, -2}}) {
+    auto out = RunKernel(NodeDefFor("Sum", {{"T", DT_FLOAT}}),
+                         {in, MakeTensor<int32_t>({2}, axes)});
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << out.status();
   }
 }
 

@@ -1,0 +1,2350 @@
+#!/usr/bin/env python3
+"""Writes the op conformance cases: TensorFlow 2.21's results for every op sg registers.
+
+    PY=$(tests/oracle/setup_venv.sh)
+    $PY tests/oracle/make_op_cases.py                 # every group, into tests/oracle/op_cases/
+    $PY tests/oracle/make_op_cases.py --only math_unary array_shape
+
+A case is a handful of nodes that TensorFlow builds in a tf.compat.v1 Graph, mostly one op from
+tf.raw_ops on Const inputs, so each NodeDef is exactly what TensorFlow writes (every attr, defaults
+included). TensorFlow runs each case (its graph optimizations off, so the kernels compute) and the
+outputs are stored beside the case as Consts. Each group of cases becomes one binary GraphDef,
+`op_cases/<group>.pb.gz` (gzip keeps the repository small):
+
+  * every node of case C is named `C/...`; a case name has no '/' and reads `Op.dtype.variant`
+    (the dtype part, sg's spelling of the dtype under test, is absent when there is none);
+  * `C/_expect<i>` is a Const holding the expected value of the tensor named by its attr
+    `_fetch` (a string). Optional attrs on it: `_rtol`, `_atol` (floats: a tolerance other than
+    the dtype's default), `_check` ("value" by default; "range": dtype, shape and every element
+    in [`_lo`, `_hi`] only, for unseeded random ops; "moments": also mean and standard deviation
+    within `_atol` of `_mean` and `_std`), `_error` (an int: the run must fail with this error
+    code, or with any when it is -1; the Const's value is then unused), `_targets` (a list of
+    node names the run also runs);
+  * `C/_feed<i>` is a Const whose value is fed to the tensor named by its attr `_feed`; in a
+    string feed, `${TMP}` stands for a directory the test makes for the case.
+The graph's function library holds the functions the cases call.
+
+tests/core/op_conformance_test.cc runs each case in a DirectSession and compares; it also fails
+when an op sg registers has no case and is not in its exclusion list. A dtype that TensorFlow's
+OpDef allows and its CPU kernel runs gets cases whether or not sg's kernel has it; the test keeps
+the list of dtypes sg's kernels lack. Cases that TensorFlow itself cannot run (no CPU kernel for
+the dtype) are dropped and counted. The inputs come from a generator seeded by each case's name,
+so the output is the same on every run: regenerate after adding an op or a case, and commit
+`op_cases/`.
+"""
+
+import argparse
+import collections
+import ctypes
+import gzip
+import os
+import sys
+import zlib
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import numpy as np  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+OUT_DIR = os.path.join(HERE, "op_cases")
+
+tf = None  # imported in main(): the import is slow and --help should not wait for it
+attr_value_pb2 = None
+op_def_registry = None
+raw = None
+
+# ---- dtypes --------------------------------------------------------------------------------
+
+# Every dtype a sg tensor can hold by value, in the order cases are written.
+UNIVERSE = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
+            "uint8", "uint16", "uint32", "uint64", "bool", "string", "complex64", "complex128"]
+# sg's (and TensorFlow's DataTypeString) spelling, used in case names.
+SG_NAME = {"float32": "float", "float64": "double", "float16": "half"}
+
+FLOATS = ["float32", "float64", "float16", "bfloat16"]
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+COMPLEX = ["complex64", "complex128"]
+
+
+def sgname(dt):
+    dt = tf.as_dtype(dt).name
+    return SG_NAME.get(dt, dt)
+
+
+def npdtype(dt):
+    dt = tf.as_dtype(dt)
+    if dt == tf.string:
+        return object
+    return dt.as_numpy_dtype
+
+
+def is_float(dt):
+    return tf.as_dtype(dt).name in FLOATS
+
+
+def is_int(dt):
+    return tf.as_dtype(dt).name in INTS
+
+
+def is_complex(dt):
+    return tf.as_dtype(dt).name in COMPLEX
+
+
+def tf_types(op, attr="T", universe=UNIVERSE):
+    """The dtypes of `universe` that TensorFlow's OpDef of `op` allows for type attr `attr`."""
+    opdef = op_def_registry.get(op)
+    for a in opdef.attr:
+        if a.name == attr:
+            if not a.HasField("allowed_values"):
+                return list(universe)
+            allowed = set(a.allowed_values.list.type)
+            return [d for d in universe if tf.as_dtype(d).as_datatype_enum in allowed]
+    raise KeyError(f"{op} has no attr {attr}")
+
+
+# ---- values --------------------------------------------------------------------------------
+
+WORDS = [b"", b"a", b"bc", b"hello", b"sg", b"x y", b"\xc3\xa9t\xc3\xa9", b"TF", b"42"]
+
+
+def values(rng, dt, shape, lo=-4.0, hi=4.0, nonzero=False):
+    """A numpy array of dtype `dt`: floats uniform in [lo, hi) at 1/64 steps (exact in every float
+    type), ints uniform in [lo, hi] clipped to the type, bools, short strings, complex numbers."""
+    dt = tf.as_dtype(dt)
+    shape = tuple(shape)
+    if dt == tf.string:
+        idx = rng.integers(0, len(WORDS), shape)
+        out = np.empty(shape, dtype=object)
+        for i, j in np.ndenumerate(idx):
+            out[i] = WORDS[j]
+        return out
+    if dt == tf.bool:
+        return rng.random(shape) < 0.5
+    if is_int(dt):
+        info = np.iinfo(dt.as_numpy_dtype)
+        a, b = max(int(lo), info.min), min(int(hi), info.max)
+        v = np.asarray(rng.integers(a, b + 1, shape))
+        if nonzero:
+            v[v == 0] = 1 if b >= 1 else -1
+        return v.astype(dt.as_numpy_dtype)
+    v = np.asarray(np.round(rng.uniform(lo, hi, shape) * 64) / 64)
+    if is_complex(dt):
+        v = v + 1j * (np.round(rng.uniform(lo, hi, shape) * 64) / 64)
+    if nonzero:
+        v[np.abs(v) < 0.25] = 0.5
+    return np.asarray(v).astype(npdtype(dt))
+
+
+def special_values(dt):
+    """Edge values of a float or int dtype: signed zeros, infinities, NaN, halves, extremes."""
+    dt = tf.as_dtype(dt)
+    if is_int(dt):
+        info = np.iinfo(dt.as_numpy_dtype)
+        v = sorted({info.min, info.min + 1, -1 if info.min < 0 else 2, 0, 1, info.max - 1,
+                    info.max})
+        return np.array(v, dtype=dt.as_numpy_dtype)
+    v = [np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 1e-3, -1e-3, 7.0, -7.0,
+         60.0, -60.0]
+    return np.array(v, dtype=np.float64).astype(npdtype(dt))
+
+
+# ---- cases ---------------------------------------------------------------------------------
+
+
+def hide_shape(t):
+    """`t` behind a PlaceholderWithDefault of unknown shape: TensorFlow's shape functions then
+    cannot see its value, and an error the kernel raises at run time reaches the run."""
+    return tf.compat.v1.placeholder_with_default(t, [None] * len(t.shape))
+
+
+class Out:
+    """A fetched tensor with how to compare it (see the module docstring)."""
+
+    def __init__(self, t, rtol=None, atol=None, check=None, lo=None, hi=None, mean=None,
+                 std=None):
+        self.t, self.rtol, self.atol, self.check = t, rtol, atol, check
+        self.lo, self.hi, self.mean, self.std = lo, hi, mean, std
+
+
+class Case:
+    def __init__(self, name, error):
+        self.name = name
+        self.error = error
+        self.graph = tf.Graph()  # a graph per case: TensorFlow places a whole graph at once
+        self.outs = []
+        self.targets = []
+        self.feeds = []  # (tensor, value)
+
+
+class Group:
+    """The cases of one op_cases/<name>.pb."""
+
+    def __init__(self, name):
+        self.name = name
+        self.cases = []
+        self.failed = []  # cases whose graph could not be built or run
+        self.cur = None
+        self.rng = None
+
+    def case(self, name, build, error=False, rtol=None, atol=None, rename=None):
+        """Builds case `name`: build() returns a tensor, an Out, an Operation (a target) or a
+        list of them. error=True: TensorFlow's run fails and sg's must fail with the same code;
+        error="any": with any code. rename={"node": "Op"}: the stored NodeDef of node `name/node`
+        gets op type Op (an op TensorFlow no longer builds, run here as its successor).
+        rtol/atol apply to every output that does not set its own."""
+        assert "/" not in name and name not in {c.name for c in self.cases}, name
+        self.cur = Case(name, error)
+        self.cur.rename = rename or {}
+        self.rng = np.random.default_rng(zlib.crc32(name.encode()))
+        try:
+            with self.cur.graph.as_default(), tf.compat.v1.name_scope(name + "/"):
+                res = build()
+        except Exception as e:  # a mistake in the case: report it, carry on with the others
+            self.failed.append(f"{name}: {type(e).__name__}: {str(e)[:400]}")
+            self.cur = None
+            return
+        def flatten(r):
+            return [y for x in r for y in flatten(x)] if isinstance(r, (list, tuple)) else [r]
+        for r in flatten(res):
+            if isinstance(r, tf.Operation):
+                self.cur.targets.append(r)
+            elif isinstance(r, Out):
+                self.cur.outs.append(r)
+            else:
+                self.cur.outs.append(Out(r))
+        for o in self.cur.outs:
+            o.rtol = o.rtol if o.rtol is not None else rtol
+            o.atol = o.atol if o.atol is not None else atol
+        self.cases.append(self.cur)
+        self.cur = None
+
+    def feed(self, tensor, value):
+        self.cur.feeds.append((tensor, value))
+
+    def vals(self, dt, shape, **kw):
+        return values(self.rng, dt, shape, **kw)
+
+    def const(self, value, dt=None, name=None):
+        if dt is not None:
+            value = np.asarray(value).astype(npdtype(dt)) if tf.as_dtype(dt) != tf.string \
+                else np.asarray(value, dtype=object)
+        return tf.constant(value, dtype=dt, name=name)
+
+    def rand(self, dt, shape, name=None, **kw):
+        return self.const(self.vals(dt, shape, **kw), dt, name=name)
+
+
+def session_config():
+    # No Grappler and no constant folding: TensorFlow's kernels compute every output (a rewrite
+    # such as x / c -> x * (1 / c) would change the last bits).
+    cfg = tf.compat.v1.ConfigProto()
+    cfg.graph_options.rewrite_options.disable_meta_optimizer = True
+    cfg.graph_options.optimizer_options.opt_level = tf.compat.v1.OptimizerOptions.L0
+    cfg.graph_options.optimizer_options.do_constant_folding = False
+    cfg.intra_op_parallelism_threads = 1
+    cfg.inter_op_parallelism_threads = 2
+    return cfg
+
+
+def make_const_node(node, value, dtype, shape=None):
+    node.op = "Const"
+    node.attr["dtype"].type = dtype.as_datatype_enum
+    node.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(value, dtype, shape=shape))
+
+
+Stats = collections.namedtuple("Stats", "cases dropped")
+
+
+def run_case(c, tmpdir):
+    """Runs case `c` in TensorFlow: (outputs, error code); None when TensorFlow has no kernel."""
+    feed_dict = {}
+    for t, v in c.feeds:
+        if isinstance(v, np.ndarray) and v.dtype == object:
+            v = np.vectorize(lambda s: s.replace(b"${TMP}", tmpdir.encode()), otypes=[object])(v)
+        elif isinstance(v, bytes):
+            v = v.replace(b"${TMP}", tmpdir.encode())
+        feed_dict[t] = v
+    opts = tf.compat.v1.RunOptions(timeout_in_ms=60000)
+    with tf.compat.v1.Session(graph=c.graph, config=session_config()) as sess:
+        try:
+            res = sess.run([[o.t for o in c.outs], c.targets], feed_dict=feed_dict, options=opts)
+            err = None
+        except tf.errors.OpError as e:
+            if "No OpKernel was registered" in e.message or (
+                    not c.error and e.error_code == tf.errors.UNIMPLEMENTED):
+                if os.environ.get("SG_CASES_VERBOSE"):
+                    print(f"  {c.name}: {e.message[:600]}")
+                return None
+            if not c.error:
+                raise RuntimeError(f"case {c.name}: TensorFlow failed: {e.message}") from e
+            return [], e.error_code
+    if c.error:
+        raise RuntimeError(f"case {c.name}: TensorFlow did not fail")
+    return res[0], None
+
+
+def rename_functions(gdef, prefix):
+    """Names the library's functions `prefix_0`, `prefix_1` ... in order: TensorFlow numbers them
+    with a process-wide counter, which would make the file depend on the groups run before."""
+    import re
+
+    def creation_order(f):  # TensorFlow's names end in the counter: __inference_f_123
+        m = re.search(r"_(\d+)$", f.signature.name)
+        return (int(m.group(1)) if m else -1, f.signature.name)
+    ordered = sorted(gdef.library.function, key=creation_order)
+    names = {f.signature.name: f"{prefix}_{i}" for i, f in enumerate(ordered)}
+
+    def fix_attr(v):
+        if v.HasField("func") and v.func.name in names:
+            v.func.name = names[v.func.name]
+        for f in v.list.func:
+            if f.name in names:
+                f.name = names[f.name]
+        for a in v.func.attr.values():
+            fix_attr(a)
+
+    def fix_nodes(nodes):
+        for n in nodes:
+            if n.op in names:
+                n.op = names[n.op]
+            for v in n.attr.values():
+                fix_attr(v)
+    fix_nodes(gdef.node)
+    for f in gdef.library.function:
+        f.signature.name = names[f.signature.name]
+        fix_nodes(f.node_def)
+        for v in f.attr.values():
+            fix_attr(v)
+    gdef.library.function.sort(key=lambda f: f.signature.name)
+    for grad in gdef.library.gradient:
+        grad.function_name = names.get(grad.function_name, grad.function_name)
+        grad.gradient_func = names.get(grad.gradient_func, grad.gradient_func)
+
+
+def run_group(group, tmpdir):
+    """Runs each case in TensorFlow; returns the GraphDef with the expectations and the stats."""
+    gdef = None
+    functions = set()
+    kept, dropped = 0, []
+    for c in group.cases:
+        try:
+            ran = run_case(c, tmpdir)
+        except RuntimeError as e:
+            group.failed.append(str(e)[:600])
+            continue
+        if ran is None:
+            dropped.append(c.name)
+            continue
+        res, err = ran
+        kept += 1
+        cdef = c.graph.as_graph_def()
+        rename_functions(cdef, c.name.replace(".", "_"))
+        if gdef is None:
+            gdef = tf.compat.v1.GraphDef()
+            gdef.versions.CopyFrom(cdef.versions)
+        for n in cdef.node:
+            suffix = n.name[len(c.name) + 1:]
+            if suffix in c.rename:
+                n.op = c.rename[suffix]
+        gdef.node.extend(cdef.node)
+        for fdef in cdef.library.function:
+            if fdef.signature.name not in functions:
+                functions.add(fdef.signature.name)
+                gdef.library.function.add().CopyFrom(fdef)
+        for i, o in enumerate(c.outs):
+            n = gdef.node.add()
+            n.name = f"{c.name}/_expect{i}"
+            dt = o.t.dtype.base_dtype
+            if err is not None:
+                make_const_node(n, np.zeros([], np.int32), tf.int32)
+                n.attr["_error"].i = -1 if c.error == "any" else err
+            elif o.check in ("range", "moments"):
+                make_const_node(n, np.zeros([], npdtype(dt)) if dt != tf.string else b"", dt,
+                                shape=list(np.shape(res[i])))
+            else:
+                make_const_node(n, np.asarray(res[i]), dt)
+            n.attr["_fetch"].s = o.t.name.encode()
+            for k in ("rtol", "atol", "lo", "hi", "mean", "std"):
+                v = getattr(o, k)
+                if v is not None:
+                    n.attr["_" + k].f = v
+            if o.check:
+                n.attr["_check"].s = o.check.encode()
+            if i == 0 and c.targets:
+                n.attr["_targets"].list.s.extend(op.name.encode() for op in c.targets)
+        for i, (t, v) in enumerate(c.feeds):
+            n = gdef.node.add()
+            n.name = f"{c.name}/_feed{i}"
+            make_const_node(n, v, t.dtype.base_dtype)
+            n.attr["_feed"].s = t.name.encode()
+    if gdef is None:
+        gdef = tf.compat.v1.GraphDef()
+    return gdef, Stats(kept, dropped)
+
+
+# ---- groups --------------------------------------------------------------------------------
+
+GROUPS = collections.OrderedDict()
+
+
+def group(fn):
+    GROUPS[fn.__name__] = fn
+    return fn
+
+
+def op_fn(op):
+    return getattr(tf.raw_ops, op)
+
+
+# Shapes every dtype gets, and the extra ones the first float and int dtypes get.
+UNARY_SHAPES = [("mat", [2, 3])]
+UNARY_SHAPES_MAIN = [("scalar", []), ("empty", [0, 3]), ("vec", [67]), ("rank4", [2, 1, 3, 2])]
+MAIN_DTYPES = ("float32", "int32", "bool", "string")
+
+# op, input arg name, value range, options.
+#   tol: rtol for the float dtypes (transcendental functions: both libraries use Eigen's
+#   approximations, but not always the same packet path).
+UNARY = [
+    ("Abs", "x", (-4, 4), {}),
+    ("Ceil", "x", (-4, 4), {}),
+    ("Elu", "features", (-4, 4), {"tol": 1e-5}),
+    ("Exp", "x", (-8, 8), {"tol": 1e-5}),
+    ("Floor", "x", (-4, 4), {}),
+    ("Inv", "x", (-4, 4), {"nonzero": True, "tol": 1e-5}),
+    ("IsFinite", "x", (-4, 4), {}),
+    ("IsInf", "x", (-4, 4), {}),
+    ("IsNan", "x", (-4, 4), {}),
+    ("Log", "x", (0.05, 8), {"tol": 1e-5}),
+    ("Log1p", "x", (-0.9, 8), {"tol": 1e-5}),
+    ("Neg", "x", (-4, 4), {}),
+    ("Reciprocal", "x", (-4, 4), {"nonzero": True, "tol": 1e-5}),
+    ("Relu", "features", (-4, 4), {}),
+    ("Relu6", "features", (-8, 8), {}),
+    ("Round", "x", (-4, 4), {}),
+    ("Rsqrt", "x", (0.05, 8), {"tol": 1e-5}),
+    ("Selu", "features", (-4, 4), {"tol": 1e-5}),
+    ("Sigmoid", "x", (-8, 8), {"tol": 1e-5}),
+    ("Sign", "x", (-4, 4), {}),
+    ("Softplus", "features", (-20, 20), {"tol": 1e-5}),
+    ("Sqrt", "x", (0, 8), {"tol": 1e-5}),
+    ("Square", "x", (-4, 4), {}),
+    ("Tanh", "x", (-5, 5), {"tol": 1e-5}),
+    ("LogicalNot", "x", (0, 1), {}),
+]
+
+
+def shapes_for(dt, shapes, main_shapes):
+    return shapes + (main_shapes if tf.as_dtype(dt).name in MAIN_DTYPES else [])
+
+
+@group
+def math_unary(g):
+    for op, arg, (lo, hi), opt in UNARY:
+        f = op_fn(op)
+        types = tf_types(op) if op != "LogicalNot" else ["bool"]
+        if op == "Round":
+            # TensorFlow 2.21's CPU Round returns 0 for every int32 and int64 input (sg returns
+            # the input, as earlier TensorFlows did): no case records that.
+            types = [d for d in types if not is_int(d)]
+        for dt in types:
+            for sname, shape in shapes_for(dt, UNARY_SHAPES, UNARY_SHAPES_MAIN):
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: f(**{arg: g.rand(dt, shape, lo=lo, hi=hi,
+                                                nonzero=opt.get("nonzero", False))},
+                                 name="op"))
+            if is_float(dt) or is_int(dt):
+                g.case(f"{op}.{sgname(dt)}.special",
+                       lambda: f(**{arg: g.const(special_values(dt), dt)}, name="op"))
+    for dt in tf_types("LeakyRelu"):
+        for alpha in (0.2, 0.0, 1.5):
+            g.case(f"LeakyRelu.{sgname(dt)}.alpha{alpha}",
+                   lambda: raw.LeakyRelu(features=g.rand(dt, [2, 3]), alpha=alpha, name="op"))
+        g.case(f"LeakyRelu.{sgname(dt)}.special",
+               lambda: raw.LeakyRelu(features=g.const(special_values(dt), dt), name="op"))
+
+
+# (name, x shape, y shape): numpy broadcasting, empty and scalar operands.
+BINARY_SHAPES = [("same", [2, 3], [2, 3])]
+BINARY_SHAPES_MAIN = [
+    ("scalars", [], []), ("scalar_x", [], [2, 3]), ("scalar_y", [2, 3], []),
+    ("row", [2, 3], [3]), ("col", [2, 1], [1, 3]), ("rank4", [2, 1, 3, 1], [4, 1, 2]),
+    ("vec", [67], [67]), ("empty", [0, 3], [3]), ("empty_bcast", [2, 0], [2, 1]),
+]
+
+# op, options: lo/hi (x), ylo/yhi, nonzero y, int_div (integer division by zero fails), tol.
+BINARY = [
+    ("Add", {}), ("AddV2", {}), ("Sub", {}), ("Mul", {}),
+    ("Div", {"nonzero": True, "int_div": True}),
+    ("RealDiv", {"nonzero": True}),
+    ("FloorDiv", {"nonzero": True, "int_div": True}),
+    ("FloorMod", {"nonzero": True, "int_div": True}),
+    ("TruncateDiv", {"nonzero": True, "int_div": True}),
+    ("TruncateMod", {"nonzero": True, "int_div": True}),
+    ("Maximum", {}), ("Minimum", {}),
+    ("Pow", {"lo": 0.25, "hi": 3, "ylo": -2, "yhi": 3, "tol": 1e-5}),
+    ("SquaredDifference", {}),
+    ("Equal", {"lo": -1, "hi": 1}), ("NotEqual", {"lo": -1, "hi": 1}),
+    ("Less", {"lo": -1, "hi": 1}), ("LessEqual", {"lo": -1, "hi": 1}),
+    ("Greater", {"lo": -1, "hi": 1}), ("GreaterEqual", {"lo": -1, "hi": 1}),
+    ("LogicalAnd", {}), ("LogicalOr", {}),
+]
+
+
+@group
+def math_binary(g):
+    for op, opt in BINARY:
+        f = op_fn(op)
+        types = tf_types(op) if op not in ("LogicalAnd", "LogicalOr") else ["bool"]
+        lo, hi = opt.get("lo", -4), opt.get("hi", 4)
+        ylo, yhi = opt.get("ylo", lo), opt.get("yhi", hi)
+        if op == "Pow":
+            ints = [d for d in types if is_int(d)]
+        for dt in types:
+            for sname, xs, ys in shapes_for(dt, BINARY_SHAPES, BINARY_SHAPES_MAIN):
+                def build(xs=xs, ys=ys):
+                    l, h, yl, yh = lo, hi, ylo, yhi
+                    if op == "Pow" and not is_float(dt):
+                        l, h, yl, yh = -3, 3, 0, 3
+                    return f(x=g.rand(dt, xs, lo=l, hi=h),
+                             y=g.rand(dt, ys, lo=yl, hi=yh, nonzero=opt.get("nonzero", False)),
+                             name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}", build)
+            if is_float(dt) or is_int(dt):
+                # Every special value against every other one.
+                def special():
+                    s = special_values(dt)
+                    y = s
+                    if is_int(dt) and opt.get("int_div"):
+                        y = s[(s != 0) & (s != -1)]  # x / 0 fails; INT_MIN / -1 traps
+                    if is_int(dt) and op == "Pow":
+                        y = np.array([0, 1, 2, 3], dtype=s.dtype)
+                    return f(x=g.const(s.reshape(-1, 1), dt), y=g.const(y.reshape(1, -1), dt),
+                             name="op")
+                g.case(f"{op}.{sgname(dt)}.special", special)
+            if opt.get("int_div") and is_int(dt):
+                # TensorFlow's TruncateDiv and TruncateMod fail with INTERNAL ("Unexpected error
+                # in binary operator"), the others with INVALID_ARGUMENT: sg may say either.
+                g.case(f"{op}.{sgname(dt)}.div_by_zero",
+                       lambda: f(x=g.rand(dt, [3]), y=g.const([1, 0, 2], dt), name="op"),
+                       error="any" if op.startswith("Truncate") else True)
+            if op == "Pow" and is_int(dt) and tf.as_dtype(dt).min < 0:
+                g.case(f"Pow.{sgname(dt)}.negative_exponent",
+                       lambda: f(x=g.const([2, 3], dt), y=g.const([1, -1], dt), name="op"),
+                       error=True)
+            if op in ("Equal", "NotEqual"):
+                g.case(f"{op}.{sgname(dt)}.incompatible",
+                       lambda: f(x=g.rand(dt, [2, 3]), y=g.rand(dt, [4]),
+                                 incompatible_shape_error=False, name="op"))
+    # Integer division rounding on mixed signs, and float modulo signs.
+    for op in ("Div", "FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod"):
+        for dt in [d for d in ("int32", "int64", "float32", "float64") if d in tf_types(op)]:
+            g.case(f"{op}.{sgname(dt)}.signs",
+                   lambda: op_fn(op)(x=g.const([7, -7, 7, -7, 6, -6, 0, 1], dt),
+                                     y=g.const([2, 2, -2, -2, 3, -3, 5, -4], dt), name="op"))
+
+@group
+def math_select(g):
+    for dt in tf_types("Select", universe=UNIVERSE):
+        shapes = [("same", [2, 3], [2, 3])]
+        if tf.as_dtype(dt).name in MAIN_DTYPES:
+            shapes += [("scalar_cond", [], [2, 3]), ("row_cond", [2], [2, 3]),
+                       ("scalars", [], []), ("empty", [0], [0, 3])]
+        for sname, cs, xs in shapes:
+            g.case(f"Select.{sgname(dt)}.{sname}",
+                   lambda: raw.Select(condition=g.rand("bool", cs), x=g.rand(dt, xs),
+                                      y=g.rand(dt, xs), name="op"))
+    for dt in tf_types("SelectV2"):
+        shapes = [("same", [2, 3], [2, 3], [2, 3])]
+        if tf.as_dtype(dt).name in MAIN_DTYPES:
+            shapes += [("bcast_cond", [3], [2, 3], [2, 3]), ("bcast_all", [2, 1, 1], [1, 3, 1],
+                                                             [4]),
+                       ("scalar_cond", [], [2, 3], [3]), ("scalars", [], [], []),
+                       ("empty", [0, 1], [1, 3], [3])]
+        for sname, cs, xs, ys in shapes:
+            g.case(f"SelectV2.{sgname(dt)}.{sname}",
+                   lambda: raw.SelectV2(condition=g.rand("bool", cs), t=g.rand(dt, xs),
+                                        e=g.rand(dt, ys), name="op"))
+    for dt in tf_types("ClipByValue"):
+        shapes = [("scalar_bounds", [2, 3], []), ("same", [2, 3], [2, 3])]
+        if tf.as_dtype(dt).name in MAIN_DTYPES:
+            shapes += [("scalar", [], []), ("empty", [0, 2], [])]
+        for sname, ts, bs in shapes:
+            g.case(f"ClipByValue.{sgname(dt)}.{sname}",
+                   lambda: raw.ClipByValue(t=g.rand(dt, ts, lo=-4, hi=4),
+                                           clip_value_min=g.rand(dt, bs, lo=-2, hi=0),
+                                           clip_value_max=g.rand(dt, bs, lo=1, hi=3), name="op"))
+    for dt in tf_types("AddN"):
+        for n in (1, 2, 3):
+            g.case(f"AddN.{sgname(dt)}.n{n}",
+                   lambda: raw.AddN(inputs=[g.rand(dt, [2, 3]) for _ in range(n)], name="op"))
+        if tf.as_dtype(dt).name in MAIN_DTYPES:
+            g.case(f"AddN.{sgname(dt)}.scalar",
+                   lambda: raw.AddN(inputs=[g.rand(dt, []) for _ in range(4)], name="op"))
+            g.case(f"AddN.{sgname(dt)}.empty",
+                   lambda: raw.AddN(inputs=[g.rand(dt, [0, 2]) for _ in range(2)], name="op"))
+
+
+@group
+def math_misc(g):
+    for dt in tf_types("BiasAdd"):
+        g.case(f"BiasAdd.{sgname(dt)}.mat",
+               lambda: raw.BiasAdd(value=g.rand(dt, [2, 3]), bias=g.rand(dt, [3]), name="op"))
+        g.case(f"BiasAddV1.{sgname(dt)}.mat",
+               lambda: raw.BiasAddV1(value=g.rand(dt, [2, 3]), bias=g.rand(dt, [3]), name="op"))
+        if tf.as_dtype(dt).name in MAIN_DTYPES:
+            g.case(f"BiasAdd.{sgname(dt)}.nhwc",
+                   lambda: raw.BiasAdd(value=g.rand(dt, [2, 3, 2, 4]), bias=g.rand(dt, [4]),
+                                       name="op"))
+            g.case(f"BiasAdd.{sgname(dt)}.nchw",
+                   lambda: raw.BiasAdd(value=g.rand(dt, [2, 3, 2, 4]), bias=g.rand(dt, [3]),
+                                       data_format="NCHW", name="op"))
+            g.case(f"BiasAdd.{sgname(dt)}.nchw_rank3",
+                   lambda: raw.BiasAdd(value=g.rand(dt, [2, 3, 4]), bias=g.rand(dt, [3]),
+                                       data_format="NCHW", name="op"))
+            g.case(f"BiasAdd.{sgname(dt)}.empty",
+                   lambda: raw.BiasAdd(value=g.rand(dt, [0, 3]), bias=g.rand(dt, [3]),
+                                       name="op"))
+    for op in ("Cumsum", "Cumprod"):
+        for dt in tf_types(op):
+            g.case(f"{op}.{sgname(dt)}.mat",
+                   lambda: op_fn(op)(x=g.rand(dt, [3, 4], lo=-2, hi=2), axis=g.const(1, "int32"),
+                                     name="op"))
+            if tf.as_dtype(dt).name not in MAIN_DTYPES:
+                continue
+            for ex in (False, True):
+                for rev in (False, True):
+                    for axis in (0, -1):
+                        g.case(f"{op}.{sgname(dt)}.ex{int(ex)}_rev{int(rev)}_axis{axis}",
+                               lambda: op_fn(op)(x=g.rand(dt, [2, 3, 4], lo=-2, hi=2),
+                                                 axis=g.const(axis, "int64"), exclusive=ex,
+                                                 reverse=rev, name="op"))
+            g.case(f"{op}.{sgname(dt)}.empty",
+                   lambda: op_fn(op)(x=g.rand(dt, [0, 3]), axis=g.const(0, "int32"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.vec",
+                   lambda: op_fn(op)(x=g.rand(dt, [67], lo=0.5, hi=1.5), axis=g.const(0, "int32"),
+                                     name="op"))
+    for op in ("Softmax", "LogSoftmax"):
+        for dt in tf_types(op):
+            g.case(f"{op}.{sgname(dt)}.mat",
+                   lambda: op_fn(op)(logits=g.rand(dt, [3, 5]), name="op"))
+            if tf.as_dtype(dt).name in MAIN_DTYPES:
+                g.case(f"{op}.{sgname(dt)}.vec",
+                       lambda: op_fn(op)(logits=g.rand(dt, [7], lo=-50, hi=50), name="op"))
+                g.case(f"{op}.{sgname(dt)}.rank3",
+                       lambda: op_fn(op)(logits=g.rand(dt, [2, 3, 4]), name="op"))
+                g.case(f"{op}.{sgname(dt)}.empty",
+                       lambda: op_fn(op)(logits=g.rand(dt, [0, 4]), name="op"))
+                g.case(f"{op}.{sgname(dt)}.large",
+                       lambda: op_fn(op)(logits=g.const([[1000, 999, -1000], [0, 0, 0]], dt),
+                                         name="op"))
+    for op in ("ArgMax", "ArgMin"):
+        for dt in tf_types(op):
+            for ot in ("int64", "int32"):
+                g.case(f"{op}.{sgname(dt)}.axis0_{ot}",
+                       lambda: op_fn(op)(input=g.rand(dt, [3, 4], lo=-2, hi=2),
+                                         dimension=g.const(0, "int32"), output_type=ot,
+                                         name="op"))
+            if tf.as_dtype(dt).name in MAIN_DTYPES:
+                g.case(f"{op}.{sgname(dt)}.axis_neg",
+                       lambda: op_fn(op)(input=g.rand(dt, [2, 3, 4], lo=-2, hi=2),
+                                         dimension=g.const(-1, "int64"), name="op"))
+                g.case(f"{op}.{sgname(dt)}.vec",
+                       lambda: op_fn(op)(input=g.rand(dt, [67]),
+                                         dimension=g.const(0, "int32"), name="op"))
+                g.case(f"{op}.{sgname(dt)}.empty_outer",
+                       lambda: op_fn(op)(input=g.rand(dt, [0, 3]),
+                                         dimension=g.const(1, "int32"), name="op"))
+                g.case(f"{op}.{sgname(dt)}.empty_axis",
+                       lambda: op_fn(op)(input=g.rand(dt, [3, 0]),
+                                         dimension=g.const(1, "int32"), name="op"), error=True)
+            if is_float(dt):
+                g.case(f"{op}.{sgname(dt)}.special",
+                       lambda: op_fn(op)(input=g.const(special_values(dt).reshape(4, 4), dt),
+                                         dimension=g.const(1, "int32"), name="op"))
+    for dt in [d for d in tf_types("Range", "Tidx") if d != "float16"]:  # no half shape fn
+        for sname, (a, b, d) in [("up", (1, 10, 3)), ("down", (10, 1, -2)), ("empty", (3, 3, 1)),
+                                 ("frac", (0.5, 3.0, 0.75))]:
+            if sname == "down" and tf.as_dtype(dt).is_unsigned:
+                continue
+            if sname == "frac" and not is_float(dt):
+                continue
+            g.case(f"Range.{sgname(dt)}.{sname}",
+                   lambda: raw.Range(start=g.const(a, dt), limit=g.const(b, dt),
+                                     delta=g.const(d, dt), name="op"))
+    g.case("Range.int32.zero_delta",
+           lambda: raw.Range(start=g.const(0, "int32"), limit=g.const(3, "int32"),
+                             delta=hide_shape(g.const(0, "int32")), name="op"), error=True)
+
+
+CAST_VALUES = [0, 1, 2.5, 3.75, 100.25, 127]
+
+
+def cast_values(src, dst):
+    v = list(CAST_VALUES)
+    signed = lambda d: not tf.as_dtype(d).is_unsigned and tf.as_dtype(d) != tf.bool
+    if signed(src) and signed(dst):
+        v += [-1, -2.5, -100.75, -128]
+    if tf.as_dtype(src) == tf.bool:
+        return np.array([True, False, True], dtype=bool)
+    out = np.array(v, dtype=np.float64)
+    if is_complex(src):
+        out = out + 1j * np.array(v[::-1], dtype=np.float64)
+    return out.astype(npdtype(src))
+
+
+@group
+def math_cast(g):
+    types = [d for d in UNIVERSE if d != "string"]
+    for src in types:
+        for dst in types:
+            if src == dst and src not in MAIN_DTYPES:
+                continue
+            # The dtype in the name is the complex one when there is one, so a kernel without
+            # complex types lists one gap per complex dtype.
+            name = (f"Cast.{sgname(dst)}.from_{sgname(src)}" if is_complex(dst) and
+                    not is_complex(src) else f"Cast.{sgname(src)}.to_{sgname(dst)}")
+            g.case(name, lambda: raw.Cast(x=g.const(cast_values(src, dst), src), DstT=dst,
+                                          name="op"), rtol=0, atol=0)
+    # Rounding to the narrow floats: to nearest even, or truncation with Truncate.
+    v = np.array([1.0 + 2.0**-9, 1.0 + 3 * 2.0**-9, 1.0 - 2.0**-12, 3.14159265, -2.71828, 1e-6,
+                  65519.0, 65520.0, 1e38, 1.0 + 2.0**-30, -(1.0 + 3 * 2.0**-25), np.nan, -np.inf],
+                 dtype=np.float64)
+    for src, dst in (("float32", "float16"), ("float32", "bfloat16"), ("float64", "float16"),
+                     ("float64", "bfloat16"), ("float64", "float32")):
+        if True:
+            for trunc in (False, True):
+                g.case(f"Cast.{sgname(src)}.to_{sgname(dst)}_rounding{'_truncate' * trunc}",
+                       lambda: raw.Cast(x=g.const(v, src), DstT=dst, Truncate=trunc, name="op"),
+                       rtol=0, atol=0)
+    # Floats to integers: signed zeros and halves (truncation). NaN, infinities and values out of
+    # the integer's range are undefined in C++, and TensorFlow's results for them depend on the
+    # tensor's length (Eigen's vectorized path saturates where its scalar path wraps): no case.
+    zh = np.array([0.0, -0.0, 0.5, -0.5, 1.5, 2.5, 0.999, 126.9], dtype=np.float64)
+    for src in ("float32", "float64", "float16", "bfloat16"):
+        for dst in INTS:
+            x = zh if not tf.as_dtype(dst).is_unsigned else np.abs(zh)
+            g.case(f"Cast.{sgname(src)}.to_{sgname(dst)}_halves",
+                   lambda: raw.Cast(x=g.const(x, src), DstT=dst, name="op"), rtol=0, atol=0)
+    # Wide integers to narrow floats: rounding, and the extremes.
+    for src in ("int64", "uint64", "int32", "uint32"):
+        for dst in ("float32", "float64", "float16", "bfloat16"):
+            x = np.concatenate([special_values(src), np.array([2**24 + 1, 2**24 + 3, 65519, 65520,
+                                                                2049, 2051], dtype=npdtype(src))])
+            g.case(f"Cast.{sgname(src)}.to_{sgname(dst)}_special",
+                   lambda: raw.Cast(x=g.const(x, src), DstT=dst, name="op"), rtol=0, atol=0)
+    for src in FLOATS:
+        for dst in FLOATS:
+            if src != dst:
+                g.case(f"Cast.{sgname(src)}.to_{sgname(dst)}_special",
+                       lambda: raw.Cast(x=g.const(special_values(src), src), DstT=dst,
+                                        name="op"), rtol=0, atol=0)
+    for dt in ("float32", "int32", "bool"):
+        for sname, shape in (("scalar", []), ("empty", [0, 2])):
+            g.case(f"Cast.{sgname(dt)}.to_double_{sname}",
+                   lambda: raw.Cast(x=g.rand(dt, shape), DstT="float64", name="op"),
+                   rtol=0, atol=0)
+
+
+# Reductions: (name, input shape, axes, keep_dims).
+REDUCE_SHAPES = [
+    ("axis1", [3, 4], [1], False), ("axis0_keep", [3, 4], [0], True),
+]
+REDUCE_SHAPES_MAIN = [
+    ("all_axes", [2, 3, 4], [0, 1, 2], False), ("neg_axis", [2, 3, 4], [-1], False),
+    ("two_axes_keep", [2, 3, 4], [0, 2], True), ("no_axes", [2, 3], [], False),
+    ("scalar_axis", [2, 3], 1, False), ("scalar_in", [], [], False),
+    ("empty_in", [0, 3], [0], False), ("empty_in_keep", [0, 3], [0, 1], True),
+    ("empty_out", [0, 3], [1], False), ("vec", [67], [0], False),
+    ("large", [3, 300], [1], False), ("large_inner", [300, 3], [0], False),
+]
+
+
+@group
+def math_reduce(g):
+    for op in ("Sum", "Prod", "Mean", "Max", "Min", "All", "Any"):
+        types = tf_types(op) if op not in ("All", "Any") else ["bool"]
+        for dt in types:
+            for sname, shape, axes, keep in shapes_for(dt, REDUCE_SHAPES, REDUCE_SHAPES_MAIN):
+                lo, hi = (0.5, 1.5) if op == "Prod" else (-4, 4)
+                if op == "Prod" and not is_float(dt):
+                    lo, hi = (1, 2)
+                for tidx in (("int32", "int64") if sname == "axis1" else ("int32",)):
+                    tag = f".{tidx}" if sname == "axis1" else ""
+                    g.case(f"{op}.{sgname(dt)}.{sname}{tag}",
+                           lambda: op_fn(op)(input=g.rand(dt, shape, lo=lo, hi=hi),
+                                             axis=g.const(axes, tidx), keep_dims=keep,
+                                             name="op"))
+            if is_float(dt) and op not in ("All", "Any"):
+                g.case(f"{op}.{sgname(dt)}.special",
+                       lambda: op_fn(op)(input=g.const(special_values(dt).reshape(4, 4), dt),
+                                         axis=g.const([1], "int32"), name="op"))
+            if op == "Sum" and tf.as_dtype(dt).name in MAIN_DTYPES:
+                g.case(f"Sum.{sgname(dt)}.bad_axis",
+                       lambda: raw.Sum(input=g.rand(dt, [2, 3]),
+                                       axis=hide_shape(g.const([2], "int32")), name="op"),
+                       error=True)
+                g.case(f"Sum.{sgname(dt)}.repeated_axis",
+                       lambda: raw.Sum(input=g.rand(dt, [2, 3]), axis=g.const([1, -1], "int32"),
+                                       name="op"), error=True)
+
+
+@group
+def matmul(g):
+    for dt in tf_types("MatMul"):
+        for ta in (False, True):
+            for tb in (False, True):
+                a = [4, 3] if ta else [3, 4]
+                b = [5, 4] if tb else [4, 5]
+                g.case(f"MatMul.{sgname(dt)}.t{int(ta)}{int(tb)}",
+                       lambda: raw.MatMul(a=g.rand(dt, a, lo=-2, hi=2),
+                                          b=g.rand(dt, b, lo=-2, hi=2),
+                                          transpose_a=ta, transpose_b=tb, name="op"))
+        if tf.as_dtype(dt).name in MAIN_DTYPES:
+            for sname, a, b in [("k0", [2, 0], [0, 3]), ("m0", [0, 3], [3, 2]),
+                                ("vecs", [1, 5], [5, 1]), ("large", [17, 33], [33, 9])]:
+                g.case(f"MatMul.{sgname(dt)}.{sname}",
+                       lambda: raw.MatMul(a=g.rand(dt, a, lo=-2, hi=2),
+                                          b=g.rand(dt, b, lo=-2, hi=2), name="op"))
+    for op in ("BatchMatMul", "BatchMatMulV2"):
+        for dt in tf_types(op):
+            for ax in (False, True):
+                for ay in (False, True):
+                    x = [2, 4, 3] if ax else [2, 3, 4]
+                    y = [2, 5, 4] if ay else [2, 4, 5]
+                    g.case(f"{op}.{sgname(dt)}.adj{int(ax)}{int(ay)}",
+                           lambda: op_fn(op)(x=g.rand(dt, x, lo=-2, hi=2),
+                                             y=g.rand(dt, y, lo=-2, hi=2),
+                                             adj_x=ax, adj_y=ay, name="op"))
+            if tf.as_dtype(dt).name not in MAIN_DTYPES:
+                continue
+            shapes = [("rank2", [3, 4], [4, 2]), ("rank4", [2, 3, 2, 4], [2, 3, 4, 2]),
+                      ("empty_batch", [0, 2, 3], [0, 3, 2]), ("k0", [2, 2, 0], [2, 0, 3])]
+            if op == "BatchMatMulV2":
+                shapes += [("bcast", [2, 1, 2, 3], [3, 3, 4]), ("bcast_rank2", [3, 4], [2, 4, 3]),
+                           ("bcast_empty", [0, 2, 3], [1, 3, 2])]
+            for sname, x, y in shapes:
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: op_fn(op)(x=g.rand(dt, x, lo=-2, hi=2),
+                                         y=g.rand(dt, y, lo=-2, hi=2), name="op"))
+CONV_CASES = [
+    # name, input NHWC, filter HWIO, strides, padding, dilations, explicit paddings
+    ("valid", [1, 5, 5, 2], [3, 3, 2, 3], [1, 1, 1, 1], "VALID", [1, 1, 1, 1], []),
+    ("same", [2, 5, 4, 2], [3, 3, 2, 3], [1, 1, 1, 1], "SAME", [1, 1, 1, 1], []),
+    ("stride2_same", [1, 6, 5, 3], [3, 2, 3, 2], [1, 2, 2, 1], "SAME", [1, 1, 1, 1], []),
+    ("stride2_valid", [1, 7, 6, 1], [2, 3, 1, 2], [1, 2, 2, 1], "VALID", [1, 1, 1, 1], []),
+    ("stride23", [1, 7, 6, 1], [2, 3, 1, 2], [1, 2, 3, 1], "VALID", [1, 1, 1, 1], []),
+    ("dilated", [1, 7, 7, 2], [3, 3, 2, 2], [1, 1, 1, 1], "SAME", [1, 2, 2, 1], []),
+    ("explicit", [1, 4, 4, 2], [3, 3, 2, 2], [1, 1, 1, 1], "EXPLICIT", [1, 1, 1, 1],
+     [0, 0, 1, 2, 2, 0, 0, 0]),
+    ("1x1", [2, 3, 3, 4], [1, 1, 4, 5], [1, 1, 1, 1], "VALID", [1, 1, 1, 1], []),
+    ("empty_batch", [0, 4, 4, 2], [3, 3, 2, 2], [1, 1, 1, 1], "SAME", [1, 1, 1, 1], []),
+]
+
+
+@group
+def nn_conv(g):
+    for dt in tf_types("Conv2D"):
+        for sname, x, f, st, pad, dil, ex in CONV_CASES:
+            if dt != "float32" and sname not in ("same", "stride2_valid"):
+                continue
+            g.case(f"Conv2D.{sgname(dt)}.{sname}",
+                   lambda: raw.Conv2D(input=g.rand(dt, x, lo=-2, hi=2),
+                                      filter=g.rand(dt, f, lo=-2, hi=2), strides=st, padding=pad,
+                                      dilations=dil, explicit_paddings=ex, name="op"))
+    for dt in tf_types("DepthwiseConv2dNative"):
+        for sname, x, f, st, pad, dil, ex in CONV_CASES:
+            if dt != "float32" and sname not in ("same", "stride2_valid"):
+                continue
+            if sname in ("dilated", "stride23"):
+                continue  # TensorFlow's CPU kernel has no dilations and equal strides only
+            f = f[:3] + [2]  # channel multiplier 2
+            # TensorFlow's half kernel sums in half: a few ulps of the sum's magnitude apart.
+            tol = 2e-2 if dt in ("float16", "bfloat16") else None
+            g.case(f"DepthwiseConv2dNative.{sgname(dt)}.{sname}",
+                   lambda: raw.DepthwiseConv2dNative(
+                       input=g.rand(dt, x, lo=-2, hi=2), filter=g.rand(dt, f, lo=-2, hi=2),
+                       strides=st, padding=pad, dilations=dil, explicit_paddings=ex, name="op"),
+                   rtol=tol, atol=tol)
+
+
+POOL_CASES = [
+    # name, input NHWC, ksize, strides, padding
+    ("valid", [1, 5, 5, 2], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    ("same", [2, 5, 4, 3], [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
+    ("overlap", [1, 4, 6, 1], [1, 3, 2, 1], [1, 1, 1, 1], "SAME"),
+    ("global", [1, 3, 3, 2], [1, 3, 3, 1], [1, 1, 1, 1], "VALID"),
+    ("empty_batch", [0, 4, 4, 1], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+]
+
+
+@group
+def nn_pool(g):
+    for op in ("MaxPool", "AvgPool"):
+        for dt in tf_types(op):
+            for sname, x, k, st, pad in POOL_CASES:
+                if dt != "float32" and sname not in ("same",):
+                    continue
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: op_fn(op)(**{"input" if op == "MaxPool" else "value":
+                                            g.rand(dt, x, lo=-4, hi=4)},
+                                         ksize=k, strides=st, padding=pad, name="op"))
+        g.case(f"{op}.float.nchw",
+               lambda: op_fn(op)(**{"input" if op == "MaxPool" else "value":
+                                    g.rand("float32", [1, 2, 4, 4])}, ksize=[1, 1, 2, 2],
+                                 strides=[1, 1, 2, 2], padding="VALID", data_format="NCHW",
+                                 name="op"), error=True)
+    for dt in tf_types("LRN"):
+        for sname, r, bias, alpha, beta in [("default", 5, 1.0, 1.0, 0.5),
+                                            ("r2", 2, 2.0, 1e-1, 0.75), ("r0", 0, 1.0, 0.5, 1.0)]:
+            if dt != "float32" and sname != "r2":
+                continue
+            g.case(f"LRN.{sgname(dt)}.{sname}",
+                   lambda: raw.LRN(input=g.rand(dt, [2, 2, 3, 7], lo=-2, hi=2), depth_radius=r,
+                                   bias=bias, alpha=alpha, beta=beta, name="op"))
+
+
+@group
+def nn_batch_norm(g):
+    for op in ("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"):
+        for dt in tf_types(op):
+            variants = [("train", True, "NHWC", 1.0), ("infer", False, "NHWC", 1.0)]
+            if dt == "float32":
+                variants += [("train_nchw", True, "NCHW", 1.0), ("infer_nchw", False, "NCHW", 1.0),
+                             ("train_avg", True, "NHWC", 0.25)]
+            for sname, training, fmt, factor in variants:
+                def build():
+                    x = [2, 3, 2, 4] if fmt == "NHWC" else [2, 4, 3, 2]
+                    c = 4
+                    stat = "float32"
+                    mean = g.rand(stat, [c] if (not training or factor != 1.0) else [0])
+                    var = g.rand(stat, [c] if (not training or factor != 1.0) else [0], lo=0.5,
+                                 hi=2)
+                    outs = op_fn(op)(x=g.rand(dt, x, lo=-2, hi=2), scale=g.rand(stat, [c]),
+                                     offset=g.rand(stat, [c]), mean=mean, variance=var,
+                                     epsilon=0.001, exponential_avg_factor=factor,
+                                     data_format=fmt, is_training=training, name="op")
+                    # y, batch_mean, batch_variance: the reserve spaces are the kernel's own.
+                    return list(outs)[:3]
+                g.case(f"{op}.{sgname(dt)}.{sname}", build)
+def is_main(dt):
+    return tf.as_dtype(dt).name in MAIN_DTYPES
+
+
+@group
+def array_concat_split(g):
+    for dt in tf_types("ConcatV2"):
+        g.case(f"ConcatV2.{sgname(dt)}.axis0",
+               lambda: raw.ConcatV2(values=[g.rand(dt, [2, 3]), g.rand(dt, [1, 3])],
+                                    axis=g.const(0, "int32"), name="op"))
+        g.case(f"Concat.{sgname(dt)}.axis1",
+               lambda: raw.Concat(concat_dim=g.const(1, "int32"),
+                                  values=[g.rand(dt, [2, 3]), g.rand(dt, [2, 1])], name="op"))
+        g.case(f"Pack.{sgname(dt)}.axis0",
+               lambda: raw.Pack(values=[g.rand(dt, [2, 3]) for _ in range(3)], name="op"))
+        g.case(f"Unpack.{sgname(dt)}.axis0",
+               lambda: list(raw.Unpack(value=g.rand(dt, [3, 2]), num=3, name="op")))
+        g.case(f"Split.{sgname(dt)}.axis1",
+               lambda: list(raw.Split(axis=g.const(1, "int32"), value=g.rand(dt, [2, 4]),
+                                      num_split=2, name="op")))
+        g.case(f"SplitV.{sgname(dt)}.axis0",
+               lambda: list(raw.SplitV(value=g.rand(dt, [5, 2]),
+                                       size_splits=g.const([1, -1, 2], "int32"),
+                                       axis=g.const(0, "int32"), num_split=3, name="op")))
+        if not is_main(dt):
+            continue
+        for sname, parts, axis in [("neg_axis", [[2, 3, 1], [2, 3, 2]], -1),
+                                   ("empty_part", [[2, 0], [2, 3], [2, 1]], 1),
+                                   ("all_empty", [[0, 3], [0, 3]], 0),
+                                   ("int64_axis", [[1, 2], [2, 2]], 0),
+                                   ("many", [[1, 3]] * 7, 0), ("vectors", [[3], [2], [0]], 0)]:
+            ty = "int64" if sname == "int64_axis" else "int32"
+            g.case(f"ConcatV2.{sgname(dt)}.{sname}",
+                   lambda: raw.ConcatV2(values=[g.rand(dt, s) for s in parts],
+                                        axis=g.const(axis, ty), name="op"))
+        g.case(f"Concat.{sgname(dt)}.neg_axis",
+               lambda: raw.Concat(concat_dim=g.const(-2, "int32"),
+                                  values=[g.rand(dt, [1, 3]), g.rand(dt, [2, 3])], name="op"))
+        g.case(f"ConcatV2.{sgname(dt)}.mismatch",
+               lambda: raw.ConcatV2(values=[g.rand(dt, [2, 3]),
+                                            tf.compat.v1.placeholder_with_default(
+                                                g.rand(dt, [2, 2]), [None, None])],
+                                    axis=g.const(0, "int32"), name="op"), error=True)
+        for sname, shape, n, axis in [("scalars", [], 3, 0), ("axis1", [2, 3], 2, 1),
+                                      ("axis_neg", [2, 3], 2, -1), ("empty", [0, 2], 2, 1),
+                                      ("one", [3], 1, 0)]:
+            g.case(f"Pack.{sgname(dt)}.{sname}",
+                   lambda: raw.Pack(values=[g.rand(dt, shape) for _ in range(n)], axis=axis,
+                                    name="op"))
+        for sname, shape, n, axis in [("axis1", [2, 3, 2], 3, 1), ("axis_neg", [2, 4], 4, -1),
+                                      ("vec", [4], 4, 0), ("empty", [2, 0], 2, 0)]:
+            g.case(f"Unpack.{sgname(dt)}.{sname}",
+                   lambda: list(raw.Unpack(value=g.rand(dt, shape), num=n, axis=axis,
+                                           name="op")))
+        for sname, shape, n, axis in [("axis0", [4, 2], 4, 0), ("neg", [2, 6], 3, -1),
+                                      ("one", [3], 1, 0), ("empty", [0, 4], 2, 1)]:
+            g.case(f"Split.{sgname(dt)}.{sname}",
+                   lambda: list(raw.Split(axis=g.const(axis, "int32"), value=g.rand(dt, shape),
+                                          num_split=n, name="op")))
+        g.case(f"Split.{sgname(dt)}.uneven",
+               lambda: list(raw.Split(axis=g.const(0, "int32"),
+                                      value=tf.compat.v1.placeholder_with_default(
+                                          g.rand(dt, [5]), [None]), num_split=2, name="op")),
+               error=True)
+        for sname, shape, sizes, axis, ty in [("neg", [2, 6], [3, 0, 3], -1, "int64"),
+                                              ("one", [3, 2], [3], 0, "int32"),
+                                              ("inferred_zero", [3], [3, -1], 0, "int32")]:
+            g.case(f"SplitV.{sgname(dt)}.{sname}",
+                   lambda: list(raw.SplitV(value=g.rand(dt, shape),
+                                           size_splits=g.const(sizes, ty),
+                                           axis=g.const(axis, "int32"), num_split=len(sizes),
+                                           name="op")))
+
+
+@group
+def array_reshape(g):
+    for dt in tf_types("Reshape"):
+        g.case(f"Reshape.{sgname(dt)}.infer",
+               lambda: raw.Reshape(tensor=g.rand(dt, [2, 6]), shape=g.const([3, -1], "int32"),
+                                   name="op"))
+        g.case(f"Transpose.{sgname(dt)}.rank3",
+               lambda: raw.Transpose(x=g.rand(dt, [2, 3, 4]), perm=g.const([2, 0, 1], "int32"),
+                                     name="op"))
+        g.case(f"Tile.{sgname(dt)}.mat",
+               lambda: raw.Tile(input=g.rand(dt, [2, 3]), multiples=g.const([2, 1], "int32"),
+                                name="op"))
+        g.case(f"BroadcastTo.{sgname(dt)}.row",
+               lambda: raw.BroadcastTo(input=g.rand(dt, [3]), shape=g.const([2, 3], "int32"),
+                                       name="op"))
+        g.case(f"ExpandDims.{sgname(dt)}.axis0",
+               lambda: raw.ExpandDims(input=g.rand(dt, [2, 3]), axis=g.const(0, "int32"),
+                                      name="op"))
+        g.case(f"Squeeze.{sgname(dt)}.all",
+               lambda: raw.Squeeze(input=g.rand(dt, [1, 3, 1]), name="op"))
+        g.case(f"ReverseV2.{sgname(dt)}.axis1",
+               lambda: raw.ReverseV2(tensor=g.rand(dt, [2, 3]), axis=g.const([1], "int32"),
+                                     name="op"))
+        g.case(f"Reverse.{sgname(dt)}.dims",
+               lambda: raw.Reverse(tensor=g.rand(dt, [2, 3]), dims=g.const([True, False]),
+                                   name="op"))
+        if not is_main(dt):
+            continue
+        for sname, shape, new, ty in [("to_scalar", [1, 1], [], "int32"),
+                                      ("from_scalar", [], [1, 1, 1], "int64"),
+                                      ("empty", [0, 4], [2, 0, -1], "int32"),
+                                      ("flatten", [2, 3, 4], [-1], "int64"),
+                                      ("same", [6], [6], "int32")]:
+            g.case(f"Reshape.{sgname(dt)}.{sname}",
+                   lambda: raw.Reshape(tensor=g.rand(dt, shape), shape=g.const(new, ty),
+                                       name="op"))
+        g.case(f"Reshape.{sgname(dt)}.bad_size",
+               lambda: raw.Reshape(tensor=tf.compat.v1.placeholder_with_default(
+                   g.rand(dt, [2, 3]), [None, None]), shape=g.const([4, -1], "int32"), name="op"),
+               error=True)
+        for sname, shape, perm, ty in [("rank2", [2, 3], [1, 0], "int64"),
+                                       ("identity", [2, 3], [0, 1], "int32"),
+                                       ("scalar", [], [], "int32"),
+                                       ("rank5", [2, 1, 3, 2, 2], [4, 2, 0, 3, 1], "int32"),
+                                       ("empty", [0, 3, 2], [1, 2, 0], "int32"),
+                                       ("large", [33, 17], [1, 0], "int32")]:
+            g.case(f"Transpose.{sgname(dt)}.{sname}",
+                   lambda: raw.Transpose(x=g.rand(dt, shape), perm=g.const(perm, ty), name="op"))
+        for sname, shape, mult, ty in [("rank3", [2, 1, 3], [1, 3, 2], "int64"),
+                                       ("zero", [2, 3], [0, 2], "int32"),
+                                       ("scalar", [], [], "int32"),
+                                       ("empty", [0, 2], [3, 2], "int32")]:
+            g.case(f"Tile.{sgname(dt)}.{sname}",
+                   lambda: raw.Tile(input=g.rand(dt, shape), multiples=g.const(mult, ty),
+                                    name="op"))
+        for sname, shape, to, ty in [("scalar", [], [2, 3], "int64"),
+                                     ("col", [2, 1], [2, 4], "int32"),
+                                     ("rank_up", [3, 1], [2, 2, 3, 2], "int32"),
+                                     ("same", [2, 3], [2, 3], "int32"),
+                                     ("empty", [1, 3], [0, 3], "int32")]:
+            g.case(f"BroadcastTo.{sgname(dt)}.{sname}",
+                   lambda: raw.BroadcastTo(input=g.rand(dt, shape), shape=g.const(to, ty),
+                                           name="op"))
+        for sname, shape, axis, ty in [("neg", [2, 3], -1, "int32"), ("scalar", [], 0, "int64"),
+                                       ("mid", [2, 3], 1, "int32"), ("neg_end", [2], -2, "int32")]:
+            g.case(f"ExpandDims.{sgname(dt)}.{sname}",
+                   lambda: raw.ExpandDims(input=g.rand(dt, shape), axis=g.const(axis, ty),
+                                          name="op"))
+        for sname, shape, axes in [("axis", [1, 3, 1], [0]), ("neg_axis", [2, 1, 1], [-1, 1]),
+                                   ("none", [2, 3], []), ("to_scalar", [1, 1], []),
+                                   ("empty", [0, 1], [1])]:
+            g.case(f"Squeeze.{sgname(dt)}.{sname}",
+                   lambda: raw.Squeeze(input=g.rand(dt, shape), axis=axes, name="op"))
+        g.case(f"Squeeze.{sgname(dt)}.not_one",
+               lambda: raw.Squeeze(input=tf.compat.v1.placeholder_with_default(
+                   g.rand(dt, [2, 3]), [None, None]), axis=[0], name="op"), error=True)
+        for sname, shape, axes, ty in [("all", [2, 3, 4], [0, 1, 2], "int64"),
+                                       ("neg", [2, 3, 4], [-1, 0], "int32"),
+                                       ("none", [2, 3], [], "int32"),
+                                       ("empty", [0, 3], [0, 1], "int32"),
+                                       ("vec", [67], [0], "int32")]:
+            g.case(f"ReverseV2.{sgname(dt)}.{sname}",
+                   lambda: raw.ReverseV2(tensor=g.rand(dt, shape), axis=g.const(axes, ty),
+                                         name="op"))
+        g.case(f"Reverse.{sgname(dt)}.rank3",
+               lambda: raw.Reverse(tensor=g.rand(dt, [2, 3, 2]),
+                                   dims=g.const([True, False, True]), name="op"))
+        g.case(f"Reverse.{sgname(dt)}.scalar",
+               lambda: raw.Reverse(tensor=g.rand(dt, []), dims=g.const(np.zeros([0], bool)),
+                                   name="op"))
+    for dt in tf_types("InvertPermutation"):
+        for sname, perm in [("vec", [2, 0, 3, 1]), ("empty", []), ("one", [0])]:
+            g.case(f"InvertPermutation.{sgname(dt)}.{sname}",
+                   lambda: raw.InvertPermutation(x=g.const(perm, dt), name="op"))
+        g.case(f"InvertPermutation.{sgname(dt)}.not_permutation",
+               lambda: raw.InvertPermutation(x=g.const([0, 0, 1], dt), name="op"), error=True)
+
+
+@group
+def array_gather_slice(g):
+    for dt in tf_types("GatherV2", "Tparams"):
+        g.case(f"GatherV2.{sgname(dt)}.axis0",
+               lambda: raw.GatherV2(params=g.rand(dt, [4, 3]), indices=g.const([3, 0, 3], "int32"),
+                                    axis=g.const(0, "int32"), name="op"))
+        g.case(f"Gather.{sgname(dt)}.vec",
+               lambda: raw.Gather(params=g.rand(dt, [5]), indices=g.const([[4, 0], [1, 1]],
+                                                                         "int64"), name="op"))
+        g.case(f"Slice.{sgname(dt)}.mat",
+               lambda: raw.Slice(input=g.rand(dt, [3, 4]), begin=g.const([1, 1], "int32"),
+                                 size=g.const([2, -1], "int32"), name="op"))
+        g.case(f"StridedSlice.{sgname(dt)}.basic",
+               lambda: raw.StridedSlice(input=g.rand(dt, [4, 5]), begin=g.const([1, 0], "int32"),
+                                        end=g.const([3, 5], "int32"),
+                                        strides=g.const([1, 2], "int32"), name="op"))
+        if not is_main(dt):
+            continue
+        for sname, ps, idx, axis, bd, ity in [
+                ("axis1", [2, 4, 3], [[0, 3], [1, 1]], 1, 0, "int64"),
+                ("axis_neg", [2, 4], [3, 1], -1, 0, "int32"),
+                ("scalar_index", [4, 3], 2, 0, 0, "int32"),
+                ("empty_index", [4, 3], np.zeros([0], np.int32), 0, 0, "int32"),
+                ("empty_params", [4, 0], [1, 2], 0, 0, "int32"),
+                ("batch_dims", [2, 4, 3], [[0, 3], [1, 2]], 1, 1, "int32"),
+                ("batch_dims_axis2", [2, 3, 4], [[0, 3], [1, 2]], 2, 1, "int64"),
+                ("batch_dims_neg", [2, 4, 3], [[0, 3], [1, 2]], -2, -1, "int32")]:
+            g.case(f"GatherV2.{sgname(dt)}.{sname}",
+                   lambda: raw.GatherV2(params=g.rand(dt, ps), indices=g.const(idx, ity),
+                                        axis=g.const(axis, "int32"), batch_dims=bd, name="op"))
+        g.case(f"GatherV2.{sgname(dt)}.out_of_range",
+               lambda: raw.GatherV2(params=g.rand(dt, [4, 3]), indices=g.const([1, 4], "int32"),
+                                    axis=g.const(0, "int32"), name="op"), error=True)
+        g.case(f"GatherV2.{sgname(dt)}.negative_index",
+               lambda: raw.GatherV2(params=g.rand(dt, [4, 3]), indices=g.const([-1], "int32"),
+                                    axis=g.const(0, "int32"), name="op"), error=True)
+        g.case(f"Gather.{sgname(dt)}.mat",
+               lambda: raw.Gather(params=g.rand(dt, [4, 2]), indices=g.const([3, 3, 0], "int32"),
+                                  validate_indices=False, name="op"))
+        for sname, shape, begin, size, ty in [("all", [2, 3], [0, 0], [-1, -1], "int64"),
+                                              ("empty", [2, 3], [1, 1], [0, 2], "int32"),
+                                              ("scalar", [], [], [], "int32"),
+                                              ("rank3", [3, 4, 2], [1, 0, 1], [2, 3, 1], "int32"),
+                                              ("empty_in", [0, 3], [0, 1], [0, 2], "int32")]:
+            g.case(f"Slice.{sgname(dt)}.{sname}",
+                   lambda: raw.Slice(input=g.rand(dt, shape), begin=g.const(begin, ty),
+                                     size=g.const(size, ty), name="op"))
+        g.case(f"Slice.{sgname(dt)}.out_of_bounds",
+               lambda: raw.Slice(input=tf.compat.v1.placeholder_with_default(
+                   g.rand(dt, [2, 3]), [None, None]), begin=g.const([1, 1], "int32"),
+                   size=g.const([2, 1], "int32"), name="op"), error=True)
+        # begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+        # shrink_axis_mask
+        for sname, shape, b, e, s, masks in [
+                ("neg_stride", [5, 4], [4, 3], [0, 0], [-1, -2], (0, 0, 0, 0, 0)),
+                ("neg_stride_masks", [5, 4], [0, 0], [0, 0], [-2, -1], (3, 3, 0, 0, 0)),
+                ("shrink", [5, 4], [2, 1], [3, 3], [1, 1], (0, 0, 0, 0, 1)),
+                ("shrink_all", [5, 4], [2, -1], [3, 0], [1, 1], (0, 0, 0, 0, 3)),
+                ("new_axis", [5, 4], [0, 1, 0], [0, 3, 0], [1, 1, 1], (0, 0, 0, 1, 0)),
+                ("ellipsis", [2, 3, 4], [0, 1], [0, 3], [1, 1], (0, 0, 1, 0, 0)),
+                ("ellipsis_shrink", [2, 3, 4], [0, -1], [0, 0], [1, 1], (0, 0, 1, 0, 2)),
+                ("ellipsis_new", [2, 3, 4], [0, 0, 1], [0, 0, 2], [1, 1, 1], (0, 0, 2, 1, 0)),
+                ("masks", [4, 6], [1, 2], [3, 5], [1, 2], (1, 2, 0, 0, 0)),
+                ("clamp", [4, 6], [-10, 2], [10, 100], [1, 3], (0, 0, 0, 0, 0)),
+                ("empty", [4, 6], [3, 0], [1, 6], [1, 1], (0, 0, 0, 0, 0)),
+                ("scalar_out", [4], [2], [3], [1], (0, 0, 0, 0, 1)),
+                ("neg_index", [6], [-4], [-1], [1], (0, 0, 0, 0, 0)),
+                ("rank4", [2, 3, 4, 5], [1, 0, 3, 1], [2, 3, 0, 5], [1, 2, -1, 2],
+                 (0, 0, 0, 0, 1))]:
+            ty = "int64" if sname in ("masks", "rank4") else "int32"
+            g.case(f"StridedSlice.{sgname(dt)}.{sname}",
+                   lambda: raw.StridedSlice(input=g.rand(dt, shape), begin=g.const(b, ty),
+                                            end=g.const(e, ty), strides=g.const(s, ty),
+                                            begin_mask=masks[0], end_mask=masks[1],
+                                            ellipsis_mask=masks[2], new_axis_mask=masks[3],
+                                            shrink_axis_mask=masks[4], name="op"))
+        g.case(f"StridedSlice.{sgname(dt)}.zero_stride",
+               lambda: raw.StridedSlice(input=g.rand(dt, [4]), begin=g.const([0], "int32"),
+                                        end=tf.compat.v1.placeholder_with_default(
+                                            g.const([3], "int32"), [None]),
+                                        strides=tf.compat.v1.placeholder_with_default(
+                                            g.const([0], "int32"), [None]), name="op"),
+               error=True)
+
+
+@group
+def array_pad(g):
+    for dt in tf_types("Pad"):
+        g.case(f"Pad.{sgname(dt)}.mat",
+               lambda: raw.Pad(input=g.rand(dt, [2, 3]), paddings=g.const([[1, 0], [2, 1]],
+                                                                          "int32"), name="op"))
+        g.case(f"MirrorPad.{sgname(dt)}.reflect",
+               lambda: raw.MirrorPad(input=g.rand(dt, [3, 4]),
+                                     paddings=g.const([[2, 1], [1, 3]], "int32"),
+                                     mode="REFLECT", name="op"))
+        if dt != "string":
+            g.case(f"PadV2.{sgname(dt)}.mat",
+                   lambda: raw.PadV2(input=g.rand(dt, [2, 3]),
+                                     paddings=g.const([[0, 1], [1, 1]], "int64"),
+                                     constant_values=g.rand(dt, []), name="op"))
+        if not is_main(dt):
+            continue
+        for sname, shape, pads, ty in [("scalar", [], np.zeros([0, 2]), "int32"),
+                                       ("empty", [0, 2], [[1, 1], [0, 2]], "int64"),
+                                       ("zero", [2, 3], [[0, 0], [0, 0]], "int32"),
+                                       ("rank4", [1, 2, 2, 1], [[0, 0], [1, 1], [2, 0], [0, 1]],
+                                        "int32")]:
+            g.case(f"Pad.{sgname(dt)}.{sname}",
+                   lambda: raw.Pad(input=g.rand(dt, shape), paddings=g.const(pads, ty),
+                                   name="op"))
+        for mode in ("REFLECT", "SYMMETRIC"):
+            for sname, shape, pads in [("vec", [4], [[3, 3]]), ("rank3", [2, 3, 2],
+                                                                [[1, 1], [0, 2], [1, 0]]),
+                                       ("zero", [2, 2], [[0, 0], [0, 0]])]:
+                if mode == "SYMMETRIC" and sname == "vec":
+                    pads = [[4, 4]]
+                g.case(f"MirrorPad.{sgname(dt)}.{mode.lower()}_{sname}",
+                       lambda: raw.MirrorPad(input=g.rand(dt, shape),
+                                             paddings=g.const(pads, "int32"), mode=mode,
+                                             name="op"))
+        g.case(f"MirrorPad.{sgname(dt)}.too_wide",
+               lambda: raw.MirrorPad(input=g.rand(dt, [3]),
+                                     paddings=tf.compat.v1.placeholder_with_default(
+                                         g.const([[3, 0]], "int32"), [None, 2]),
+                                     mode="REFLECT", name="op"), error=True)
+        g.case(f"Pad.{sgname(dt)}.negative",
+               lambda: raw.Pad(input=g.rand(dt, [3]),
+                               paddings=tf.compat.v1.placeholder_with_default(
+                                   g.const([[-1, 0]], "int32"), [None, 2]), name="op"),
+               error=True)
+
+
+@group
+def array_fill_onehot(g):
+    for dt in tf_types("Fill"):
+        g.case(f"Fill.{sgname(dt)}.mat",
+               lambda: raw.Fill(dims=g.const([2, 3], "int32"), value=g.rand(dt, []), name="op"))
+        g.case(f"ZerosLike.{sgname(dt)}.mat",
+               lambda: raw.ZerosLike(x=g.rand(dt, [2, 3]), name="op"))
+        if dt != "string":
+            g.case(f"OnesLike.{sgname(dt)}.mat",
+                   lambda: raw.OnesLike(x=g.rand(dt, [2, 3]), name="op"))
+        g.case(f"OneHot.{sgname(dt)}.vec",
+               lambda: raw.OneHot(indices=g.const([0, 2, -1, 5], "int32"),
+                                  depth=g.const(4, "int32"), on_value=g.rand(dt, []),
+                                  off_value=g.rand(dt, []), name="op"))
+        if not is_main(dt):
+            continue
+        for sname, dims, ty in [("scalar", [], "int32"), ("empty", [0, 3], "int64"),
+                                ("rank3", [2, 1, 2], "int64")]:
+            g.case(f"Fill.{sgname(dt)}.{sname}",
+                   lambda: raw.Fill(dims=g.const(dims, ty), value=g.rand(dt, []), name="op"))
+        for sname, shape in [("scalar", []), ("empty", [0, 2])]:
+            g.case(f"ZerosLike.{sgname(dt)}.{sname}",
+                   lambda: raw.ZerosLike(x=g.rand(dt, shape), name="op"))
+            if dt != "string":
+                g.case(f"OnesLike.{sgname(dt)}.{sname}",
+                       lambda: raw.OnesLike(x=g.rand(dt, shape), name="op"))
+        for sname, idx, ity, depth, axis in [("axis0", [[0, 1], [2, 3]], "int64", 3, 0),
+                                             ("axis1", [[0, 1], [2, -3]], "uint8", 3, 1),
+                                             ("scalar", 1, "int32", 3, -1),
+                                             ("depth0", [0, 1], "int32", 0, -1),
+                                             ("empty", np.zeros([0, 2]), "int32", 2, -1)]:
+            g.case(f"OneHot.{sgname(dt)}.{sname}",
+                   lambda: raw.OneHot(indices=g.const(idx, ity), depth=g.const(depth, "int32"),
+                                      on_value=g.rand(dt, []), off_value=g.rand(dt, []),
+                                      axis=axis, name="op"))
+
+
+@group
+def array_shape(g):
+    for dt in tf_types("Shape"):
+        g.case(f"Shape.{sgname(dt)}.mat",
+               lambda: raw.Shape(input=g.rand(dt, [2, 3]), name="op"))
+        g.case(f"Size.{sgname(dt)}.mat", lambda: raw.Size(input=g.rand(dt, [2, 3]), name="op"))
+        g.case(f"Rank.{sgname(dt)}.mat", lambda: raw.Rank(input=g.rand(dt, [2, 3]), name="op"))
+        g.case(f"ShapeN.{sgname(dt)}.two",
+               lambda: list(raw.ShapeN(input=[g.rand(dt, [2, 3]), g.rand(dt, [4])], name="op")))
+        if not is_main(dt):
+            continue
+        for sname, shape in [("scalar", []), ("empty", [0, 3]), ("rank5", [1, 2, 1, 3, 1])]:
+            for ot in ("int32", "int64"):
+                g.case(f"Shape.{sgname(dt)}.{sname}_{ot}",
+                       lambda: raw.Shape(input=g.rand(dt, shape), out_type=ot, name="op"))
+                g.case(f"Size.{sgname(dt)}.{sname}_{ot}",
+                       lambda: raw.Size(input=g.rand(dt, shape), out_type=ot, name="op"))
+            g.case(f"Rank.{sgname(dt)}.{sname}",
+                   lambda: raw.Rank(input=g.rand(dt, shape), name="op"))
+        g.case(f"ShapeN.{sgname(dt)}.int64",
+               lambda: list(raw.ShapeN(input=[g.rand(dt, []), g.rand(dt, [0, 2]),
+                                              g.rand(dt, [1, 2, 3])], out_type="int64",
+                                       name="op")))
+
+
+@group
+def array_where_unique(g):
+    for dt in tf_types("Where"):
+        g.case(f"Where.{sgname(dt)}.mat",
+               lambda: raw.Where(condition=g.rand(dt, [3, 4], lo=-1, hi=1), name="op"))
+        if not is_main(dt):
+            continue
+        for sname, shape in [("vec", [7]), ("scalar", []), ("empty", [0, 3]),
+                             ("rank3", [2, 3, 2])]:
+            g.case(f"Where.{sgname(dt)}.{sname}",
+                   lambda: raw.Where(condition=g.rand(dt, shape, lo=-1, hi=1), name="op"),
+                   error=sname == "scalar")
+    for dt in tf_types("Unique"):
+        for oi in ("int32", "int64"):
+            g.case(f"Unique.{sgname(dt)}.vec_{oi}",
+                   lambda: list(raw.Unique(x=g.rand(dt, [9], lo=-2, hi=2), out_idx=oi,
+                                           name="op")))
+        if is_main(dt):
+            g.case(f"Unique.{sgname(dt)}.empty",
+                   lambda: list(raw.Unique(x=g.rand(dt, [0]), name="op")))
+            g.case(f"Unique.{sgname(dt)}.one",
+                   lambda: list(raw.Unique(x=g.rand(dt, [1]), name="op")))
+def typed_tensor_proto(value, dt, shape):
+    """A TensorProto with its values in the typed field (float_val, int_val ...) rather than
+    tensor_content: the other encoding TensorFlow writes, e.g. for tf.fill-like constants."""
+    from tensorflow.core.framework import tensor_pb2, tensor_shape_pb2
+    dt = tf.as_dtype(dt)
+    p = tensor_pb2.TensorProto(dtype=dt.as_datatype_enum)
+    p.tensor_shape.CopyFrom(tensor_shape_pb2.TensorShapeProto(
+        dim=[tensor_shape_pb2.TensorShapeProto.Dim(size=d) for d in shape]))
+    v = np.asarray(value).reshape(-1)
+    name = dt.name
+    if name == "float32":
+        p.float_val.extend(v.tolist())
+    elif name == "float64":
+        p.double_val.extend(v.tolist())
+    elif name in ("float16", "bfloat16"):
+        p.half_val.extend(v.astype(npdtype(dt)).view(np.uint16).tolist())
+    elif name in ("int8", "int16", "int32", "uint8", "uint16"):
+        p.int_val.extend(v.tolist())
+    elif name == "int64":
+        p.int64_val.extend(v.tolist())
+    elif name == "uint32":
+        p.uint32_val.extend(v.tolist())
+    elif name == "uint64":
+        p.uint64_val.extend(v.tolist())
+    elif name == "bool":
+        p.bool_val.extend(v.tolist())
+    elif name == "string":
+        p.string_val.extend(v.tolist())
+    elif name == "complex64":
+        for c in v:
+            p.scomplex_val.extend([c.real, c.imag])
+    elif name == "complex128":
+        for c in v:
+            p.dcomplex_val.extend([c.real, c.imag])
+    return p
+
+
+def const_op(proto, dt, name="op"):
+    graph = tf.compat.v1.get_default_graph()
+    op = graph.create_op("Const", [], [tf.as_dtype(dt)],
+                         attrs={"dtype": attr_value_pb2.AttrValue(
+                                    type=tf.as_dtype(dt).as_datatype_enum),
+                                "value": attr_value_pb2.AttrValue(tensor=proto)}, name=name)
+    return op.outputs[0]
+
+
+@group
+def basic(g):
+    for dt in UNIVERSE:
+        g.case(f"Const.{sgname(dt)}.content", lambda: g.rand(dt, [2, 3], name="op"))
+        g.case(f"Const.{sgname(dt)}.typed",
+               lambda: const_op(typed_tensor_proto(g.vals(dt, [2, 3]), dt, [2, 3]), dt))
+        g.case(f"Const.{sgname(dt)}.fill_last",
+               lambda: const_op(typed_tensor_proto(g.vals(dt, [2]), dt, [2, 3]), dt))
+        g.case(f"Const.{sgname(dt)}.scalar", lambda: g.rand(dt, [], name="op"))
+        g.case(f"Const.{sgname(dt)}.empty",
+               lambda: const_op(typed_tensor_proto([], dt, [0, 4]), dt))
+        g.case(f"Identity.{sgname(dt)}.mat", lambda: raw.Identity(input=g.rand(dt, [2, 3]),
+                                                                  name="op"))
+        g.case(f"Snapshot.{sgname(dt)}.mat", lambda: raw.Snapshot(input=g.rand(dt, [2, 3]),
+                                                                  name="op"))
+        g.case(f"StopGradient.{sgname(dt)}.mat",
+               lambda: raw.StopGradient(input=g.rand(dt, [2, 3]), name="op"))
+        g.case(f"PreventGradient.{sgname(dt)}.mat",
+               lambda: raw.PreventGradient(input=g.rand(dt, [2, 3]), message="no", name="op"))
+        def placeholder(shape):
+            x = raw.Placeholder(dtype=dt, shape=shape, name="x")
+            g.feed(x, g.vals(dt, [2, 3]))
+            return raw.Identity(input=x, name="op")
+        g.case(f"Placeholder.{sgname(dt)}.fed", lambda: placeholder([2, 3]))
+        # PlaceholderV2 left GraphDefs at version 23; TensorFlow 2.21 runs it as Placeholder.
+        g.case(f"PlaceholderV2.{sgname(dt)}.fed", lambda: placeholder([None, 3]),
+               rename={"x": "PlaceholderV2"})
+        g.case(f"PlaceholderWithDefault.{sgname(dt)}.default",
+               lambda: raw.PlaceholderWithDefault(input=g.rand(dt, [2, 3]), shape=[None, 3],
+                                                  name="op"))
+        def fed_default():
+            x = raw.PlaceholderWithDefault(input=g.rand(dt, [2, 3]), shape=[None, 3], name="x")
+            g.feed(x, g.vals(dt, [1, 3]))
+            return raw.Identity(input=x, name="op")
+        g.case(f"PlaceholderWithDefault.{sgname(dt)}.fed", fed_default)
+    for op in ("Placeholder", "PlaceholderV2"):
+        g.case(f"{op}.float.unfed",
+               lambda: raw.Identity(input=raw.Placeholder(dtype="float32", shape=[2], name="x"),
+                                    name="op"), error=True, rename={"x": op})
+    for sname, shape in [("scalar", []), ("empty", [0, 2])]:
+        g.case(f"Identity.float.{sname}", lambda: raw.Identity(input=g.rand("float32", shape),
+                                                               name="op"))
+    g.case("IdentityN.mixed.three",
+           lambda: list(raw.IdentityN(input=[g.rand("float32", [2]), g.rand("string", [3]),
+                                             g.rand("int64", [])], name="op")))
+    for dt in ("float32", "int32", "bool", "string", "complex64", "float16", "bfloat16"):
+        g.case(f"IdentityN.{sgname(dt)}.one",
+               lambda: list(raw.IdentityN(input=[g.rand(dt, [2, 2])], name="op")))
+    for dt in tf_types("CheckNumerics"):
+        g.case(f"CheckNumerics.{sgname(dt)}.finite",
+               lambda: raw.CheckNumerics(tensor=g.rand(dt, [2, 3]), message="bad", name="op"))
+        g.case(f"CheckNumerics.{sgname(dt)}.nan",
+               lambda: raw.CheckNumerics(tensor=g.const([1.0, np.nan], dt), message="bad",
+                                         name="op"), error=True)
+        g.case(f"CheckNumerics.{sgname(dt)}.inf",
+               lambda: raw.CheckNumerics(tensor=g.const([-np.inf, 1.0], dt), message="bad",
+                                         name="op"), error=True)
+    g.case("CheckNumerics.float.empty",
+           lambda: raw.CheckNumerics(tensor=g.rand("float32", [0]), message="m", name="op"))
+    for op in ("NoOp", "ControlTrigger"):
+        def control(op=op):
+            c = op_fn(op)(name="op")
+            with tf.control_dependencies([c]):
+                return raw.Identity(input=g.rand("float32", [2]), name="out")
+        g.case(f"{op}.none.control_input", control)
+        g.case(f"{op}.none.target", lambda: [g.rand("int32", [1]), op_fn(op)(name="op")])
+
+
+@group
+def random(g):
+    specs = [("RandomUniform", None, 0.0, 1.0, 0.5, 0.2887),
+             ("RandomStandardNormal", None, -7.0, 7.0, 0.0, 1.0),
+             ("TruncatedNormal", None, -2.0, 2.0, 0.0, 0.8796)]
+    for op, _, lo, hi, mean, std in specs:
+        for dt in tf_types(op, "dtype"):
+            for sname, shape, st in [("mat", [3, 5], "int32"), ("odd", [7], "int64"),
+                                     ("scalar", [], "int32"), ("empty", [0, 3], "int32")]:
+                if dt != "float32" and sname in ("scalar", "empty"):
+                    continue
+                # A seeded kernel reproduces TensorFlow's Philox stream exactly.
+                g.case(f"{op}.{sgname(dt)}.seeded_{sname}",
+                       lambda: op_fn(op)(shape=g.const(shape, st), dtype=dt, seed=7, seed2=11,
+                                         name="op"))
+            g.case(f"{op}.{sgname(dt)}.seed2_only",
+                   lambda: op_fn(op)(shape=g.const([4, 2], "int32"), dtype=dt, seed=0, seed2=5,
+                                     name="op"))
+            n = 4000
+            g.case(f"{op}.{sgname(dt)}.unseeded",
+                   lambda: Out(op_fn(op)(shape=g.const([n], "int32"), dtype=dt, name="op"),
+                               check="moments", lo=lo, hi=hi, mean=mean, std=std,
+                               atol=0.1 * std + 0.02))
+    for dt in tf_types("RandomUniformInt", "Tout"):
+        for sname, shape, lo, hi in [("mat", [3, 5], -5, 20), ("wide", [9], -2**30, 2**30),
+                                     ("one", [4], 3, 4)]:
+            g.case(f"RandomUniformInt.{sgname(dt)}.seeded_{sname}",
+                   lambda: raw.RandomUniformInt(shape=g.const(shape, "int32"),
+                                                minval=g.const(lo, dt), maxval=g.const(hi, dt),
+                                                seed=3, seed2=9, name="op"))
+        g.case(f"RandomUniformInt.{sgname(dt)}.unseeded",
+               lambda: Out(raw.RandomUniformInt(shape=g.const([2000], "int64"),
+                                                minval=g.const(-3, dt), maxval=g.const(7, dt),
+                                                name="op"),
+                           check="moments", lo=-3, hi=6, mean=1.5, std=2.872, atol=0.3))
+        g.case(f"RandomUniformInt.{sgname(dt)}.empty_range",
+               lambda: raw.RandomUniformInt(shape=g.const([2], "int32"), minval=g.const(3, dt),
+                                            maxval=g.const(3, dt), seed=1, seed2=1, name="op"),
+               error=True)
+NUMERIC_STATE = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
+                 "uint8", "uint16", "uint32", "uint64", "complex64", "complex128"]
+
+
+@group
+def state_ref(g):
+    for dt in UNIVERSE:
+        def assign_read(op="VariableV2"):
+            v = op_fn(op)(shape=[2, 3], dtype=dt, name="v")
+            a = raw.Assign(ref=v, value=g.rand(dt, [2, 3]), name="op")
+            with tf.control_dependencies([a]):
+                return raw.Identity(input=v, name="read")
+        g.case(f"Assign.{sgname(dt)}.read", assign_read)
+        def assign_out():
+            v = raw.VariableV2(shape=[2], dtype=dt, name="v")
+            return raw.Identity(input=raw.Assign(ref=v, value=g.rand(dt, [2]), name="op"),
+                                name="out")
+        g.case(f"VariableV2.{sgname(dt)}.assign_out", assign_out)
+        def ref_identity():
+            v = raw.VariableV2(shape=[3], dtype=dt, name="v")
+            a = raw.Assign(ref=v, value=g.rand(dt, [3]), name="assign")
+            return raw.Identity(input=raw.RefIdentity(input=a, name="op"), name="out")
+        g.case(f"RefIdentity.{sgname(dt)}.after_assign", ref_identity)
+        def temporary():
+            t = raw.TemporaryVariable(shape=[2, 2], dtype=dt, var_name="tmp", name="t")
+            a = raw.Assign(ref=t, value=g.rand(dt, [2, 2]), name="assign")
+            return raw.DestroyTemporaryVariable(ref=a, var_name="tmp", name="op")
+        g.case(f"TemporaryVariable.{sgname(dt)}.assign_destroy", temporary)
+    g.case("Variable.float.assign_read",
+           lambda: (lambda v: [raw.Identity(input=raw.Assign(ref=v, value=g.rand("float32", [2]),
+                                                             name="op"), name="out")])(
+               raw.Variable(shape=[2], dtype="float32", name="v")))
+    def reshape_assign():
+        v = raw.VariableV2(shape=[2], dtype="float32", name="v")
+        a = raw.Assign(ref=v, value=g.rand("float32", [3, 2]), validate_shape=False, name="op")
+        return raw.Identity(input=a, name="out")
+    g.case("Assign.float.no_validate_shape", reshape_assign)
+    def uninitialized():
+        v = raw.VariableV2(shape=[2], dtype="float32", name="v")
+        return raw.Identity(input=v, name="out")
+    g.case("VariableV2.float.uninitialized", uninitialized, error=True)
+    def is_initialized(init):
+        v = raw.VariableV2(shape=[2], dtype="int32", name="v")
+        if not init:
+            return raw.IsVariableInitialized(ref=v, name="op")
+        a = raw.Assign(ref=v, value=g.const([1, 2], "int32"), name="assign")
+        with tf.control_dependencies([a]):
+            return raw.IsVariableInitialized(ref=v, name="op")
+    g.case("IsVariableInitialized.int32.before", lambda: is_initialized(False))
+    g.case("IsVariableInitialized.int32.after", lambda: is_initialized(True))
+    for dt in NUMERIC_STATE:
+        for op in ("AssignAdd", "AssignSub"):
+            def update(op=op):
+                v = raw.VariableV2(shape=[2, 3], dtype=dt, name="v")
+                a = raw.Assign(ref=v, value=g.rand(dt, [2, 3], lo=0, hi=8), name="assign")
+                with tf.control_dependencies([a]):
+                    u = op_fn(op)(ref=v, value=g.rand(dt, [2, 3], lo=0, hi=3), name="op")
+                return raw.Identity(input=u, name="out")
+            g.case(f"{op}.{sgname(dt)}.after_assign", update)
+
+
+@group
+def state_resource(g):
+    for dt in UNIVERSE:
+        def assign_read(dt=dt):
+            h = raw.VarHandleOp(dtype=dt, shape=[2, 3], shared_name="v", name="v")
+            a = raw.AssignVariableOp(resource=h, value=g.rand(dt, [2, 3]), name="assign")
+            with tf.control_dependencies([a]):
+                return raw.ReadVariableOp(resource=h, dtype=dt, name="op")
+        g.case(f"ReadVariableOp.{sgname(dt)}.after_assign", assign_read)
+        def gather(dt=dt):
+            h = raw.VarHandleOp(dtype=dt, shape=[4, 2], shared_name="v", name="v")
+            a = raw.AssignVariableOp(resource=h, value=g.rand(dt, [4, 2]), name="assign")
+            with tf.control_dependencies([a]):
+                return raw.ResourceGather(resource=h, indices=g.const([3, 0, 3], "int32"),
+                                          dtype=dt, name="op")
+        g.case(f"ResourceGather.{sgname(dt)}.rows", gather)
+    for dt in NUMERIC_STATE:
+        for op in ("AssignAddVariableOp", "AssignSubVariableOp"):
+            def update(op=op, dt=dt):
+                h = raw.VarHandleOp(dtype=dt, shape=[3], shared_name="v", name="v")
+                a = raw.AssignVariableOp(resource=h, value=g.rand(dt, [3], lo=2, hi=8),
+                                         name="assign")
+                with tf.control_dependencies([a]):
+                    u = op_fn(op)(resource=h, value=g.rand(dt, [3], lo=0, hi=2), name="op")
+                with tf.control_dependencies([u]):
+                    return raw.ReadVariableOp(resource=h, dtype=dt, name="read")
+            g.case(f"{op}.{sgname(dt)}.read", update)
+    def gather_variants():
+        h = raw.VarHandleOp(dtype="float32", shape=[2, 3, 2], shared_name="v", name="v")
+        a = raw.AssignVariableOp(resource=h, value=g.rand("float32", [2, 3, 2]), name="assign")
+        with tf.control_dependencies([a]):
+            return [raw.ResourceGather(resource=h, indices=g.const([[2, 0], [1, 1]], "int64"),
+                                       dtype="float32", batch_dims=1, name="op"),
+                    raw.ResourceGather(resource=h, indices=g.const(1, "int32"), dtype="float32",
+                                       name="scalar"),
+                    raw.ResourceGather(resource=h, indices=g.const(np.zeros([0], np.int32)),
+                                       dtype="float32", name="empty")]
+    g.case("ResourceGather.float.variants", gather_variants)
+    def out_of_range():
+        h = raw.VarHandleOp(dtype="float32", shape=[2], shared_name="v", name="v")
+        a = raw.AssignVariableOp(resource=h, value=g.rand("float32", [2]), name="assign")
+        with tf.control_dependencies([a]):
+            return raw.ResourceGather(resource=h, indices=g.const([2], "int32"),
+                                      dtype="float32", name="op")
+    g.case("ResourceGather.float.out_of_range", out_of_range, error=True)
+    def initialized(stage):
+        h = raw.VarHandleOp(dtype="int32", shape=[], shared_name="v", name="v")
+        if stage == "before":
+            return raw.VarIsInitializedOp(resource=h, name="op")
+        a = raw.AssignVariableOp(resource=h, value=g.const(3, "int32"), name="assign")
+        with tf.control_dependencies([a]):
+            if stage == "after":
+                return raw.VarIsInitializedOp(resource=h, name="op")
+            d = raw.DestroyResourceOp(resource=h, name="destroy")
+        with tf.control_dependencies([d]):
+            return raw.VarIsInitializedOp(resource=h, name="op")
+    for stage in ("before", "after", "destroyed"):
+        g.case(f"VarIsInitializedOp.int32.{stage}", lambda: initialized(stage))
+    def destroy_missing(ignore):
+        h = raw.VarHandleOp(dtype="int32", shape=[], shared_name="v", name="v")
+        d = raw.DestroyResourceOp(resource=h, ignore_lookup_error=ignore, name="op")
+        with tf.control_dependencies([d]):
+            return raw.Identity(input=g.const(1, "int32"), name="out")
+    g.case("DestroyResourceOp.int32.missing_ignored", lambda: destroy_missing(True))
+    g.case("DestroyResourceOp.int32.missing", lambda: destroy_missing(False), error=True)
+    def read_uninitialized():
+        h = raw.VarHandleOp(dtype="float32", shape=[2], shared_name="v", name="v")
+        return raw.ReadVariableOp(resource=h, dtype="float32", name="op")
+    g.case("ReadVariableOp.float.uninitialized", read_uninitialized, error=True)
+@group
+def control_flow(g):
+    # v1 while loops (Enter, Merge, Switch, LoopCond, NextIteration, Exit) carrying a value of
+    # each dtype through the loop unchanged beside a counter and an accumulator.
+    for dt in UNIVERSE:
+        def loop():
+            carried = g.rand(dt, [2])
+            i, acc, c = tf.compat.v1.while_loop(
+                lambda i, acc, c: raw.Less(x=i, y=g.const(4, "int32")),
+                lambda i, acc, c: (raw.AddV2(x=i, y=g.const(1, "int32")),
+                                   raw.Mul(x=acc, y=g.const(2.0, "float32")), c),
+                [g.const(0, "int32"), g.const(1.5, "float32"), carried], name="loop")
+            return [i, acc, c]
+        g.case(f"Enter.{sgname(dt)}.while_loop", loop)
+        def cond(pred):
+            x, y = g.rand(dt, [3]), g.rand(dt, [3])
+            return tf.compat.v1.cond(g.const(pred, "bool"), lambda: raw.Identity(input=x),
+                                     lambda: raw.Identity(input=y), name="cond")
+        g.case(f"Switch.{sgname(dt)}.cond_true", lambda: cond(True))
+        g.case(f"Merge.{sgname(dt)}.cond_false", lambda: cond(False))
+    def nested():
+        def outer_body(i, total):
+            j, s = tf.compat.v1.while_loop(
+                lambda j, s: raw.Less(x=j, y=i),
+                lambda j, s: (raw.AddV2(x=j, y=g.const(1, "int32")), raw.AddV2(x=s, y=j)),
+                [g.const(0, "int32"), g.const(0, "int32")], name="inner")
+            return raw.AddV2(x=i, y=g.const(1, "int32")), raw.AddV2(x=total, y=s)
+        return list(tf.compat.v1.while_loop(lambda i, t: raw.Less(x=i, y=g.const(5, "int32")),
+                                            outer_body, [g.const(0, "int32"),
+                                                         g.const(0, "int32")], name="outer"))
+    g.case("Enter.int32.nested_loops", nested)
+    def zero_iterations():
+        return list(tf.compat.v1.while_loop(
+            lambda i, x: raw.Less(x=i, y=g.const(0, "int32")),
+            lambda i, x: (raw.AddV2(x=i, y=g.const(1, "int32")), raw.Neg(x=x)),
+            [g.const(0, "int32"), g.rand("float32", [2, 2])], name="loop"))
+    g.case("LoopCond.int32.zero_iterations", zero_iterations)
+    def raw_switch_merge():
+        x = g.rand("float32", [2])
+        f, t = raw.Switch(data=x, pred=g.const(True), name="op")
+        out, index = raw.Merge(inputs=[raw.Neg(x=f), raw.Identity(input=t)], name="merge")
+        return [out, index]
+    g.case("Switch.float.raw_merge_index", raw_switch_merge)
+
+    # The Ref forms, on a ref variable: a hand-built loop (RefEnter, RefMerge, RefSwitch,
+    # RefNextIteration, RefExit) around a counter, reading the variable after the loop.
+    def ref_loop():
+        v = raw.VariableV2(shape=[2], dtype="float32", name="v")
+        a = raw.Assign(ref=v, value=g.rand("float32", [2]), name="assign")
+        frame = "ref_loop"
+        ei = raw.Enter(data=g.const(0, "int32"), frame_name=frame, name="enter_i")
+        ev = raw.RefEnter(data=a, frame_name=frame, name="enter_v")
+        limit = raw.Enter(data=g.const(3, "int32"), frame_name=frame, is_constant=True,
+                          name="limit")
+        one = raw.Enter(data=g.const(1, "int32"), frame_name=frame, is_constant=True,
+                        name="one")
+        mi = raw.Merge(inputs=[ei, ei], name="merge_i")
+        mv = raw.RefMerge(inputs=[ev, ev], name="merge_v")
+        pred = raw.LoopCond(input=raw.Less(x=mi.output, y=limit), name="cond")
+        si = raw.Switch(data=mi.output, pred=pred, name="switch_i")
+        sv = raw.RefSwitch(data=mv.output, pred=pred, name="switch_v")
+        ni = raw.NextIteration(data=raw.AddV2(x=si.output_true, y=one), name="next_i")
+        nv = raw.RefNextIteration(data=sv.output_true, name="next_v")
+        mi.output.op._update_input(1, ni)
+        mv.output.op._update_input(1, nv)
+        xi = raw.Exit(data=si.output_false, name="exit_i")
+        xv = raw.RefExit(data=sv.output_false, name="exit_v")
+        return [xi, raw.Identity(input=xv, name="read")]
+    g.case("RefEnter.float.ref_loop", ref_loop)
+    def ref_switch_merge():
+        v = raw.VariableV2(shape=[3], dtype="int32", name="v")
+        a = raw.Assign(ref=v, value=g.rand("int32", [3]), name="assign")
+        f, t = raw.RefSwitch(data=a, pred=g.const(False), name="op")
+        out, index = raw.RefMerge(inputs=[f, t], name="merge")
+        return [raw.Identity(input=out, name="read"), index]
+    g.case("RefSwitch.int32.ref_merge", ref_switch_merge)
+
+
+@group
+def functions(g):
+    def call(op, dt):
+        @tf.function(autograph=False)
+        def f(x, y):
+            return raw.AddV2(x=raw.Mul(x=x, y=y), y=x), raw.Identity(input=y)
+        spec = tf.TensorSpec([2], dt)
+        cf = f.get_concrete_function(spec, spec)
+        cf.add_to_graph(tf.compat.v1.get_default_graph())
+        return list(op_fn(op)(args=[g.rand(dt, [2]), g.rand(dt, [2])], Tout=[dt, dt], f=cf,
+                              name="op"))
+    for op in ("PartitionedCall", "StatefulPartitionedCall"):
+        for dt in ("float32", "int32", "float64"):
+            g.case(f"{op}.{sgname(dt)}.two_outputs", lambda: call(op, dt))
+    def nested():
+        @tf.function(autograph=False)
+        def inner(x):
+            return raw.Square(x=x)
+        @tf.function(autograph=False)
+        def outer(x):
+            return raw.AddV2(x=inner(x), y=g.const(1.0, "float32"))
+        return outer(g.rand("float32", [3]))
+    g.case("PartitionedCall.float.nested", nested)
+    def stateful():
+        @tf.function(autograph=False)
+        def f(x):
+            r = raw.RandomUniform(shape=g.const([3], "int32"), dtype="float32", seed=4, seed2=2)
+            return raw.AddV2(x=x, y=r)
+        return f(g.rand("float32", [3]))
+    g.case("StatefulPartitionedCall.float.seeded_random", stateful)
+    def mixed():
+        @tf.function(autograph=False)
+        def f(s, n):
+            return raw.StringJoin(inputs=[s, s], separator="-"), raw.Neg(x=n)
+        return list(f(g.rand("string", [2]), g.rand("int64", [2, 2])))
+    g.case("PartitionedCall.string.mixed_dtypes", mixed)
+
+
+@group
+def send_recv(g):
+    dev = "/job:localhost/replica:0/task:0/device:CPU:0"
+    for dt in ("float32", "int32", "string", "bool", "float16", "int64", "complex64"):
+        def pair():
+            graph = tf.compat.v1.get_default_graph()
+            tdt = tf.as_dtype(dt)
+            common = dict(tensor_name=attr_value_pb2.AttrValue(s=b"edge_x"),
+                          send_device=attr_value_pb2.AttrValue(s=dev.encode()),
+                          send_device_incarnation=attr_value_pb2.AttrValue(i=1),
+                          recv_device=attr_value_pb2.AttrValue(s=dev.encode()),
+                          client_terminated=attr_value_pb2.AttrValue(b=False))
+            typ = attr_value_pb2.AttrValue(type=tdt.as_datatype_enum)
+            send = graph.create_op("_Send", [g.rand(dt, [2, 3])], [],
+                                   attrs=dict(common, T=typ), name="send")
+            recv = graph.create_op("_Recv", [], [tdt], attrs=dict(common, tensor_type=typ),
+                                   name="op")
+            return [recv.outputs[0], send]
+        g.case(f"Recv.{sgname(dt)}.local_pair", pair)  # a name cannot start with "_"
+SAVE_DTYPES = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
+               "uint8", "uint16", "uint32", "uint64", "bool", "string", "complex64",
+               "complex128"]
+
+
+def prefix_placeholder(g, path, name="prefix"):
+    p = raw.Placeholder(dtype="string", shape=[], name=name)
+    g.feed(p, np.array(path.encode(), dtype=object))
+    return p
+
+
+@group
+def io(g):
+    for dt in SAVE_DTYPES:
+        def save_restore():
+            prefix = prefix_placeholder(g, "${TMP}/ckpt")
+            x = g.rand(dt, [2, 3])
+            s = raw.SaveV2(prefix=prefix, tensor_names=g.const([b"x", b"y"], "string"),
+                           shape_and_slices=g.const([b"", b""], "string"),
+                           tensors=[x, g.rand(dt, [])], name="save")
+            with tf.control_dependencies([s]):
+                return list(raw.RestoreV2(prefix=prefix,
+                                          tensor_names=g.const([b"y", b"x"], "string"),
+                                          shape_and_slices=g.const([b"", b""], "string"),
+                                          dtypes=[dt, dt], name="op"))
+        g.case(f"RestoreV2.{sgname(dt)}.round_trip", save_restore)
+    def restore_slice():
+        prefix = prefix_placeholder(g, "${TMP}/ckpt")
+        s = raw.SaveV2(prefix=prefix, tensor_names=g.const([b"x"], "string"),
+                       shape_and_slices=g.const([b""], "string"),
+                       tensors=[g.rand("float32", [4, 3])], name="save")
+        with tf.control_dependencies([s]):
+            return list(raw.RestoreV2(prefix=prefix, tensor_names=g.const([b"x"], "string"),
+                                      shape_and_slices=g.const([b"4 3 1,2:-"], "string"),
+                                      dtypes=["float32"], name="op"))
+    g.case("RestoreV2.float.slice", restore_slice)
+    def restore_missing():
+        prefix = prefix_placeholder(g, "${TMP}/ckpt")
+        s = raw.SaveV2(prefix=prefix, tensor_names=g.const([b"x"], "string"),
+                       shape_and_slices=g.const([b""], "string"),
+                       tensors=[g.rand("float32", [2])], name="save")
+        with tf.control_dependencies([s]):
+            return list(raw.RestoreV2(prefix=prefix, tensor_names=g.const([b"nope"], "string"),
+                                      shape_and_slices=g.const([b""], "string"),
+                                      dtypes=["float32"], name="op"))
+    g.case("RestoreV2.float.missing_tensor", restore_missing, error=True)
+    def merge():
+        pa = prefix_placeholder(g, "${TMP}/part_a", "prefix_a")
+        pb = prefix_placeholder(g, "${TMP}/part_b", "prefix_b")
+        pm = prefix_placeholder(g, "${TMP}/merged", "prefix_m")
+        sa = raw.SaveV2(prefix=pa, tensor_names=g.const([b"a"], "string"),
+                        shape_and_slices=g.const([b""], "string"),
+                        tensors=[g.rand("float32", [3])], name="save_a")
+        sb = raw.SaveV2(prefix=pb, tensor_names=g.const([b"b", b"c"], "string"),
+                        shape_and_slices=g.const([b"", b""], "string"),
+                        tensors=[g.rand("int64", [2, 2]), g.rand("string", [2])], name="save_b")
+        with tf.control_dependencies([sa, sb]):
+            m = raw.MergeV2Checkpoints(checkpoint_prefixes=raw.Pack(values=[pa, pb]),
+                                       destination_prefix=pm, name="op")
+        with tf.control_dependencies([m]):
+            return list(raw.RestoreV2(prefix=pm, tensor_names=g.const([b"c", b"a", b"b"],
+                                                                      "string"),
+                                      shape_and_slices=g.const([b"", b"", b""], "string"),
+                                      dtypes=["string", "float32", "int64"], name="restore"))
+    g.case("MergeV2Checkpoints.none.save_merge_restore", merge)
+    for sname, base, shard, num in [("first", b"model", 0, 3), ("last", b"/a/b/ckpt", 2, 3),
+                                    ("big", b"x_temp/part", 12345, 99999)]:
+        g.case(f"ShardedFilename.string.{sname}",
+               lambda: raw.ShardedFilename(basename=g.const(base, "string"),
+                                           shard=g.const(shard, "int32"),
+                                           num_shards=g.const(num, "int32"), name="op"))
+    for sname, base, num in [("three", b"model", 3), ("one", b"/tmp/x", 1)]:
+        g.case(f"ShardedFilespec.string.{sname}",
+               lambda: raw.ShardedFilespec(basename=g.const(base, "string"),
+                                           num_shards=g.const(num, "int32"), name="op"))
+
+
+def example(**features):
+    from tensorflow.core.example import example_pb2, feature_pb2
+    ex = example_pb2.Example()
+    for k, v in features.items():
+        f = ex.features.feature[k]
+        if isinstance(v, list) and v and isinstance(v[0], bytes):
+            f.bytes_list.value.extend(v)
+        elif isinstance(v, list) and v and isinstance(v[0], float):
+            f.float_list.value.extend(v)
+        elif isinstance(v, list):
+            f.int64_list.value.extend(v)
+    return ex.SerializeToString(deterministic=True)
+
+
+@group
+def parsing(g):
+    exs = [example(age=[31], score=[0.5, 1.5], name=[b"ann"], tags=[b"a", b"b"], ids=[7, 8, 9]),
+           example(age=[40], name=[b"bob"], ids=[]),
+           example(score=[2.0, -1.0], tags=[b"c"])]
+    def v1(serialized, with_names=True):
+        return list(raw.ParseExample(
+            serialized=g.const(serialized, "string"),
+            names=g.const([b"e%d" % i for i in range(len(serialized))] if with_names else [],
+                          "string"),
+            sparse_keys=[g.const(b"ids", "string"), g.const(b"tags", "string")],
+            dense_keys=[g.const(b"age", "string"), g.const(b"name", "string"),
+                        g.const(b"score", "string")],
+            dense_defaults=[g.const([-1], "int64"), g.const([b"?"], "string"),
+                            g.const([0.0, 0.0], "float32")],
+            sparse_types=["int64", "string"], dense_shapes=[[1], [1], [2]], name="op"))
+    g.case("ParseExample.none.dense_sparse", lambda: v1(exs))
+    g.case("ParseExample.none.no_names", lambda: v1(exs[:2], False))
+    g.case("ParseExample.none.empty_batch", lambda: v1(np.zeros([0], dtype=object), False))
+    g.case("ParseExample.none.bad_shape",
+           lambda: v1([example(age=[1, 2], score=[1.0, 2.0])], False), error=True)
+    g.case("ParseExample.none.missing_required",
+           lambda: list(raw.ParseExample(
+               serialized=g.const([example(age=[1])], "string"), names=g.const([], "string"),
+               sparse_keys=[], dense_keys=[g.const(b"score", "string")],
+               dense_defaults=[g.const(np.zeros([0], np.float32), "float32")],
+               sparse_types=[], dense_shapes=[[2]], name="op")), error=True)
+    def v2(serialized, ragged=False):
+        return list(raw.ParseExampleV2(
+            serialized=g.const(serialized, "string"), names=g.const([], "string"),
+            sparse_keys=g.const([b"ids"], "string"),
+            dense_keys=g.const([b"age", b"score", b"tags"], "string"),
+            ragged_keys=g.const([b"name"] if ragged else np.zeros([0], object), "string"),
+            dense_defaults=[g.const([0], "int64"), g.const([9.0, 9.0], "float32"),
+                            g.const(b"", "string")],
+            num_sparse=1, sparse_types=["int64"],
+            ragged_value_types=["string"] if ragged else [],
+            ragged_split_types=["int64"] if ragged else [],
+            dense_shapes=[[1], [2], [None]], name="op"))
+    g.case("ParseExampleV2.none.dense_sparse_varlen", lambda: v2(exs))
+    g.case("ParseExampleV2.none.scalar_input", lambda: v2(exs[0]))
+    g.case("ParseExampleV2.none.ragged", lambda: v2(exs, ragged=True))
+
+
+def wav_bytes(samples, rate, channels):
+    import struct
+    data = np.asarray(samples, dtype="<i2").tobytes()
+    return (b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVE" + b"fmt " +
+            struct.pack("<IHHIIHH", 16, 1, channels, rate, rate * channels * 2, channels * 2, 16) +
+            b"data" + struct.pack("<I", len(data)) + data)
+
+
+@group
+def audio(g):
+    rng = np.random.default_rng(5)
+    mono = (np.sin(np.arange(64) * 0.3) * 20000).astype(np.int16)
+    stereo = rng.integers(-32768, 32767, [40, 2]).astype(np.int16)
+    for sname, data, rate, ch, want_ch, want_n in [
+            ("mono", mono, 16000, 1, -1, -1), ("stereo", stereo.reshape(-1), 8000, 2, -1, -1),
+            ("to_mono", stereo.reshape(-1), 8000, 2, 1, -1),
+            ("pad", mono, 16000, 1, -1, 100), ("truncate", mono, 16000, 1, 2, 10)]:
+        g.case(f"DecodeWav.none.{sname}",
+               lambda: list(raw.DecodeWav(contents=g.const(wav_bytes(data, rate, ch), "string"),
+                                          desired_channels=want_ch, desired_samples=want_n,
+                                          name="op")))
+    g.case("DecodeWav.none.not_wav",
+           lambda: list(raw.DecodeWav(contents=g.const(b"RIFX1234", "string"), name="op")),
+           error=True)
+    signal = np.sin(np.arange(400) * 0.05)[:, None] + 0.25 * rng.uniform(-1, 1, [400, 1])
+    for sname, win, stride, sq in [("default", 64, 32, False), ("squared", 50, 20, True),
+                                   ("odd", 33, 17, False)]:
+        g.case(f"AudioSpectrogram.float.{sname}",
+               lambda: raw.AudioSpectrogram(input=g.const(signal, "float32"), window_size=win,
+                                            stride=stride, magnitude_squared=sq, name="op"),
+               rtol=1e-4, atol=1e-4)
+    g.case("AudioSpectrogram.float.stereo",
+           lambda: raw.AudioSpectrogram(input=g.const(np.concatenate([signal, -signal], 1),
+                                                      "float32"),
+                                        window_size=64, stride=64, name="op"),
+           rtol=1e-4, atol=1e-4)
+    def mfcc(**kw):
+        spec = raw.AudioSpectrogram(input=g.const(signal, "float32"), window_size=256,
+                                    stride=128, magnitude_squared=True, name="spectrogram")
+        return raw.Mfcc(spectrogram=spec, sample_rate=g.const(16000, "int32"), name="op", **kw)
+    g.case("Mfcc.float.default", lambda: mfcc(), rtol=1e-3, atol=1e-3)
+    g.case("Mfcc.float.options",
+           lambda: mfcc(upper_frequency_limit=3000.0, lower_frequency_limit=100.0,
+                        filterbank_channel_count=20, dct_coefficient_count=8),
+           rtol=1e-3, atol=1e-3)
+
+
+@group
+def strings(g):
+    words = np.array([b"abc", b"", b"a1b2", b"hello world", b"AbC", b"\xc3\xa9t\xc3\xa9",
+                      b"aaa", b"x.y"], dtype=object)
+    for sname, pattern in [("literal", b"abc"), ("class", b"[a-z]+"),
+                           ("alternation", b"a(1b2|bc|aa)"), ("dot", b".*"),
+                           ("anchors", b"^a.*$"), ("case_insensitive", b"(?i)abc"),
+                           ("digits", b"\\w\\d\\w\\d"), ("utf8", b"\xc3\xa9t."),
+                           ("escaped_dot", b"x\\.y"), ("repeat", b"a{2,3}")]:
+        g.case(f"StaticRegexFullMatch.string.{sname}",
+               lambda: raw.StaticRegexFullMatch(input=g.const(words, "string"), pattern=pattern,
+                                                name="op"))
+        g.case(f"RegexFullMatch.string.{sname}",
+               lambda: raw.RegexFullMatch(input=g.const(words.reshape(2, 4), "string"),
+                                          pattern=g.const(pattern, "string"), name="op"))
+    g.case("RegexFullMatch.string.scalar",
+           lambda: raw.RegexFullMatch(input=g.const(b"abc", "string"),
+                                      pattern=g.const(b"a.c", "string"), name="op"))
+    g.case("RegexFullMatch.string.empty",
+           lambda: raw.RegexFullMatch(input=g.const(np.zeros([0], object), "string"),
+                                      pattern=g.const(b"a", "string"), name="op"))
+    g.case("RegexFullMatch.string.bad_pattern",
+           lambda: raw.RegexFullMatch(input=g.const([b"a"], "string"),
+                                      pattern=g.const(b"(", "string"), name="op"), error=True)
+    for sname, shapes, sep in [("two", [[3], [3]], b""), ("scalar_bcast", [[], [2, 2], []], b"-"),
+                               ("one", [[2]], b", "), ("scalars", [[], []], b"/"),
+                               ("empty", [[0], []], b"x")]:
+        g.case(f"StringJoin.string.{sname}",
+               lambda: raw.StringJoin(inputs=[g.rand("string", s) for s in shapes],
+                                      separator=sep, name="op"))
+    g.case("StringJoin.string.mismatch",
+           lambda: raw.StringJoin(inputs=[g.rand("string", [2]),
+                                          tf.compat.v1.placeholder_with_default(
+                                              g.rand("string", [3]), [None])], name="op"),
+           error=True)
+
+
+@group
+def tensor_array(g):
+    for dt in UNIVERSE:
+        def write_gather():
+            h, flow = raw.TensorArrayV3(size=g.const(3, "int32"), dtype=dt,
+                                        element_shape=[2], name="ta")
+            for i in range(3):
+                flow = raw.TensorArrayWriteV3(handle=h, index=g.const(i, "int32"),
+                                              value=g.rand(dt, [2]), flow_in=flow,
+                                              name=f"write{i}")
+            return [raw.TensorArrayGatherV3(handle=h, indices=g.const([2, 0], "int32"),
+                                            flow_in=flow, dtype=dt, element_shape=[2],
+                                            name="op"),
+                    raw.TensorArrayReadV3(handle=h, index=g.const(1, "int32"), flow_in=flow,
+                                          dtype=dt, name="read"),
+                    raw.TensorArraySizeV3(handle=h, flow_in=flow, name="size")]
+        g.case(f"TensorArrayGatherV3.{sgname(dt)}.writes", write_gather)
+        def scatter_concat():
+            h, flow = raw.TensorArrayV3(size=g.const(3, "int32"), dtype=dt, name="ta")
+            flow = raw.TensorArrayScatterV3(handle=h, indices=g.const([2, 0, 1], "int32"),
+                                            value=g.rand(dt, [3, 2]), flow_in=flow,
+                                            name="scatter")
+            value, lengths = raw.TensorArrayConcatV3(handle=h, flow_in=flow, dtype=dt,
+                                                     name="op")
+            return [value, lengths]
+        g.case(f"TensorArrayScatterV3.{sgname(dt)}.concat", scatter_concat)
+        def split_read():
+            h, flow = raw.TensorArrayV3(size=g.const(3, "int32"), dtype=dt, name="ta")
+            flow = raw.TensorArraySplitV3(handle=h, value=g.rand(dt, [5, 2]),
+                                          lengths=g.const([2, 0, 3], "int64"), flow_in=flow,
+                                          name="op")
+            reads = [raw.TensorArrayReadV3(handle=h, index=g.const(i, "int32"), flow_in=flow,
+                                           dtype=dt, name=f"read{i}") for i in range(3)]
+            with tf.control_dependencies(reads):
+                close = raw.TensorArrayCloseV3(handle=h, name="close")
+            return reads + [close]
+        g.case(f"TensorArraySplitV3.{sgname(dt)}.read_close", split_read)
+    def dynamic():
+        h, flow = raw.TensorArrayV3(size=g.const(0, "int32"), dtype="float32",
+                                    dynamic_size=True, name="ta")
+        for i in (0, 3):
+            flow = raw.TensorArrayWriteV3(handle=h, index=g.const(i, "int32"),
+                                          value=g.rand("float32", [2]), flow_in=flow,
+                                          name=f"write{i}")
+        return [raw.TensorArraySizeV3(handle=h, flow_in=flow, name="op"),
+                raw.TensorArrayGatherV3(handle=h, indices=g.const([3, 0], "int32"),
+                                        flow_in=flow, dtype="float32", name="gather")]
+    g.case("TensorArraySizeV3.float.dynamic_size", dynamic)
+    def read_twice():
+        h, flow = raw.TensorArrayV3(size=g.const(1, "int32"), dtype="float32",
+                                    clear_after_read=True, name="ta")
+        flow = raw.TensorArrayWriteV3(handle=h, index=g.const(0, "int32"),
+                                      value=g.rand("float32", [2]), flow_in=flow, name="write")
+        r1 = raw.TensorArrayReadV3(handle=h, index=g.const(0, "int32"), flow_in=flow,
+                                   dtype="float32", name="read1")
+        with tf.control_dependencies([r1]):
+            return raw.TensorArrayReadV3(handle=h, index=g.const(0, "int32"), flow_in=flow,
+                                         dtype="float32", name="op")
+    g.case("TensorArrayReadV3.float.read_cleared", read_twice, error=True)
+    def out_of_range():
+        h, flow = raw.TensorArrayV3(size=g.const(2, "int32"), dtype="float32", name="ta")
+        return raw.TensorArrayWriteV3(handle=h, index=g.const(2, "int32"),
+                                      value=g.rand("float32", [2]), flow_in=flow, name="op")
+    g.case("TensorArrayWriteV3.float.out_of_range", out_of_range, error=True)
+    def in_loop():
+        ta = tf.TensorArray(tf.float32, size=4)
+        def body(i, ta):
+            return raw.AddV2(x=i, y=g.const(1, "int32")), ta.write(i, raw.Cast(
+                x=raw.Mul(x=i, y=i), DstT="float32"))
+        _, ta = tf.compat.v1.while_loop(lambda i, ta: raw.Less(x=i, y=g.const(4, "int32")),
+                                        body, [g.const(0, "int32"), ta], name="loop")
+        return ta.stack(name="op")
+    g.case("TensorArrayWriteV3.float.while_loop", in_loop)
+
+
+def concrete(fn, *specs):
+    """`fn` traced (no autograph) for `specs`, its FunctionDef added to the case's graph."""
+    cf = tf.function(fn, autograph=False).get_concrete_function(*specs)
+    cf.add_to_graph(tf.compat.v1.get_default_graph())
+    return cf
+
+
+@group
+def functional(g):
+    f32 = tf.TensorSpec([2], tf.float32)
+    i32 = tf.TensorSpec([], tf.int32)
+    for op in ("While", "StatelessWhile"):
+        def loop(limit, op=op):
+            cond = concrete(lambda i, x: raw.Less(x=i, y=tf.constant(limit)), i32, f32)
+            body = concrete(lambda i, x: (raw.AddV2(x=i, y=tf.constant(1)),
+                                          raw.Mul(x=x, y=tf.constant(2.0))), i32, f32)
+            return list(op_fn(op)(input=[g.const(0, "int32"), g.rand("float32", [2])],
+                                  cond=cond, body=body, name="op"))
+        g.case(f"{op}.float.three_iterations", lambda: loop(3))
+        g.case(f"{op}.float.zero_iterations", lambda: loop(0))
+        def strings(op=op):
+            s = tf.TensorSpec([], tf.string)
+            cond = concrete(lambda i, t: raw.Less(x=i, y=tf.constant(2)), i32, s)
+            body = concrete(lambda i, t: (raw.AddV2(x=i, y=tf.constant(1)),
+                                          raw.StringJoin(inputs=[t, t], separator="+")), i32, s)
+            return list(op_fn(op)(input=[g.const(0, "int32"), g.const(b"ab", "string")],
+                                  cond=cond, body=body, name="op"))
+        g.case(f"{op}.string.doubling", strings)
+    for op in ("If", "StatelessIf"):
+        def branch(pred, op=op):
+            then_f = concrete(lambda x, y: raw.AddV2(x=x, y=y), f32, f32)
+            else_f = concrete(lambda x, y: raw.Sub(x=x, y=y), f32, f32)
+            return list(op_fn(op)(cond=pred, input=[g.rand("float32", [2]),
+                                                    g.rand("float32", [2])],
+                                  Tout=["float32"], then_branch=then_f, else_branch=else_f,
+                                  name="op"))
+        g.case(f"{op}.bool.true", lambda: branch(g.const(True)))
+        g.case(f"{op}.bool.false", lambda: branch(g.const(False)))
+        # A condition of another dtype is converted as ToBool does.
+        g.case(f"{op}.int32.zero", lambda: branch(g.const(0, "int32")))
+        g.case(f"{op}.float.nonempty", lambda: branch(g.const([0.0, 0.0], "float32")))
+        g.case(f"{op}.string.empty", lambda: branch(g.const(b"", "string")))
+    for op in ("Case", "StatelessCase"):
+        def switch(index, op=op):
+            branches = [concrete(lambda x, k=k: raw.Mul(x=x, y=tf.constant(float(k + 1))), f32)
+                        for k in range(3)]
+            return list(op_fn(op)(branch_index=g.const(index, "int32"),
+                                  input=[g.rand("float32", [2])], Tout=["float32"],
+                                  branches=branches, name="op"))
+        for index in (0, 2, 5, -1):
+            g.case(f"{op}.int32.index{index}".replace("-", "neg"), lambda: switch(index))
+    for dt in ("float32", "int32", "string", "bool"):
+        for index, n in ((1, 3), (0, 2), (7, 3), (-2, 2)):
+            def switch_n():
+                graph = tf.compat.v1.get_default_graph()
+                op = graph.create_op(
+                    "_SwitchN", [g.rand(dt, [2]), g.const(index, "int32")], [tf.as_dtype(dt)] * n,
+                    attrs={"T": attr_value_pb2.AttrValue(type=tf.as_dtype(dt).as_datatype_enum),
+                           "num_outs": attr_value_pb2.AttrValue(i=n)}, name="op")
+                live = index if 0 <= index < n else n - 1  # out of range: the last output
+                return op.outputs[live]
+            g.case(f"SwitchN.{sgname(dt)}.index{index}_of{n}".replace("-", "neg"), switch_n)
+    for sname, value, dt in [("zero", 0.0, "float32"), ("nonzero", -2.5, "float32"),
+                             ("int", 3, "int32"), ("int_zero", 0, "int64"),
+                             ("empty_string", b"", "string"), ("string", b"x", "string"),
+                             ("false", False, "bool"), ("vector", [0, 0], "int32"),
+                             ("empty_vector", np.zeros([0], np.float32), "float32")]:
+        g.case(f"ToBool.{sgname(dt)}.{sname}",
+               lambda: raw.ToBool(input=g.const(value, dt), name="op"))
+    def disable_copy_on_read():
+        h = raw.VarHandleOp(dtype="float32", shape=[3], shared_name="v", name="v")
+        a = raw.AssignVariableOp(resource=h, value=g.rand("float32", [3]), name="assign")
+        with tf.control_dependencies([a]):
+            d = raw.DisableCopyOnRead(resource=h, name="op")
+        with tf.control_dependencies([d]):
+            return raw.ReadVariableOp(resource=h, dtype="float32", name="read")
+    g.case("DisableCopyOnRead.float.read", disable_copy_on_read)
+
+
+LIST_DTYPES = ["float32", "float64", "float16", "int32", "int64", "int8", "uint8", "bool",
+               "string", "complex64"]
+
+
+@group
+def tensor_list(g):
+    def shape_of(s):
+        return g.const(s, "int32") if s is not None else g.const(-1, "int32")
+    for dt in LIST_DTYPES:
+        def from_tensor():
+            x = g.rand(dt, [3, 2])
+            h = raw.TensorListFromTensor(tensor=x, element_shape=shape_of([2]), name="op")
+            return [raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                        element_dtype=dt, name="stack"),
+                    raw.TensorListGetItem(input_handle=h, index=g.const(1, "int32"),
+                                          element_shape=shape_of([2]), element_dtype=dt,
+                                          name="get"),
+                    raw.TensorListGather(input_handle=h, indices=g.const([2, 0], "int32"),
+                                         element_shape=shape_of([2]), element_dtype=dt,
+                                         name="gather"),
+                    raw.TensorListLength(input_handle=h, name="length")]
+        g.case(f"TensorListFromTensor.{sgname(dt)}.read", from_tensor)
+        def push_pop():
+            h = raw.EmptyTensorList(element_shape=shape_of([2]),
+                                    max_num_elements=g.const(-1, "int32"), element_dtype=dt,
+                                    name="op")
+            for i in range(3):
+                h = raw.TensorListPushBack(input_handle=h, tensor=g.rand(dt, [2]),
+                                           name=f"push{i}")
+            h2, last = raw.TensorListPopBack(input_handle=h, element_shape=shape_of([2]),
+                                             element_dtype=dt, name="pop")
+            return [last, raw.TensorListStack(input_handle=h2, element_shape=shape_of([2]),
+                                              element_dtype=dt, name="stack")]
+        g.case(f"EmptyTensorList.{sgname(dt)}.push_pop", push_pop)
+        def reserve_set():
+            h = raw.TensorListReserve(element_shape=shape_of([2]),
+                                      num_elements=g.const(3, "int32"), element_dtype=dt,
+                                      name="op")
+            h = raw.TensorListSetItem(input_handle=h, index=g.const(2, "int32"),
+                                      item=g.rand(dt, [2]), name="set2")
+            h = raw.TensorListSetItem(input_handle=h, index=g.const(0, "int32"),
+                                      item=g.rand(dt, [2]), name="set0")
+            h = raw.TensorListSetItem(input_handle=h, index=g.const(1, "int32"),
+                                      item=g.rand(dt, [2]), name="set1")
+            return raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                       element_dtype=dt, name="stack")
+        g.case(f"TensorListReserve.{sgname(dt)}.set_all", reserve_set)
+        def scatter_concat():
+            h = raw.TensorListScatter(tensor=g.rand(dt, [3, 2]), indices=g.const([2, 0, 1],
+                                                                                  "int32"),
+                                      element_shape=shape_of([2]), name="op")
+            value, lengths = raw.TensorListConcat(input_handle=h, element_dtype=dt,
+                                                  element_shape=[2], name="concat")
+            return [value, lengths]
+        g.case(f"TensorListScatter.{sgname(dt)}.concat", scatter_concat)
+    def split_concat():
+        h = raw.TensorListSplit(tensor=g.rand("float32", [5, 2]), element_shape=shape_of([-1, 2]),
+                                lengths=g.const([2, 0, 3], "int64"), name="op")
+        value, lengths = raw.TensorListConcatV2(
+            input_handle=h, element_shape=shape_of([-1, 2]), leading_dims=g.const([], "int64"),
+            element_dtype="float32", name="concat")
+        return [value, lengths, raw.TensorListGetItem(
+            input_handle=h, index=g.const(2, "int32"), element_shape=shape_of([-1, 2]),
+            element_dtype="float32", name="get")]
+    g.case("TensorListSplit.float.concat_v2", split_concat)
+    def scatter_v2():
+        h = raw.TensorListScatterV2(tensor=g.rand("int32", [2, 3]),
+                                    indices=g.const([3, 1], "int32"),
+                                    element_shape=shape_of([3]),
+                                    num_elements=g.const(5, "int32"), name="op")
+        return [raw.TensorListLength(input_handle=h, name="length"),
+                raw.TensorListGetItem(input_handle=h, index=g.const(3, "int32"),
+                                      element_shape=shape_of([3]), element_dtype="int32",
+                                      name="get3"),
+                # An element never set reads as zeros of the element shape.
+                raw.TensorListGetItem(input_handle=h, index=g.const(0, "int32"),
+                                      element_shape=shape_of([3]), element_dtype="int32",
+                                      name="get0")]
+    g.case("TensorListScatterV2.int32.sparse", scatter_v2)
+    def scatter_existing():
+        h = raw.TensorListFromTensor(tensor=g.rand("float32", [4, 2]),
+                                     element_shape=shape_of([2]), name="list")
+        h = raw.TensorListScatterIntoExistingList(input_handle=h, tensor=g.rand("float32",
+                                                                                 [2, 2]),
+                                                  indices=g.const([3, 0], "int32"), name="op")
+        return raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                   element_dtype="float32", name="stack")
+    g.case("TensorListScatterIntoExistingList.float.two", scatter_existing)
+    def resize(size):
+        h = raw.TensorListFromTensor(tensor=g.rand("float32", [3, 2]),
+                                     element_shape=shape_of([2]), name="list")
+        h = raw.TensorListResize(input_handle=h, size=g.const(size, "int32"), name="op")
+        return [raw.TensorListLength(input_handle=h, name="length"),
+                raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                    element_dtype="float32", name="stack")]
+    g.case("TensorListResize.float.grow", lambda: resize(5))
+    g.case("TensorListResize.float.shrink", lambda: resize(1))
+    def element_shape(shape, st):
+        h = raw.EmptyTensorList(element_shape=g.const(shape, "int32"),
+                                max_num_elements=g.const(-1, "int32"), element_dtype="float32",
+                                name="list")
+        return raw.TensorListElementShape(input_handle=h, shape_type=st, name="op")
+    g.case("TensorListElementShape.int32.known", lambda: element_shape([2, 3], "int32"))
+    g.case("TensorListElementShape.int64.partial", lambda: element_shape([-1, 3], "int64"))
+    g.case("TensorListElementShape.int32.unknown_rank", lambda: element_shape(-1, "int32"))
+    def concat_lists():
+        a = raw.TensorListFromTensor(tensor=g.rand("float32", [2, 2]),
+                                     element_shape=shape_of([2]), name="a")
+        b = raw.TensorListFromTensor(tensor=g.rand("float32", [1, 2]),
+                                     element_shape=shape_of([2]), name="b")
+        h = raw.TensorListConcatLists(input_a=a, input_b=b, element_dtype="float32", name="op")
+        return raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                   element_dtype="float32", name="stack")
+    g.case("TensorListConcatLists.float.two", concat_lists)
+    def push_back_batch():
+        lists = raw.Pack(values=[raw.TensorListFromTensor(tensor=g.rand("float32", [1, 2]),
+                                                          element_shape=shape_of([2]),
+                                                          name=f"list{i}") for i in range(3)],
+                         name="lists")
+        h = raw.TensorListPushBackBatch(input_handles=lists, tensor=g.rand("float32", [3, 2]),
+                                        name="op")
+        return [raw.TensorListStack(input_handle=l, element_shape=shape_of([2]),
+                                    element_dtype="float32", name=f"stack{i}")
+                for i, l in enumerate(raw.Unpack(value=h, num=3, name="unpack"))]
+    g.case("TensorListPushBackBatch.float.three_lists", push_back_batch)
+    def get_out_of_range():
+        h = raw.TensorListFromTensor(tensor=g.rand("float32", [2, 2]),
+                                     element_shape=shape_of([2]), name="list")
+        return raw.TensorListGetItem(input_handle=h, index=g.const(2, "int32"),
+                                     element_shape=shape_of([2]), element_dtype="float32",
+                                     name="op")
+    g.case("TensorListGetItem.float.out_of_range", get_out_of_range, error=True)
+    def pop_empty():
+        h = raw.EmptyTensorList(element_shape=shape_of([2]),
+                                max_num_elements=g.const(-1, "int32"), element_dtype="float32",
+                                name="list")
+        return list(raw.TensorListPopBack(input_handle=h, element_shape=shape_of([2]),
+                                          element_dtype="float32", name="op"))[1]
+    g.case("TensorListPopBack.float.empty", pop_empty, error=True)
+    def while_v2_list():
+        h0 = raw.TensorListReserve(element_shape=shape_of([2]), num_elements=g.const(4, "int32"),
+                                   element_dtype="float32", name="reserve")
+        i32 = tf.TensorSpec([], tf.int32)
+        v = tf.TensorSpec([], tf.variant)
+        cond = concrete(lambda i, l: raw.Less(x=i, y=tf.constant(4)), i32, v)
+        body = concrete(lambda i, l: (
+            raw.AddV2(x=i, y=tf.constant(1)),
+            raw.TensorListSetItem(input_handle=l, index=i,
+                                  item=raw.Fill(dims=tf.constant([2]),
+                                                value=raw.Cast(x=i, DstT="float32")))), i32, v)
+        _, h = raw.While(input=[g.const(0, "int32"), h0], cond=cond, body=body, name="op")
+        return raw.TensorListStack(input_handle=h, element_shape=shape_of([2]),
+                                   element_dtype="float32", name="stack")
+    g.case("While.float.tensor_list", while_v2_list)
+
+
+# ---- sg's op list --------------------------------------------------------------------------
+
+
+class _Buffer(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("length", ctypes.c_size_t),
+                ("data_deallocator", ctypes.c_void_p)]
+
+
+def sg_op_list_bytes(libsg):
+    lib = ctypes.CDLL(libsg)
+    lib.SG_GetAllOpList.restype = ctypes.POINTER(_Buffer)
+    lib.SG_DeleteBuffer.argtypes = [ctypes.POINTER(_Buffer)]
+    buf = lib.SG_GetAllOpList()
+    data = ctypes.string_at(buf.contents.data, buf.contents.length)
+    lib.SG_DeleteBuffer(buf)
+    return data
+
+
+def sg_op_names(libsg):
+    # libsg is loaded in a process of its own: beside TensorFlow's libraries it crashes at exit.
+    import subprocess
+    data = subprocess.run([sys.executable, os.path.abspath(__file__), "--print-sg-ops", libsg],
+                          check=True, capture_output=True).stdout
+    from tensorflow.core.framework import op_def_pb2
+    ops = op_def_pb2.OpList()
+    ops.ParseFromString(data)
+    return sorted(op.name for op in ops.op)
+
+
+def main():
+    global tf, attr_value_pb2, op_def_registry, raw
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--libsg", default=os.path.join(REPO, "build", "c_api", "libsg.so.1"),
+                    help="to list the ops sg registers that no case covers")
+    ap.add_argument("--out", default=OUT_DIR)
+    ap.add_argument("--only", nargs="*", default=None, help="group names")
+    args = ap.parse_args()
+
+    import tempfile
+    import tensorflow
+    from tensorflow.core.framework import attr_value_pb2 as avp
+    from tensorflow.python.framework import op_def_registry as odr
+    tf, attr_value_pb2, op_def_registry, raw = tensorflow, avp, odr, tensorflow.raw_ops
+    tf.compat.v1.disable_eager_execution()
+    tf.compat.v1.disable_control_flow_v2()
+
+    os.makedirs(args.out, exist_ok=True)
+    names = args.only if args.only else list(GROUPS)
+    covered = set()
+    total = 0
+    failed = []
+    for name in names:
+        g = Group(name)
+        GROUPS[name](g)
+        with tempfile.TemporaryDirectory() as tmp:
+            gdef, stats = run_group(g, tmp)
+        data = gdef.SerializeToString(deterministic=True)
+        with open(os.path.join(args.out, name + ".pb.gz"), "wb") as f:
+            # gzip with no name and no time in its header: the same cases, the same bytes.
+            with gzip.GzipFile(fileobj=f, mode="wb", compresslevel=9, mtime=0, filename="") as z:
+                z.write(data)
+        covered |= {n.op for n in gdef.node}
+        for fdef in gdef.library.function:
+            covered |= {n.op for n in fdef.node_def}
+        total += stats.cases
+        size = os.path.getsize(os.path.join(args.out, name + ".pb.gz"))
+        print(f"{name}: {stats.cases} cases, {size} bytes"
+              + (f"; {len(stats.dropped)} dropped (no TensorFlow CPU kernel)"
+                 if stats.dropped else ""))
+        failed += g.failed
+    for f in failed:
+        print("failed: " + f)
+    print(f"make_op_cases: {total} cases in {len(names)} groups"
+          + (f"; {len(failed)} cases failed" if failed else ""))
+    if os.path.exists(args.libsg) and not args.only:
+        missing = [op for op in sg_op_names(args.libsg) if op not in covered]
+        if missing:
+            print("ops sg registers without a case: " + " ".join(missing))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--print-sg-ops":
+        sys.stdout.buffer.write(sg_op_list_bytes(sys.argv[2]))
+        sys.exit(0)
+    sys.exit(main())
