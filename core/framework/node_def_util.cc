@@ -88,14 +88,26 @@ absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def) {
       }
     }
   }
+  return ValidateNodeDefAttrsDefined(node, op_def, kNoProducer);
+}
+
+absl::Status ValidateNodeDefAttrsDefined(const NodeDef& node, const OpDef& op_def, int producer) {
   for (const auto& kv : node.attr()) {
     if (absl::StartsWith(kv.first, "_")) continue;
     bool known = false;
     for (const auto& def : op_def.attr()) known = known || def.name() == kv.first;
-    if (!known) {
-      return errors::InvalidArgument("NodeDef '", node.name(), "' has attr '", kv.first,
-                                     "' that op ", node.op(), " does not define");
+    if (known) continue;
+    if (producer == kNoProducer) {
+      return errors::InvalidArgument("NodeDef '", node.name(), "' (op ", node.op(),
+                                     ") has attr '", kv.first, "' that op ", node.op(),
+                                     " does not define");
     }
+    // As TensorFlow does: an unknown attr may change what the op computes, so it is not dropped.
+    return errors::InvalidArgument(
+        "NodeDef '", node.name(), "' (op ", node.op(), ") has attr '", kv.first, "' that op ",
+        node.op(), " does not define in sg; the GraphDef's producer version is ", producer,
+        ". A graph saved with default-valued attrs stripped (TensorFlow's "
+        "strip_default_attrs=True) loads when the attr has its default value");
   }
   return absl::OkStatus();
 }

@@ -21,8 +21,17 @@ void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node);
 
 // INVALID_ARGUMENT naming the node when an attr the OpDef requires is missing, has the wrong
 // type, is not among the allowed values or is under the minimum. Attrs whose names start with
-// '_' are internal and always allowed; unknown other attrs are an error.
+// '_' are internal and always allowed; unknown other attrs are an error (see below).
 absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def);
+
+// Means "the node does not come from a GraphDef" for ValidateNodeDefAttrsDefined.
+constexpr int kNoProducer = -1;
+
+// INVALID_ARGUMENT naming the op, the node and the attr when `node` has an attr (other than an
+// internal "_..." one) that `op_def` does not define; usually the graph was written by a newer
+// TensorFlow that added the attr. `producer` is the producer version of the GraphDef the node
+// comes from, which the message names along with the remedy, or kNoProducer.
+absl::Status ValidateNodeDefAttrsDefined(const NodeDef& node, const OpDef& op_def, int producer);
 
 // The dtypes of each input and output of `node`, with N * T and list(type) args expanded.
 absl::Status InOutTypesForNode(const NodeDef& node, const OpDef& op_def,

@@ -83,6 +83,15 @@ OpDefBuilder& OpDefBuilder::SetAllowsUninitializedInput() {
   op_def_.set_allows_uninitialized_input(true);
   return *this;
 }
+OpDefBuilder& OpDefBuilder::SetIsDistributedCommunication() {
+  op_def_.set_is_distributed_communication(true);
+  return *this;
+}
+OpDefBuilder& OpDefBuilder::Deprecated(int version, std::string explanation) {
+  op_def_.mutable_deprecation()->set_version(version);
+  op_def_.mutable_deprecation()->set_explanation(std::move(explanation));
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::SetShapeFn(ShapeInferenceFn fn) {
   shape_fn_ = std::move(fn);
   return *this;

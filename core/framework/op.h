@@ -73,6 +73,9 @@ class OpDefBuilder {
   OpDefBuilder& SetIsCommutative();
   OpDefBuilder& SetIsAggregate();
   OpDefBuilder& SetAllowsUninitializedInput();
+  OpDefBuilder& SetIsDistributedCommunication();
+  // GraphDefs from producer `version` on no longer use this op; `explanation` says what to use.
+  OpDefBuilder& Deprecated(int version, std::string explanation);
   OpDefBuilder& SetShapeFn(ShapeInferenceFn fn);
   // Parses the specs; INVALID_ARGUMENT naming the op and the spec at fault.
   absl::Status Finalize(OpRegistrationData* data) const;

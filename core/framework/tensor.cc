@@ -33,6 +33,12 @@ std::shared_ptr<TensorBuffer> TensorBuffer::Allocate(DataType dt, int64_t n) {
         handles, n * sizeof(ResourceHandle),
         [](void* p, size_t) { delete[] static_cast<ResourceHandle*>(p); });
   }
+  if (dt == DT_VARIANT) {
+    auto* variants = new (std::nothrow) Variant[n > 0 ? n : 1];
+    if (variants == nullptr) return nullptr;
+    return std::make_shared<TensorBuffer>(
+        variants, n * sizeof(Variant), [](void* p, size_t) { delete[] static_cast<Variant*>(p); });
+  }
   size_t elem = DataTypeSize(dt);
   if (elem == 0) elem = 1;
   if (n < 0 || static_cast<uint64_t>(n) > (uint64_t{1} << 62) / elem) return nullptr;
@@ -68,6 +74,7 @@ absl::StatusOr<Tensor> Tensor::Allocate(DataType dtype, const TensorShape& shape
 size_t Tensor::TotalBytes() const {
   if (BaseType(dtype_) == DT_STRING) return NumElements() * sizeof(tstring);
   if (dtype_ == DT_RESOURCE) return NumElements() * sizeof(ResourceHandle);
+  if (dtype_ == DT_VARIANT) return NumElements() * sizeof(Variant);
   return NumElements() * DataTypeSize(dtype_);
 }
 
@@ -95,6 +102,8 @@ Tensor Tensor::DeepCopy() const {
   } else if (dtype_ == DT_RESOURCE) {
     std::copy(data<ResourceHandle>(), data<ResourceHandle>() + NumElements(),
               out.data<ResourceHandle>());
+  } else if (dtype_ == DT_VARIANT) {
+    std::copy(data<Variant>(), data<Variant>() + NumElements(), out.data<Variant>());
   } else if (TotalBytes() > 0) {
     std::memcpy(out.raw_data(), raw_data(), TotalBytes());
   }
@@ -160,7 +169,12 @@ bool DecodeStringList(const std::string& src, tstring* out, int64_t n) {
 
 absl::StatusOr<Tensor> Tensor::FromProto(const TensorProto& proto) {
   DataType dt = proto.dtype();
-  if (dt == DT_INVALID || IsRefType(dt) || dt == DT_RESOURCE || dt == DT_VARIANT ||
+  if (dt == DT_VARIANT) {
+    return errors::InvalidArgument(
+        "cannot make a variant tensor from a TensorProto: sg does not deserialize variants "
+        "(TensorLists are made by the list ops in the graph, not read from protos)");
+  }
+  if (dt == DT_INVALID || IsRefType(dt) || dt == DT_RESOURCE ||
       (DataTypeSize(dt) == 0 && dt != DT_STRING)) {
     return errors::InvalidArgument("cannot make a tensor of dtype ", DataTypeString(dt),
                                    " from a TensorProto");
@@ -229,6 +243,8 @@ void Tensor::AsProtoTensorContent(TensorProto* proto) const {
     for (int64_t i = 0; i < NumElements(); ++i) proto->add_string_val(data<tstring>()[i]);
     return;
   }
+  // Resource handles and variants hold pointers and strings, not bytes to send.
+  if (!DataTypeIsPod(dtype_)) return;
   if (TotalBytes() > 0) {
     proto->set_tensor_content(static_cast<const char*>(raw_data()), TotalBytes());
   }
@@ -290,6 +306,7 @@ std::string Tensor::SummarizeValue(int max_entries) const {
       case DT_UINT64: absl::StrAppend(&out, data<uint64_t>()[i]); break;
       case DT_BOOL: out += data<bool>()[i] ? "true" : "false"; break;
       case DT_STRING: absl::StrAppend(&out, "\"", absl::CEscape(data<tstring>()[i]), "\""); break;
+      case DT_VARIANT: out += data<Variant>()[i].DebugString(); break;
       default: out += "?"; break;
     }
   }

@@ -1,7 +1,8 @@
 // Tensor: a dtype, a shape and a reference-counted, 64-byte aligned buffer.
 //
 // Copying a Tensor shares the buffer (cheap); DeepCopy() makes an independent one. DT_STRING tensors
-// hold std::string elements. Eigen views (flat, vec, matrix, tensor) are provided as in TensorFlow.
+// hold std::string elements, DT_RESOURCE tensors ResourceHandles, DT_VARIANT tensors Variants
+// (core/framework/variant.h). Eigen views (flat, vec, matrix, tensor) are provided as in TensorFlow.
 // Thread safety: a Tensor object is a value; concurrent reads are safe, writes need external locking.
 #ifndef SG_CORE_FRAMEWORK_TENSOR_H_
 #define SG_CORE_FRAMEWORK_TENSOR_H_
@@ -28,8 +29,8 @@ class TensorBuffer {
   TensorBuffer& operator=(const TensorBuffer&) = delete;
   ~TensorBuffer();
 
-  // Allocates room for `n` elements of `dt`, aligned to kTensorAlignment; strings are constructed
-  // empty. Returns nullptr when the memory cannot be had.
+  // Allocates room for `n` elements of `dt`, aligned to kTensorAlignment; strings, resource
+  // handles and variants are constructed empty. Returns nullptr when the memory cannot be had.
   static std::shared_ptr<TensorBuffer> Allocate(DataType dt, int64_t n);
 
   void* data() const { return data_; }
@@ -61,7 +62,7 @@ class Tensor {
  public:
   // An uninitialized tensor of DT_INVALID (IsInitialized() is false).
   Tensor() = default;
-  // Allocates a tensor; numeric contents are uninitialized, strings empty. Aborts only if memory
+  // Allocates a tensor; numeric contents are uninitialized, strings and variants empty. Aborts only if memory
   // cannot be had; use Tensor::Allocate for a status instead.
   Tensor(DataType dtype, const TensorShape& shape);
   // Shares `buffer`, which must hold at least shape.num_elements() elements of dtype.
@@ -89,7 +90,7 @@ class Tensor {
   int64_t dim_size(int d) const { return shape_.dim_size(d); }
   int64_t NumElements() const { return shape_.num_elements(); }
   bool IsInitialized() const { return dtype_ != DT_INVALID && (buf_ || NumElements() == 0); }
-  // Bytes of the elements (for strings: the std::string objects, not their contents).
+  // Bytes of the elements (for strings and variants: the element objects, not what they hold).
   size_t TotalBytes() const;
   // Bytes a serialization would need: for strings, the sum of the string lengths.
   size_t AllocatedBytes() const;
@@ -150,13 +151,16 @@ class Tensor {
 
   // Makes this tensor share `other`'s buffer under `shape`; false if element counts differ.
   bool CopyFrom(const Tensor& other, const TensorShape& shape);
-  // A tensor with its own buffer and the same contents.
+  // A tensor with its own buffer and the same contents. Variant elements are copied as Variants,
+  // so the copy shares their (immutable) values.
   Tensor DeepCopy() const;
 
   // Decodes a TensorProto: tensor_content or the typed *_val fields, a short *_val list repeating
   // its last value (as TensorFlow does). INVALID_ARGUMENT when the proto does not fit.
   static absl::StatusOr<Tensor> FromProto(const TensorProto& proto);
-  // Encodes with tensor_content for numeric types and string_val for strings.
+  // Encodes with tensor_content for numeric types and string_val for strings. Resource and
+  // variant elements cannot be encoded: only the dtype and shape are written, which FromProto
+  // refuses.
   void AsProtoTensorContent(TensorProto* proto) const;
   // Encodes with the typed *_val fields.
   void AsProtoField(TensorProto* proto) const;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "core/framework/variant.h"
 #include "core/proto/types.pb.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -59,6 +60,7 @@ SG_MATCH_TYPE_(uint64_t, DT_UINT64)
 SG_MATCH_TYPE_(bool, DT_BOOL)
 SG_MATCH_TYPE_(half, DT_HALF)
 SG_MATCH_TYPE_(bfloat16, DT_BFLOAT16)
+SG_MATCH_TYPE_(Variant, DT_VARIANT)
 #undef SG_MATCH_TYPE_
 
 // Calls `fn(T{})` with the C++ type of `dt` for the numeric types listed; returns false when `dt`

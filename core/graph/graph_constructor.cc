@@ -95,6 +95,11 @@ class Importer {
       if (def.device().empty() && !opts_.default_device.empty()) {
         def.set_device(opts_.default_device);
       }
+      // Checked here rather than in AddNode, so that the message names the producer.
+      if (const OpRegistrationData* reg = g_->flib().LookUp(def.op())) {
+        absl::Status s = ValidateNodeDefAttrsDefined(def, reg->op_def, producer);
+        if (!s.ok()) return Fail(s);
+      }
       auto node = g_->AddNode(std::move(def));
       if (!node.ok()) return Fail(node.status());
       names_[in.name()] = *node;

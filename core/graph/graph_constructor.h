@@ -39,8 +39,9 @@ struct ImportResults {
 
 // Adds the nodes of `gdef` to `g`, all or none: on error `g` is left as it was.
 // Errors: INVALID_ARGUMENT for a duplicate name, a missing input node or output index, a dtype
-// mismatch, a cycle that is not a loop, an unsupported producer version or a shape conflict;
-// NOT_FOUND for an unknown op. Messages name the node.
+// mismatch, a cycle that is not a loop, an unsupported producer version, a shape conflict or an
+// attr the op does not define (the message names the producer version); NOT_FOUND for an unknown
+// op. Messages name the node.
 absl::Status ImportGraphDef(const GraphDef& gdef, const ImportOptions& options, Graph* g,
                             ImportResults* results = nullptr);
 

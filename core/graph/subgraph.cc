@@ -5,6 +5,7 @@
 
 #include "core/framework/node_def_util.h"
 #include "core/framework/rendezvous.h"
+#include "core/graph/lower_functional_ops.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 
@@ -266,7 +267,6 @@ absl::Status InlineOne(Graph* g, Node* call, const FunctionDef& fdef, const Attr
   };
   for (auto& [node, nd] : body) {
     int slot = 0;
-    bool has_data_input = false;
     for (const std::string& in : nd->input()) {
       if (!in.empty() && in[0] == '^') {
         auto it = names.find(in.substr(1));
@@ -281,10 +281,25 @@ absl::Status InlineOne(Graph* g, Node* call, const FunctionDef& fdef, const Attr
       int idx;
       SG_RETURN_IF_ERROR(resolve(in, &src, &idx));
       SG_RETURN_IF_ERROR(g->AddEdge(src, idx, node, slot++).status());
-      has_data_input = true;
     }
-    if (!has_data_input) {
-      for (Node* c : control_in) g->AddControlEdge(c, node);
+  }
+  // A body node without inputs (a constant, say) waits for the call's inputs and control inputs,
+  // as TensorFlow's inliner makes it: so it runs in the caller's frame and branch, and not at all
+  // when the call's inputs are dead (a branch not taken).
+  if (!control_in.empty() || !inputs.empty()) {
+    Node* input_control = nullptr;
+    for (auto& [node, nd] : body) {
+      if (!node->in_edges().empty()) continue;
+      if (input_control == nullptr) {
+        NodeDef def;
+        def.set_name(g->NewName(prefix + "input_control_node"));
+        def.set_op("NoOp");
+        def.set_device(call_device);
+        SG_ASSIGN_OR_RETURN(input_control, g->AddNode(std::move(def)));
+        for (Node* c : control_in) g->AddControlEdge(c, input_control);
+        for (const auto& arg : sig.input_arg()) g->AddControlEdge(names[arg.name()], input_control);
+      }
+      g->AddControlEdge(input_control, node);
     }
   }
   // The call's name now names the results.
@@ -336,6 +351,11 @@ absl::Status InlineFunctionCalls(Graph* g) {
   for (int round = 0; round < 64; ++round) {
     bool any = false;
     for (Node* n : g->nodes()) {
+      if (IsFunctionalControlFlow(*n)) {
+        SG_RETURN_IF_ERROR(LowerFunctionalOp(g, n));
+        any = true;
+        continue;
+      }
       const FunctionDef* fdef = nullptr;
       AttrMap attrs = n->def().attr();
       if (n->IsFunctionCall()) {

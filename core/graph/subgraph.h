@@ -30,9 +30,11 @@ absl::Status RewriteGraphForExecution(Graph* g, const std::vector<std::string>& 
 // Removes every node from which no node in `keep` can be reached.
 void PruneForTargets(Graph* g, const std::vector<Node*>& keep);
 
-// Replaces every call of a library function (a node whose op is a function, or PartitionedCall /
-// StatefulPartitionedCall) by the function's body; the call node's name then names an IdentityN
-// of the results. UNIMPLEMENTED for list-typed arguments, INVALID_ARGUMENT for recursion.
+// Lowers functional control flow (While, If, Case: lower_functional_ops.h) and replaces every
+// call of a library function (a node whose op is a function, or PartitionedCall /
+// StatefulPartitionedCall) by the function's body, repeatedly, until neither is left; the call
+// node's name then names an IdentityN of the results. UNIMPLEMENTED for list-typed arguments,
+// INVALID_ARGUMENT for recursion or nesting deeper than 64.
 absl::Status InlineFunctionCalls(Graph* g);
 
 }  // namespace sg

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/framework/resource_mgr.h"
+
 namespace sg {
 namespace {
 
@@ -111,9 +113,13 @@ void CopyStrided(const Eigen::ThreadPoolDevice* device, DataType dtype,
     if (d == 0) return;
   }
   Simplified v = Simplify(shape, src_strides, dst_strides);
-  if (dtype == DT_STRING) {
-    CopyTyped<tstring>(device, v, src, src_offset, dst, dst_offset);
-    return;
+  switch (dtype) {
+    case DT_STRING: CopyTyped<tstring>(device, v, src, src_offset, dst, dst_offset); return;
+    case DT_VARIANT: CopyTyped<Variant>(device, v, src, src_offset, dst, dst_offset); return;
+    case DT_RESOURCE:
+      CopyTyped<ResourceHandle>(device, v, src, src_offset, dst, dst_offset);
+      return;
+    default: break;
   }
   switch (DataTypeSize(dtype)) {
     case 1: CopyTyped<uint8_t>(device, v, src, src_offset, dst, dst_offset); break;
@@ -121,7 +127,7 @@ void CopyStrided(const Eigen::ThreadPoolDevice* device, DataType dtype,
     case 4: CopyTyped<uint32_t>(device, v, src, src_offset, dst, dst_offset); break;
     case 8: CopyTyped<uint64_t>(device, v, src, src_offset, dst, dst_offset); break;
     case 16: CopyTyped<Bytes16>(device, v, src, src_offset, dst, dst_offset); break;
-    default: break;  // resource/variant tensors are not moved element-wise
+    default: break;
   }
 }
 
@@ -139,9 +145,11 @@ void FillWithScalar(const Eigen::ThreadPoolDevice* device, const Tensor& value, 
                           [&](Eigen::Index b, Eigen::Index e) { std::fill(d + b, d + e, v); });
     }
   };
-  if (out->dtype() == DT_STRING) {
-    fill(tstring{});
-    return;
+  switch (out->dtype()) {
+    case DT_STRING: fill(tstring{}); return;
+    case DT_VARIANT: fill(Variant{}); return;
+    case DT_RESOURCE: fill(ResourceHandle{}); return;
+    default: break;
   }
   switch (DataTypeSize(out->dtype())) {
     case 1: fill(uint8_t{}); break;

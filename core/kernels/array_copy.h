@@ -21,8 +21,8 @@ using DimVector = absl::InlinedVector<int64_t, 8>;
 
 // Copies every element of a view of `shape`: element (i_0..i_k) is read at
 // src[src_offset + sum_j i_j * src_strides[j]] and written at dst[dst_offset + sum_j i_j *
-// dst_strides[j]]. Elements are of `dtype` (strings are assigned, everything else is copied as
-// bytes). The caller guarantees every address is inside its buffer and that the destination
+// dst_strides[j]]. Elements are of `dtype` (strings, resource handles and variants are
+// assigned, everything else is copied as bytes). The caller guarantees every address is inside its buffer and that the destination
 // elements are distinct and do not overlap the source elements. `device` may be nullptr (runs on
 // the calling thread); otherwise the work is split across its pool.
 void CopyStrided(const Eigen::ThreadPoolDevice* device, DataType dtype,

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/framework/op_kernel.h"
+#include "core/kernels/cwise_ops_common.h"
 
 namespace sg {
 namespace {
@@ -71,6 +72,8 @@ class SnapshotOp final : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("Snapshot").Device(DEVICE_CPU), SnapshotOp);
 
+using CheckNumericsTypes = TypeList<float, double, half, bfloat16>;
+
 class CheckNumericsOp final : public OpKernel {
  public:
   explicit CheckNumericsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -79,7 +82,7 @@ class CheckNumericsOp final : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
     bool bad = false;
-    DispatchFloat(in.dtype(), [&](auto tag) {
+    DispatchTypes(CheckNumericsTypes(), in.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* p = in.data<T>();
       for (int64_t i = 0; i < in.NumElements() && !bad; ++i) {
@@ -95,7 +98,10 @@ class CheckNumericsOp final : public OpKernel {
  private:
   std::string message_;
 };
-REGISTER_KERNEL_BUILDER(Name("CheckNumerics").Device(DEVICE_CPU), CheckNumericsOp);
+REGISTER_KERNEL_BUILDER(Name("CheckNumerics")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(CheckNumericsTypes())),
+                        CheckNumericsOp);
 
 class NoOp final : public OpKernel {
  public:

@@ -14,6 +14,7 @@
 #define SG_CORE_KERNELS_CWISE_OPS_COMMON_H_
 
 #include <type_traits>
+#include <vector>
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/tensor.h"
@@ -29,6 +30,14 @@ struct TypeList {};
 template <typename... Ts, typename Fn>
 bool DispatchTypes(TypeList<Ts...>, DataType dt, Fn&& fn) {
   return ((dt == DataTypeToEnum<Ts>::value ? (fn(Ts{}), true) : false) || ...);
+}
+
+// The DataTypes of a list, for a kernel's TypeConstraint: a dtype the op allows but the kernel
+// cannot dispatch then fails when the kernel is created ("No registered kernel ..." naming the
+// node), before the step runs.
+template <typename... Ts>
+std::vector<DataType> DataTypesOf(TypeList<Ts...>) {
+  return {DataTypeToEnum<Ts>::value...};
 }
 
 using FloatTypes = TypeList<float, double, half>;

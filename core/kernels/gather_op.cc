@@ -100,6 +100,10 @@ class GatherOp final : public OpKernel {
       run(tstring{});
       return;
     }
+    if (params.dtype() == DT_VARIANT) {
+      run(Variant{});
+      return;
+    }
     switch (DataTypeSize(params.dtype())) {
       case 1: run(uint8_t{}); break;
       case 2: run(uint16_t{}); break;

@@ -143,8 +143,14 @@ class AssignUpdateVariableOp final : public OpKernel {
   const DenseUpdate op_;
   DataType dtype_;
 };
-REGISTER_KERNEL_BUILDER(Name("AssignAddVariableOp").Device(DEVICE_CPU), AssignUpdateVariableOp);
-REGISTER_KERNEL_BUILDER(Name("AssignSubVariableOp").Device(DEVICE_CPU), AssignUpdateVariableOp);
+REGISTER_KERNEL_BUILDER(Name("AssignAddVariableOp")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("dtype", DenseUpdateTypes()),
+                        AssignUpdateVariableOp);
+REGISTER_KERNEL_BUILDER(Name("AssignSubVariableOp")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("dtype", DenseUpdateTypes()),
+                        AssignUpdateVariableOp);
 
 class VarIsInitializedOp final : public OpKernel {
  public:
@@ -249,6 +255,18 @@ class ResourceGatherOp final : public OpKernel {
   int64_t batch_dims_;
 };
 REGISTER_KERNEL_BUILDER(Name("ResourceGather").Device(DEVICE_CPU), ResourceGatherOp);
+
+// sg's ReadVariableOp always shares the variable's buffer (writers copy while a read is alive), so
+// there is no copy on read to disable: the op only checks that its input is a resource handle.
+class DisableCopyOnReadOp final : public OpKernel {
+ public:
+  explicit DisableCopyOnReadOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandle* h;
+    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("DisableCopyOnRead").Device(DEVICE_CPU), DisableCopyOnReadOp);
 
 }  // namespace
 }  // namespace sg

@@ -62,7 +62,8 @@ class RangeOp final : public OpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("Range").Device(DEVICE_CPU), RangeOp);
+REGISTER_KERNEL_BUILDER(
+    Name("Range").Device(DEVICE_CPU).TypeConstraint("Tidx", DataTypesOf(RangeTypes())), RangeOp);
 
 }  // namespace
 }  // namespace sg

@@ -35,6 +35,9 @@ void CopyRows(const Tensor& src, int64_t src_row, Tensor* dst, int64_t dst_row, 
   } else if (src.dtype() == DT_RESOURCE) {
     const ResourceHandle* from = src.data<ResourceHandle>() + src_row * row_elems;
     std::copy(from, from + rows * row_elems, dst->data<ResourceHandle>() + dst_row * row_elems);
+  } else if (src.dtype() == DT_VARIANT) {
+    const Variant* from = src.data<Variant>() + src_row * row_elems;
+    std::copy(from, from + rows * row_elems, dst->data<Variant>() + dst_row * row_elems);
   }
 }
 

@@ -135,8 +135,10 @@ class DenseUpdateOp final : public OpKernel {
  private:
   const DenseUpdate op_;
 };
-REGISTER_KERNEL_BUILDER(Name("AssignAdd").Device(DEVICE_CPU), DenseUpdateOp);
-REGISTER_KERNEL_BUILDER(Name("AssignSub").Device(DEVICE_CPU), DenseUpdateOp);
+REGISTER_KERNEL_BUILDER(
+    Name("AssignAdd").Device(DEVICE_CPU).TypeConstraint("T", DenseUpdateTypes()), DenseUpdateOp);
+REGISTER_KERNEL_BUILDER(
+    Name("AssignSub").Device(DEVICE_CPU).TypeConstraint("T", DenseUpdateTypes()), DenseUpdateOp);
 
 class IsVariableInitializedOp final : public OpKernel {
  public:

@@ -21,6 +21,9 @@ void CopyElements(const Tensor& from, Tensor* to) {
   } else if (from.dtype() == DT_RESOURCE) {
     std::copy(from.data<ResourceHandle>(), from.data<ResourceHandle>() + from.NumElements(),
               to->data<ResourceHandle>());
+  } else if (from.dtype() == DT_VARIANT) {
+    std::copy(from.data<Variant>(), from.data<Variant>() + from.NumElements(),
+              to->data<Variant>());
   }
 }
 
@@ -46,6 +49,19 @@ bool DispatchArithmetic(DataType dt, Fn&& fn) {
 }
 
 }  // namespace
+
+const std::vector<DataType>& DenseUpdateTypes() {
+  static const auto* types = [] {
+    auto* v = new std::vector<DataType>;
+    for (int t = DT_INVALID; t <= DataType_MAX; ++t) {
+      if (DataType_IsValid(t) && DispatchArithmetic(static_cast<DataType>(t), [](auto) {})) {
+        v->push_back(static_cast<DataType>(t));
+      }
+    }
+    return v;
+  }();
+  return *types;
+}
 
 absl::Status CopyIntoVariable(OpKernelContext* ctx, const Tensor& value, Tensor* var) {
   if (Reusable(*var, value.dtype(), value.shape())) {

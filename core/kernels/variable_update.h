@@ -7,6 +7,8 @@
 #ifndef SG_CORE_KERNELS_VARIABLE_UPDATE_H_
 #define SG_CORE_KERNELS_VARIABLE_UPDATE_H_
 
+#include <vector>
+
 #include "core/framework/op_kernel.h"
 #include "core/framework/tensor.h"
 
@@ -23,6 +25,10 @@ enum class DenseUpdate { kAdd, kSub };
 // and shape. INVALID_ARGUMENT for a dtype without arithmetic.
 absl::Status ApplyDenseUpdate(OpKernelContext* ctx, DenseUpdate op, const Tensor& value,
                               Tensor* var);
+
+// The dtypes ApplyDenseUpdate supports, for the TypeConstraint of the kernels that call it: a
+// dtype the op allows beyond these (bfloat16, the quantized types) then fails at kernel creation.
+const std::vector<DataType>& DenseUpdateTypes();
 
 }  // namespace sg
 

@@ -41,7 +41,12 @@ class WhereOp final : public OpKernel {
     }
   }
 };
-REGISTER_KERNEL_BUILDER(Name("Where").Device(DEVICE_CPU), WhereOp);
+// What DispatchAll covers, strings aside: the quantized types TensorFlow's op allows have no kernel.
+REGISTER_KERNEL_BUILDER(Name("Where").Device(DEVICE_CPU).TypeConstraint(
+                            "T", {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_BFLOAT16, DT_INT8, DT_INT16,
+                                  DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64,
+                                  DT_BOOL, DT_COMPLEX64, DT_COMPLEX128}),
+                        WhereOp);
 
 class UniqueOp final : public OpKernel {
  public:

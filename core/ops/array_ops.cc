@@ -841,8 +841,9 @@ REGISTER_OP("ReverseV2")
 REGISTER_OP("Where")
     .Input("input: T")
     .Output("index: int64")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, bfloat16, uint16, "
-          "complex128, half, uint32, uint64, bool} = DT_BOOL")
+    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool} "
+          "= DT_BOOL")
     .SetShapeFn(WhereShape);
 
 REGISTER_OP("Unique")

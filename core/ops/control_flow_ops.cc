@@ -62,7 +62,6 @@ REGISTER_OP("RefMerge")
     .Output("value_index: int32")
     .Attr("T: type")
     .Attr("N: int >= 1")
-    .SetAllowsUninitializedInput()
     .SetShapeFn(MergeShape);
 REGISTER_OP("Enter")
     .Input("data: T")

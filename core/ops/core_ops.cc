@@ -50,6 +50,7 @@ REGISTER_OP("PlaceholderV2")
     .Output("output: dtype")
     .Attr("dtype: type")
     .Attr("shape: shape")
+    .Deprecated(23, "use Placeholder, which has meant the same since")
     .SetShapeFn([](InferenceContext* c) { return ShapeFromAttr(c, "shape"); });
 
 REGISTER_OP("PlaceholderWithDefault")
@@ -74,6 +75,7 @@ REGISTER_OP("RefIdentity")
     .Input("input: Ref(T)")
     .Output("output: Ref(T)")
     .Attr("T: type")
+    .SetAllowsUninitializedInput()
     .SetShapeFn(shape_fns::Unchanged);
 REGISTER_OP("Snapshot").Input("input: T").Output("output: T").Attr("T: type").SetShapeFn(
     shape_fns::Unchanged);
@@ -88,8 +90,9 @@ REGISTER_OP("PreventGradient")
 REGISTER_OP("CheckNumerics")
     .Input("tensor: T")
     .Output("output: T")
-    .Attr("T: {half, float, double}")
+    .Attr("T: {bfloat16, half, float, double}")
     .Attr("message: string")
+    .SetIsStateful()
     .SetShapeFn(shape_fns::Unchanged);
 REGISTER_OP("IdentityN")
     .Input("input: T")
@@ -121,6 +124,7 @@ REGISTER_OP("_Recv")
     .Attr("recv_device: string")
     .Attr("client_terminated: bool = false")
     .SetIsStateful()
+    .SetIsDistributedCommunication()
     .SetShapeFn(shape_fns::Unknown);
 
 }  // namespace sg
@@ -145,5 +149,6 @@ REGISTER_OP("StatefulPartitionedCall")
     .Attr("config: string = ''")
     .Attr("config_proto: string = ''")
     .Attr("executor_type: string = ''")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetIsDistributedCommunication();
 }  // namespace sg

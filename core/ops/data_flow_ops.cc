@@ -66,6 +66,7 @@ REGISTER_OP("TensorArrayWriteV3")
     .Input("flow_in: float")
     .Output("flow_out: float")
     .Attr("T: type")
+    .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) {
       SG_RETURN_IF_ERROR(CheckHandle(c, 0));
       SG_RETURN_IF_ERROR(CheckScalar(c, 1));
@@ -80,6 +81,7 @@ REGISTER_OP("TensorArrayReadV3")
     .Input("flow_in: float")
     .Output("value: dtype")
     .Attr("dtype: type")
+    .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) {
       SG_RETURN_IF_ERROR(CheckHandle(c, 0));
       SG_RETURN_IF_ERROR(CheckScalar(c, 1));
@@ -95,6 +97,7 @@ REGISTER_OP("TensorArrayGatherV3")
     .Output("value: dtype")
     .Attr("dtype: type")
     .Attr("element_shape: shape = unknown")
+    .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) {
       SG_RETURN_IF_ERROR(CheckHandle(c, 0));
       SG_RETURN_IF_ERROR(CheckVector(c, 1));
@@ -113,6 +116,7 @@ REGISTER_OP("TensorArrayScatterV3")
     .Input("flow_in: float")
     .Output("flow_out: float")
     .Attr("T: type")
+    .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) {
       SG_RETURN_IF_ERROR(CheckHandle(c, 0));
       SG_RETURN_IF_ERROR(CheckVector(c, 1));
@@ -128,6 +132,7 @@ REGISTER_OP("TensorArrayConcatV3")
     .Output("lengths: int64")
     .Attr("dtype: type")
     .Attr("element_shape_except0: shape = unknown")
+    .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) {
       SG_RETURN_IF_ERROR(CheckHandle(c, 0));
       SG_RETURN_IF_ERROR(CheckScalar(c, 1));
@@ -143,6 +148,7 @@ REGISTER_OP("TensorArraySplitV3")
     .Input("flow_in: float")
     .Output("flow_out: float")
     .Attr("T: type")
+    .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) {
       SG_RETURN_IF_ERROR(CheckHandle(c, 0));
       SG_RETURN_IF_ERROR(CheckVector(c, 2));
@@ -155,6 +161,7 @@ REGISTER_OP("TensorArraySizeV3")
     .Input("handle: resource")
     .Input("flow_in: float")
     .Output("size: int32")
+    .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) {
       SG_RETURN_IF_ERROR(CheckHandle(c, 0));
       c->set_output(0, PartialTensorShape::Scalar());
@@ -163,6 +170,7 @@ REGISTER_OP("TensorArraySizeV3")
 
 REGISTER_OP("TensorArrayCloseV3")
     .Input("handle: resource")
+    .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) { return CheckHandle(c, 0); });
 
 }  // namespace sg

@@ -447,23 +447,27 @@ REGISTER_OP("MatMul").Input("a: T").Input("b: T").Output("product: T")
     .Attr("transpose_a: bool = false").Attr("transpose_b: bool = false")
     .Attr("T: {bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, uint64, "
           "complex64, complex128}")
+    // Hints for TensorFlow's gradient placement; the kernel ignores them.
+    .Attr("grad_a: bool = false").Attr("grad_b: bool = false")
     .SetShapeFn(shape_fns::MatMul);
 REGISTER_OP("BatchMatMul").Input("x: T").Input("y: T").Output("output: T")
     .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
     .Attr("adj_x: bool = false").Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false").Attr("grad_y: bool = false")  // hints, as MatMul's grad_a
     .SetShapeFn([](InferenceContext* c) { return BatchMatMulShape(c, false); });
 REGISTER_OP("BatchMatMulV2").Input("x: T").Input("y: T").Output("output: T")
     .Attr("T: {bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, "
           "uint64, complex64, complex128}")
     .Attr("adj_x: bool = false").Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false").Attr("grad_y: bool = false")  // hints, as MatMul's grad_a
     .SetShapeFn([](InferenceContext* c) { return BatchMatMulShape(c, true); });
 
 // ---- Sequences ----------------------------------------------------------------------------------
 
 REGISTER_OP("Range").Input("start: Tidx").Input("limit: Tidx").Input("delta: Tidx")
     .Output("output: Tidx")
-    .Attr("Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32} "
-          "= DT_INT32")
+    .Attr("Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, "
+          "uint64} = DT_INT32")
     .SetShapeFn(RangeShape);
 
 }  // namespace sg

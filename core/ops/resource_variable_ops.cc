@@ -19,6 +19,7 @@ REGISTER_OP("VarHandleOp")
     .Output("resource: resource")
     .Attr("container: string = ''")
     .Attr("shared_name: string = ''")
+    .Attr("debug_name: string = ''")  // for TensorFlow's messages; sg names the node instead
     .Attr("dtype: type")
     .Attr("shape: shape")
     .Attr("allowed_devices: list(string) = []")
@@ -29,6 +30,7 @@ REGISTER_OP("ReadVariableOp")
     .Input("resource: resource")
     .Output("value: dtype")
     .Attr("dtype: type")
+    .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) {
       SG_RETURN_IF_ERROR(ScalarHandle(c));
       c->set_output(0, PartialTensorShape());
@@ -40,23 +42,27 @@ REGISTER_OP("AssignVariableOp")
     .Input("value: dtype")
     .Attr("dtype: type")
     .Attr("validate_shape: bool = false")
+    .SetIsStateful()
     .SetShapeFn(ScalarHandle);
 
 REGISTER_OP("AssignAddVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
     .Attr("dtype: type")
+    .SetIsStateful()
     .SetShapeFn(ScalarHandle);
 
 REGISTER_OP("AssignSubVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
     .Attr("dtype: type")
+    .SetIsStateful()
     .SetShapeFn(ScalarHandle);
 
 REGISTER_OP("VarIsInitializedOp")
     .Input("resource: resource")
     .Output("is_initialized: bool")
+    .SetIsStateful()
     .SetShapeFn(shape_fns::Scalar);
 
 REGISTER_OP("DestroyResourceOp")
@@ -73,6 +79,14 @@ REGISTER_OP("ResourceGather")
     .Output("output: dtype")
     .Attr("dtype: type")
     .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
     .SetShapeFn(shape_fns::Unknown);
+
+// DisableCopyOnRead(resource): TensorFlow's switch of a variable to reads that alias its buffer
+// (TF 2 SavedModels' save functions call it); sg's reads always do, so its kernel does nothing.
+REGISTER_OP("DisableCopyOnRead")
+    .Input("resource: resource")
+    .SetIsStateful()
+    .SetShapeFn(NoOutputs);
 
 }  // namespace sg

@@ -93,8 +93,8 @@ REGISTER_OP("AssignAdd")
     .Input("ref: Ref(T)")
     .Input("value: T")
     .Output("output_ref: Ref(T)")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, uint16, "
-          "complex128, half, uint32, uint64}")
+    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .SetShapeFn(MergeBothInputs);
 
@@ -102,8 +102,8 @@ REGISTER_OP("AssignSub")
     .Input("ref: Ref(T)")
     .Input("value: T")
     .Output("output_ref: Ref(T)")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, uint16, "
-          "complex128, half, uint32, uint64}")
+    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .SetShapeFn(MergeBothInputs);
 

@@ -308,7 +308,6 @@ class DirectSession : public Session {
     }
     auto graph = std::make_unique<Graph>();
     SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), graph.get()));
-    SG_RETURN_IF_ERROR(InlineFunctionCalls(graph.get()));
     auto set = std::make_shared<ExecutorSet>();
     set->feeds = feeds;
     set->fetches = fetches;
@@ -333,6 +332,9 @@ class DirectSession : public Session {
     rw.client_incarnation = set->client_incarnation;
     rw.device = devices_[0]->name();
     SG_RETURN_IF_ERROR(RewriteGraphForExecution(graph.get(), feeds, fetches, targets, rw));
+    // After pruning, so that only the functions this step calls are lowered and inlined (a
+    // SavedModel's save function, say, may use ops a serving step never runs).
+    SG_RETURN_IF_ERROR(InlineFunctionCalls(graph.get()));
     PlacerOptions po;
     po.allow_soft_placement = options_.config.allow_soft_placement();
     po.log_device_placement = options_.config.log_device_placement();

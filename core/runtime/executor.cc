@@ -171,7 +171,8 @@ absl::Status ExecutorImpl::Initialize() {
     item.is_enter = node->IsEnter();
     item.is_exit = node->IsExit();
     item.is_next_iteration = node->IsNextIteration();
-    item.is_switch = node->IsSwitch();
+    // _SwitchN (lowered Case) leaves all outputs but one unset, as Switch does.
+    item.is_switch = node->IsSwitch() || node->type_string() == "_SwitchN";
     item.is_send = node->IsSend();
     if (item.is_enter) {
       GetAttr(node->def().attr(), "is_constant", &item.is_constant_enter).IgnoreError();

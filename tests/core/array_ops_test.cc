@@ -1,7 +1,9 @@
 // Array op kernels checked against plain reference loops written here, on small inputs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
+#include <type_traits>
 
 #include "core/framework/node_def_util.h"
 #include "core/framework/op.h"
@@ -536,6 +538,25 @@ TEST(Where, ListsCoordinatesOfTrueElements) {
   auto f = RunKernel(NodeDefFor("Where", {{"T", DT_FLOAT}}), {MakeTensor<float>({3}, {0, 2, 0})});
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(Values<int64_t>((*f)[0]), (std::vector<int64_t>{1}));
+}
+
+TEST(CheckNumerics, PassesFiniteValuesAndRejectsNanInEveryFloatType) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_BFLOAT16}) {
+    Tensor x(dt, TensorShape({3}));
+    Tensor bad(dt, TensorShape({3}));
+    DispatchAll(dt, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_constructible_v<T, float>) {
+        for (int i = 0; i < 3; ++i) x.data<T>()[i] = bad.data<T>()[i] = T(1.5f * i);
+        bad.data<T>()[1] = T(std::nanf(""));
+      }
+    });
+    NodeDef node = NodeDefFor("CheckNumerics", {{"T", dt}, {"message", std::string("x")}});
+    auto ok = RunKernel(node, {x});
+    ASSERT_TRUE(ok.ok()) << DataTypeString(dt) << ": " << ok.status();
+    auto nan = RunKernel(node, {bad});
+    EXPECT_EQ(nan.status().code(), absl::StatusCode::kInvalidArgument) << DataTypeString(dt);
+  }
 }
 
 TEST(Unique, KeepsFirstAppearanceOrder) {

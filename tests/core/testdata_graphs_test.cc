@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -33,8 +34,17 @@ using json = nlohmann::json;
 constexpr double kRtol = 1e-5;
 constexpr double kAtol = 1e-5;
 
+// The folders of graphs with an expected.json, below tests/: TensorFlow 1.x graphs (made with
+// TensorFlow 2.15 in v1 mode) and graphs with TensorFlow 2's functional control flow (made by
+// tests/oracle/make_tf2_graphs.py with TensorFlow 2.21).
+constexpr const char* kGraphDirs[] = {"testdata", "oracle/tf2_graphs"};
+
 std::string TestdataPath(const std::string& name) {
   return std::string(SG_SOURCE_DIR) + "/tests/testdata/" + name;
+}
+
+std::string TestsPath(const std::string& name) {
+  return std::string(SG_SOURCE_DIR) + "/tests/" + name;
 }
 
 bool ReadFile(const std::string& path, std::string* out) {
@@ -46,29 +56,38 @@ bool ReadFile(const std::string& path, std::string* out) {
   return true;
 }
 
-// expected.json, parsed once; null when missing or malformed (the tests then fail saying so).
-const json& Expected() {
-  static const json* expected = [] {
+// DIR/expected.json, parsed once; null when missing or malformed (the tests then fail saying
+// so).
+const json& Expected(const std::string& dir) {
+  static auto* cache = new std::map<std::string, json>();
+  auto it = cache->find(dir);
+  if (it == cache->end()) {
     std::string text;
-    if (!ReadFile(TestdataPath("expected.json"), &text)) return new json();
-    return new json(json::parse(text, nullptr, /*allow_exceptions=*/false));
-  }();
-  return *expected;
+    json j;
+    if (ReadFile(TestsPath(dir + "/expected.json"), &text)) {
+      j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    }
+    it = cache->emplace(dir, std::move(j)).first;
+  }
+  return it->second;
 }
 
+// "DIR/FILE" for every graph of every folder in kGraphDirs.
 std::vector<std::string> GraphFiles() {
   std::vector<std::string> files;
-  const json& e = Expected();
-  if (e.is_object() && e.contains("graphs") && e["graphs"].is_array()) {
-    for (const json& g : e["graphs"]) files.push_back(g.value("file", ""));
+  for (const char* dir : kGraphDirs) {
+    const json& e = Expected(dir);
+    if (e.is_object() && e.contains("graphs") && e["graphs"].is_array()) {
+      for (const json& g : e["graphs"]) files.push_back(std::string(dir) + "/" + g.value("file", ""));
+    }
   }
   return files;
 }
 
-absl::Status LoadGraph(const std::string& file, GraphDef* gdef) {
+absl::Status LoadGraph(const std::string& path, GraphDef* gdef) {
   std::string bytes;
-  if (!ReadFile(TestdataPath(file), &bytes)) {
-    return absl::NotFoundError("cannot read " + TestdataPath(file));
+  if (!ReadFile(TestsPath(path), &bytes)) {
+    return absl::NotFoundError("cannot read " + TestsPath(path));
   }
   return ParseGraphDef(bytes, gdef);
 }
@@ -180,18 +199,21 @@ void ExpectTensorMatches(const std::string& what, const json& want, const Tensor
 }
 
 TEST(TestdataGraphsTest, ExpectedJsonListsGraphs) {
-  ASSERT_TRUE(Expected().is_object())
-      << "cannot read or parse " << TestdataPath("expected.json");
-  EXPECT_GE(GraphFiles().size(), 8u);
+  for (const char* dir : kGraphDirs) {
+    EXPECT_TRUE(Expected(dir).is_object())
+        << "cannot read or parse " << TestsPath(std::string(dir) + "/expected.json");
+  }
+  EXPECT_GE(GraphFiles().size(), 15u);
 }
 
 class TestdataGraphTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TestdataGraphTest, MatchesTensorFlow) {
   const std::string file = GetParam();
+  const std::string dir = file.substr(0, file.rfind('/'));
   const json* graph = nullptr;
-  for (const json& g : Expected()["graphs"]) {
-    if (g.value("file", "") == file) graph = &g;
+  for (const json& g : Expected(dir)["graphs"]) {
+    if (dir + "/" + g.value("file", "") == file) graph = &g;
   }
   ASSERT_NE(graph, nullptr);
 
@@ -357,7 +379,7 @@ TEST(TestdataGraphsTest, DigitsTestSetMatchesTensorFlow) {
   const std::vector<int32_t> labels = NpyValues<int32_t>(y);
   const std::vector<float> want = NpyValues<float>(tf_probs);
 
-  const json& digits = Expected()["digits_mlp"];
+  const json& digits = Expected("testdata")["digits_mlp"];
   ASSERT_TRUE(digits.is_object()) << "expected.json has no digits_mlp entry";
   const int64_t tf_correct = digits.value("test_correct", int64_t{-1});
   int64_t tf_argmax_correct = 0;
@@ -367,7 +389,7 @@ TEST(TestdataGraphsTest, DigitsTestSetMatchesTensorFlow) {
   ASSERT_EQ(tf_argmax_correct, tf_correct) << "digits_tf_probs.npy disagrees with expected.json";
 
   GraphDef gdef;
-  s = LoadGraph("digits_mlp.pb", &gdef);
+  s = LoadGraph("testdata/digits_mlp.pb", &gdef);
   ASSERT_TRUE(s.ok()) << "digits_mlp.pb: ParseGraphDef: " << s;
   std::unique_ptr<Session> session;
   ASSERT_TRUE(NewSession(SessionOptions{}, &session).ok());

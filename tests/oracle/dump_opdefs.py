@@ -7,10 +7,11 @@
 The op names come from sg's own registry (SG_GetAllOpList through ctypes, so build sg first),
 from the ops already in the dump (a dump never loses an op by accident), and from --add. For
 each, TensorFlow's OpDef is written with its documentation (summary, description, per-arg and
-per-attr descriptions) dropped; `tests/core/opdef_test.cc` compares sg's registry with it field by
-field. Ops sg registers that TensorFlow does not have are listed in a comment at the top and are
-not in the OpList (the test keeps its own list of them). Adding an op to sg means regenerating
-this file.
+per-attr descriptions) and its args' full-type annotations (experimental_full_type, used by
+TensorFlow's type inference, which sg does not have) dropped; `tests/core/opdef_test.cc` compares
+sg's registry with it field by field. Ops sg registers that TensorFlow does not have are listed
+in a comment at the top and are not in the OpList (the test keeps its own list of them). Adding
+an op to sg means regenerating this file.
 """
 
 import argparse
@@ -54,11 +55,12 @@ def names_in_dump(path):
     return names
 
 
-def strip_docs(op):
+def strip_docs_and_full_types(op):
     op.ClearField("summary")
     op.ClearField("description")
     for arg in list(op.input_arg) + list(op.output_arg):
         arg.ClearField("description")
+        arg.ClearField("experimental_full_type")
     for attr in op.attr:
         attr.ClearField("description")
     if op.HasField("deprecation"):
@@ -91,11 +93,12 @@ def main():
             not_in_tf.append(name)
             continue
         op = op_def_pb2.OpDef.FromString(op.SerializeToString())
-        strip_docs(op)
+        strip_docs_and_full_types(op)
         out.op.append(op)
     with open(args.out, "w") as f:
         f.write(f"# TensorFlow {tf.__version__}'s OpDefs for the ops sg registers, documentation\n"
-                "# dropped. Written by tests/oracle/dump_opdefs.py; do not edit by hand.\n")
+                "# and full types dropped. Written by tests/oracle/dump_opdefs.py; do not edit\n"
+                "# by hand.\n")
         if not_in_tf:
             f.write("# sg ops TensorFlow does not have: " + ", ".join(not_in_tf) + "\n")
         f.write(text_format.MessageToString(out))
