@@ -14,6 +14,7 @@
 
 #include "sg/c_api.h"
 #include "tools/npy.h"
+#include "tools/npy_tensor.h"
 
 namespace sg_tool {
 namespace {
@@ -311,9 +312,8 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
       Fail(SG_INVALID_ARGUMENT, "--input " + key + " is " + TypeName(info.dtype) + " but " +
                                     text.substr(1) + " holds " + TypeName(npy.dtype));
     }
-    SG_Tensor* t = SG_AllocateTensor(static_cast<SG_DataType>(npy.dtype), npy.shape.data(),
-                                     static_cast<int>(npy.shape.size()), npy.data.size());
-    std::memcpy(SG_TensorData(t), npy.data.data(), npy.data.size());
+    SG_Tensor* t = TensorFromNpy(npy, &error);
+    if (t == nullptr) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     return t;
   }
   if (!text.empty() && text[0] == '[') {
@@ -352,19 +352,9 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
   }
   const int dt = info.dtype;
   if (dt == SG_STRING) {
-    size_t total = 8 * n;
-    for (const auto& s : items) total += SG_StringEncodedSize(s.size());
-    SG_Tensor* t = SG_AllocateTensor(SG_STRING, dims.data(), static_cast<int>(dims.size()), total);
-    char* base = static_cast<char*>(SG_TensorData(t));
-    size_t offset = 0;
-    SG_Status* s = SG_NewStatus();
-    for (int64_t i = 0; i < n; ++i) {
-      const uint64_t off = offset;
-      std::memcpy(base + 8 * i, &off, 8);
-      offset += SG_StringEncode(items[i].data(), items[i].size(), base + 8 * n + offset,
-                                total - 8 * n - offset, s);
-    }
-    SG_DeleteStatus(s);
+    std::string error;
+    SG_Tensor* t = NewStringTensor(dims, items, &error);
+    if (t == nullptr) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     return t;
   }
   const size_t size = ElementSize(dt);
@@ -534,12 +524,9 @@ int Run(const std::vector<std::string>& a) {
     if (args.out_dir.empty()) {
       PrintOutput(keys[i], tensor, results[i]);
     } else {
-      std::vector<int64_t> dims;
-      for (int d = 0; d < SG_NumDims(results[i]); ++d) dims.push_back(SG_Dim(results[i], d));
       const std::string path = args.out_dir + "/" + keys[i] + ".npy";
       std::string error;
-      if (!WriteNpy(path, SG_TensorType(results[i]), dims, SG_TensorData(results[i]),
-                    SG_TensorByteSize(results[i]), &error)) {
+      if (!WriteTensorNpy(path, results[i], &error)) {
         for (SG_Tensor* t : results) SG_DeleteTensor(t);
         Fail(SG_INVALID_ARGUMENT, keys[i] + ": " + error);
       }

@@ -23,6 +23,7 @@
 
 #include "sg/c_api.h"
 #include "tools/npy.h"
+#include "tools/npy_tensor.h"
 #include "tools/saved_model_cmd.h"
 #include "tools/sg_server.h"
 
@@ -202,8 +203,6 @@ std::pair<SG_Output, Tensor> ParseFeed(SG_Graph* g, const std::string& arg, SG_S
   std::string value = arg.substr(eq + 1);
   const SG_Output out = FindOutput(g, name);
   const SG_DataType dt = SG_OperationOutputType(out);
-  std::vector<int64_t> dims;
-  std::string data;
   if (!value.empty() && value[0] == '@') {
     NpyArray npy;
     std::string error;
@@ -212,75 +211,68 @@ std::pair<SG_Output, Tensor> ParseFeed(SG_Graph* g, const std::string& arg, SG_S
       Fail(SG_INVALID_ARGUMENT, "feed '" + name + "' is " + TypeName(dt) + " but " +
                                     value.substr(1) + " holds " + TypeName(npy.dtype));
     }
-    dims = npy.shape;
-    data = std::move(npy.data);
-  } else {
-    bool have_shape = false;
-    if (!value.empty() && value[0] == '[') {
-      const size_t close = value.find("]:");
-      if (close == std::string::npos) {
-        Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': a shape is written '[2,3]:values'");
-      }
-      std::stringstream ss(value.substr(1, close - 1));
-      std::string d;
-      while (std::getline(ss, d, ',')) {
-        char* end;
-        const long long v = std::strtoll(d.c_str(), &end, 10);
-        if (d.empty() || *end != '\0' || v < 0) {
-          Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': bad dimension '" + d + "'");
-        }
-        dims.push_back(v);
-      }
-      value = value.substr(close + 2);
-      have_shape = true;
+    Tensor t(TensorFromNpy(npy, &error));
+    if (!t) Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
+    return {out, std::move(t)};
+  }
+  std::vector<int64_t> dims;
+  bool have_shape = false;
+  if (!value.empty() && value[0] == '[') {
+    const size_t close = value.find("]:");
+    if (close == std::string::npos) {
+      Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': a shape is written '[2,3]:values'");
     }
-    std::vector<std::string> items;
-    if (!value.empty()) {
-      std::stringstream ss(value);
-      std::string item;
-      while (std::getline(ss, item, ',')) items.push_back(item);
-    }
-    if (!have_shape) {
-      // The graph's shape when it is fully known and fits, else a scalar or a vector.
-      auto known = StaticShape(g, out, s);
-      int64_t n = 1;
-      bool full = known.first;
-      for (int64_t d : known.second) {
-        if (d < 0) full = false;
-        n *= d;
+    std::stringstream ss(value.substr(1, close - 1));
+    std::string d;
+    while (std::getline(ss, d, ',')) {
+      char* end;
+      const long long v = std::strtoll(d.c_str(), &end, 10);
+      if (d.empty() || *end != '\0' || v < 0) {
+        Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': bad dimension '" + d + "'");
       }
-      if (full && n == static_cast<int64_t>(items.size())) {
-        dims = known.second;
-      } else if (!(items.size() == 1 && known.first && known.second.empty())) {
-        dims = {static_cast<int64_t>(items.size())};
-      }
+      dims.push_back(v);
     }
+    value = value.substr(close + 2);
+    have_shape = true;
+  }
+  std::vector<std::string> items;
+  if (!value.empty()) {
+    std::stringstream ss(value);
+    std::string item;
+    while (std::getline(ss, item, ',')) items.push_back(item);
+  }
+  if (!have_shape) {
+    // The graph's shape when it is fully known and fits, else a scalar or a vector.
+    auto known = StaticShape(g, out, s);
     int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    if (n != static_cast<int64_t>(items.size())) {
-      Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': shape " + ShapeString(dims) + " needs " +
-                                    std::to_string(n) + " values, got " +
-                                    std::to_string(items.size()));
+    bool full = known.first;
+    for (int64_t d : known.second) {
+      if (d < 0) full = false;
+      n *= d;
     }
-    if (dt == SG_STRING) {
-      size_t total = items.size() * 8;
-      for (const auto& it : items) total += SG_StringEncodedSize(it.size());
-      data.assign(total, '\0');
-      size_t off = 0;
-      for (size_t i = 0; i < items.size(); ++i) {
-        const uint64_t o = off;
-        std::memcpy(&data[i * 8], &o, 8);
-        off += SG_StringEncode(items[i].data(), items[i].size(), &data[items.size() * 8 + off],
-                               total - items.size() * 8 - off, s);
-        Check(s);
-      }
-    } else {
-      const size_t size = SG_DataTypeSize(dt);
-      if (size == 0) Fail(SG_UNIMPLEMENTED, std::string("feed '") + name + "' has dtype " + TypeName(dt));
-      data.assign(items.size() * size, '\0');
-      for (size_t i = 0; i < items.size(); ++i) ParseValue(items[i], dt, &data[i * size], name);
+    if (full && n == static_cast<int64_t>(items.size())) {
+      dims = known.second;
+    } else if (!(items.size() == 1 && known.first && known.second.empty())) {
+      dims = {static_cast<int64_t>(items.size())};
     }
   }
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  if (n != static_cast<int64_t>(items.size())) {
+    Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': shape " + ShapeString(dims) + " needs " +
+                                  std::to_string(n) + " values, got " +
+                                  std::to_string(items.size()));
+  }
+  if (dt == SG_STRING) {
+    std::string error;
+    Tensor t(NewStringTensor(dims, items, &error));
+    if (!t) Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
+    return {out, std::move(t)};
+  }
+  const size_t size = SG_DataTypeSize(dt);
+  if (size == 0) Fail(SG_UNIMPLEMENTED, std::string("feed '") + name + "' has dtype " + TypeName(dt));
+  std::string data(items.size() * size, '\0');
+  for (size_t i = 0; i < items.size(); ++i) ParseValue(items[i], dt, &data[i * size], name);
   Tensor t(SG_AllocateTensor(dt, dims.data(), static_cast<int>(dims.size()), data.size()));
   if (!t) {
     Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': cannot make a " + TypeName(dt) +
@@ -445,9 +437,7 @@ int Run(const RunArgs& args) {
     }
     const std::string path = args.out_dir + "/" + FileNameFor(args.fetches[i]);
     std::string error;
-    if (!WriteNpy(path, SG_TensorType(t), Dims(t), SG_TensorData(t), SG_TensorByteSize(t), &error)) {
-      Fail(SG_INVALID_ARGUMENT, args.fetches[i] + ": " + error);
-    }
+    if (!WriteTensorNpy(path, t, &error)) Fail(SG_INVALID_ARGUMENT, args.fetches[i] + ": " + error);
     std::printf("%s %s %s -> %s\n", args.fetches[i].c_str(), TypeName(SG_TensorType(t)),
                 ShapeString(Dims(t)).c_str(), path.c_str());
   }
