@@ -61,11 +61,14 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"ArgMin", {"bfloat16"}},
     {"AssignAdd", {"bfloat16"}},
     {"AssignSub", {"bfloat16"}},
+    {"AssignAddVariableOp", {"bfloat16"}},
+    {"AssignSubVariableOp", {"bfloat16"}},
+    {"BatchMatMul", {"bfloat16", "complex128", "complex64"}},
+    {"BatchMatMulV2", {"bfloat16", "complex128", "complex64", "int16"}},
     {"BiasAdd", {"bfloat16", "complex128", "complex64"}},
     {"BiasAddV1", {"bfloat16", "complex128", "complex64"}},
     {"Cast", {"complex128", "complex64"}},
     {"Ceil", {"bfloat16"}},
-    {"CheckNumerics", {"bfloat16"}},
     {"ClipByValue", {"bfloat16", "complex128", "complex64"}},
     {"Conv2D", {"bfloat16", "half"}},
     {"Cumprod", {"bfloat16", "complex128", "complex64"}},
@@ -90,6 +93,7 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"Log", {"bfloat16", "complex128", "complex64"}},
     {"Log1p", {"bfloat16", "complex128", "complex64"}},
     {"LogSoftmax", {"bfloat16"}},
+    {"MatMul", {"bfloat16", "complex128", "complex64"}},
     {"Max", {"bfloat16"}},
     {"Maximum", {"bfloat16"}},
     {"Mean", {"bfloat16", "complex128", "complex64"}},
@@ -130,6 +134,7 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
 const std::map<std::string, std::string> kFeatureGaps = {
     {"RestoreV2.float.slice", "RestoreV2 restores whole tensors, not slices"},
     {"ParseExampleV2.none.ragged", "ParseExampleV2 has no ragged features"},
+    {"ResourceGather.float.variants", "ResourceGather has no batch_dims > 0"},
 };
 
 // ---- cases ---------------------------------------------------------------------------------
