@@ -61,32 +61,17 @@ struct ExpectedFailure {
   const char* reason;  // why it fails: the missing op or feature
 };
 
-// Shared reasons. TF 2.21 writes attrs sg's OpDefs predate (MatMul grad_a/grad_b, BatchMatMulV2
-// grad_x/grad_y, VarHandleOp debug_name) and, in SavedModels, DisableCopyOnRead in the saver.
-#define SG_TF221_ATTRS "TF 2.21 attrs sg's OpDefs lack (MatMul grad_a/grad_b)"
-#define SG_TF221_SAVED "TF 2.21 SavedModel: VarHandleOp attr debug_name, op DisableCopyOnRead"
-#define SG_TF2_LOOP "TF 2 functional While with TensorList ops (TensorListReserve/SetItem/GetItem/" \
-                    "FromTensor/Stack)"
-#define SG_MAP_FN "tf.map_fn: StatelessWhile with TensorList ops"
+// Shared reasons.
+#define SG_MAP_FN "tf.map_fn (a While over TensorLists) around"
 
 constexpr ExpectedFailure kExpectedFailures[] = {
     // small set (tests/oracle/corpus)
-    {"conv_net.saved_model", SG_TF221_SAVED},
-    {"image_decode.frozen", SG_MAP_FN "; DecodeImage, ResizeBilinear"},
-    {"image_decode.saved_model", SG_MAP_FN "; DecodeImage, ResizeBilinear"},
-    {"image_jpeg.frozen", "tf.map_fn: While with TensorList ops; Assert, DecodeJpeg, ResizeBilinear"},
-    {"image_jpeg.saved_model", "tf.map_fn: While with TensorList ops; Assert, DecodeJpeg, ResizeBilinear"},
-    {"keras_bidirectional.frozen", SG_TF2_LOOP "; " SG_TF221_ATTRS},
-    {"keras_bidirectional.saved_model", SG_TF2_LOOP "; " SG_TF221_SAVED},
-    {"keras_gru.frozen", SG_TF2_LOOP "; " SG_TF221_ATTRS},
-    {"keras_gru.saved_model", SG_TF2_LOOP "; " SG_TF221_SAVED},
-    {"keras_lstm.frozen", SG_TF2_LOOP "; " SG_TF221_ATTRS},
-    {"keras_lstm.saved_model", SG_TF2_LOOP "; " SG_TF221_SAVED},
-    {"module_signatures.saved_model", SG_TF221_SAVED},
-    {"module_signatures_classify.saved_model", SG_TF221_SAVED},
-    {"ssd_head.frozen", "CombinedNonMaxSuppression, NonMaxSuppressionV5; " SG_MAP_FN},
-    {"ssd_head.saved_model", "CombinedNonMaxSuppression, NonMaxSuppressionV5; " SG_MAP_FN "; "
-                             SG_TF221_SAVED},
+    {"image_decode.frozen", SG_MAP_FN " DecodeImage, ResizeBilinear"},
+    {"image_decode.saved_model", SG_MAP_FN " DecodeImage, ResizeBilinear"},
+    {"image_jpeg.frozen", SG_MAP_FN " Assert, DecodeJpeg, ResizeBilinear"},
+    {"image_jpeg.saved_model", SG_MAP_FN " Assert, DecodeJpeg, ResizeBilinear"},
+    {"ssd_head.frozen", "CombinedNonMaxSuppression, NonMaxSuppressionV5"},
+    {"ssd_head.saved_model", "CombinedNonMaxSuppression, NonMaxSuppressionV5"},
     {"text_preprocess.frozen", "string ops StringLower, StaticRegexReplace, StringStrip, "
                                "StringSplitV2, StringLength, StringToHashBucketFast; "
                                "RaggedTensorToTensor"},
@@ -96,28 +81,14 @@ constexpr ExpectedFailure kExpectedFailures[] = {
     {"text_vocab.saved_model", "lookup tables (HashTableV2, InitializeTableFromTextFileV2, "
                                "LookupTableFindV2, LookupTableSizeV2); StringLower, StringSplitV2, "
                                "StringToHashBucketFast, RaggedTensorToTensor, UnsortedSegmentSum, "
-                               "DenseBincount; " SG_TF221_SAVED},
-    {"transformer_encoder.frozen", "Einsum, Erfc (exact GELU); " SG_TF221_ATTRS
-                                   ", BatchMatMulV2 grad_x/grad_y"},
-    {"transformer_encoder.saved_model", "Einsum, Erfc (exact GELU); " SG_TF221_SAVED},
-    {"v1_dynamic_rnn.frozen", "Assert (dynamic_rnn's sequence_length check); " SG_TF221_ATTRS},
-    {"v1_dynamic_rnn_cfv2.frozen", "Assert; " SG_TF2_LOOP "; " SG_TF221_ATTRS},
+                               "DenseBincount"},
+    {"transformer_encoder.frozen", "Einsum, Erfc (exact GELU)"},
+    {"transformer_encoder.saved_model", "Einsum, Erfc (exact GELU)"},
+    {"v1_dynamic_rnn.frozen", "Assert (dynamic_rnn's sequence_length check)"},
+    {"v1_dynamic_rnn_cfv2.frozen", "Assert (dynamic_rnn's sequence_length check)"},
 
-    // Keras applications (generated into the build tree). With MatMul's TF 2.21 attrs accepted,
-    // all but ConvNeXt (Erfc) already match TensorFlow.
-    {"app_convnexttiny.frozen", "Erfc (exact GELU); " SG_TF221_ATTRS},
-    {"app_densenet121.frozen", SG_TF221_ATTRS},
-    {"app_efficientnetb0.frozen", SG_TF221_ATTRS},
-    {"app_efficientnetv2b0.frozen", SG_TF221_ATTRS},
-    {"app_inceptionresnetv2.frozen", SG_TF221_ATTRS},
-    {"app_inceptionv3.frozen", SG_TF221_ATTRS},
-    {"app_mobilenetv2.frozen", SG_TF221_ATTRS},
-    {"app_mobilenetv2.saved_model", SG_TF221_SAVED},
-    {"app_nasnetmobile.frozen", SG_TF221_ATTRS},
-    {"app_resnet50.frozen", SG_TF221_ATTRS},
-    {"app_resnet50v2.frozen", SG_TF221_ATTRS},
-    {"app_vgg16.frozen", SG_TF221_ATTRS},
-    {"app_xception.frozen", SG_TF221_ATTRS},
+    // Keras applications (generated into the build tree).
+    {"app_convnexttiny.frozen", "Erfc (exact GELU)"},
 };
 
 const ExpectedFailure* FindExpectedFailure(const std::string& name) {
