@@ -82,13 +82,6 @@ constexpr ExpectedFailure kExpectedFailures[] = {
                                "LookupTableFindV2, LookupTableSizeV2); StringLower, StringSplitV2, "
                                "StringToHashBucketFast, RaggedTensorToTensor, UnsortedSegmentSum, "
                                "DenseBincount"},
-    {"transformer_encoder.frozen", "Einsum, Erfc (exact GELU)"},
-    {"transformer_encoder.saved_model", "Einsum, Erfc (exact GELU)"},
-    {"v1_dynamic_rnn.frozen", "Assert (dynamic_rnn's sequence_length check)"},
-    {"v1_dynamic_rnn_cfv2.frozen", "Assert (dynamic_rnn's sequence_length check)"},
-
-    // Keras applications (generated into the build tree).
-    {"app_convnexttiny.frozen", "Erfc (exact GELU)"},
 };
 
 const ExpectedFailure* FindExpectedFailure(const std::string& name) {

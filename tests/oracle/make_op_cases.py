@@ -409,6 +409,8 @@ UNARY = [
     ("Abs", "x", (-4, 4), {}),
     ("Ceil", "x", (-4, 4), {}),
     ("Elu", "features", (-4, 4), {"tol": 1e-5}),
+    ("Erf", "x", (-4, 4), {"tol": 1e-5}),
+    ("Erfc", "x", (-4, 4), {"tol": 1e-5}),
     ("Exp", "x", (-8, 8), {"tol": 1e-5}),
     ("Floor", "x", (-4, 4), {}),
     ("Inv", "x", (-4, 4), {"nonzero": True, "tol": 1e-5}),
@@ -827,6 +829,63 @@ def matmul(g):
                 g.case(f"{op}.{sgname(dt)}.{sname}",
                        lambda: op_fn(op)(x=g.rand(dt, x, lo=-2, hi=2),
                                          y=g.rand(dt, y, lo=-2, hi=2), name="op"))
+# name, equation, input shapes: products, transposes, diagonals, sums, broadcasting ellipses.
+EINSUM_CASES = [
+    ("matmul", "ij,jk->ik", [[3, 4], [4, 5]]),
+    ("matmul_ta", "ji,jk->ik", [[4, 3], [4, 5]]),
+    ("matmul_tb", "ij,kj->ik", [[3, 4], [5, 4]]),
+    ("matmul_out_t", "ij,jk->ki", [[3, 4], [4, 5]]),
+    ("batch", "bij,bjk->bik", [[2, 3, 4], [2, 4, 5]]),
+    ("dense", "abc,cd->abd", [[2, 3, 4], [4, 5]]),
+    ("dense_heads", "abc,cde->abde", [[2, 3, 4], [4, 2, 3]]),
+    ("attn_scores", "aecd,abcd->acbe", [[2, 3, 2, 4], [2, 5, 2, 4]]),
+    ("attn_values", "acbe,aecd->abcd", [[2, 2, 5, 3], [2, 3, 2, 4]]),
+    ("attn_out", "abcd,cde->abe", [[2, 3, 2, 4], [2, 4, 5]]),
+    ("outer", "i,j->ij", [[3], [4]]),
+    ("dot", "i,i->", [[5], [5]]),
+    ("hadamard", "ij,ij->ij", [[3, 4], [3, 4]]),
+    ("sum_one_side", "ij,jk->k", [[3, 4], [4, 5]]),
+    ("diag_in_product", "iij,jk->ik", [[3, 3, 4], [4, 2]]),
+    ("transpose", "ijk->kij", [[2, 3, 4]]),
+    ("diag", "ii->i", [[4, 4]]),
+    ("trace", "ii->", [[4, 4]]),
+    ("sum_all", "ij->", [[3, 4]]),
+    ("sum_axis", "ijk->ik", [[2, 3, 4]]),
+    ("identity", "ij->ij", [[3, 4]]),
+    ("ellipsis_matmul", "...ij,...jk->...ik", [[2, 1, 2, 3], [4, 3, 2]]),
+    ("ellipsis_mid", "i...j,j...->i...", [[2, 3, 4], [4, 3]]),
+    ("ellipsis_unary", "...ij->...ji", [[2, 3, 4]]),
+    ("ellipsis_bcast", "...i,...i->...i", [[2, 1, 3], [4, 3]]),
+    ("ellipsis_empty", "...ij,...jk->...ik", [[3, 4], [4, 2]]),
+    ("scalar_times", ",ij->ij", [[], [2, 3]]),
+    ("empty_m", "ij,jk->ik", [[0, 3], [3, 2]]),
+    ("empty_k", "ij,jk->ik", [[2, 0], [0, 3]]),
+    ("empty_sum", "ij->i", [[3, 0]]),
+    ("upper_labels", "aB,BC->aC", [[2, 3], [3, 4]]),
+]
+
+
+@group
+def einsum(g):
+    for dt in tf_types("Einsum", universe=[d for d in UNIVERSE if d not in ("bool", "string")]):
+        main = tf.as_dtype(dt).name in MAIN_DTYPES
+        for sname, eq, shapes in EINSUM_CASES:
+            if not main and sname not in ("matmul", "batch", "attn_scores", "trace"):
+                continue
+            tol = 1e-2 if dt in ("float16", "bfloat16") else None
+            g.case(f"Einsum.{sgname(dt)}.{sname}",
+                   lambda: raw.Einsum(inputs=[g.rand(dt, s, lo=-2, hi=2) for s in shapes],
+                                      equation=eq, name="op"), rtol=tol, atol=tol)
+    # Errors at run time (shapes hidden from the shape function). An ellipsis that covers dims of
+    # an input and is not in the output is a shape function error in TensorFlow: no case.
+    for sname, eq, shapes in [("k_mismatch", "ij,jk->ik", [[2, 3], [4, 2]]),
+                              ("diag_mismatch", "ii->i", [[2, 3]]),
+                              ("bcast_mismatch", "...i,...i->...i", [[2, 3], [4, 3]])]:
+        g.case(f"Einsum.float32.{sname}",
+               lambda: raw.Einsum(inputs=[hide_shape(g.rand("float32", s)) for s in shapes],
+                                  equation=eq, name="op"), error=True)
+
+
 CONV_CASES = [
     # name, input NHWC, filter HWIO, strides, padding, dilations, explicit paddings
     ("valid", [1, 5, 5, 2], [3, 3, 2, 3], [1, 1, 1, 1], "VALID", [1, 1, 1, 1], []),
@@ -838,6 +897,8 @@ CONV_CASES = [
     ("explicit", [1, 4, 4, 2], [3, 3, 2, 2], [1, 1, 1, 1], "EXPLICIT", [1, 1, 1, 1],
      [0, 0, 1, 2, 2, 0, 0, 0]),
     ("1x1", [2, 3, 3, 4], [1, 1, 4, 5], [1, 1, 1, 1], "VALID", [1, 1, 1, 1], []),
+    ("grouped", [1, 5, 5, 4], [3, 3, 2, 6], [1, 1, 1, 1], "SAME", [1, 1, 1, 1], []),
+    ("grouped_depthwise", [2, 5, 4, 3], [3, 3, 1, 6], [1, 2, 1, 1], "SAME", [1, 1, 1, 1], []),
     ("empty_batch", [0, 4, 4, 2], [3, 3, 2, 2], [1, 1, 1, 1], "SAME", [1, 1, 1, 1], []),
 ]
 
@@ -858,6 +919,8 @@ def nn_conv(g):
                 continue
             if sname in ("dilated", "stride23"):
                 continue  # TensorFlow's CPU kernel has no dilations and equal strides only
+            if sname.startswith("grouped"):
+                continue  # Conv2D's own
             f = f[:3] + [2]  # channel multiplier 2
             # TensorFlow's half kernel sums in half: a few ulps of the sum's magnitude apart.
             tol = 2e-2 if dt in ("float16", "bfloat16") else None
@@ -1427,6 +1490,26 @@ def basic(g):
                 return raw.Identity(input=g.rand("float32", [2]), name="out")
         g.case(f"{op}.none.control_input", control)
         g.case(f"{op}.none.target", lambda: [g.rand("int32", [1]), op_fn(op)(name="op")])
+
+
+@group
+def logging(g):
+    for sname, cond, fails in [("true", True, False), ("false", False, True),
+                               ("vec1", [True], True)]:
+        def build(cond=cond):
+            x = g.rand("float32", [5])
+            a = raw.Assert(condition=hide_shape(g.const(cond, "bool")),
+                           data=[g.const(["x ="], "string"), x, g.const([1, 2], "int64")],
+                           summarize=2, name="op")
+            with tf.control_dependencies([a]):
+                return tf.identity(x, name="out")
+        g.case(f"Assert.{sname}", build, error=fails)
+    def not_scalar():
+        a = raw.Assert(condition=hide_shape(g.const([True, True], "bool")),
+                       data=[g.const(1.0, "float32")], name="op")
+        with tf.control_dependencies([a]):
+            return tf.identity(g.const(2.0, "float32"), name="out")
+    g.case("Assert.not_scalar", not_scalar, error=True)
 
 
 @group
