@@ -406,10 +406,12 @@ SG_Output SG_OperationInput(SG_Input oper_in) {
   SG_Output none{nullptr, -1};
   if (oper_in.oper == nullptr) return none;
   const sg::Node* n = ToNode(oper_in.oper);
-  if (oper_in.index < 0 || oper_in.index >= n->num_inputs()) return none;
-  const sg::Edge* e = n->input_edge(oper_in.index);
-  if (e == nullptr) return none;
-  return SG_Output{sg::c_api::ToOperation(e->src), e->src_output};
+  return sg::c_api::UnderGraphLock(n, [&]() {
+    if (oper_in.index < 0 || oper_in.index >= n->num_inputs()) return none;
+    const sg::Edge* e = n->input_edge(oper_in.index);
+    if (e == nullptr) return none;
+    return SG_Output{sg::c_api::ToOperation(e->src), e->src_output};
+  });
 }
 
 int SG_OperationOutputNumConsumers(SG_Output oper_out) {
@@ -418,33 +420,45 @@ int SG_OperationOutputNumConsumers(SG_Output oper_out) {
 
 int SG_OperationOutputConsumers(SG_Output oper_out, SG_Input* consumers, int max_consumers) {
   if (oper_out.oper == nullptr) return 0;
-  int count = 0;
-  for (const sg::Edge* e : ToNode(oper_out.oper)->out_edges()) {
-    if (e->IsControlEdge() || e->src_output != oper_out.index) continue;
-    if (consumers != nullptr && count < max_consumers) {
-      consumers[count] = SG_Input{sg::c_api::ToOperation(e->dst), e->dst_input};
+  const sg::Node* n = ToNode(oper_out.oper);
+  return sg::c_api::UnderGraphLock(n, [&]() {
+    int count = 0;
+    for (const sg::Edge* e : n->out_edges()) {
+      if (e->IsControlEdge() || e->src_output != oper_out.index) continue;
+      if (consumers != nullptr && count < max_consumers) {
+        consumers[count] = SG_Input{sg::c_api::ToOperation(e->dst), e->dst_input};
+      }
+      ++count;
     }
-    ++count;
-  }
-  return count;
+    return count;
+  });
 }
 
 int SG_OperationNumControlInputs(SG_Operation* oper) {
   return SG_OperationGetControlInputs(oper, nullptr, 0);
 }
 
+// The control inputs (in_edges) or control outputs (out_edges) of `oper`, as the two functions
+// below return them.
+static int ControlEdges(SG_Operation* oper, bool inputs, SG_Operation** out, int max_out) {
+  if (oper == nullptr) return 0;
+  const sg::Node* n = ToNode(oper);
+  return sg::c_api::UnderGraphLock(n, [&]() {
+    int count = 0;
+    for (const sg::Edge* e : inputs ? n->in_edges() : n->out_edges()) {
+      if (!e->IsControlEdge()) continue;
+      if (out != nullptr && count < max_out) {
+        out[count] = sg::c_api::ToOperation(inputs ? e->src : e->dst);
+      }
+      ++count;
+    }
+    return count;
+  });
+}
+
 int SG_OperationGetControlInputs(SG_Operation* oper, SG_Operation** control_inputs,
                                  int max_control_inputs) {
-  if (oper == nullptr) return 0;
-  int count = 0;
-  for (const sg::Edge* e : ToNode(oper)->in_edges()) {
-    if (!e->IsControlEdge()) continue;
-    if (control_inputs != nullptr && count < max_control_inputs) {
-      control_inputs[count] = sg::c_api::ToOperation(e->src);
-    }
-    ++count;
-  }
-  return count;
+  return ControlEdges(oper, true, control_inputs, max_control_inputs);
 }
 
 int SG_OperationNumControlOutputs(SG_Operation* oper) {
@@ -453,16 +467,7 @@ int SG_OperationNumControlOutputs(SG_Operation* oper) {
 
 int SG_OperationGetControlOutputs(SG_Operation* oper, SG_Operation** control_outputs,
                                   int max_control_outputs) {
-  if (oper == nullptr) return 0;
-  int count = 0;
-  for (const sg::Edge* e : ToNode(oper)->out_edges()) {
-    if (!e->IsControlEdge()) continue;
-    if (control_outputs != nullptr && count < max_control_outputs) {
-      control_outputs[count] = sg::c_api::ToOperation(e->dst);
-    }
-    ++count;
-  }
-  return count;
+  return ControlEdges(oper, false, control_outputs, max_control_outputs);
 }
 
 void SG_OperationToNodeDef(SG_Operation* oper, SG_Buffer* output_node_def, SG_Status* status) {
