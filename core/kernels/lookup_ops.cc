@@ -50,7 +50,8 @@ class LookupTable : public ResourceBase {
   virtual absl::Status Insert(const Tensor& keys, const Tensor& values) = 0;
   virtual absl::Status Remove(const Tensor& keys) = 0;
   virtual absl::Status Import(const Tensor& keys, const Tensor& values) = 0;
-  // `out` has keys' shape; `default_value` one element or one per key.
+  // `out` has keys' shape; `default_value` one element or one per key (a static table uses the
+  // first for every key, as TensorFlow's).
   virtual absl::Status Find(const Tensor& keys, const Tensor& default_value, Tensor* out) = 0;
   // Entries ordered by key, into new vectors.
   virtual void Export(Tensor* keys, Tensor* values) = 0;
@@ -143,7 +144,8 @@ class TypedTable final : public LookupTable {
     }
     const K* k = keys.data<K>();
     const V* d = default_value.data<V>();
-    const bool per_key = default_value.dims() > 0;
+    // TensorFlow's static tables take the first default for every key; mutable ones one per key.
+    const bool per_key = is_mutable() && default_value.dims() > 0;
     V* o = out->data<V>();
     for (int64_t i = 0; i < keys.NumElements(); ++i) {
       auto it = map_.find(k[i]);

@@ -76,7 +76,8 @@ REGISTER_OP("InitializeTableFromTextFileV2")
     .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) { return ScalarInputs(c, {0, 1}); });
 
-// values[...] = table[keys[...]], or default_value (a scalar, or one per key) where absent.
+// values[...] = table[keys[...]], or default_value where absent: a scalar, or one per key (a
+// MutableHashTableV2 uses each; a HashTableV2 the first for all, as TensorFlow).
 REGISTER_OP("LookupTableFindV2")
     .Input("table_handle: resource")
     .Input("keys: Tin")
