@@ -44,8 +44,7 @@ class LookupTable : public ResourceBase {
 
   virtual int64_t Size() = 0;
   virtual bool IsInitialized() = 0;
-  // keys and values have one element count; `init` replaces nothing: it fills an empty static
-  // table (see the file comment).
+  // Fills a static table once (see the file comment). keys and values: one element count.
   virtual absl::Status Initialize(const Tensor& keys, const Tensor& values) = 0;
   virtual absl::Status Insert(const Tensor& keys, const Tensor& values) = 0;
   virtual absl::Status Remove(const Tensor& keys) = 0;
@@ -276,7 +275,8 @@ class TableOpBase : public OpKernel {
       return absl::OkStatus();
     }
     return KernelError(*this, "Signature mismatch, have: ", DataTypeString(key),
-                       value == DT_INVALID ? "" : "->", value == DT_INVALID ? "" : DataTypeString(value),
+                       value == DT_INVALID ? "" : "->",
+                       value == DT_INVALID ? "" : DataTypeString(value),
                        " expected: ", DataTypeString(t.key_dtype()), "->",
                        DataTypeString(t.value_dtype()));
   }
@@ -416,7 +416,8 @@ class InitializeTableFromTextFileOp final : public TableOpBase {
                              line, ") : expected at least ", columns, " got ", fields.size());
         }
       }
-      for (auto [index, t] : {std::make_pair(key_index_, keys), std::make_pair(value_index_, values)}) {
+      for (auto [index, t] :
+           {std::make_pair(key_index_, keys), std::make_pair(value_index_, values)}) {
         if (index == kLineNumber) {
           t->data<int64_t>()[i] = static_cast<int64_t>(static_cast<uint64_t>(i) +
                                                        static_cast<uint64_t>(offset_));

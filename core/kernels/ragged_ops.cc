@@ -52,7 +52,9 @@ void FillOutput(const Tensor& values, const std::vector<T>& default_cell,
   const int64_t inner = static_cast<int64_t>(default_cell.size());
   T* o = out->data<T>();
   const int64_t cells = inner == 0 ? 0 : out->NumElements() / inner;
-  for (int64_t c = 0; c < cells; ++c) std::copy(default_cell.begin(), default_cell.end(), o + c * inner);
+  for (int64_t c = 0; c < cells; ++c) {
+    std::copy(default_cell.begin(), default_cell.end(), o + c * inner);
+  }
   const T* v = values.data<T>();
   for (size_t j = 0; j < cell_of_value.size(); ++j) {
     if (cell_of_value[j] < 0) continue;
@@ -94,7 +96,11 @@ class RaggedTensorToTensorOp final : public OpKernel {
       parts.push_back(AsInt64s(t));
       const std::vector<int64_t>& p = parts.back();
       if (types_[i] == RowPartitionType::kRowSplits) {
-        bool ok = p.empty() || p[0] == 0;
+        OP_REQUIRES(ctx, !p.empty(),
+                    KernelError(*this, i == 0 ? "Invalid first partition input. Tensor requires "
+                                                "at least one element."
+                                              : "Invalid row split size."));
+        bool ok = p[0] == 0;
         for (size_t k = 1; ok && k < p.size(); ++k) ok = p[k] >= p[k - 1];
         OP_REQUIRES(ctx, ok, KernelError(*this, "Invalid row split size."));
       } else {
@@ -140,33 +146,47 @@ class RaggedTensorToTensorOp final : public OpKernel {
     auto shape = TensorShape::Build(dims);
     OP_REQUIRES(ctx, shape.ok(), KernelError(*this, shape.status().message()));
 
-    // cell[j]: the output cell (index over the first ragged_rank + 1 dims) of element j at the
-    // current level, -1 when dropped.
-    std::vector<int64_t> cell(first_dim);
-    for (int64_t i = 0; i < first_dim; ++i) cell[i] = i < dims[0] ? i : -1;
+    // The elements of each level, outermost first: `count` of them, and cell[j], the output cell
+    // (an index over the first ragged_rank + 1 dims) of element j, or -1 when it is dropped. Only
+    // the elements the next level refers to are kept in `cell` (rows past the next partition's
+    // are empty), so that a partition claiming many rows costs no memory.
+    auto referenced = [&](int k) -> int64_t {  // elements of level k the next one reads
+      if (k == ragged_rank_) return values.dim_size(0);
+      const std::vector<int64_t>& p = parts[k];
+      if (types[k] == RowPartitionType::kRowSplits) return static_cast<int64_t>(p.size()) - 1;
+      return p.empty() ? 0 : p.back() + 1;
+    };
+    int64_t count = first_dim;
+    std::vector<int64_t> cell(std::min(count, referenced(0)));
+    for (size_t i = 0; i < cell.size(); ++i) {
+      cell[i] = static_cast<int64_t>(i) < dims[0] ? static_cast<int64_t>(i) : -1;
+    }
     for (int k = 0; k < ragged_rank_; ++k) {
       const std::vector<int64_t>& p = parts[k];
       const int64_t width = dims[k + 1];
       std::vector<int64_t> next;
       if (types[k] == RowPartitionType::kRowSplits) {
         const int64_t rows = static_cast<int64_t>(p.size()) - 1;
-        OP_REQUIRES(ctx, rows <= static_cast<int64_t>(cell.size()),
+        OP_REQUIRES(ctx, rows <= count,
                     KernelError(*this, "Row partition size is greater than output size: ", rows,
-                                " > ", cell.size()));
-        next.resize(p.empty() ? 0 : p.back());
-        for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t j = p[r]; j < p[r + 1]; ++j) {
+                                " > ", count));
+        count = p.back();
+        next.resize(std::min(count, referenced(k + 1)));
+        const int64_t kept = static_cast<int64_t>(next.size());
+        for (int64_t r = 0; r < rows && p[r] < kept; ++r) {
+          for (int64_t j = p[r]; j < p[r + 1] && j < kept; ++j) {
             const int64_t col = j - p[r];
             next[j] = (cell[r] >= 0 && col < width) ? cell[r] * width + col : -1;
           }
         }
       } else {
-        next.resize(p.size());
+        OP_REQUIRES(ctx, p.empty() || p.back() < count,
+                    KernelError(*this, "Got value_rowid=", p.back(), " which is not less than ",
+                                count));
+        count = static_cast<int64_t>(p.size());
+        next.resize(std::min(count, referenced(k + 1)));
         int64_t col = 0;
-        for (size_t j = 0; j < p.size(); ++j) {
-          OP_REQUIRES(ctx, p[j] < static_cast<int64_t>(cell.size()),
-                      KernelError(*this, "Got value_rowid=", p[j], " which is not less than ",
-                                  cell.size()));
+        for (size_t j = 0; j < next.size(); ++j) {
           col = (j > 0 && p[j] == p[j - 1]) ? col + 1 : 0;
           const int64_t parent = cell[p[j]];
           next[j] = (parent >= 0 && col < width) ? parent * width + col : -1;
@@ -174,8 +194,8 @@ class RaggedTensorToTensorOp final : public OpKernel {
       }
       cell.swap(next);
     }
-    OP_REQUIRES(ctx, static_cast<int64_t>(cell.size()) <= values.dim_size(0),
-                KernelError(*this, "the row partitions address ", cell.size(),
+    OP_REQUIRES(ctx, count <= values.dim_size(0),
+                KernelError(*this, "the row partitions address ", count,
                             " values but there are ", values.dim_size(0)));
 
     // default_value broadcast to one value's shape.
@@ -208,7 +228,9 @@ class RaggedTensorToTensorOp final : public OpKernel {
  private:
   // The shape input: a scalar -1 (unknown) or a vector whose -1 entries are unknown.
   absl::Status RequestedShape(const Tensor& t, PartialTensorShape* out) const {
-    if (t.dims() > 1) return KernelError(*this, "Shape must be at most rank 1 but is rank ", t.dims());
+    if (t.dims() > 1) {
+      return KernelError(*this, "Shape must be at most rank 1 but is rank ", t.dims());
+    }
     const std::vector<int64_t> dims = AsInt64s(t);
     for (int64_t d : dims) {
       if (d < -1) return KernelError(*this, "Dimension ", d, " must be >= -1");
