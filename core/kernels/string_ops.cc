@@ -22,7 +22,8 @@ namespace {
 
 // As TensorFlow's StringLower/StringUpper: encoding "" maps the ASCII letters only; "utf-8"
 // decodes the string up to its first NUL as ICU's UTF-8 converter does (a malformed sequence
-// becomes U+FFFD) and changes the case of every letter (ICU's root locale).
+// becomes U+FFFD) and changes the case of every letter, in ICU's root locale (TensorFlow takes
+// the process's default locale; the two differ only for Turkish, Azeri and Lithuanian).
 template <bool kLower>
 class StringCaseOp final : public OpKernel {
  public:
