@@ -72,16 +72,6 @@ constexpr ExpectedFailure kExpectedFailures[] = {
     {"image_jpeg.saved_model", SG_MAP_FN " Assert, DecodeJpeg, ResizeBilinear"},
     {"ssd_head.frozen", "CombinedNonMaxSuppression, NonMaxSuppressionV5"},
     {"ssd_head.saved_model", "CombinedNonMaxSuppression, NonMaxSuppressionV5"},
-    {"text_preprocess.frozen", "string ops StringLower, StaticRegexReplace, StringStrip, "
-                               "StringSplitV2, StringLength, StringToHashBucketFast; "
-                               "RaggedTensorToTensor"},
-    {"text_preprocess.saved_model", "string ops StringLower, StaticRegexReplace, StringStrip, "
-                                    "StringSplitV2, StringLength, StringToHashBucketFast; "
-                                    "RaggedTensorToTensor, DenseBincount"},
-    {"text_vocab.saved_model", "lookup tables (HashTableV2, InitializeTableFromTextFileV2, "
-                               "LookupTableFindV2, LookupTableSizeV2); StringLower, StringSplitV2, "
-                               "StringToHashBucketFast, RaggedTensorToTensor, UnsortedSegmentSum, "
-                               "DenseBincount"},
 };
 
 const ExpectedFailure* FindExpectedFailure(const std::string& name) {
