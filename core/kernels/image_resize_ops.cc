@@ -42,9 +42,11 @@ struct Resize {
   float height_scale, width_scale;
 };
 
+// align_corners needs two pixels on each side (a single one has no corners to align).
 float ResizeScale(int64_t in, int64_t out, bool align_corners) {
-  return align_corners && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
-                                  : static_cast<float>(in) / static_cast<float>(out);
+  return align_corners && in > 1 && out > 1
+             ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+             : static_cast<float>(in) / static_cast<float>(out);
 }
 
 // Where out pixel x samples, in input pixel coordinates.
