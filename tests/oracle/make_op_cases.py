@@ -2214,6 +2214,19 @@ def image_codecs(g):
     g.case("DecodeGif.uint8.truncated",
            lambda: raw.DecodeGif(contents=g.const(gifs["animated"][:60], "string"), name="op"),
            error=True)
+    for name, shape in [("zero_width", (2, 0)), ("zero_height", (0, 3)), ("zero_size", (0, 0))]:
+        data = gif_bytes(10, 9, [{"indices": f0}, {"indices": np.zeros(shape)}], pal)
+        g.case(f"DecodeGif.uint8.{name}_frame",
+               lambda: raw.DecodeGif(contents=g.const(data, "string"), name="op"))
+    # A second frame whose pixels end early, or are missing, is dropped.
+    import struct
+    two = gif_bytes(10, 9, [{"indices": f0}, {"indices": f0[:4]}], pal)
+    at = two.rindex(b"\x2C" + struct.pack("<HHHH", 0, 0, 10, 4))
+    short = two[:at + 7] + struct.pack("<H", 9) + two[at + 9:]
+    g.case("DecodeGif.uint8.frame_ends_early",
+           lambda: raw.DecodeGif(contents=g.const(short, "string"), name="op"))
+    g.case("DecodeGif.uint8.cut_after_descriptor",
+           lambda: raw.DecodeGif(contents=g.const(two[:at + 10], "string"), name="op"))
     g.case("DecodeGif.uint8.no_color_map",
            lambda: raw.DecodeGif(contents=g.const(gif_bytes(4, 3, [{"indices": f0[:3, :4]}]),
                                                   "string"), name="op"), error=True)
@@ -2266,6 +2279,44 @@ def image_codecs(g):
     g.case("DecodeImage.uint8.unknown_format",
            lambda: raw.DecodeImage(contents=g.const(b"\x00\x01\x02\x03 not an image", "string"),
                                    name="op"), error=True)
+
+    # Damaged files, decoded (or refused) as TensorFlow does: bytes changed, cut or repeated
+    # after the first four (the format stays recognized).
+    frng = np.random.default_rng(99)
+
+    def damage(data):
+        data = bytearray(data)
+        kind = frng.integers(0, 4)
+        if kind == 0:
+            for _ in range(frng.integers(1, 4)):
+                data[frng.integers(4, len(data))] ^= int(frng.integers(1, 256))
+        elif kind == 1:
+            del data[frng.integers(8, len(data)):]
+        elif kind == 2:
+            i = int(frng.integers(4, len(data)))
+            data[i:i] = data[i:i + int(frng.integers(1, 40))]
+        else:
+            i = int(frng.integers(4, len(data)))
+            data[i:i + int(frng.integers(1, 40))] = bytes(40)[:len(data[i:i + 40])]
+        return bytes(data)
+
+    def tf_fails(data):
+        try:
+            tf_run(lambda: raw.DecodeImage(contents=tf.constant(data, tf.string)))
+            return False
+        except tf.errors.OpError:
+            return True
+    for bname, data in [("jpeg", jpegs["rgb"]), ("jpeg_progressive", jpegs["progressive"]),
+                        ("jpeg_gray", jpegs["gray"]), ("png", files["rgb8"]),
+                        ("png_palette", files["palette_trns"]), ("png_gray1", files["gray1"]),
+                        ("png_interlaced", files["interlaced16"]), ("gif", gifs["animated"]),
+                        ("gif_partial", gifs["first_partial"]), ("bmp", bmps["rgba32"]),
+                        ("bmp_top_down", bmps["top_down"])]:
+        for k in range(30):
+            damaged = damage(data)
+            g.case(f"DecodeImage.uint8.damaged_{bname}_{k}",
+                   lambda: raw.DecodeImage(contents=g.const(damaged, "string"), name="op"),
+                   error=tf_fails(damaged))
 
     # Encoders: TensorFlow's bytes.
     for dt, hi in (("uint8", 255), ("uint16", 65535)):
