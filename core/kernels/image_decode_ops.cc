@@ -40,7 +40,7 @@ class Destination {
   Destination(OpKernelContext* ctx, DataType out_dtype, int sample_bits, bool four_d)
       : ctx_(ctx), out_dtype_(out_dtype), sample_bits_(sample_bits), four_d_(four_d) {}
 
-  // Only the first `max_frames` frames fit a 3-D output; more is an error.
+  // A 3-D output holds one frame: more is an error, whose message ends with `message`.
   void set_single_frame_error(std::string message) { frames_error_ = std::move(message); }
 
   image::OutputAllocator Allocator() {
