@@ -46,10 +46,19 @@ struct JpegDecodeOptions {
   bool try_recover_truncated = false;  // decode a truncated file as if it ended there
   float acceptable_fraction = 1.0f;    // the least fraction of rows a truncated file must give
   bool accurate_dct = false;           // JDCT_ISLOW ("INTEGER_ACCURATE"); else JDCT_IFAST
+  // DecodeAndCropJpeg: only this window of the (scaled) image is decoded; it must lie inside.
+  bool crop = false;
+  int64_t crop_y = 0, crop_x = 0, crop_height = 0, crop_width = 0;
 };
 // Decodes a JPEG into one frame of 8-bit samples. A CMYK file gives RGB as TensorFlow converts it.
 absl::Status DecodeJpeg(absl::string_view data, const JpegDecodeOptions& options,
                         const OutputAllocator& allocate);
+
+// A JPEG's height, width and components (3 for color, 1 for gray, 4 for CMYK) from its headers.
+struct JpegShape {
+  int64_t height, width, components;
+};
+absl::StatusOr<JpegShape> ReadJpegShape(absl::string_view data);
 
 // Decodes a PNG into one frame of `bits` (8 or 16) bit samples with `channels` channels (0: the
 // file's; 1 and 3 convert between gray and RGB, 2 and 4 add or keep alpha). 8-bit files decoded

@@ -7,8 +7,10 @@
 //     DecodeImage with expand_animations on a GIF. DecodePng and DecodeImage give uint16 or float
 //     (DecodeImage) too: PNG samples are decoded at 16 bits (float: v / 65535); the 8-bit formats
 //     give v * 256 as uint16 and v / 255 as float.
+//   DecodeAndCropJpeg: a JPEG and crop_window [4] int32 (y, x, height, width) -> that window.
+//   ExtractJpegShape: a JPEG -> [height, width, components] int32 or int64, from its headers.
 //   EncodePng: [..., height, width, channels] uint8 or uint16 -> one string per image.
-//   EncodeJpeg: [height, width, 1 or 3] uint8 -> a scalar string.
+//   EncodeJpeg, EncodeJpegVariableQuality: [height, width, 1 or 3] uint8 -> a scalar string.
 // The codecs are in image_codecs.h.
 #include <cstring>
 #include <string>
@@ -31,7 +33,7 @@ absl::Status AtNode(OpKernelContext* ctx, const absl::Status& s) {
                                              "', op ", ctx->op_kernel().type_string(), ")"));
 }
 
-enum class DecodeKind { kJpeg, kPng, kGif, kBmp, kImage };
+enum class DecodeKind { kJpeg, kCropJpeg, kPng, kGif, kBmp, kImage };
 
 // Where a decoder's samples go: straight into the output when the output's dtype is the samples'
 // (uint8 or, for 16-bit PNG decoding, uint16), else into a scratch buffer that Finish converts.
@@ -95,14 +97,14 @@ class Destination {
   std::vector<uint8_t> scratch_;
 };
 
-// One kernel for the five decoding ops: they differ in attrs and in the formats and shapes they
+// One kernel for the six decoding ops: they differ in attrs and in the formats and shapes they
 // give, as in TensorFlow.
 template <DecodeKind kKind>
 class DecodeImageOp final : public OpKernel {
  public:
   explicit DecodeImageOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     constexpr DecodeKind kind = kKind;
-    if (kind == DecodeKind::kJpeg) {
+    if (kind == DecodeKind::kJpeg || kind == DecodeKind::kCropJpeg) {
       OP_REQUIRES_OK(ctx, ctx->GetAttr("ratio", &jpeg_.ratio));
       OP_REQUIRES(ctx, jpeg_.ratio == 1 || jpeg_.ratio == 2 || jpeg_.ratio == 4 || jpeg_.ratio == 8,
                   errors::InvalidArgument("ratio must be 1, 2, 4, or 8, got ", jpeg_.ratio,
@@ -165,8 +167,14 @@ class DecodeImageOp final : public OpKernel {
   }
 
  private:
-  // Only DecodeBmp and DecodeImage read BMP; DecodeBmp reads nothing else.
+  // Only DecodeBmp and DecodeImage read BMP; DecodeBmp reads nothing else; DecodeAndCropJpeg
+  // only JPEG.
   bool WrongOp(OpKernelContext* ctx, Format format) {
+    if (kind_ == DecodeKind::kCropJpeg && format != Format::kJpeg) {
+      ctx->CtxFailure(NodeError(ctx, "DecodeAndCropJpeg operation can run on JPEG only, but "
+                                     "detected ", image::FormatName(format), "."));
+      return true;
+    }
     if (kind_ == DecodeKind::kBmp && format != Format::kBmp) {
       ctx->CtxFailure(NodeError(ctx, "Trying to decode ", image::FormatName(format),
                                 " format using DecodeBmp op. Use `decode_image` instead."));
@@ -186,6 +194,21 @@ class DecodeImageOp final : public OpKernel {
     if (WrongOp(ctx, Format::kJpeg)) return;
     image::JpegDecodeOptions opts = jpeg_;  // DecodeJpeg's attrs, TensorFlow's defaults else
     opts.channels = channels_;
+    if (kind_ == DecodeKind::kCropJpeg) {
+      const Tensor& window = ctx->input(1);
+      OP_REQUIRES(ctx, window.dims() == 1,
+                  NodeError(ctx, "crop_window must be 1-D, got shape ",
+                            window.shape().DebugString()));
+      OP_REQUIRES(ctx, window.dim_size(0) == 4,
+                  NodeError(ctx, "crop_size must have four elements ",
+                            window.shape().DebugString()));
+      const int32_t* w = window.data<int32_t>();
+      opts.crop = true;
+      opts.crop_y = w[0];
+      opts.crop_x = w[1];
+      opts.crop_height = w[2];
+      opts.crop_width = w[3];
+    }
     Destination dest(ctx, dtype_, 8, kind_ == DecodeKind::kGif);
     OP_REQUIRES_OK(ctx, AtNode(ctx, image::DecodeJpeg(data, opts, dest.Allocator())));
     dest.Finish();
@@ -231,6 +254,8 @@ class DecodeImageOp final : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("DecodeJpeg").Device(DEVICE_CPU),
                         DecodeImageOp<DecodeKind::kJpeg>);
+REGISTER_KERNEL_BUILDER(Name("DecodeAndCropJpeg").Device(DEVICE_CPU),
+                        DecodeImageOp<DecodeKind::kCropJpeg>);
 REGISTER_KERNEL_BUILDER(Name("DecodePng").Device(DEVICE_CPU), DecodeImageOp<DecodeKind::kPng>);
 REGISTER_KERNEL_BUILDER(Name("DecodeGif").Device(DEVICE_CPU), DecodeImageOp<DecodeKind::kGif>);
 REGISTER_KERNEL_BUILDER(Name("DecodeBmp").Device(DEVICE_CPU), DecodeImageOp<DecodeKind::kBmp>);
@@ -321,28 +346,32 @@ class EncodeJpegOp final : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("xmp_metadata", &options_.xmp_metadata));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void Compute(OpKernelContext* ctx) override { EncodeJpegImage(ctx, format_, options_); }
+
+  // Encodes input 0, checked against `format` ("": 1 or 3 channels), into output 0.
+  static void EncodeJpegImage(OpKernelContext* ctx, const std::string& format,
+                              const image::JpegEncodeOptions& options) {
     const Tensor& image = ctx->input(0);
     OP_REQUIRES(ctx, image.dims() == 3,
                 NodeError(ctx, "image must be 3-dimensional", image.shape().DebugString()));
     OP_REQUIRES(ctx, image.NumElements() < INT32_MAX,
                 NodeError(ctx, "Cannot encode images with >= max int32 elements"));
     const int64_t channels = image.dim_size(2);
-    if (format_.empty()) {
+    if (format.empty()) {
       OP_REQUIRES(ctx, channels == 1 || channels == 3,
                   NodeError(ctx, "image must have 1 or 3 channels, got ",
                             image.shape().DebugString()));
     } else {
-      const int64_t want = format_ == "grayscale" ? 1 : 3;
+      const int64_t want = format == "grayscale" ? 1 : 3;
       OP_REQUIRES(ctx, channels == want,
-                  NodeError(ctx, "format ", format_, " expects ", want, " channels, got ",
+                  NodeError(ctx, "format ", format, " expects ", want, " channels, got ",
                             image.shape().DebugString()));
     }
     Tensor* output;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(), &output));
     absl::StatusOr<std::string> jpeg =
         image::EncodeJpeg(image.data<uint8_t>(), image.dim_size(0), image.dim_size(1),
-                          static_cast<int>(channels), options_);
+                          static_cast<int>(channels), options);
     // TensorFlow's code for an image its encoder refuses (an empty one): INTERNAL.
     OP_REQUIRES(ctx, jpeg.ok(),
                 AtNode(ctx, errors::Internal("JPEG encoding failed: ", jpeg.status().message())));
@@ -354,6 +383,53 @@ class EncodeJpegOp final : public OpKernel {
   image::JpegEncodeOptions options_;
 };
 REGISTER_KERNEL_BUILDER(Name("EncodeJpeg").Device(DEVICE_CPU), EncodeJpegOp);
+
+// EncodeJpeg's defaults, with the quality from input 1.
+class EncodeJpegVariableQualityOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& image = ctx->input(0);
+    OP_REQUIRES(ctx, image.dims() == 3,
+                NodeError(ctx, "image must be 3-dimensional", image.shape().DebugString()));
+    const Tensor& quality = ctx->input(1);
+    OP_REQUIRES(ctx, quality.dims() == 0,
+                NodeError(ctx, "quality must be scalar: ", quality.shape().DebugString()));
+    image::JpegEncodeOptions options;
+    options.quality = *quality.data<int32_t>();
+    OP_REQUIRES(ctx, options.quality >= 0 && options.quality <= 100,
+                NodeError(ctx, "quality must be in [0,100], got ", options.quality));
+    EncodeJpegOp::EncodeJpegImage(ctx, "", options);
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("EncodeJpegVariableQuality").Device(DEVICE_CPU),
+                        EncodeJpegVariableQualityOp);
+
+class ExtractJpegShapeOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    OP_REQUIRES(ctx, contents.dims() == 0,
+                NodeError(ctx, "contents must be scalar, got shape ",
+                          contents.shape().DebugString()));
+    absl::StatusOr<image::JpegShape> shape = image::ReadJpegShape(*contents.data<tstring>());
+    OP_REQUIRES_OK(ctx, AtNode(ctx, shape.status()));
+    Tensor* output;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({3}), &output));
+    const int64_t dims[3] = {shape->height, shape->width, shape->components};
+    for (int i = 0; i < 3; ++i) {
+      if (output->dtype() == DT_INT64) {
+        output->data<int64_t>()[i] = dims[i];
+      } else {
+        output->data<int32_t>()[i] = static_cast<int32_t>(dims[i]);
+      }
+    }
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("ExtractJpegShape").Device(DEVICE_CPU), ExtractJpegShapeOp);
 
 }  // namespace
 }  // namespace sg

@@ -53,11 +53,20 @@ void InitErrorManager(ErrorManager* err) {
 // As TensorFlow's memory source: the whole buffer at once. When libjpeg wants bytes past the end,
 // a truncated file is an error, unless recovery is asked for: then an EOI marker is supplied
 // (libjpeg warns and fills the rest of the image from what it has).
+//
+// One difference: libjpeg may ask for more while a few bytes remain (a file cut after an 0xFF,
+// where it wants the marker's second byte). TensorFlow's source then suspends the decoding, or,
+// when recovering, answers that the bytes are there, and libjpeg asks again forever (TensorFlow
+// hangs). sg appends the EOI marker to those bytes once, and fails if that is not enough.
+constexpr size_t kMaxTail = 14;
+
 struct MemorySource {
   jpeg_source_mgr pub;  // first: libjpeg sees a jpeg_source_mgr*
   const JOCTET* data;
   size_t size;
   bool recover;
+  bool tail_used;
+  JOCTET tail[kMaxTail + 2];  // the last bytes and an EOI marker
 };
 
 const JOCTET kFakeEoi[2] = {0xFF, JPEG_EOI};
@@ -74,8 +83,17 @@ boolean FillInput(j_decompress_ptr cinfo) {
     ERREXIT(cinfo, JERR_INPUT_EMPTY);
   }
   if (src->pub.bytes_in_buffer > 0) {
-    // libjpeg asks for more while bytes remain only on corrupt data.
-    return src->recover ? TRUE : FALSE;
+    // libjpeg asks for more while bytes remain only on corrupt data (see MemorySource).
+    if (!src->recover) return FALSE;
+    const size_t n = src->pub.bytes_in_buffer;
+    if (src->tail_used || n > kMaxTail) ERREXIT(cinfo, JERR_FILE_READ);
+    WARNMS(cinfo, JWRN_JPEG_EOF);
+    std::memcpy(src->tail, src->pub.next_input_byte, n);
+    std::memcpy(src->tail + n, kFakeEoi, 2);
+    src->tail_used = true;
+    src->pub.next_input_byte = src->tail;
+    src->pub.bytes_in_buffer = n + 2;
+    return TRUE;
   }
   if (src->recover && src->pub.next_input_byte != kFakeEoi) {
     WARNMS(cinfo, JWRN_JPEG_EOF);
@@ -109,9 +127,11 @@ struct DecodeJob {
   ErrorManager err;
   absl::string_view data;
   JpegDecodeOptions options;
-  const OutputAllocator* allocate;
-  absl::Status alloc_status;      // the allocator's error, when it failed
-  std::vector<JSAMPLE> cmyk_row;  // one row of CMYK samples, for CMYK files
+  const OutputAllocator* allocate = nullptr;
+  absl::Status alloc_status;  // the allocator's error, when it failed
+  // One row as libjpeg gives it, when that is not the output's row: CMYK, or a crop whose left
+  // edge libjpeg moved to an iMCU boundary.
+  std::vector<JSAMPLE> lib_row;
   // Results.
   uint8_t* pixels = nullptr;
   int height = 0, width = 0, channels = 0;
@@ -122,26 +142,19 @@ struct DecodeJob {
 enum class DecodeResult { kOk, kLibjpegError, kBadImage, kAllocFailed };
 
 // The output buffer for the size libjpeg computed; nullptr (and alloc_status) on failure.
-uint8_t* AllocatePixels(DecodeJob* job) {
+uint8_t* AllocatePixels(DecodeJob* job, size_t lib_row_samples) {
   absl::StatusOr<void*> buffer = (*job->allocate)(1, job->height, job->width, job->channels);
   if (!buffer.ok()) {
     job->alloc_status = buffer.status();
     return nullptr;
   }
-  if (job->cinfo.out_color_space == JCS_CMYK) {
-    job->cmyk_row.resize(static_cast<size_t>(job->width) * 4);
-  }
+  job->lib_row.resize(lib_row_samples);
   return static_cast<uint8_t*>(*buffer);
 }
 
-DecodeResult RunDecode(DecodeJob* job) {
+// Creates the decompressor on the job's bytes and reads the headers.
+void StartReading(DecodeJob* job, bool recover) {
   j_decompress_ptr cinfo = &job->cinfo;
-  cinfo->err = &job->err.pub;
-  InitErrorManager(&job->err);
-  if (setjmp(job->err.jump)) {
-    jpeg_destroy_decompress(&job->cinfo);
-    return DecodeResult::kLibjpegError;
-  }
   jpeg_create_decompress(cinfo);
   MemorySource* src = static_cast<MemorySource*>((*cinfo->mem->alloc_small)(
       reinterpret_cast<j_common_ptr>(cinfo), JPOOL_PERMANENT, sizeof(MemorySource)));
@@ -154,11 +167,28 @@ DecodeResult RunDecode(DecodeJob* job) {
   src->pub.next_input_byte = nullptr;
   src->data = reinterpret_cast<const JOCTET*>(job->data.data());
   src->size = job->data.size();
-  src->recover = job->options.try_recover_truncated;
+  src->recover = recover;
+  src->tail_used = false;
   cinfo->src = &src->pub;
   jpeg_read_header(cinfo, TRUE);
+}
 
+DecodeResult BadImage(DecodeJob* job, const char* message) {
+  std::snprintf(job->err.message, sizeof(job->err.message), "%s", message);
+  jpeg_destroy_decompress(&job->cinfo);
+  return DecodeResult::kBadImage;
+}
+
+DecodeResult RunDecode(DecodeJob* job) {
+  j_decompress_ptr cinfo = &job->cinfo;
+  cinfo->err = &job->err.pub;
+  InitErrorManager(&job->err);
+  if (setjmp(job->err.jump)) {
+    jpeg_destroy_decompress(&job->cinfo);
+    return DecodeResult::kLibjpegError;
+  }
   const JpegDecodeOptions& opts = job->options;
+  StartReading(job, opts.try_recover_truncated);
   const int components =
       opts.channels == 0 ? std::min(cinfo->num_components, 3) : opts.channels;
   if (components == 1) {
@@ -176,58 +206,72 @@ DecodeResult RunDecode(DecodeJob* job) {
   const int64_t total =
       int64_t{cinfo->output_height} * cinfo->output_width * cinfo->num_components;
   if (cinfo->output_width == 0 || cinfo->output_height == 0 || total >= (int64_t{1} << 29)) {
-    std::snprintf(job->err.message, sizeof(job->err.message), "bad image size %ux%u",
-                  cinfo->output_width, cinfo->output_height);
-    jpeg_destroy_decompress(cinfo);
-    return DecodeResult::kBadImage;
+    return BadImage(job, "image size out of range");
   }
   jpeg_start_decompress(cinfo);
   const bool cmyk = cinfo->out_color_space == JCS_CMYK;
-  if (cinfo->output_components != (cmyk ? 4 : components)) {
-    std::snprintf(job->err.message, sizeof(job->err.message),
-                  "libjpeg gives %d components, not %d", cinfo->output_components,
-                  cmyk ? 4 : components);
-    jpeg_destroy_decompress(cinfo);
-    return DecodeResult::kBadImage;
+  const int lib_components = cmyk ? 4 : components;
+  if (cinfo->output_components != lib_components) {
+    return BadImage(job, "libjpeg gives another number of components");
   }
+  // The rows [skip, skip + height) and, across, the last `width` samples libjpeg gives.
+  JDIMENSION skip = 0;
   job->height = static_cast<int>(cinfo->output_height);
   job->width = static_cast<int>(cinfo->output_width);
+  if (opts.crop) {
+    if (opts.crop_width <= 0 || opts.crop_height <= 0 || opts.crop_x < 0 || opts.crop_y < 0 ||
+        opts.crop_y + opts.crop_height > cinfo->output_height ||
+        opts.crop_x + opts.crop_width > cinfo->output_width) {
+      return BadImage(job, "invalid crop window");
+    }
+    job->height = static_cast<int>(opts.crop_height);
+    job->width = static_cast<int>(opts.crop_width);
+    // libjpeg moves the window's left edge to an iMCU boundary and widens it to match.
+    JDIMENSION x = static_cast<JDIMENSION>(opts.crop_x);
+    JDIMENSION w = static_cast<JDIMENSION>(opts.crop_width);
+    jpeg_crop_scanline(cinfo, &x, &w);
+    skip = jpeg_skip_scanlines(cinfo, static_cast<JDIMENSION>(opts.crop_y));
+    if (skip != opts.crop_y) return BadImage(job, "cannot skip to the crop window");
+  }
   job->channels = components;
-  job->pixels = AllocatePixels(job);
+  const size_t lib_samples = static_cast<size_t>(cinfo->output_width) * lib_components;
+  const size_t left = static_cast<size_t>(cinfo->output_width - job->width) * lib_components;
+  const bool via_lib_row = cmyk || left != 0;
+  job->pixels = AllocatePixels(job, via_lib_row ? lib_samples : 0);
   if (job->pixels == nullptr) {
     jpeg_destroy_decompress(cinfo);
     return DecodeResult::kAllocFailed;
   }
   const size_t stride = static_cast<size_t>(job->width) * components;
-  JSAMPLE* cmyk_row = job->cmyk_row.data();
+  JSAMPLE* lib_row = job->lib_row.data();
   const bool adobe = cinfo->saw_Adobe_marker;
+  const JDIMENSION end = skip + static_cast<JDIMENSION>(job->height);
 
   uint8_t* row = job->pixels;
-  while (cinfo->output_scanline < cinfo->output_height) {
-    JSAMPROW target = cmyk ? cmyk_row : row;
+  while (cinfo->output_scanline < end) {
+    JSAMPROW target = via_lib_row ? lib_row : row;
     if (jpeg_read_scanlines(cinfo, &target, 1) == 0) {
       // libjpeg suspended: the source had no more bytes to give.
       if (!opts.try_recover_truncated) {
-        job->rows_read = static_cast<int>(cinfo->output_scanline);
+        job->rows_read = static_cast<int>(cinfo->output_scanline - skip);
         job->truncated = true;
       } else {
         // Missing rows repeat the last one (black when there is none).
-        for (JDIMENSION y = cinfo->output_scanline; y < cinfo->output_height; ++y) {
-          if (y == 0) {
+        for (; row < job->pixels + stride * job->height; row += stride) {
+          if (row == job->pixels) {
             std::memset(row, 0, stride);
           } else {
             std::memcpy(row, row - stride, stride);
           }
-          row += stride;
         }
-        cinfo->output_scanline = cinfo->output_height;
+        cinfo->output_scanline = end;
       }
       break;
     }
     if (cmyk) {
-      for (int x = 0; x < job->width; ++x) {
-        const int c = cmyk_row[4 * x], m = cmyk_row[4 * x + 1], y = cmyk_row[4 * x + 2],
-                  k = cmyk_row[4 * x + 3];
+      const JSAMPLE* px = lib_row + left;
+      for (int x = 0; x < job->width; ++x, px += 4) {
+        const int c = px[0], m = px[1], y = px[2], k = px[3];
         if (adobe) {  // Adobe writes inverted CMYK
           row[3 * x] = static_cast<uint8_t>(k * c / 255);
           row[3 * x + 1] = static_cast<uint8_t>(k * m / 255);
@@ -238,8 +282,14 @@ DecodeResult RunDecode(DecodeJob* job) {
           row[3 * x + 2] = static_cast<uint8_t>((255 - k) * (255 - y) / 255);
         }
       }
+    } else if (via_lib_row) {
+      std::memcpy(row, lib_row + left, stride);
     }
     row += stride;
+  }
+  if (opts.crop && cinfo->output_scanline < cinfo->output_height) {
+    jpeg_skip_scanlines(cinfo, cinfo->output_height - static_cast<JDIMENSION>(opts.crop_y) -
+                                   static_cast<JDIMENSION>(opts.crop_height));
   }
   if (job->truncated) {
     jpeg_abort(reinterpret_cast<j_common_ptr>(cinfo));
@@ -250,6 +300,23 @@ DecodeResult RunDecode(DecodeJob* job) {
   }
   jpeg_destroy_decompress(cinfo);
   return DecodeResult::kOk;
+}
+
+// The headers' sizes, as libjpeg gives them with its default output settings.
+bool RunShape(DecodeJob* job) {
+  job->cinfo.err = &job->err.pub;
+  InitErrorManager(&job->err);
+  if (setjmp(job->err.jump)) {
+    jpeg_destroy_decompress(&job->cinfo);
+    return false;
+  }
+  StartReading(job, false);
+  jpeg_start_decompress(&job->cinfo);
+  job->height = static_cast<int>(job->cinfo.output_height);
+  job->width = static_cast<int>(job->cinfo.output_width);
+  job->channels = job->cinfo.output_components;
+  jpeg_destroy_decompress(&job->cinfo);
+  return true;
 }
 
 // ---- encoding ---------------------------------------------------------------------------------
@@ -367,6 +434,10 @@ absl::Status DecodeJpeg(absl::string_view data, const JpegDecodeOptions& options
                                    options.channels);
   }
   if (data.empty()) return errors::InvalidArgument("Invalid JPEG data: empty input");
+  if (options.crop && (options.crop_height > INT32_MAX || options.crop_width > INT32_MAX ||
+                       options.crop_y > INT32_MAX || options.crop_x > INT32_MAX)) {
+    return errors::InvalidArgument("Invalid JPEG data or crop window: crop window too large");
+  }
   DecodeJob job;
   job.data = data;
   job.options = options;
@@ -378,7 +449,7 @@ absl::Status DecodeJpeg(absl::string_view data, const JpegDecodeOptions& options
       return job.alloc_status;
     case DecodeResult::kLibjpegError:
     case DecodeResult::kBadImage:
-      return errors::InvalidArgument("Invalid JPEG data: ", job.err.message);
+      return errors::InvalidArgument("Invalid JPEG data or crop window: ", job.err.message);
   }
   if (job.truncated) {
     // TensorFlow's rule: enough rows (acceptable_fraction, at most 1) and the rest black.
@@ -391,6 +462,15 @@ absl::Status DecodeJpeg(absl::string_view data, const JpegDecodeOptions& options
     std::memset(job.pixels + job.rows_read * stride, 0, (job.height - job.rows_read) * stride);
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<JpegShape> ReadJpegShape(absl::string_view data) {
+  DecodeJob job;
+  job.data = data;
+  if (data.empty() || !RunShape(&job)) {
+    return errors::InvalidArgument("Invalid JPEG data, size ", data.size());
+  }
+  return JpegShape{job.height, job.width, job.channels};
 }
 
 absl::StatusOr<std::string> EncodeJpeg(const uint8_t* pixels, int64_t height, int64_t width,

@@ -104,6 +104,44 @@ REGISTER_OP("DecodeJpeg")
     .Output("image: uint8")
     .SetShapeFn(DecodeImageShape);
 
+// [crop_height, crop_width, channels] when the window is a known constant.
+REGISTER_OP("DecodeAndCropJpeg")
+    .Input("contents: string")
+    .Input("crop_window: int32")
+    .Attr("channels: int = 0")
+    .Attr("ratio: int = 1")
+    .Attr("fancy_upscaling: bool = true")
+    .Attr("try_recover_truncated: bool = false")
+    .Attr("acceptable_fraction: float = 1.0")
+    .Attr("dct_method: string = ''")
+    .Output("image: uint8")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape window;
+      SG_RETURN_IF_ERROR(c->WithRank(1, 1, &window));
+      if (window.dim_size(0) >= 0 && window.dim_size(0) != 4) {
+        return c->Error("crop_window must hold 4 elements, has shape ", window.DebugString());
+      }
+      SG_RETURN_IF_ERROR(DecodeImageShape(c));
+      const Tensor* t = c->input_tensor(1);
+      if (t != nullptr && t->NumElements() == 4) {
+        const int32_t* w = t->data<int32_t>();
+        c->set_output(0, Shape({std::max(w[2], -1), std::max(w[3], -1),
+                                c->output(0).dim_size(2)}));
+      }
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("ExtractJpegShape")
+    .Input("contents: string")
+    .Output("image_shape: output_type")
+    .Attr("output_type: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape unused;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 0, &unused));
+      c->set_output(0, Shape({3}));
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("DecodePng")
     .Input("contents: string")
     .Attr("channels: int = 0")
@@ -175,6 +213,18 @@ REGISTER_OP("EncodeJpeg")
     .SetShapeFn([](InferenceContext* c) {
       Shape unused;
       SG_RETURN_IF_ERROR(c->WithRank(0, 3, &unused));
+      c->set_output(0, Shape::Scalar());
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("EncodeJpegVariableQuality")
+    .Input("images: uint8")
+    .Input("quality: int32")
+    .Output("contents: string")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape unused;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 3, &unused));
+      SG_RETURN_IF_ERROR(c->WithRank(1, 0, &unused));
       c->set_output(0, Shape::Scalar());
       return absl::OkStatus();
     });

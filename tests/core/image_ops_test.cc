@@ -291,6 +291,39 @@ TEST(ImageCodecs, DamagedFilesDecodeOrFailWithInvalidArgument) {
   }
 }
 
+TEST(ImageCodecs, DamagedJpegsCropOrFailWithInvalidArgument) {
+  const std::string jpeg = Encode("EncodeJpeg", TestImage(37, 45, 3));
+  std::mt19937 rng(99);
+  for (int i = 0; i < 1500; ++i) {
+    const int32_t y = rng() % 40, x = rng() % 48, h = 1 + rng() % 37, w = 1 + rng() % 45;
+    const NodeDef node = NodeDefFor(
+        "DecodeAndCropJpeg", {{"try_recover_truncated", i % 3 == 0}, {"channels", int64_t{3}}}, 2);
+    auto out = RunKernel(node, {StringScalar(i % 4 == 0 ? jpeg : Damage(jpeg, 4, &rng)),
+                                MakeTensor<int32_t>({4}, {y, x, h, w})});
+    if (out.ok()) {
+      EXPECT_EQ((*out)[0].shape().DebugString(), absl::StrCat("[", h, ",", w, ",3]"));
+    } else {
+      EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument) << out.status();
+    }
+  }
+}
+
+// TensorFlow hangs on this one when recovering (libjpeg keeps asking for the marker's second
+// byte); sg must end, with an image or an error.
+TEST(ImageCodecs, JpegCutAfterAnFFByteEndsWhenRecovering) {
+  const std::string jpeg = Encode("EncodeJpeg", TestImage(8, 8, 3));
+  const size_t sos = jpeg.find("\xff\xda");
+  ASSERT_NE(sos, std::string::npos);
+  for (const std::string& cut : {jpeg.substr(0, sos - 3) + "\xff", jpeg.substr(0, sos + 1),
+                                 jpeg.substr(0, jpeg.size() - 40) + "\xff"}) {
+    for (bool recover : {false, true}) {
+      auto out = RunKernel(NodeDefFor("DecodeJpeg", {{"try_recover_truncated", recover}}, 1),
+                           {StringScalar(cut)});
+      if (!out.ok()) EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+    }
+  }
+}
+
 TEST(ImageCodecs, ArbitraryBytesAfterEachMagicFail) {
   std::mt19937 rng(7);
   for (const std::string magic : {std::string("\xff\xd8\xff", 3), std::string("\x89PNG\r\n\x1a\n"),

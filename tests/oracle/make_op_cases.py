@@ -2127,6 +2127,58 @@ def image_codecs(g):
            lambda: raw.DecodeJpeg(contents=hide_rank(g.const([jpegs["rgb"]], "string")),
                                   name="op"), error=True)
 
+    # DecodeAndCropJpeg: windows on and off the iMCU grid (libjpeg widens them to it).
+    big = jpeg_bytes(test_image(rng, 40, 52))
+    for name, data, window, kw in [
+            ("origin", big, [0, 0, 16, 16], {}), ("unaligned", big, [3, 5, 20, 27], {}),
+            ("right_edge", big, [10, 40, 30, 12], {}), ("whole", big, [0, 0, 40, 52], {}),
+            ("one_pixel", big, [39, 51, 1, 1], {}), ("gray", jpegs["gray"], [2, 3, 9, 5], {}),
+            ("to_gray", big, [7, 9, 11, 13], {"channels": 1}),
+            ("ratio2", big, [1, 3, 10, 20], {"ratio": 2}),
+            ("no_fancy", big, [5, 17, 17, 17], {"fancy_upscaling": False}),
+            ("accurate", big, [5, 17, 17, 17], {"dct_method": "INTEGER_ACCURATE"}),
+            ("progressive", jpegs["progressive"], [4, 6, 8, 10], {}),
+            ("444", jpegs["444"], [3, 3, 7, 9], {})]:
+        g.case(f"DecodeAndCropJpeg.uint8.{name}",
+               lambda: raw.DecodeAndCropJpeg(contents=g.const(data, "string"),
+                                             crop_window=g.const(window, "int32"), name="op",
+                                             **kw))
+    for name, window in [("outside", [30, 40, 20, 20]), ("zero_width", [0, 0, 5, 0]),
+                         ("negative_x", [0, -1, 5, 5]), ("ratio_outside", [0, 0, 40, 52])]:
+        g.case(f"DecodeAndCropJpeg.uint8.{name}",
+               lambda: raw.DecodeAndCropJpeg(contents=g.const(big, "string"),
+                                             crop_window=g.const(window, "int32"),
+                                             ratio=2 if name == "ratio_outside" else 1,
+                                             name="op"), error=True)
+    g.case("DecodeAndCropJpeg.uint8.three_numbers",
+           lambda: raw.DecodeAndCropJpeg(contents=g.const(big, "string"),
+                                         crop_window=hide_shape(g.const([0, 0, 5], "int32")),
+                                         name="op"), error=True)
+    g.case("DecodeAndCropJpeg.uint8.png_file",
+           lambda: raw.DecodeAndCropJpeg(contents=g.const(tf_run(lambda: raw.EncodePng(
+               image=tf.constant(small))), "string"), crop_window=g.const([0, 0, 2, 2], "int32"),
+               name="op"), error=True)
+    g.case("DecodeAndCropJpeg.uint8.truncated_recover",
+           lambda: raw.DecodeAndCropJpeg(contents=g.const(big[:len(big) // 2], "string"),
+                                         crop_window=g.const([20, 8, 18, 30], "int32"),
+                                         try_recover_truncated=True, name="op"))
+    # ExtractJpegShape reads the headers only.
+    for name, data in [("rgb", jpegs["rgb"]), ("gray", jpegs["gray"]),
+                       ("progressive", jpegs["progressive"]), ("truncated", big[:len(big) // 2])]:
+        for dt in ("int32", "int64"):
+            g.case(f"ExtractJpegShape.{dt}.{name}",
+                   lambda: raw.ExtractJpegShape(contents=g.const(data, "string"), output_type=dt,
+                                                name="op"))
+    g.case("ExtractJpegShape.int32.progressive_truncated",
+           lambda: raw.ExtractJpegShape(contents=g.const(jpegs["progressive"][:300], "string"),
+                                        name="op"))
+    g.case("ExtractJpegShape.int32.header_cut",
+           lambda: raw.ExtractJpegShape(contents=g.const(jpegs["rgb"][:100], "string"),
+                                        name="op"), error=True)
+    g.case("ExtractJpegShape.int32.png_file",
+           lambda: raw.ExtractJpegShape(contents=g.const(b"\x89PNG\r\n\x1a\n", "string"),
+                                        name="op"), error=True)
+
     # PNG: every color type and bit depth, palettes with transparency, Adam7 interlacing.
     def pngs():
         h, w = 7, 11
@@ -2349,6 +2401,18 @@ def image_codecs(g):
             ("format_grayscale", gray, {"format": "grayscale"})]:
         g.case(f"EncodeJpeg.uint8.{name}",
                lambda: raw.EncodeJpeg(image=g.const(img, "uint8"), name="op", **kw))
+    for name, img, q in [("q0", rgb, 0), ("q50", rgb, 50), ("q100", rgb, 100), ("gray", gray, 75)]:
+        g.case(f"EncodeJpegVariableQuality.uint8.{name}",
+               lambda: raw.EncodeJpegVariableQuality(images=g.const(img, "uint8"),
+                                                     quality=g.const(q, "int32"), name="op"))
+    g.case("EncodeJpegVariableQuality.uint8.quality101",
+           lambda: raw.EncodeJpegVariableQuality(images=g.const(rgb, "uint8"),
+                                                 quality=g.const(101, "int32"), name="op"),
+           error=True)
+    g.case("EncodeJpegVariableQuality.uint8.two_channels",
+           lambda: raw.EncodeJpegVariableQuality(images=g.const(np.zeros((2, 2, 2)), "uint8"),
+                                                 quality=g.const(90, "int32"), name="op"),
+           error=True)
     g.case("EncodeJpeg.uint8.format_mismatch",
            lambda: raw.EncodeJpeg(image=g.const(rgb, "uint8"), format="grayscale", name="op"),
            error=True)
