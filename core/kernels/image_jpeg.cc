@@ -54,17 +54,22 @@ void InitErrorManager(ErrorManager* err) {
 // a truncated file is an error, unless recovery is asked for: then an EOI marker is supplied
 // (libjpeg warns and fills the rest of the image from what it has).
 //
-// One difference: libjpeg may ask for more while a few bytes remain (a file cut after an 0xFF,
-// where it wants the marker's second byte). TensorFlow's source then suspends the decoding, or,
-// when recovering, answers that the bytes are there, and libjpeg asks again forever (TensorFlow
-// hangs). sg appends the EOI marker to those bytes once, and fails if that is not enough.
+// One difference: libjpeg may ask for more while bytes remain, on corrupt data. TensorFlow's
+// source then suspends the decoding, or, when recovering, answers that the bytes are there, which
+// libjpeg mostly accepts; but for a file cut after an 0xFF byte it asks again forever (TensorFlow
+// hangs). When libjpeg asks many times without reading a byte, sg appends an EOI marker to the
+// remaining bytes, once, and fails if that is not enough.
 constexpr size_t kMaxTail = 14;
+constexpr int kMaxStalls = 1000;
 
 struct MemorySource {
   jpeg_source_mgr pub;  // first: libjpeg sees a jpeg_source_mgr*
   const JOCTET* data;
   size_t size;
   bool recover;
+  // Where libjpeg last asked for more with bytes left, and how many times in a row since.
+  const JOCTET* stalled_at;
+  int stalls;
   bool tail_used;
   JOCTET tail[kMaxTail + 2];  // the last bytes and an EOI marker
 };
@@ -85,12 +90,18 @@ boolean FillInput(j_decompress_ptr cinfo) {
   if (src->pub.bytes_in_buffer > 0) {
     // libjpeg asks for more while bytes remain only on corrupt data (see MemorySource).
     if (!src->recover) return FALSE;
+    if (src->pub.next_input_byte != src->stalled_at) {
+      src->stalled_at = src->pub.next_input_byte;
+      src->stalls = 0;
+    }
+    if (++src->stalls < kMaxStalls) return TRUE;  // as TensorFlow
     const size_t n = src->pub.bytes_in_buffer;
     if (src->tail_used || n > kMaxTail) ERREXIT(cinfo, JERR_FILE_READ);
     WARNMS(cinfo, JWRN_JPEG_EOF);
     std::memcpy(src->tail, src->pub.next_input_byte, n);
     std::memcpy(src->tail + n, kFakeEoi, 2);
     src->tail_used = true;
+    src->stalls = 0;
     src->pub.next_input_byte = src->tail;
     src->pub.bytes_in_buffer = n + 2;
     return TRUE;
@@ -168,6 +179,8 @@ void StartReading(DecodeJob* job, bool recover) {
   src->data = reinterpret_cast<const JOCTET*>(job->data.data());
   src->size = job->data.size();
   src->recover = recover;
+  src->stalled_at = nullptr;
+  src->stalls = 0;
   src->tail_used = false;
   cinfo->src = &src->pub;
   jpeg_read_header(cinfo, TRUE);
