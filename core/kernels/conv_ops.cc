@@ -251,7 +251,8 @@ class Conv2DOp final : public OpKernel {
 
  private:
   // Each group is im2col over its input channels, then a product with its columns of the filter
-  // into its columns of the output.
+  // (copied out contiguous) into a contiguous block, which is copied into its output columns.
+  // Plain matrices only: the same product as the ungrouped path, no sliced Eigen expressions.
   void GroupedConv(OpKernelContext* ctx, const ConvGeometry& g, const Tensor& input,
                    const Tensor& filter, int64_t groups, Tensor* out) {
     const auto& d = ctx->eigen_cpu_device();
@@ -259,24 +260,36 @@ class Conv2DOp final : public OpKernel {
     const int64_t opg = out_c / groups;
     const int64_t k = g.kh * g.kw * fc;
     const int64_t rows = g.n * g.oh * g.ow;
-    Tensor patches;
+    Tensor patches, group_filter, group_out;
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<T>::value, TensorShape({rows, k}),
                                            &patches));
-    typename TTypes<T>::ConstMatrix f(filter.data<T>(), k, out_c);
-    typename TTypes<T>::Matrix o(out->data<T>(), rows, out_c);
-    typename TTypes<T>::ConstMatrix a(patches.data<T>(), rows, k);
+    OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<T>::value, TensorShape({k, opg}),
+                                           &group_filter));
+    OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<T>::value, TensorShape({rows, opg}),
+                                           &group_out));
     const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims = {
         Eigen::IndexPair<Eigen::DenseIndex>(1, 0)};
     T* p = patches.data<T>();
+    T* gf = group_filter.data<T>();
+    T* go = group_out.data<T>();
     const T* in = input.data<T>();
+    const T* f = filter.data<T>();
+    T* o = out->data<T>();
     for (int64_t grp = 0; grp < groups; ++grp) {
       d.parallelFor(rows, Eigen::TensorOpCost(k * sizeof(T), k * sizeof(T), k),
                     [&](Eigen::Index b, Eigen::Index e) {
                       Im2Col<T>(g, in, grp * fc, fc, b, e, p + b * k);
                     });
-      const Eigen::array<Eigen::DenseIndex, 2> f_off{0, grp * opg}, f_ext{k, opg};
-      const Eigen::array<Eigen::DenseIndex, 2> o_off{0, grp * opg}, o_ext{rows, opg};
-      o.slice(o_off, o_ext).device(d) = a.contract(f.slice(f_off, f_ext), dims);
+      for (int64_t r = 0; r < k; ++r) {
+        std::memcpy(gf + r * opg, f + r * out_c + grp * opg, opg * sizeof(T));
+      }
+      typename TTypes<T>::ConstMatrix a(p, rows, k);
+      typename TTypes<T>::ConstMatrix fm(gf, k, opg);
+      typename TTypes<T>::Matrix om(go, rows, opg);
+      om.device(d) = a.contract(fm, dims);
+      for (int64_t r = 0; r < rows; ++r) {
+        std::memcpy(o + r * out_c + grp * opg, go + r * opg, opg * sizeof(T));
+      }
     }
   }
 
