@@ -5,6 +5,8 @@
 #include <new>
 
 #include "c_api/c_api_internal.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
 #include "core/framework/types.h"
 #include "core/proto/op_def.pb.h"
 
@@ -55,6 +57,21 @@ void FillBuffer(const std::string& bytes, SG_Buffer* buf) {
   buf->data_deallocator = [](void* data, size_t) { std::free(data); };
 }
 
+namespace {
+// Every live SG_Graph by its sg::Graph, for GraphOf.
+absl::Mutex graphs_mu(absl::kConstInit);
+absl::flat_hash_map<const sg::Graph*, SG_Graph*>& Graphs() ABSL_EXCLUSIVE_LOCKS_REQUIRED(graphs_mu) {
+  static auto* graphs = new absl::flat_hash_map<const sg::Graph*, SG_Graph*>;
+  return *graphs;
+}
+}  // namespace
+
+SG_Graph* GraphOf(const sg::Node* n) {
+  absl::MutexLock lock(&graphs_mu);
+  auto it = Graphs().find(n->graph());
+  return it == Graphs().end() ? nullptr : it->second;
+}
+
 void ReleaseGraph(SG_Graph* g, bool from_session) {
   bool del;
   {
@@ -71,6 +88,16 @@ void ReleaseGraph(SG_Graph* g, bool from_session) {
 
 }  // namespace c_api
 }  // namespace sg
+
+SG_Graph::SG_Graph() {
+  absl::MutexLock lock(&sg::c_api::graphs_mu);
+  sg::c_api::Graphs()[&graph] = this;
+}
+
+SG_Graph::~SG_Graph() {
+  absl::MutexLock lock(&sg::c_api::graphs_mu);
+  sg::c_api::Graphs().erase(&graph);
+}
 
 using sg::c_api::Guard;
 using sg::c_api::Set;

@@ -6,6 +6,7 @@
 #include "c_api/c_api_internal.h"
 #include "core/framework/attr_value_util.h"
 #include "core/framework/node_def_util.h"
+#include "core/graph/node_builder.h"
 
 namespace sg {
 namespace c_api {
@@ -40,125 +41,43 @@ absl::Status CheckOutput(const Graph& g, SG_Output output, const char* where) {
   return absl::OkStatus();
 }
 
-// Sets attr `name` to `value` unless the description already holds it.
-void DefaultAttr(NodeDef* def, const std::string& name, const AttrValue& value) {
-  if (name.empty() || def->attr().count(name)) return;
-  (*def->mutable_attr())[name] = value;
-}
-
-// Matches the description's inputs to the OpDef's input args, filling in the type and length
-// attrs they imply (T, N, Tlist) as TensorFlow's NodeBuilder does, and the NodeDef's inputs.
-absl::Status ResolveInputs(const SG_OperationDescription& desc, const Graph& g,
-                           const OpDef& op_def, NodeDef* def) {
-  const std::string& name = def->name();
-  if (desc.inputs.size() != static_cast<size_t>(op_def.input_arg_size())) {
-    std::string args;
-    for (const auto& a : op_def.input_arg()) absl::StrAppend(&args, args.empty() ? "" : ", ", a.name());
-    return errors::InvalidArgument("Operation '", name, "' (op ", op_def.name(), ") was given ",
-                                   desc.inputs.size(), " inputs but the op takes ",
-                                   op_def.input_arg_size(), " (", args, ")");
-  }
-  for (size_t k = 0; k < desc.inputs.size(); ++k) {
-    const auto& arg = op_def.input_arg(k);
-    const auto& in = desc.inputs[k];
-    const bool arg_is_list = !arg.number_attr().empty() || !arg.type_list_attr().empty();
-    if (arg_is_list != in.is_list) {
-      return errors::InvalidArgument("Operation '", name, "': input '", arg.name(), "' of op ",
-                                     op_def.name(), arg_is_list ? " is a list (use SG_AddInputList)"
-                                                                : " is a single tensor (use SG_AddInput)");
-    }
-    std::vector<DataType> types;
-    for (size_t j = 0; j < in.outputs.size(); ++j) {
-      const SG_Output& o = in.outputs[j];
-      const std::string what = absl::StrCat("Operation '", name, "': input '", arg.name(), "'",
-                                            in.is_list ? absl::StrCat("[", j, "]") : "");
-      SG_RETURN_IF_ERROR(CheckOwned(g, o.oper, what));
-      const Node* src = ToNode(o.oper);
-      if (o.index < 0 || o.index >= src->num_outputs()) {
-        return errors::InvalidArgument(what, " names output ", o.index, " of '", src->name(),
-                                       "', which has ", src->num_outputs(), " outputs");
-      }
-      types.push_back(BaseType(src->output_type(o.index)));
-      def->add_input(o.index == 0 ? src->name() : absl::StrCat(src->name(), ":", o.index));
-    }
-    AttrValue v;
-    if (!arg.number_attr().empty()) {
-      v.set_i(static_cast<int64_t>(types.size()));
-      DefaultAttr(def, arg.number_attr(), v);
-    }
-    if (!arg.type_list_attr().empty()) {
-      v.Clear();
-      for (DataType t : types) v.mutable_list()->add_type(t);
-      DefaultAttr(def, arg.type_list_attr(), v);
-    }
-    if (!arg.type_attr().empty() && !types.empty()) {
-      v.Clear();
-      v.set_type(types[0]);
-      DefaultAttr(def, arg.type_attr(), v);
-    }
-  }
-  return absl::OkStatus();
-}
-
+// Builds the described operation with core's NodeBuilder (which fills in the attrs the inputs
+// imply, validates, connects, infers shapes, and leaves the graph as it was on failure) under the
+// graph's lock.
 absl::StatusOr<Node*> FinishOperation(SG_OperationDescription* desc) {
   if (desc->graph == nullptr) {
     return errors::InvalidArgument("SG_FinishOperation: operation '", desc->node_def.name(),
                                    "' was described for a NULL graph");
   }
-  NodeDef def = desc->node_def;
-  if (def.name().empty()) {
-    return errors::InvalidArgument("SG_FinishOperation: an operation of type '", def.op(),
-                                   "' has no name");
-  }
   SG_RETURN_IF_ERROR(desc->deferred_error);
+  NodeBuilder builder(desc->node_def.name(), desc->node_def.op());
+  *builder.mutable_def() = desc->node_def;
   SG_Graph* graph = desc->graph;
   absl::MutexLock lock(&graph->mu);
   Graph& g = graph->graph;
-  const OpRegistrationData* reg = g.flib().LookUp(def.op());
-  if (reg == nullptr) {
-    return errors::NotFound("Op type not registered '", def.op(), "' (operation '", def.name(),
-                            "')");
+  const std::string& name = desc->node_def.name();
+  for (const auto& in : desc->inputs) {
+    std::vector<NodeBuilder::Output> outputs;
+    for (size_t j = 0; j < in.outputs.size(); ++j) {
+      SG_RETURN_IF_ERROR(CheckOwned(g, in.outputs[j].oper,
+                                    absl::StrCat("Operation '", name, "': input ", j)));
+      outputs.push_back({ToNode(in.outputs[j].oper), in.outputs[j].index});
+    }
+    if (in.is_list) {
+      builder.InputList(std::move(outputs));
+    } else {
+      builder.Input(outputs.at(0));
+    }
   }
-  if (g.FindNode(def.name()) != nullptr) {
-    return errors::InvalidArgument("Duplicate node name in graph: '", def.name(), "'");
-  }
-  SG_RETURN_IF_ERROR(ResolveInputs(*desc, g, reg->op_def, &def));
   for (SG_Operation* c : desc->control_inputs) {
     SG_RETURN_IF_ERROR(
-        CheckOwned(g, c, absl::StrCat("Operation '", def.name(), "': a control input")));
+        CheckOwned(g, c, absl::StrCat("Operation '", name, "': a control input")));
+    builder.ControlInput(ToNode(c));
   }
-  if (!desc->colocation.empty()) {
-    std::set<std::string> classes(desc->colocation.begin(), desc->colocation.end());
-    AttrValue v;
-    for (const auto& c : classes) v.mutable_list()->add_s(c);
-    (*def.mutable_attr())["_class"] = v;
+  for (const std::string& c : desc->colocation) {
+    builder.ColocateWith(c.substr(5));  // "loc:@name"
   }
-  SG_ASSIGN_OR_RETURN(Node * node, g.AddNode(std::move(def)));
-  absl::Status s;
-  int slot = 0;
-  for (const auto& in : desc->inputs) {
-    for (const SG_Output& o : in.outputs) {
-      auto e = g.AddEdge(ToNode(o.oper), o.index, node, slot++);
-      if (!e.ok()) {
-        s = e.status();
-        break;
-      }
-    }
-    if (!s.ok()) break;
-  }
-  if (s.ok()) {
-    for (SG_Operation* c : desc->control_inputs) g.AddControlEdge(ToNode(c), node);
-    s = InferNodeShapes(node);
-    if (!s.ok()) {
-      s = errors::Annotate(s, absl::StrCat("Operation '", node->name(), "' (op ",
-                                           node->type_string(), "): shape inference: "));
-    }
-  }
-  if (!s.ok()) {
-    g.RemoveNode(node);
-    return s;
-  }
-  return node;
+  return builder.Finalize(&g);
 }
 
 }  // namespace
@@ -406,10 +325,12 @@ SG_Output SG_OperationInput(SG_Input oper_in) {
   SG_Output none{nullptr, -1};
   if (oper_in.oper == nullptr) return none;
   const sg::Node* n = ToNode(oper_in.oper);
-  if (oper_in.index < 0 || oper_in.index >= n->num_inputs()) return none;
-  const sg::Edge* e = n->input_edge(oper_in.index);
-  if (e == nullptr) return none;
-  return SG_Output{sg::c_api::ToOperation(e->src), e->src_output};
+  return sg::c_api::UnderGraphLock(n, [&]() {
+    if (oper_in.index < 0 || oper_in.index >= n->num_inputs()) return none;
+    const sg::Edge* e = n->input_edge(oper_in.index);
+    if (e == nullptr) return none;
+    return SG_Output{sg::c_api::ToOperation(e->src), e->src_output};
+  });
 }
 
 int SG_OperationOutputNumConsumers(SG_Output oper_out) {
@@ -418,33 +339,45 @@ int SG_OperationOutputNumConsumers(SG_Output oper_out) {
 
 int SG_OperationOutputConsumers(SG_Output oper_out, SG_Input* consumers, int max_consumers) {
   if (oper_out.oper == nullptr) return 0;
-  int count = 0;
-  for (const sg::Edge* e : ToNode(oper_out.oper)->out_edges()) {
-    if (e->IsControlEdge() || e->src_output != oper_out.index) continue;
-    if (consumers != nullptr && count < max_consumers) {
-      consumers[count] = SG_Input{sg::c_api::ToOperation(e->dst), e->dst_input};
+  const sg::Node* n = ToNode(oper_out.oper);
+  return sg::c_api::UnderGraphLock(n, [&]() {
+    int count = 0;
+    for (const sg::Edge* e : n->out_edges()) {
+      if (e->IsControlEdge() || e->src_output != oper_out.index) continue;
+      if (consumers != nullptr && count < max_consumers) {
+        consumers[count] = SG_Input{sg::c_api::ToOperation(e->dst), e->dst_input};
+      }
+      ++count;
     }
-    ++count;
-  }
-  return count;
+    return count;
+  });
 }
 
 int SG_OperationNumControlInputs(SG_Operation* oper) {
   return SG_OperationGetControlInputs(oper, nullptr, 0);
 }
 
+// The control inputs (in_edges) or control outputs (out_edges) of `oper`, as the two functions
+// below return them.
+static int ControlEdges(SG_Operation* oper, bool inputs, SG_Operation** out, int max_out) {
+  if (oper == nullptr) return 0;
+  const sg::Node* n = ToNode(oper);
+  return sg::c_api::UnderGraphLock(n, [&]() {
+    int count = 0;
+    for (const sg::Edge* e : inputs ? n->in_edges() : n->out_edges()) {
+      if (!e->IsControlEdge()) continue;
+      if (out != nullptr && count < max_out) {
+        out[count] = sg::c_api::ToOperation(inputs ? e->src : e->dst);
+      }
+      ++count;
+    }
+    return count;
+  });
+}
+
 int SG_OperationGetControlInputs(SG_Operation* oper, SG_Operation** control_inputs,
                                  int max_control_inputs) {
-  if (oper == nullptr) return 0;
-  int count = 0;
-  for (const sg::Edge* e : ToNode(oper)->in_edges()) {
-    if (!e->IsControlEdge()) continue;
-    if (control_inputs != nullptr && count < max_control_inputs) {
-      control_inputs[count] = sg::c_api::ToOperation(e->src);
-    }
-    ++count;
-  }
-  return count;
+  return ControlEdges(oper, true, control_inputs, max_control_inputs);
 }
 
 int SG_OperationNumControlOutputs(SG_Operation* oper) {
@@ -453,16 +386,7 @@ int SG_OperationNumControlOutputs(SG_Operation* oper) {
 
 int SG_OperationGetControlOutputs(SG_Operation* oper, SG_Operation** control_outputs,
                                   int max_control_outputs) {
-  if (oper == nullptr) return 0;
-  int count = 0;
-  for (const sg::Edge* e : ToNode(oper)->out_edges()) {
-    if (!e->IsControlEdge()) continue;
-    if (control_outputs != nullptr && count < max_control_outputs) {
-      control_outputs[count] = sg::c_api::ToOperation(e->dst);
-    }
-    ++count;
-  }
-  return count;
+  return ControlEdges(oper, false, control_outputs, max_control_outputs);
 }
 
 void SG_OperationToNodeDef(SG_Operation* oper, SG_Buffer* output_node_def, SG_Status* status) {

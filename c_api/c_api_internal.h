@@ -38,6 +38,8 @@ struct SG_SessionOptions {
 // A graph shared by the caller and its sessions: freed when the caller has deleted it and the
 // last session using it is gone.
 struct SG_Graph {
+  SG_Graph();   // registers the graph for sg::c_api::GraphOf
+  ~SG_Graph();
   absl::Mutex mu;
   sg::Graph graph ABSL_GUARDED_BY(mu);
   int num_sessions ABSL_GUARDED_BY(mu) = 0;
@@ -104,6 +106,18 @@ inline const sg::Node* ToNode(const SG_Operation* op) {
   return reinterpret_cast<const sg::Node*>(op);
 }
 inline SG_Operation* ToOperation(sg::Node* n) { return reinterpret_cast<SG_Operation*>(n); }
+// The SG_Graph an operation belongs to (whose mu guards its edges), or nullptr for a node of no
+// SG_Graph.
+SG_Graph* GraphOf(const sg::Node* n);
+// Runs fn() under the lock of n's graph: reading a node's edges while SG_FinishOperation (or an
+// import) may add edges to the same graph from another thread.
+template <typename Fn>
+auto UnderGraphLock(const sg::Node* n, Fn&& fn) {
+  SG_Graph* g = GraphOf(n);
+  if (g == nullptr) return fn();
+  absl::MutexLock lock(&g->mu);
+  return fn();
+}
 
 // Stores `s` in `status` (which may be NULL).
 void Set(SG_Status* status, const absl::Status& s);

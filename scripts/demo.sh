@@ -122,7 +122,7 @@ echo "sg (SavedModel): $(npy accuracy "$work/probs.npy" "$TD/digits_test_y.npy" 
 
 # A local cluster: one ps and two worker tasks, each an `sg server` process on loopback. The
 # client session's target is worker 0's master, which places the graph over all three tasks
-# (SG_TEST_ROUND_ROBIN_PLACEMENT spreads the nodes round robin, so tensors cross tasks through
+# (--config round_robin_placement=1 spreads the nodes round robin, so tensors cross tasks through
 # _Send/_Recv and RecvTensor), partitions it and runs every step on all of them.
 echo
 echo "=== The same classifier on a local cluster: ps:1, worker:2 (sg server processes on 127.0.0.1)"
@@ -135,7 +135,7 @@ pids=()
 stop_cluster() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap 'stop_cluster; rm -rf "$work"' EXIT
 for task in ps:0 worker:0 worker:1; do
-  SG_TEST_ROUND_ROBIN_PLACEMENT=1 "$SG" server --cluster "$spec" --job "${task%%:*}" --task "${task##*:}" \
+  "$SG" server --cluster "$spec" --job "${task%%:*}" --task "${task##*:}" \
     >"$work/server_${task/:/_}.log" 2>&1 &
   pids+=($!)
 done
@@ -145,7 +145,8 @@ for task in ps_0 worker_0 worker_1; do
 done
 mkdir -p "$work/cluster"
 "$SG" run "$TD/digits_mlp.pb" --feed "input:0=@$TD/digits_test_x.npy" --fetch probs:0 \
-  --session_target "grpc://127.0.0.1:${ports[1]}" --repeat 50 --out "$work/cluster"
+  --session_target "grpc://127.0.0.1:${ports[1]}" --config round_robin_placement=1 --repeat 50 \
+  --out "$work/cluster"
 echo "sg (cluster): $(npy accuracy "$work/cluster/probs_0.npy" "$TD/digits_test_y.npy" "$TD/digits_tf_probs.npy")"
 stop_cluster
 trap 'rm -rf "$work"' EXIT

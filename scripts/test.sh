@@ -6,6 +6,8 @@
 #   BUILD_DIR       plain build (default build/)
 #   ASAN_BUILD_DIR  sanitizer build (default build-asan/)
 #   SG_SKIP_ASAN=1  skip the sanitizer pass (quick local runs; CI never sets it)
+#   SG_SKIP_ORACLE=1  do not make the TensorFlow oracle's venv (the model corpus's Keras
+#                   applications are then skipped, and ctest says so)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -26,6 +28,17 @@ failed=()
 
 phase "install-deps"
 scripts/install-deps.sh
+
+# The TensorFlow oracle (tests/oracle/setup_venv.sh, pinned tensorflow-cpu from PyPI): ctest's
+# model_corpus_generate writes the Keras applications of the model corpus with it. Without it
+# (no PyPI) those cases are skipped and ctest prints why; every other test runs.
+if [ "${SG_SKIP_ORACLE:-0}" != 1 ]; then
+  phase "TensorFlow oracle venv"
+  if ! tests/oracle/setup_venv.sh >/dev/null; then
+    echo "test.sh: could not make the TensorFlow oracle venv; the model corpus's Keras" \
+         "applications will be skipped" >&2
+  fi
+fi
 
 # The Java and Go bindings are built and tested in the plain build wherever their toolchains are
 # (explicitly, so that a build directory configured before they existed picks them up too).

@@ -364,9 +364,16 @@ void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, SG_Status* s) {
     SG_SetOperationTimeoutInMs(opts, v, s);
   } else if (key == "cpu_devices") {
     SG_SetDeviceCount(opts, "CPU", static_cast<int>(v), s);
+  } else if (key == "round_robin_placement") {
+    // ConfigProto.experimental (field 16) holding sg_round_robin_placement (field 1000) = v != 0;
+    // SG_SetConfig replaces the config, so RunMain applies this key before the others.
+    const unsigned char proto[] = {0x82, 0x01, 0x03, 0xC0, 0x3E,
+                                   static_cast<unsigned char>(v != 0)};
+    SG_SetConfig(opts, proto, sizeof(proto), s);
   } else {
     Fail(SG_INVALID_ARGUMENT, "--config: unknown key '" + key +
-                                  "' (intra_op_threads, inter_op_threads, timeout_ms, cpu_devices)");
+                                  "' (intra_op_threads, inter_op_threads, timeout_ms, cpu_devices, "
+                                  "round_robin_placement)");
   }
   Check(s, "--config " + key);
 }
@@ -402,7 +409,13 @@ int Run(const RunArgs& args) {
 
   std::unique_ptr<SG_SessionOptions, void (*)(SG_SessionOptions*)> opts(SG_NewSessionOptions(),
                                                                          SG_DeleteSessionOptions);
-  for (const auto& c : args.configs) ApplyConfig(opts.get(), c, s.get());
+  // round_robin_placement sets the whole ConfigProto: first, so the typed keys add to it.
+  for (const auto& c : args.configs) {
+    if (c.rfind("round_robin_placement=", 0) == 0) ApplyConfig(opts.get(), c, s.get());
+  }
+  for (const auto& c : args.configs) {
+    if (c.rfind("round_robin_placement=", 0) != 0) ApplyConfig(opts.get(), c, s.get());
+  }
   if (!args.session_target.empty()) SG_SetTarget(opts.get(), args.session_target.c_str());
   SG_Session* sess = SG_NewSession(g.get(), opts.get(), s.get());
   Check(s.get());
@@ -507,7 +520,8 @@ const char kUsage[] =
     "  sg server --cluster SPEC --job JOB --task INDEX [--tls-cert F --tls-key F --tls-ca F]\n"
     "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index; VALUES is a comma list,\n"
     "optionally after a shape ([2,2]:1,2,3,4). --config keys: intra_op_threads,\n"
-    "inter_op_threads, timeout_ms, cpu_devices. --repeat N prints median and p90 latency.\n";
+    "inter_op_threads, timeout_ms, cpu_devices, round_robin_placement (1: spread nodes over\n"
+    "the devices or tasks, for trying partitioning). --repeat N prints median and p90 latency.\n";
 
 int Main(int argc, char** argv) {
   std::vector<std::string> a(argv + 1, argv + argc);

@@ -35,6 +35,7 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
   SG_RETURN_IF_ERROR(
       InOutTypesForNode(def, reg->op_def, &node->input_types_, &node->output_types_));
   node->id_ = static_cast<int>(nodes_.size());
+  node->graph_ = this;
   node->def_ = std::make_shared<NodeDef>(std::move(def));
   node->op_def_ = &reg->op_def;
   node->op_reg_ = reg;

@@ -20,6 +20,7 @@
 
 namespace sg {
 
+class Graph;
 class Node;
 
 constexpr int kControlSlot = -1;
@@ -36,6 +37,8 @@ struct Edge {
 class Node {
  public:
   int id() const { return id_; }
+  // The graph the node belongs to.
+  const Graph* graph() const { return graph_; }
   const std::string& name() const { return def_->name(); }
   const std::string& type_string() const { return def_->op(); }
   const NodeDef& def() const { return *def_; }
@@ -87,6 +90,7 @@ class Node {
  private:
   friend class Graph;
   int id_ = -1;
+  const Graph* graph_ = nullptr;
   std::shared_ptr<NodeDef> def_;
   const OpDef* op_def_ = nullptr;
   const OpRegistrationData* op_reg_ = nullptr;

@@ -2,9 +2,55 @@
 
 #include <set>
 
+#include "absl/strings/str_cat.h"
 #include "core/framework/attr_value_util.h"
+#include "core/framework/node_def_util.h"
 
 namespace sg {
+
+absl::Status BridgeControlFlowEdges(Graph* g) {
+  std::vector<const Edge*> cut;
+  for (Node* n : g->nodes()) {
+    for (const Edge* e : n->in_edges()) {
+      if (e->IsControlEdge()) continue;
+      if (e->src->assigned_device_name() == n->assigned_device_name()) continue;
+      if (e->src->IsControlFlow() || n->IsControlFlow()) cut.push_back(e);
+    }
+  }
+  for (const Edge* e : cut) {
+    Node* src = e->src;
+    Node* dst = e->dst;
+    const int src_output = e->src_output, dst_input = e->dst_input;
+    const DataType dtype = BaseType(src->output_type(src_output));
+    auto bridge = [&](Node* side) -> absl::StatusOr<Node*> {
+      NodeDef def;
+      def.set_name(g->NewName(absl::StrCat(src->name(), "/_cf_bridge")));
+      def.set_op("Identity");
+      def.set_device(side->assigned_device_name());
+      AddNodeAttr("T", dtype, &def);
+      SG_ASSIGN_OR_RETURN(Node * id, g->AddNode(std::move(def)));
+      id->set_assigned_device_name(side->assigned_device_name());
+      return id;
+    };
+    g->RemoveEdge(e);
+    Node* from = src;
+    int from_output = src_output;
+    if (src->IsControlFlow()) {
+      SG_ASSIGN_OR_RETURN(Node * id, bridge(src));
+      SG_RETURN_IF_ERROR(g->AddEdge(from, from_output, id, 0).status());
+      from = id;
+      from_output = 0;
+    }
+    if (dst->IsControlFlow()) {
+      SG_ASSIGN_OR_RETURN(Node * id, bridge(dst));
+      SG_RETURN_IF_ERROR(g->AddEdge(from, from_output, id, 0).status());
+      from = id;
+      from_output = 0;
+    }
+    SG_RETURN_IF_ERROR(g->AddEdge(from, from_output, dst, dst_input).status());
+  }
+  return absl::OkStatus();
+}
 
 absl::Status PartitionGraph(const Graph& g, const PartitionOptions& options,
                             std::map<std::string, GraphDef>* partitions) {

@@ -18,8 +18,10 @@ struct PlacerOptions {
   bool log_device_placement = false;
   // Where unconstrained nodes go; must be one of the devices. Empty: the first device.
   std::string default_device;
-  // Test hook: when set, picks the device of unconstrained nodes (e.g. round robin).
-  std::function<std::string(const Node*)> unconstrained_device;
+  // For tests of partitioning: groups of nodes without a request go to the devices in turn
+  // instead of the default device, so that tensors cross devices (and tasks). A group keeps
+  // colocated nodes, reference and resource consumers, and each outermost while loop together.
+  bool round_robin = false;
 };
 
 // Sets node->assigned_device_name() for every node. INVALID_ARGUMENT naming the node when a

@@ -1,7 +1,9 @@
-// Conv2D (NHWC; im2col in bounded chunks, then an Eigen contraction on the intra-op pool) and
+// Conv2D (NHWC; im2col in bounded chunks, then an Eigen contraction on the intra-op pool; grouped
+// convolutions per group, or as a depthwise one when each group has one input channel) and
 // DepthwiseConv2dNative (NHWC; a direct loop split across the pool by output row).
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
@@ -96,25 +98,76 @@ struct ConvAttrs {
 };
 
 // Fills rows [row_begin, row_end) of the patch matrix: row r is output position r (n, oh, ow
-// in row-major order) and holds the KH x KW x C window of the input, zeros where it is padding.
+// in row-major order) and holds the KH x KW x cn window of input channels [c0, c0 + cn), zeros
+// where it is padding.
 template <typename T>
-void Im2Col(const ConvGeometry& g, const T* in, int64_t row_begin, int64_t row_end, T* patches) {
-  const int64_t k = g.kh * g.kw * g.c;
+void Im2Col(const ConvGeometry& g, const T* in, int64_t c0, int64_t cn, int64_t row_begin,
+            int64_t row_end, T* patches) {
+  const int64_t k = g.kh * g.kw * cn;
   for (int64_t r = row_begin; r < row_end; ++r) {
     const int64_t ow = r % g.ow, oh = (r / g.ow) % g.oh, n = r / (g.ow * g.oh);
     T* dst = patches + (r - row_begin) * k;
     for (int64_t i = 0; i < g.kh; ++i) {
       const int64_t ih = oh * g.sh - g.pad_top + i * g.dh;
-      for (int64_t j = 0; j < g.kw; ++j, dst += g.c) {
+      for (int64_t j = 0; j < g.kw; ++j, dst += cn) {
         const int64_t iw = ow * g.sw - g.pad_left + j * g.dw;
         if (ih < 0 || ih >= g.h || iw < 0 || iw >= g.w) {
-          std::fill(dst, dst + g.c, T(0));
+          std::fill(dst, dst + cn, T(0));
         } else {
-          std::memcpy(dst, in + ((n * g.h + ih) * g.w + iw) * g.c, g.c * sizeof(T));
+          std::memcpy(dst, in + ((n * g.h + ih) * g.w + iw) * g.c + c0, cn * sizeof(T));
         }
       }
     }
   }
+}
+
+// Accumulator type: half sums in float.
+template <typename T>
+struct Acc {
+  using type = T;
+};
+template <>
+struct Acc<half> {
+  using type = float;
+};
+
+// A depthwise convolution: output channel c * m + q is input channel c convolved with filter
+// [kh, kw, c, q] (filter layout [KH, KW, C, M]). A direct loop split across the pool by output
+// row.
+template <typename T>
+void DepthwiseConv(const Eigen::ThreadPoolDevice& d, const ConvGeometry& g, const T* in,
+                   const T* f, int64_t m, T* o) {
+  using A = typename Acc<T>::type;
+  const int64_t out_c = g.c * m;
+  auto rows = [&](Eigen::Index begin, Eigen::Index end) {
+    std::vector<A> acc(out_c);
+    for (Eigen::Index row = begin; row < end; ++row) {
+      const int64_t oh = row % g.oh, n = row / g.oh;
+      for (int64_t ow = 0; ow < g.ow; ++ow) {
+        std::fill(acc.begin(), acc.end(), A(0));
+        for (int64_t i = 0; i < g.kh; ++i) {
+          const int64_t ih = oh * g.sh - g.pad_top + i * g.dh;
+          if (ih < 0 || ih >= g.h) continue;
+          for (int64_t j = 0; j < g.kw; ++j) {
+            const int64_t iw = ow * g.sw - g.pad_left + j * g.dw;
+            if (iw < 0 || iw >= g.w) continue;
+            const T* x = in + ((n * g.h + ih) * g.w + iw) * g.c;
+            const T* w = f + (i * g.kw + j) * out_c;
+            for (int64_t c = 0; c < g.c; ++c) {
+              const A xv = static_cast<A>(x[c]);
+              for (int64_t q = 0; q < m; ++q) {
+                acc[c * m + q] += xv * static_cast<A>(w[c * m + q]);
+              }
+            }
+          }
+        }
+        T* dst = o + ((n * g.oh + oh) * g.ow + ow) * out_c;
+        for (int64_t c = 0; c < out_c; ++c) dst[c] = static_cast<T>(acc[c]);
+      }
+    }
+  };
+  const double cost = static_cast<double>(g.ow * g.kh * g.kw * out_c);
+  d.parallelFor(g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost), rows);
 }
 
 template <typename T>
@@ -138,24 +191,37 @@ class Conv2DOp final : public OpKernel {
     OP_REQUIRES(ctx, g.c % filter.dim_size(2) == 0,
                 NodeError(ctx, "input depth must be evenly divisible by filter depth: ", g.c,
                           " vs ", filter.dim_size(2)));
-    OP_REQUIRES(ctx, g.c == filter.dim_size(2),
-                errors::Unimplemented("grouped Conv2D (input depth ", g.c, ", filter depth ",
-                                      filter.dim_size(2), ") is not supported (node '", name(),
-                                      "')"));
+    // Grouped convolution (as TensorFlow's): the input's channels form groups of the filter's
+    // depth, and each group makes an equal share of the output channels.
+    const int64_t fc = filter.dim_size(2);
+    const int64_t groups = g.c / fc;
     const int64_t out_c = filter.dim_size(3);
+    OP_REQUIRES(ctx, out_c % groups == 0,
+                NodeError(ctx, "output depth must be evenly divisible by number of groups: ",
+                          out_c, " vs ", groups));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({g.n, g.oh, g.ow, out_c}), &out));
     if (out->NumElements() == 0) return;
     const auto& d = ctx->eigen_cpu_device();
-    const int64_t k = g.kh * g.kw * g.c;
+    const int64_t k = g.kh * g.kw * fc;
     const int64_t rows = g.n * g.oh * g.ow;
-    typename TTypes<T>::ConstMatrix f(filter.data<T>(), k, out_c);
-    const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims = {
-        Eigen::IndexPair<Eigen::DenseIndex>(1, 0)};
     if (k == 0) {
       out->flat<T>().device(d) = out->flat<T>().constant(T(0));
       return;
     }
+    if (groups > 1 && fc == 1) {
+      // One input channel per group: a depthwise convolution, whose filter [KH, KW, C, M] has
+      // the same layout as this one [KH, KW, 1, C * M].
+      DepthwiseConv<T>(d, g, input.data<T>(), filter.data<T>(), out_c / groups, out->data<T>());
+      return;
+    }
+    if (groups > 1) {
+      GroupedConv(ctx, g, input, filter, groups, out);
+      return;
+    }
+    typename TTypes<T>::ConstMatrix f(filter.data<T>(), k, out_c);
+    const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims = {
+        Eigen::IndexPair<Eigen::DenseIndex>(1, 0)};
     const bool pointwise = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
                            g.pad_left == 0 && g.oh == g.h && g.ow == g.w;
     if (pointwise) {
@@ -175,7 +241,7 @@ class Conv2DOp final : public OpKernel {
       T* p = patches.data<T>();
       d.parallelFor(r1 - r0, Eigen::TensorOpCost(k * sizeof(T), k * sizeof(T), k),
                     [&](Eigen::Index b, Eigen::Index e) {
-                      Im2Col<T>(g, in, r0 + b, r0 + e, p + b * k);
+                      Im2Col<T>(g, in, 0, g.c, r0 + b, r0 + e, p + b * k);
                     });
       typename TTypes<T>::ConstMatrix a(p, r1 - r0, k);
       typename TTypes<T>::Matrix o(out->data<T>() + r0 * out_c, r1 - r0, out_c);
@@ -184,6 +250,36 @@ class Conv2DOp final : public OpKernel {
   }
 
  private:
+  // Each group is im2col over its input channels, then a product with its columns of the filter
+  // into its columns of the output.
+  void GroupedConv(OpKernelContext* ctx, const ConvGeometry& g, const Tensor& input,
+                   const Tensor& filter, int64_t groups, Tensor* out) {
+    const auto& d = ctx->eigen_cpu_device();
+    const int64_t fc = filter.dim_size(2), out_c = filter.dim_size(3);
+    const int64_t opg = out_c / groups;
+    const int64_t k = g.kh * g.kw * fc;
+    const int64_t rows = g.n * g.oh * g.ow;
+    Tensor patches;
+    OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<T>::value, TensorShape({rows, k}),
+                                           &patches));
+    typename TTypes<T>::ConstMatrix f(filter.data<T>(), k, out_c);
+    typename TTypes<T>::Matrix o(out->data<T>(), rows, out_c);
+    typename TTypes<T>::ConstMatrix a(patches.data<T>(), rows, k);
+    const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims = {
+        Eigen::IndexPair<Eigen::DenseIndex>(1, 0)};
+    T* p = patches.data<T>();
+    const T* in = input.data<T>();
+    for (int64_t grp = 0; grp < groups; ++grp) {
+      d.parallelFor(rows, Eigen::TensorOpCost(k * sizeof(T), k * sizeof(T), k),
+                    [&](Eigen::Index b, Eigen::Index e) {
+                      Im2Col<T>(g, in, grp * fc, fc, b, e, p + b * k);
+                    });
+      const Eigen::array<Eigen::DenseIndex, 2> f_off{0, grp * opg}, f_ext{k, opg};
+      const Eigen::array<Eigen::DenseIndex, 2> o_off{0, grp * opg}, o_ext{rows, opg};
+      o.slice(o_off, o_ext).device(d) = a.contract(f.slice(f_off, f_ext), dims);
+    }
+  }
+
   ConvAttrs attrs_;
 };
 REGISTER_KERNEL_BUILDER(Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<float>("T"),
@@ -192,16 +288,6 @@ REGISTER_KERNEL_BUILDER(Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<double>
                         Conv2DOp<double>);
 REGISTER_KERNEL_BUILDER(Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<int32_t>("T"),
                         Conv2DOp<int32_t>);
-
-// Accumulator type: half sums in float.
-template <typename T>
-struct Acc {
-  using type = T;
-};
-template <>
-struct Acc<half> {
-  using type = float;
-};
 
 template <typename T>
 class DepthwiseConv2dNativeOp final : public OpKernel {
@@ -226,39 +312,8 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({g.n, g.oh, g.ow, out_c}), &out));
     if (out->NumElements() == 0) return;
-    using A = typename Acc<T>::type;
-    const T* in = input.data<T>();
-    const T* f = filter.data<T>();
-    T* o = out->data<T>();
-    auto rows = [&](Eigen::Index begin, Eigen::Index end) {
-      std::vector<A> acc(out_c);
-      for (Eigen::Index row = begin; row < end; ++row) {
-        const int64_t oh = row % g.oh, n = row / g.oh;
-        for (int64_t ow = 0; ow < g.ow; ++ow) {
-          std::fill(acc.begin(), acc.end(), A(0));
-          for (int64_t i = 0; i < g.kh; ++i) {
-            const int64_t ih = oh * g.sh - g.pad_top + i * g.dh;
-            if (ih < 0 || ih >= g.h) continue;
-            for (int64_t j = 0; j < g.kw; ++j) {
-              const int64_t iw = ow * g.sw - g.pad_left + j * g.dw;
-              if (iw < 0 || iw >= g.w) continue;
-              const T* x = in + ((n * g.h + ih) * g.w + iw) * g.c;
-              const T* w = f + (i * g.kw + j) * out_c;
-              for (int64_t c = 0; c < g.c; ++c) {
-                const A xv = static_cast<A>(x[c]);
-                for (int64_t q = 0; q < m; ++q) {
-                  acc[c * m + q] += xv * static_cast<A>(w[c * m + q]);
-                }
-              }
-            }
-          }
-          T* dst = o + ((n * g.oh + oh) * g.ow + ow) * out_c;
-          for (int64_t c = 0; c < out_c; ++c) dst[c] = static_cast<T>(acc[c]);
-        }
-      }
-    };
-    const double cost = static_cast<double>(g.ow * g.kh * g.kw * out_c);
-    ctx->eigen_cpu_device().parallelFor(g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost), rows);
+    DepthwiseConv<T>(ctx->eigen_cpu_device(), g, input.data<T>(), filter.data<T>(), m,
+                     out->data<T>());
   }
 
  private:

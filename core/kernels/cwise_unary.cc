@@ -27,9 +27,52 @@ void Map(const Device& d, In<T> x, OutF<T> y, Fn fn) {
   y.device(d) = x.unaryExpr(fn);
 }
 
-SG_EIGEN_UNARY(NegF, -x);
-SG_EIGEN_UNARY(AbsF, x.abs());
-SG_EIGEN_UNARY(SquareF, x.square());
+// Signed integers wrap around on overflow (two's complement, as TensorFlow's kernels give for
+// Neg, Abs and Square of the most negative value or a large one): that arithmetic is done in an
+// unsigned type of at least 32 bits, where wrapping is defined.
+template <typename T>
+constexpr bool kSignedInt = std::is_integral<T>::value && std::is_signed<T>::value;
+template <typename T>
+using WrapType = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
+template <typename T>
+T WrapNeg(T v) {
+  return static_cast<T>(WrapType<T>(0) - static_cast<WrapType<T>>(v));
+}
+
+struct NegF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    if constexpr (kSignedInt<T>) {
+      Map<T>(d, x, y, [](T v) { return WrapNeg(v); });
+    } else {
+      y.device(d) = -x;
+    }
+  }
+};
+struct AbsF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    if constexpr (kSignedInt<T>) {
+      Map<T>(d, x, y, [](T v) { return v < 0 ? WrapNeg(v) : v; });
+    } else {
+      y.device(d) = x.abs();
+    }
+  }
+};
+struct SquareF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    // Also the narrow unsigned types, which C++ promotes to int (65535 * 65535 overflows it).
+    if constexpr (std::is_integral<T>::value) {
+      Map<T>(d, x, y, [](T v) {
+        const WrapType<T> w = static_cast<WrapType<T>>(v);
+        return static_cast<T>(w * w);
+      });
+    } else {
+      y.device(d) = x.square();
+    }
+  }
+};
 // Eigen's fast packet sqrt is x * rsqrt(x), NaN for +inf; TensorFlow's sqrt(inf) is inf.
 struct SqrtF {
   template <typename T>
@@ -44,6 +87,21 @@ SG_EIGEN_UNARY(Log1pF, x.log1p());
 SG_EIGEN_UNARY(TanhF, x.tanh());
 SG_EIGEN_UNARY(SigmoidF, x.sigmoid());
 SG_EIGEN_UNARY(ReciprocalF, x.inverse());
+// Eigen's approximations, as TensorFlow's Erf and Erfc. TensorFlow 2.21's double Erf gives NaN
+// for +-inf (its Eigen's double path does); sg gives the same.
+struct ErfF {
+  template <typename T>
+  void Run(const Device& d, In<T> x, OutF<T> y) const {
+    if constexpr (std::is_same<T, double>::value) {
+      const T inf = Eigen::NumTraits<T>::infinity();
+      const T nan = Eigen::NumTraits<T>::quiet_NaN();
+      y.device(d) = (x.abs() == x.constant(inf)).select(x.constant(nan), x.erf());
+    } else {
+      y.device(d) = x.erf();
+    }
+  }
+};
+SG_EIGEN_UNARY(ErfcF, x.erfc());
 SG_EIGEN_UNARY(FloorF, x.floor());
 SG_EIGEN_UNARY(CeilF, x.ceil());
 SG_EIGEN_UNARY(ReluF, x.cwiseMax(T(0)));
@@ -168,6 +226,8 @@ SG_UNARY_KERNEL("Sigmoid", SigmoidF, FloatTypes);
 SG_UNARY_KERNEL("Reciprocal", ReciprocalF, FloatTypes);
 SG_UNARY_KERNEL("Inv", ReciprocalF, FloatTypes);
 SG_UNARY_KERNEL("Sign", SignF, SignedInts);
+SG_UNARY_KERNEL("Erf", ErfF, FloatTypes);
+SG_UNARY_KERNEL("Erfc", ErfcF, FloatTypes);
 SG_UNARY_KERNEL("Floor", FloorF, FloatTypes);
 SG_UNARY_KERNEL("Ceil", CeilF, FloatTypes);
 SG_UNARY_KERNEL("Round", RoundF, SignedInts);

@@ -2,6 +2,8 @@
 // the intra-op pool (the multithreaded blocked GEMM TensorFlow itself uses); batches of small
 // matrices run one matrix per task with a single-threaded Eigen product. Half is computed in
 // float.
+#include "core/kernels/matmul_op.h"
+
 #include "core/kernels/cwise_ops_common.h"
 
 #ifdef SG_HAVE_DNNL
@@ -160,52 +162,16 @@ class BatchMatMulOp final : public OpKernel {
                               x.shape().DebugString(), " vs. ", y.shape().DebugString()));
       batch = xb;
     }
-    // Which x and y matrix each output matrix reads.
-    const int64_t nb = batch.num_elements();
-    const std::vector<int64_t> sx = BroadcastStrides(xb, batch), sy = BroadcastStrides(yb, batch);
-    std::vector<int64_t> x_index(nb), y_index(nb);
-    for (int64_t i = 0; i < nb; ++i) {
-      int64_t rem = i, ox = 0, oy = 0;
-      for (int d = batch.dims() - 1; d >= 0; --d) {
-        const int64_t idx = rem % batch.dim_size(d);
-        rem /= batch.dim_size(d);
-        ox += idx * sx[d];
-        oy += idx * sy[d];
-      }
-      x_index[i] = ox;
-      y_index[i] = oy;
-    }
+    std::vector<int64_t> x_index, y_index;
+    BroadcastBatchIndex(xb, yb, batch, &x_index, &y_index);
     TensorShape out_shape = batch;
     out_shape.AddDim(m);
     out_shape.AddDim(n);
-    bool ok = DispatchTypes(MatMulTypes(), x.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      Tensor* out;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-      if (out->NumElements() == 0) return;
-      OP_REQUIRES_OK(ctx, WithComputeType<T>(ctx, x, y, out, [&](auto* px, auto* py, auto* pc) {
-                       const auto& d = ctx->eigen_cpu_device();
-                       const int64_t xs = m * k, ys = k * n, cs = m * n;
-                       if (m * n * k >= kSmallProduct || nb == 1) {
-                         for (int64_t i = 0; i < nb; ++i) {
-                           MatMulOne(d, true, px + x_index[i] * xs, py + y_index[i] * ys,
-                                     pc + i * cs, m, k, n, adj_x_, adj_y_);
-                         }
-                       } else {
-                         d.parallelFor(nb,
-                                       Eigen::TensorOpCost(sizeof(T) * (xs + ys),
-                                                           sizeof(T) * cs, 2.0 * m * n * k),
-                                       [&](Eigen::Index begin, Eigen::Index end) {
-                                         for (Eigen::Index i = begin; i < end; ++i) {
-                                           MatMulOne(d, false, px + x_index[i] * xs,
-                                                     py + y_index[i] * ys, pc + i * cs, m, k,
-                                                     n, adj_x_, adj_y_);
-                                         }
-                                       });
-                       }
-                     }));
-    });
-    if (!ok) ctx->CtxFailure(UnsupportedType(*this, x.dtype()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    absl::Status s = BatchedMatMul(ctx, x, y, x_index, y_index, m, k, n, adj_x_, adj_y_, out);
+    if (absl::IsUnimplemented(s)) s = UnsupportedType(*this, x.dtype());
+    OP_REQUIRES_OK(ctx, s);
   }
 
  private:
@@ -217,4 +183,62 @@ REGISTER_KERNEL_BUILDER(Name("BatchMatMul").Device(DEVICE_CPU), BatchMatMulOp<fa
 REGISTER_KERNEL_BUILDER(Name("BatchMatMulV2").Device(DEVICE_CPU), BatchMatMulOp<true>);
 
 }  // namespace
+
+void BroadcastBatchIndex(const TensorShape& a_batch, const TensorShape& b_batch,
+                         const TensorShape& batch, std::vector<int64_t>* a_index,
+                         std::vector<int64_t>* b_index) {
+  const int64_t nb = batch.num_elements();
+  const std::vector<int64_t> sa = BroadcastStrides(a_batch, batch);
+  const std::vector<int64_t> sb = BroadcastStrides(b_batch, batch);
+  a_index->assign(nb, 0);
+  b_index->assign(nb, 0);
+  for (int64_t i = 0; i < nb; ++i) {
+    int64_t rem = i, oa = 0, ob = 0;
+    for (int d = batch.dims() - 1; d >= 0; --d) {
+      const int64_t idx = rem % batch.dim_size(d);
+      rem /= batch.dim_size(d);
+      oa += idx * sa[d];
+      ob += idx * sb[d];
+    }
+    (*a_index)[i] = oa;
+    (*b_index)[i] = ob;
+  }
+}
+
+absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& b,
+                           absl::Span<const int64_t> a_index, absl::Span<const int64_t> b_index,
+                           int64_t m, int64_t k, int64_t n, bool adj_a, bool adj_b, Tensor* c) {
+  const int64_t nb = static_cast<int64_t>(a_index.size());
+  absl::Status status;
+  bool ok = DispatchTypes(MatMulTypes(), a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if (c->NumElements() == 0) return;
+    status = WithComputeType<T>(ctx, a, b, c, [&](auto* pa, auto* pb, auto* pc) {
+      using C = std::remove_pointer_t<decltype(pc)>;
+      const auto& d = ctx->eigen_cpu_device();
+      const int64_t as = m * k, bs = k * n, cs = m * n;
+      if (m * n * k >= kSmallProduct || nb == 1) {
+        for (int64_t i = 0; i < nb; ++i) {
+          MatMulOne(d, true, pa + a_index[i] * as, pb + b_index[i] * bs, pc + i * cs, m, k, n,
+                    adj_a, adj_b);
+        }
+        return;
+      }
+      d.parallelFor(nb,
+                    Eigen::TensorOpCost(sizeof(C) * (as + bs), sizeof(C) * cs, 2.0 * m * n * k),
+                    [&](Eigen::Index begin, Eigen::Index end) {
+                      for (Eigen::Index i = begin; i < end; ++i) {
+                        MatMulOne(d, false, pa + a_index[i] * as, pb + b_index[i] * bs,
+                                  pc + i * cs, m, k, n, adj_a, adj_b);
+                      }
+                    });
+    });
+  });
+  if (!ok) {
+    return errors::Unimplemented("matrix products of dtype ", DataTypeString(a.dtype()),
+                                 " are not supported");
+  }
+  return status;
+}
+
 }  // namespace sg

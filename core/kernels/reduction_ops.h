@@ -77,7 +77,7 @@ using AccumulateType = std::conditional_t<
 
 // out[a, c] = reduce over b of in[a, b, c].
 template <ReduceKind K, typename T>
-void ReducePass(const Eigen::ThreadPoolDevice& d, const T* in, T* out, int64_t A, int64_t B,
+void ReducePassTyped(const Eigen::ThreadPoolDevice& d, const T* in, T* out, int64_t A, int64_t B,
                 int64_t C) {
   using Reducer = typename ReducerFor<K, T>::type;
   using In1 = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor, Eigen::DenseIndex>>;
@@ -95,6 +95,21 @@ void ReducePass(const Eigen::ThreadPoolDevice& d, const T* in, T* out, int64_t A
     Out1(out, C).device(d) = In2(in, B, C).reduce(axis0, Reducer());
   } else {
     Out2(out, A, C).device(d) = In3(in, A, B, C).reduce(axis1, Reducer());
+  }
+}
+
+// As ReducePassTyped; signed integer sums and products wrap around on overflow (two's complement,
+// as TensorFlow's kernels give on every machine it runs on), so they are computed in the unsigned
+// type of the same width, where wrapping is defined.
+template <ReduceKind K, typename T>
+void ReducePass(const Eigen::ThreadPoolDevice& d, const T* in, T* out, int64_t A, int64_t B,
+                int64_t C) {
+  if constexpr (std::is_integral<T>::value && std::is_signed<T>::value &&
+                (K == ReduceKind::kSum || K == ReduceKind::kMean || K == ReduceKind::kProd)) {
+    using U = std::make_unsigned_t<T>;
+    ReducePassTyped<K, U>(d, reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out), A, B, C);
+  } else {
+    ReducePassTyped<K, T>(d, in, out, A, B, C);
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
+#include "core/kernels/einsum_spec.h"
 
 namespace sg {
 namespace {
@@ -232,6 +233,27 @@ absl::Status EqualityShape(InferenceContext* c) {
 
 absl::Status ClipByValueShape(InferenceContext* c) { return shape_fns::Unchanged(c); }
 
+// The output dims are the sizes of the output's labels (core/kernels/einsum_spec.h); unknown rank
+// while an input's rank is unknown.
+absl::Status EinsumShape(InferenceContext* c) {
+  std::string equation;
+  SG_RETURN_IF_ERROR(c->GetAttr("equation", &equation));
+  std::vector<std::vector<int64_t>> dims;
+  for (int i = 0; i < c->num_inputs(); ++i) {
+    if (c->input(i).unknown_rank()) {
+      c->set_output(0, PartialTensorShape());
+      return absl::OkStatus();
+    }
+    const auto ds = c->input(i).dim_sizes();
+    dims.emplace_back(ds.begin(), ds.end());
+  }
+  EinsumPlan plan;
+  absl::Status s = PlanEinsum(equation, dims, &plan);
+  if (!s.ok()) return c->Error(s.message());
+  c->set_output(0, PartialTensorShape(plan.OutputShape()));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // ---- Binary element-wise, broadcasting ----------------------------------------------------------
@@ -333,6 +355,8 @@ SG_UNARY_OP("Inv", "{bfloat16, half, float, double, int8, int16, int32, int64, c
                    "complex128}");
 SG_UNARY_OP("Sign", "{bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
                     "complex128}");
+SG_UNARY_OP("Erf", "{bfloat16, half, float, double}");
+SG_UNARY_OP("Erfc", "{bfloat16, half, float, double}");
 SG_UNARY_OP("Floor", "{bfloat16, half, float, double}");
 SG_UNARY_OP("Ceil", "{bfloat16, half, float, double}");
 SG_UNARY_OP("Round", "{bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
@@ -461,6 +485,11 @@ REGISTER_OP("BatchMatMulV2").Input("x: T").Input("y: T").Output("output: T")
     .Attr("adj_x: bool = false").Attr("adj_y: bool = false")
     .Attr("grad_x: bool = false").Attr("grad_y: bool = false")  // hints, as MatMul's grad_a
     .SetShapeFn([](InferenceContext* c) { return BatchMatMulShape(c, true); });
+
+// As TensorFlow's Einsum: see core/kernels/einsum_spec.h for the equation's meaning.
+REGISTER_OP("Einsum").Input("inputs: N * T").Output("output: T")
+    .Attr("equation: string").Attr("N: int >= 1").Attr("T: type")
+    .SetShapeFn(EinsumShape);
 
 // ---- Sequences ----------------------------------------------------------------------------------
 

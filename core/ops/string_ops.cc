@@ -1,4 +1,5 @@
-// String ops (TensorFlow's string_ops): StringJoin, RegexFullMatch, StaticRegexFullMatch.
+// String ops (TensorFlow's string_ops): StringJoin, the regex matches and replacements, case
+// changes, StringStrip, StringLength, StringSplitV2, Substr and StringToHashBucketFast.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -33,6 +34,28 @@ absl::Status StringJoinShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// Substr: pos and len have one shape; the output is input broadcast against it.
+absl::Status SubstrShape(InferenceContext* c) {
+  const PartialTensorShape& pos = c->input(1);
+  const PartialTensorShape& len = c->input(2);
+  if (!pos.unknown_rank() && !len.unknown_rank() && !pos.IsCompatibleWith(len)) {
+    return c->Error("pos and len shapes must match: ", pos.DebugString(), " vs. ",
+                    len.DebugString());
+  }
+  auto out = shape_fns::Broadcast(c->input(0), pos);
+  if (!out.ok()) return c->Error(out.status().message());
+  c->set_output(0, *out);
+  return absl::OkStatus();
+}
+
+absl::Status ScalarInput(InferenceContext* c, int i, const char* what) {
+  PartialTensorShape unused;
+  if (!c->WithRank(i, 0, &unused).ok()) {
+    return c->Error(what, " must be a scalar, got shape ", c->input(i).DebugString());
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 REGISTER_OP("StringJoin")
@@ -58,5 +81,93 @@ REGISTER_OP("StaticRegexFullMatch")
     .Output("output: bool")
     .Attr("pattern: string")
     .SetShapeFn(shape_fns::Unchanged);
+
+// ---- Element-wise transformations (every output has the input's shape) -----------------------
+
+// encoding "" changes ASCII letters only; "utf-8" changes every Unicode letter.
+REGISTER_OP("StringLower")
+    .Input("input: string")
+    .Output("output: string")
+    .Attr("encoding: string = ''")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StringUpper")
+    .Input("input: string")
+    .Output("output: string")
+    .Attr("encoding: string = ''")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// Removes leading and trailing ASCII whitespace.
+REGISTER_OP("StringStrip")
+    .Input("input: string")
+    .Output("output: string")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// Lengths in bytes or in UTF-8 characters (bytes that do not continue a character).
+REGISTER_OP("StringLength")
+    .Input("input: string")
+    .Output("output: int32")
+    .Attr("unit: {'BYTE', 'UTF8_CHAR'} = 'BYTE'")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// Fingerprint64 (FarmHash) of each string modulo num_buckets.
+REGISTER_OP("StringToHashBucketFast")
+    .Input("input: string")
+    .Output("output: int64")
+    .Attr("num_buckets: int >= 1")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// Replaces the first (or every) match of an RE2 pattern; `rewrite` may name groups as \1.
+REGISTER_OP("RegexReplace")
+    .Input("input: string")
+    .Input("pattern: string")
+    .Input("rewrite: string")
+    .Output("output: string")
+    .Attr("replace_global: bool = true")
+    .SetShapeFn([](InferenceContext* c) -> absl::Status {
+      SG_RETURN_IF_ERROR(ScalarInput(c, 1, "pattern"));
+      SG_RETURN_IF_ERROR(ScalarInput(c, 2, "rewrite"));
+      return shape_fns::Unchanged(c);
+    });
+
+REGISTER_OP("StaticRegexReplace")
+    .Input("input: string")
+    .Output("output: string")
+    .Attr("pattern: string")
+    .Attr("rewrite: string")
+    .Attr("replace_global: bool = true")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// Substrings at pos (negative: from the end) of at most len bytes or UTF-8 characters; pos and
+// len broadcast against input.
+REGISTER_OP("Substr")
+    .Input("input: string")
+    .Input("pos: T")
+    .Input("len: T")
+    .Output("output: string")
+    .Attr("T: {int32, int64}")
+    .Attr("unit: {'BYTE', 'UTF8_CHAR'} = 'BYTE'")
+    .SetShapeFn(SubstrShape);
+
+// Splits a vector of strings into a sparse matrix of tokens: indices [N, 2], values [N],
+// shape [2] = (batch, longest row). sep "" splits at runs of whitespace, as Python's str.split.
+REGISTER_OP("StringSplitV2")
+    .Input("input: string")
+    .Input("sep: string")
+    .Output("indices: int64")
+    .Output("values: string")
+    .Output("shape: int64")
+    .Attr("maxsplit: int = -1")
+    .SetShapeFn([](InferenceContext* c) -> absl::Status {
+      PartialTensorShape unused;
+      if (!c->WithRank(0, 1, &unused).ok()) {
+        return c->Error("input must be a vector, got shape ", c->input(0).DebugString());
+      }
+      SG_RETURN_IF_ERROR(ScalarInput(c, 1, "sep"));
+      c->set_output(0, PartialTensorShape({-1, 2}));
+      c->set_output(1, PartialTensorShape({-1}));
+      c->set_output(2, PartialTensorShape({2}));
+      return absl::OkStatus();
+    });
 
 }  // namespace sg

@@ -11,11 +11,9 @@
 #include "core/framework/device.h"
 #include "core/framework/node_def_util.h"
 #include "core/graph/graph_constructor.h"
-#include "core/graph/partition.h"
-#include "core/graph/placer.h"
-#include "core/graph/subgraph.h"
 #include "core/runtime/executor.h"
 #include "core/runtime/local_rendezvous.h"
+#include "core/runtime/step_builder.h"
 #include "core/runtime/threadpool.h"
 
 namespace sg {
@@ -53,13 +51,8 @@ class StepCallFrame : public CallFrameInterface {
 
 // The executors of one run signature.
 struct ExecutorSet {
-  std::vector<std::string> feeds;    // canonical order: sorted
-  std::vector<std::string> fetches;  // sorted, unique
-  std::vector<DataType> feed_types;
-  std::vector<PartialTensorShape> feed_shapes;
+  StepGraphs step;  // the signature in canonical order, feed dtypes and shapes, rendezvous keys
   std::vector<std::unique_ptr<Executor>> executors;
-  std::string client_device;
-  uint64_t client_incarnation = 0;
 };
 
 struct PartialRun {
@@ -114,6 +107,20 @@ class DirectSession : public Session {
     if (config.inter_op_parallelism_threads() >= 0) {
       inter_op_ = std::make_unique<ThreadPool>(config.inter_op_parallelism_threads());
     }
+    StepBuilderOptions bo;
+    bo.devices = device_names_;
+    bo.incarnation = [this](const std::string& name) -> uint64_t {
+      for (auto& d : devices_) {
+        if (d->name() == name) return d->incarnation();
+      }
+      return 0;
+    };
+    bo.client_device = devices_[0]->name();
+    bo.client_incarnation = devices_[0]->incarnation();
+    bo.placer.allow_soft_placement = config.allow_soft_placement();
+    bo.placer.log_device_placement = config.log_device_placement();
+    bo.placer.round_robin = config.experimental().sg_round_robin_placement();
+    builder_ = std::make_unique<StepBuilder>(std::move(bo));
     DirectSessionRegistry::Get()->Add(this);
   }
 
@@ -123,36 +130,17 @@ class DirectSession : public Session {
   }
 
   absl::Status Create(const GraphDef& graph) override {
-    {
-      absl::MutexLock lock(&graph_mu_);
-      if (graph_created_) {
-        return errors::AlreadyExists("Session::Create called twice; use Extend");
-      }
+    if (builder_->has_graph()) {
+      return errors::AlreadyExists("Session::Create called twice; use Extend");
     }
     return Extend(graph);
   }
 
   absl::Status Extend(const GraphDef& graph) override {
-    absl::MutexLock lock(&graph_mu_);
-    if (closed_) return errors::Cancelled("Session has been closed.");
-    GraphDef merged = graph_def_;
-    if (!graph_created_) {
-      if (graph.has_versions()) *merged.mutable_versions() = graph.versions();
-    }
-    for (const auto& n : graph.node()) *merged.add_node() = n;
-    for (const auto& f : graph.library().function()) {
-      bool have = false;
-      for (const auto& g : merged.library().function()) {
-        have = have || g.signature().name() == f.signature().name();
-      }
-      if (!have) *merged.mutable_library()->add_function() = f;
-    }
-    // Check that the whole graph still imports (names unique, inputs exist, ops known).
-    Graph check;
-    SG_RETURN_IF_ERROR(ImportGraphDef(merged, ImportOptions(), &check));
-    graph_def_ = std::move(merged);
-    graph_created_ = true;
-    return absl::OkStatus();
+    SG_RETURN_IF_ERROR(BeginCall());
+    absl::Status s = builder_->Extend(graph);
+    EndCall();
+    return s;
   }
 
   absl::Status Run(const RunOptions& run_options,
@@ -277,113 +265,49 @@ class DirectSession : public Session {
   }
 
   absl::StatusOr<std::shared_ptr<const ExecutorSet>> GetCanonicalExecutors(
-      std::vector<std::string> feeds, std::vector<std::string> fetches,
-      std::vector<std::string> targets, bool use_rendezvous) {
-    {
-      std::vector<std::string> sorted = feeds;
-      std::sort(sorted.begin(), sorted.end());
-      for (size_t i = 1; i < sorted.size(); ++i) {
-        if (sorted[i] == sorted[i - 1]) {
-          return errors::InvalidArgument("tensor '", sorted[i], "' is fed more than once");
-        }
-      }
-    }
-    std::sort(feeds.begin(), feeds.end());
-    std::sort(fetches.begin(), fetches.end());
-    fetches.erase(std::unique(fetches.begin(), fetches.end()), fetches.end());
-    std::sort(targets.begin(), targets.end());
-    std::string key = absl::StrCat(use_rendezvous ? "prun:" : "", absl::StrJoin(feeds, ","),
-                                   "->", absl::StrJoin(fetches, ","), "/",
-                                   absl::StrJoin(targets, ","));
+      const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+      const std::vector<std::string>& targets, bool use_rendezvous) {
+    // Feeds keep duplicates, so that a tensor fed twice never matches a cached signature.
+    auto canonical = [](std::vector<std::string> v, bool unique) {
+      std::sort(v.begin(), v.end());
+      if (unique) v.erase(std::unique(v.begin(), v.end()), v.end());
+      return absl::StrJoin(v, ",");
+    };
+    const std::string key =
+        absl::StrCat(use_rendezvous ? "prun:" : "", canonical(feeds, false), "->",
+                     canonical(fetches, true), "/", canonical(targets, true));
     {
       absl::MutexLock lock(&cache_mu_);
       auto it = cache_.find(key);
       if (it != cache_.end()) return it->second;
     }
     // Build outside the cache lock; two threads may build the same set, one wins.
-    GraphDef gdef;
-    {
-      absl::MutexLock lock(&graph_mu_);
-      gdef = graph_def_;
-    }
-    auto graph = std::make_unique<Graph>();
-    SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), graph.get()));
     auto set = std::make_shared<ExecutorSet>();
-    set->feeds = feeds;
-    set->fetches = fetches;
-    set->client_device = devices_[0]->name();
-    set->client_incarnation = devices_[0]->incarnation();
-    for (const std::string& f : feeds) {
-      std::string node_name;
-      int index;
-      Node* n = nullptr;
-      if (ParseTensorName(f, &node_name, &index) && index >= 0) n = graph->FindNode(node_name);
-      if (n != nullptr && index < n->num_outputs()) {
-        set->feed_types.push_back(BaseType(n->output_type(index)));
-        set->feed_shapes.push_back(n->output_shapes()[index]);
+    StepSignature sig{feeds, fetches, targets, use_rendezvous};
+    SG_RETURN_IF_ERROR(builder_->Build(sig, &set->step));
+    StepGraphs& step = set->step;
+    for (auto& [device_name, gdef] : step.partitions) {
+      Device* device = nullptr;
+      for (auto& d : devices_) {
+        if (d->name() == device_name) device = d.get();
+      }
+      if (device == nullptr) return errors::Internal("no device ", device_name);
+      std::unique_ptr<Graph> graph;
+      if (step.partitions.size() == 1) {
+        graph = std::move(step.graph);  // the step's whole graph: no need to import its copy
       } else {
-        set->feed_types.push_back(DT_INVALID);
-        set->feed_shapes.push_back(PartialTensorShape());
+        graph = std::make_unique<Graph>();
+        SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), graph.get()));
+        for (Node* n : graph->nodes()) n->set_assigned_device_name(device_name);
       }
-    }
-    RewriteOptions rw;
-    rw.use_rendezvous = use_rendezvous;
-    rw.client_device = set->client_device;
-    rw.client_incarnation = set->client_incarnation;
-    rw.device = devices_[0]->name();
-    SG_RETURN_IF_ERROR(RewriteGraphForExecution(graph.get(), feeds, fetches, targets, rw));
-    // After pruning, so that only the functions this step calls are lowered and inlined (a
-    // SavedModel's save function, say, may use ops a serving step never runs).
-    SG_RETURN_IF_ERROR(InlineFunctionCalls(graph.get()));
-    PlacerOptions po;
-    po.allow_soft_placement = options_.config.allow_soft_placement();
-    po.log_device_placement = options_.config.log_device_placement();
-    SG_RETURN_IF_ERROR(PlaceGraph(graph.get(), device_names_, po));
-    if (devices_.size() == 1) {
-      SG_ASSIGN_OR_RETURN(auto exec, NewLocalExecutor(devices_[0].get(), std::move(graph)));
+      SG_ASSIGN_OR_RETURN(auto exec, NewLocalExecutor(device, std::move(graph)));
       set->executors.push_back(std::move(exec));
-    } else {
-      PartitionOptions popts;
-      popts.get_incarnation = [this](const std::string& name) -> uint64_t {
-        for (auto& d : devices_) {
-          if (d->name() == name) return d->incarnation();
-        }
-        return 0;
-      };
-      std::map<std::string, GraphDef> partitions;
-      SG_RETURN_IF_ERROR(PartitionGraph(*graph, popts, &partitions));
-      for (auto& kv : partitions) {
-        Device* device = nullptr;
-        for (auto& d : devices_) {
-          if (d->name() == kv.first) device = d.get();
-        }
-        auto pg = std::make_unique<Graph>();
-        SG_RETURN_IF_ERROR(ImportGraphDef(kv.second, ImportOptions(), pg.get()));
-        for (Node* n : pg->nodes()) n->set_assigned_device_name(kv.first);
-        SG_ASSIGN_OR_RETURN(auto exec, NewLocalExecutor(device, std::move(pg)));
-        set->executors.push_back(std::move(exec));
-      }
     }
+    step.graph.reset();
+    step.partitions.clear();
     absl::MutexLock lock(&cache_mu_);
     auto inserted = cache_.emplace(key, std::move(set));
     return inserted.first->second;
-  }
-
-  static absl::Status CheckFeed(const ExecutorSet& set, int i, const Tensor& value) {
-    if (value.dtype() != set.feed_types[i]) {
-      return errors::InvalidArgument("feed '", set.feeds[i], "' has dtype ",
-                                     DataTypeString(value.dtype()), " but the graph expects ",
-                                     DataTypeString(set.feed_types[i]));
-    }
-    // A known rank of 1 or more must match, with its known dims; a declared scalar is lenient,
-    // as TensorFlow's C API is with old graphs.
-    const PartialTensorShape& want = set.feed_shapes[i];
-    if (!want.unknown_rank() && want.dims() > 0 && !want.IsCompatibleWith(value.shape())) {
-      return errors::InvalidArgument("feed '", set.feeds[i], "' has shape ",
-                                     value.shape().DebugString(), ", which contradicts the shape ",
-                                     want.DebugString(), " the graph declares");
-    }
-    return absl::OkStatus();
   }
 
   // Runs every executor of `set` once; `done` gets the first error.
@@ -430,14 +354,14 @@ class DirectSession : public Session {
     feed_names.reserve(inputs.size());
     for (const auto& in : inputs) feed_names.push_back(in.first);
     SG_ASSIGN_OR_RETURN(auto set, GetExecutors(feed_names, output_names, target_nodes, false));
-    std::vector<Tensor> args(set->feeds.size());
+    const StepGraphs& step = set->step;
+    std::vector<Tensor> args(step.feeds.size());
     for (const auto& in : inputs) {
-      int i = std::lower_bound(set->feeds.begin(), set->feeds.end(), in.first) -
-              set->feeds.begin();
-      SG_RETURN_IF_ERROR(CheckFeed(*set, i, in.second));
+      const int i = step.FeedIndex(in.first);
+      SG_RETURN_IF_ERROR(step.CheckFeed(i, in.second));
       args[i] = in.second;
     }
-    StepCallFrame frame(std::move(args), static_cast<int>(set->fetches.size()));
+    StepCallFrame frame(std::move(args), static_cast<int>(step.fetches.size()));
     LocalRendezvous rendezvous;
     CancellationManager cancellation;
     ResourceMgr step_resources;
@@ -470,8 +394,7 @@ class DirectSession : public Session {
     SG_RETURN_IF_ERROR(status);
     outputs->clear();
     for (const std::string& name : output_names) {
-      int i = std::lower_bound(set->fetches.begin(), set->fetches.end(), name) -
-              set->fetches.begin();
+      const int i = step.FetchIndex(name);
       if (!frame.has_retval(i)) {
         return errors::InvalidArgument("fetch '", name,
                                        "' was not computed: its value is dead (an untaken "
@@ -491,8 +414,8 @@ class DirectSession : public Session {
     run->rendezvous = std::make_unique<LocalRendezvous>();
     run->cancellation = std::make_unique<CancellationManager>();
     run->step_resources = std::make_unique<ResourceMgr>();
-    run->pending_feeds.insert(set->feeds.begin(), set->feeds.end());
-    run->pending_fetches.insert(set->fetches.begin(), set->fetches.end());
+    run->pending_feeds.insert(set->step.feeds.begin(), set->step.feeds.end());
+    run->pending_fetches.insert(set->step.fetches.begin(), set->step.fetches.end());
     Executor::Args eargs;
     eargs.step_id = next_step_id_.fetch_add(1);
     eargs.rendezvous = run->rendezvous.get();
@@ -538,13 +461,10 @@ class DirectSession : public Session {
                                          "was fed already");
         }
       }
-      int i = std::lower_bound(set.feeds.begin(), set.feeds.end(), in.first) - set.feeds.begin();
-      SG_RETURN_IF_ERROR(CheckFeed(set, i, in.second));
+      const int i = set.step.FeedIndex(in.first);
+      SG_RETURN_IF_ERROR(set.step.CheckFeed(i, in.second));
       Rendezvous::ParsedKey key;
-      SG_RETURN_IF_ERROR(Rendezvous::ParseKey(
-          Rendezvous::CreateKey(set.client_device, set.client_incarnation, set.client_device,
-                                in.first, FrameAndIter()),
-          &key));
+      SG_RETURN_IF_ERROR(Rendezvous::ParseKey(set.step.feed_keys[i], &key));
       SG_RETURN_IF_ERROR(run->rendezvous->Send(key, in.second, false));
     }
     outputs->clear();
@@ -558,9 +478,8 @@ class DirectSession : public Session {
         }
       }
       Rendezvous::ParsedKey key;
-      SG_RETURN_IF_ERROR(Rendezvous::ParseKey(
-          Rendezvous::CreateKey(set.client_device, 0, set.client_device, name, FrameAndIter()),
-          &key));
+      SG_RETURN_IF_ERROR(Rendezvous::ParseKey(set.step.fetch_keys[set.step.FetchIndex(name)],
+                                              &key));
       Tensor value;
       bool is_dead = false;
       absl::Status s = run->rendezvous->Recv(key, &value, &is_dead);
@@ -597,9 +516,9 @@ class DirectSession : public Session {
   std::atomic<int64_t> next_step_id_{1};
   std::atomic<int64_t> next_prun_{1};
 
-  absl::Mutex graph_mu_;
-  GraphDef graph_def_ ABSL_GUARDED_BY(graph_mu_);
-  bool graph_created_ ABSL_GUARDED_BY(graph_mu_) = false;
+  std::unique_ptr<StepBuilder> builder_;
+
+  absl::Mutex graph_mu_;  // guards the session's state: closed, calls in flight
   bool closed_ ABSL_GUARDED_BY(graph_mu_) = false;
   int in_flight_ ABSL_GUARDED_BY(graph_mu_) = 0;
 

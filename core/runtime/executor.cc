@@ -3,6 +3,9 @@
 #include <atomic>
 #include <deque>
 #include <map>
+#include <memory>
+#include <new>
+#include <stdexcept>
 #include <optional>
 #include <tuple>
 
@@ -38,6 +41,26 @@ thread_local AsyncCall* t_async_call = nullptr;
 // (a Send whose waiting receiver is in another executor); past the bound they go to the pool.
 thread_local int t_inline_depth = 0;
 constexpr int kMaxInlineDepth = 4;
+
+// An exception a kernel throws becomes its node's failure (the executor adds the node's name):
+// RESOURCE_EXHAUSTED for a failed allocation, INTERNAL for anything else. Nothing a kernel does
+// may unwind past the executor, whose threads share the step's state. Returns OK when fn did not
+// throw.
+template <typename Fn>
+absl::Status CatchKernelExceptions(Fn&& fn) {
+  try {
+    fn();
+    return absl::OkStatus();
+  } catch (const std::bad_alloc&) {
+    return errors::ResourceExhausted("out of memory: an allocation failed");
+  } catch (const std::length_error& e) {
+    return errors::ResourceExhausted("out of memory: a size too large (", e.what(), ")");
+  } catch (const std::exception& e) {
+    return errors::Internal("the kernel threw an exception: ", e.what());
+  } catch (...) {
+    return errors::Internal("the kernel threw an exception");
+  }
+}
 
 struct EdgeInfo {
   int dst_id;
@@ -435,7 +458,10 @@ class ExecutorState {
         NodeRun* raw = heap_run.release();
         AsyncCall call{raw, &inline_ready, t_async_call};
         t_async_call = &call;
-        item.kernel->AsAsync()->ComputeAsync(&*raw->ctx, [this, tn, raw]() {
+        // The callback runs once: from the kernel, or here when the kernel threw before
+        // calling it.
+        auto called = std::make_shared<std::atomic<bool>>(false);
+        auto on_done = [this, tn, raw]() {
           // Done inside ComputeAsync (a value already there): the outer loop runs what became
           // ready. Done later on another thread (a RecvTensor reply, a peer's Send): that thread
           // runs the cheap nodes itself, unless it is already deep in nested steps.
@@ -478,11 +504,25 @@ class ExecutorState {
           ++t_inline_depth;
           Process(std::move(here));
           --t_inline_depth;
-        });
+        };
+        auto done = [called, on_done]() {
+          if (!called->exchange(true)) on_done();
+        };
+        // raw may be gone once done has run: after the call only the flag is read, and the
+        // context is touched only by whoever claims the callback.
+        OpKernelContext* raw_ctx = &*raw->ctx;
+        const absl::Status thrown = CatchKernelExceptions(
+            [&]() { item.kernel->AsAsync()->ComputeAsync(raw_ctx, done); });
+        if (!thrown.ok() && !called->exchange(true)) {
+          raw_ctx->CtxFailure(thrown);
+          on_done();
+        }
         t_async_call = call.outer;
         continue;
       }
-      item.kernel->Compute(&*run->ctx);
+      const absl::Status thrown =
+          CatchKernelExceptions([&]() { item.kernel->Compute(&*run->ctx); });
+      if (!thrown.ok()) run->ctx->CtxFailure(thrown);
       bool ok = ProcessOutputs(item, &*run->ctx, &outputs);
       run->ctx.reset();
       run->inputs.clear();

@@ -16,10 +16,7 @@
 #include "core/framework/node_def_util.h"
 #include "core/framework/rendezvous.h"
 #include "core/graph/graph_constructor.h"
-#include "core/graph/partition.h"
-#include "core/graph/placer.h"
-#include "core/graph/subgraph.h"
-#include "core/graph/union_find.h"
+#include "core/runtime/step_builder.h"
 #include "distributed/master/call_group.h"
 
 namespace sg {
@@ -36,26 +33,6 @@ int64_t NewStepId() { return static_cast<int64_t>(NewIncarnation() & ((uint64_t{
 
 int64_t NewRequestId() {
   return static_cast<int64_t>(NewIncarnation() & ((uint64_t{1} << 62) - 1)) | 1;
-}
-
-bool RoundRobinRequested() {
-  const char* v = std::getenv("SG_TEST_ROUND_ROBIN_PLACEMENT");
-  return v != nullptr && std::string(v) == "1";
-}
-
-// The first device matching `request`; with soft placement, the first of its job and task; else
-// `fallback`.
-std::string MatchDevice(const ParsedDeviceName& request, const std::vector<std::string>& devices,
-                        const std::vector<ParsedDeviceName>& parsed, const std::string& fallback) {
-  for (size_t i = 0; i < devices.size(); ++i) {
-    if (parsed[i].Matches(request)) return devices[i];
-  }
-  ParsedDeviceName loose = request;
-  loose.has_type = loose.has_id = false;
-  for (size_t i = 0; i < devices.size(); ++i) {
-    if (parsed[i].Matches(loose)) return devices[i];
-  }
-  return fallback;
 }
 
 // The task errors of a fan-out, with the task and its address in front.
@@ -135,163 +112,6 @@ std::string DefaultDeviceFor(const std::vector<std::string>& devices,
   return client_device;
 }
 
-std::function<std::string(const Node*)> RoundRobinPlacement(
-    const Graph& g, const std::vector<std::string>& devices) {
-  const int n = g.num_node_ids();
-  UnionFind uf(n);
-  const std::vector<Node*> nodes = g.nodes();
-  for (Node* node : nodes) {
-    auto cls = node->def().attr().find("_class");
-    if (cls != node->def().attr().end()) {
-      for (const std::string& c : cls->second.list().s()) {
-        if (!absl::StartsWith(c, "loc:@")) continue;
-        if (Node* other = g.FindNode(c.substr(5))) uf.Union(node->id(), other->id());
-      }
-    }
-    const bool cf = node->IsControlFlow() || node->IsLoopCond();
-    for (const Edge* e : node->in_edges()) {
-      if (cf || e->src->IsControlFlow() || e->src->IsLoopCond()) {
-        uf.Union(node->id(), e->src->id());
-        continue;
-      }
-      if (e->IsControlEdge()) continue;
-      DataType t = e->src->output_type(e->src_output);
-      if (IsRefType(t) || t == DT_RESOURCE) uf.Union(node->id(), e->src->id());
-    }
-  }
-  // While-loop frames: each node's depth and outermost frame, found from the roots forward.
-  std::vector<int> depth(n, 0);
-  std::vector<std::string> outer(n);
-  std::vector<bool> seen(n, false);
-  std::vector<Node*> queue;
-  for (Node* node : nodes) {
-    if (node->in_edges().empty()) {
-      seen[node->id()] = true;
-      queue.push_back(node);
-    }
-  }
-  for (size_t q = 0; q < queue.size(); ++q) {
-    Node* src = queue[q];
-    int d = depth[src->id()];
-    std::string o = outer[src->id()];
-    if (src->IsEnter()) {
-      if (d == 0) {
-        auto it = src->def().attr().find("frame_name");
-        o = it != src->def().attr().end() ? it->second.s() : src->name();
-        o = "frame:" + o;
-      }
-      ++d;
-    } else if (src->IsExit()) {
-      d = std::max(0, d - 1);
-      if (d == 0) o.clear();
-    }
-    for (const Edge* e : src->out_edges()) {
-      Node* dst = e->dst;
-      if (seen[dst->id()]) continue;
-      seen[dst->id()] = true;
-      depth[dst->id()] = d;
-      outer[dst->id()] = o;
-      queue.push_back(dst);
-    }
-  }
-  std::map<std::string, int> frame_member;
-  for (Node* node : nodes) {
-    const std::string& o = outer[node->id()];
-    if (o.empty()) continue;
-    auto [it, inserted] = frame_member.emplace(o, node->id());
-    if (!inserted) uf.Union(node->id(), it->second);
-  }
-
-  struct State {
-    std::vector<int> root;
-    std::map<int, ParsedDeviceName> request;
-    std::map<int, std::string> chosen;
-    std::vector<std::string> devices;
-    std::vector<ParsedDeviceName> parsed;
-    size_t next = 0;
-  };
-  auto st = std::make_shared<State>();
-  st->root.assign(n, -1);
-  st->devices = devices;
-  for (const std::string& d : devices) {
-    ParsedDeviceName p;
-    ParsedDeviceName::Parse(d, &p);
-    st->parsed.push_back(p);
-  }
-  for (Node* node : nodes) {
-    int r = uf.Find(node->id());
-    st->root[node->id()] = r;
-    ParsedDeviceName p;
-    if (!node->requested_device().empty() &&
-        ParsedDeviceName::Parse(node->requested_device(), &p) && !st->request.count(r)) {
-      st->request[r] = p;
-    }
-  }
-  return [st](const Node* node) -> std::string {
-    int r = node->id() < st->root.size() ? st->root[node->id()] : -1;
-    if (r < 0) return st->devices[st->next++ % st->devices.size()];
-    auto it = st->chosen.find(r);
-    if (it != st->chosen.end()) return it->second;
-    std::string device;
-    auto req = st->request.find(r);
-    if (req != st->request.end()) {
-      device = MatchDevice(req->second, st->devices, st->parsed, st->devices[0]);
-    } else {
-      device = st->devices[st->next++ % st->devices.size()];
-    }
-    st->chosen[r] = device;
-    return device;
-  };
-}
-
-// The partitioner cannot cut an edge into or out of a control-flow node. Where placement put the
-// two ends of such a data edge on different devices (typically a fetch of a loop's Exit or a
-// cond's Merge, whose _Send sits on the client device), an Identity on the control-flow node's
-// device takes the edge's place there, and the cut falls between ordinary nodes.
-absl::Status BridgeControlFlowEdges(Graph* g) {
-  std::vector<const Edge*> cut;
-  for (Node* n : g->nodes()) {
-    for (const Edge* e : n->in_edges()) {
-      if (e->IsControlEdge()) continue;
-      if (e->src->assigned_device_name() == n->assigned_device_name()) continue;
-      if (e->src->IsControlFlow() || n->IsControlFlow()) cut.push_back(e);
-    }
-  }
-  for (const Edge* e : cut) {
-    Node* src = e->src;
-    Node* dst = e->dst;
-    const int src_output = e->src_output, dst_input = e->dst_input;
-    const DataType dtype = BaseType(src->output_type(src_output));
-    auto bridge = [&](Node* side) -> absl::StatusOr<Node*> {
-      NodeDef def;
-      def.set_name(g->NewName(absl::StrCat(src->name(), "/_cf_bridge")));
-      def.set_op("Identity");
-      def.set_device(side->assigned_device_name());
-      AddNodeAttr("T", dtype, &def);
-      SG_ASSIGN_OR_RETURN(Node * id, g->AddNode(std::move(def)));
-      id->set_assigned_device_name(side->assigned_device_name());
-      return id;
-    };
-    g->RemoveEdge(e);
-    Node* from = src;
-    int from_output = src_output;
-    if (src->IsControlFlow()) {
-      SG_ASSIGN_OR_RETURN(Node * id, bridge(src));
-      SG_RETURN_IF_ERROR(g->AddEdge(from, from_output, id, 0).status());
-      from = id;
-      from_output = 0;
-    }
-    if (dst->IsControlFlow()) {
-      SG_ASSIGN_OR_RETURN(Node * id, bridge(dst));
-      SG_RETURN_IF_ERROR(g->AddEdge(from, from_output, id, 0).status());
-      from = id;
-      from_output = 0;
-    }
-    SG_RETURN_IF_ERROR(g->AddEdge(from, from_output, dst, dst_input).status());
-  }
-  return absl::OkStatus();
-}
-
 // ---- MasterSession ------------------------------------------------------------------------
 
 // The piece of a step graph that runs on one task.
@@ -308,16 +128,11 @@ struct MasterPartition {
 
 // Everything one run signature needs, registered with the workers.
 struct StepGraph {
-  std::vector<std::string> feeds;    // sorted
-  std::vector<std::string> fetches;  // sorted, unique
-  std::vector<DataType> feed_types;
-  std::vector<PartialTensorShape> feed_shapes;
-  std::vector<std::string> feed_keys, fetch_keys;
+  StepGraphs step;  // the signature in canonical order, feed dtypes and shapes, rendezvous keys
   std::vector<MasterPartition> parts;
   // The master's own task's worker, in process: where forwarded tensors go (DeliverTensor).
   WorkerInterface* local_worker = nullptr;
 };
-
 
 struct MasterSession::Impl {
   MasterEnv env;
@@ -328,35 +143,12 @@ struct MasterSession::Impl {
   std::map<std::string, uint64_t> incarnations;
   std::vector<std::string> tasks;
 
-  mutable absl::Mutex graph_mu;
-  GraphDef graph_def ABSL_GUARDED_BY(graph_mu);
-  int64_t graph_version ABSL_GUARDED_BY(graph_mu) = 0;
+  // The session's graph, its placement, and how a signature becomes partitions. Made by Create
+  // once the cluster's devices are known.
+  std::unique_ptr<StepBuilder> builder;
+  absl::Mutex extend_mu;  // makes Extend's version check and the extension one step
 
-  absl::Mutex build_mu;  // one signature is built at a time
-  // The device of every node of the whole graph (as of placed_version), guarded by build_mu. As
-  // TensorFlow does, the whole graph is placed, not each step's pruned piece, so that a variable
-  // sits on one device whatever the step; nodes keep their device when the graph is extended.
-  std::map<std::string, std::string> placement;
-  int64_t placed_version = -1;
-
-  absl::Status PlaceWholeGraph(const GraphDef& gdef) {
-    Graph graph;
-    SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), &graph));
-    SG_RETURN_IF_ERROR(InlineFunctionCalls(&graph));
-    for (Node* n : graph.nodes()) {
-      auto it = placement.find(n->name());
-      if (it != placement.end()) n->set_requested_device(it->second);
-    }
-    PlacerOptions po;
-    po.allow_soft_placement = config.allow_soft_placement();
-    po.log_device_placement = config.log_device_placement();
-    po.default_device = DefaultDeviceFor(device_names, client_device);
-    if (RoundRobinRequested()) po.unconstrained_device = RoundRobinPlacement(graph, device_names);
-    SG_RETURN_IF_ERROR(PlaceGraph(&graph, device_names, po));
-    placement.clear();
-    for (Node* n : graph.nodes()) placement[n->name()] = n->assigned_device_name();
-    return absl::OkStatus();
-  }
+  absl::Mutex build_mu;  // one signature is built (and registered) at a time
   absl::Mutex cache_mu;
   std::map<std::string, std::shared_ptr<StepGraph>> cache ABSL_GUARDED_BY(cache_mu);
 
@@ -383,12 +175,12 @@ struct MasterSession::Impl {
   }
 
   // `partial`: for a partial run, which keeps every tensor on RecvTensor.
-  absl::StatusOr<std::shared_ptr<StepGraph>> GetOrBuild(std::vector<std::string> feeds,
-                                                        std::vector<std::string> fetches,
-                                                        std::vector<std::string> targets,
+  absl::StatusOr<std::shared_ptr<StepGraph>> GetOrBuild(const std::vector<std::string>& feeds,
+                                                        const std::vector<std::string>& fetches,
+                                                        const std::vector<std::string>& targets,
                                                         const std::string& session_handle,
                                                         absl::Time deadline, bool partial);
-  absl::Status Build(StepGraph* sg, const std::vector<std::string>& targets,
+  absl::Status Build(const StepSignature& signature, StepGraph* sg,
                      const std::string& session_handle, absl::Time deadline, bool partial);
   void Deregister(const StepGraph& sg, const std::string& session_handle);
   std::map<std::string, std::vector<std::string>> ForwardToLocalTask(
@@ -415,10 +207,6 @@ absl::StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(
   Impl* impl = session->impl_.get();
   impl->config = env.default_session_config;
   impl->config.MergeFrom(req.config());
-  {
-    absl::MutexLock lock(&impl->graph_mu);
-    impl->graph_def = req.graph_def();
-  }
   SG_RETURN_IF_ERROR(ListClusterDevices(env.worker_cache, deadline, &session->devices_));
   impl->client_device = env.local_task + "/device:CPU:0";
   std::set<std::string> tasks;
@@ -442,6 +230,20 @@ absl::StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(
     }
   }
   impl->tasks.assign(tasks.begin(), tasks.end());
+  StepBuilderOptions bo;
+  bo.devices = impl->device_names;
+  bo.incarnation = [impl](const std::string& device) -> uint64_t {
+    auto it = impl->incarnations.find(device);
+    return it == impl->incarnations.end() ? 0 : it->second;
+  };
+  bo.client_device = impl->client_device;
+  bo.client_incarnation = impl->client_incarnation;
+  bo.placer.allow_soft_placement = impl->config.allow_soft_placement();
+  bo.placer.log_device_placement = impl->config.log_device_placement();
+  bo.placer.default_device = DefaultDeviceFor(impl->device_names, impl->client_device);
+  bo.placer.round_robin = impl->config.experimental().sg_round_robin_placement();
+  impl->builder = std::make_unique<StepBuilder>(std::move(bo));
+  SG_RETURN_IF_ERROR(impl->builder->Extend(req.graph_def()));
 
   CallGroup group(static_cast<int>(impl->tasks.size()), deadline);
   CreateWorkerSessionRequest wreq;
@@ -481,34 +283,20 @@ absl::StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(
 }
 
 int64_t MasterSession::graph_version() const {
-  absl::MutexLock lock(&impl_->graph_mu);
-  return impl_->graph_version;
+  return impl_->builder->version() - 1;  // Create's graph is version 0
 }
 
 absl::Status MasterSession::Extend(const ExtendSessionRequest& req, ExtendSessionResponse* resp) {
   SG_RETURN_IF_ERROR(impl_->BeginCall());
   absl::Status status = [&]() -> absl::Status {
-    absl::MutexLock lock(&impl_->graph_mu);
-    if (req.current_graph_version() != impl_->graph_version) {
-      return errors::Aborted("Current version is ", impl_->graph_version,
-                             " but the caller expected ", req.current_graph_version(), ".");
+    absl::MutexLock lock(&impl_->extend_mu);
+    const int64_t version = graph_version();
+    if (req.current_graph_version() != version) {
+      return errors::Aborted("Current version is ", version, " but the caller expected ",
+                             req.current_graph_version(), ".");
     }
-    GraphDef merged = impl_->graph_def;
-    for (const auto& n : req.graph_def().node()) *merged.add_node() = n;
-    for (const auto& f : req.graph_def().library().function()) {
-      bool have = false;
-      for (const auto& g : merged.library().function()) {
-        have = have || g.signature().name() == f.signature().name();
-      }
-      if (!have) *merged.mutable_library()->add_function() = f;
-    }
-    if (merged.node_size() > 0 && !merged.has_versions() && req.graph_def().has_versions()) {
-      *merged.mutable_versions() = req.graph_def().versions();
-    }
-    Graph check;
-    SG_RETURN_IF_ERROR(ImportGraphDef(merged, ImportOptions(), &check));
-    impl_->graph_def = std::move(merged);
-    resp->set_new_graph_version(++impl_->graph_version);
+    SG_RETURN_IF_ERROR(impl_->builder->Extend(req.graph_def()));
+    resp->set_new_graph_version(version + 1);
     return absl::OkStatus();
   }();
   impl_->EndCall();
@@ -516,16 +304,17 @@ absl::Status MasterSession::Extend(const ExtendSessionRequest& req, ExtendSessio
 }
 
 absl::StatusOr<std::shared_ptr<StepGraph>> MasterSession::Impl::GetOrBuild(
-    std::vector<std::string> feeds, std::vector<std::string> fetches,
-    std::vector<std::string> targets, const std::string& session_handle, absl::Time deadline,
-    bool partial) {
-  std::sort(feeds.begin(), feeds.end());
-  std::sort(fetches.begin(), fetches.end());
-  fetches.erase(std::unique(fetches.begin(), fetches.end()), fetches.end());
-  std::sort(targets.begin(), targets.end());
-  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-  const std::string key = absl::StrCat(absl::StrJoin(feeds, ","), "->", absl::StrJoin(fetches, ","),
-                                       "/", absl::StrJoin(targets, ","), partial ? "/partial" : "");
+    const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+    const std::vector<std::string>& targets, const std::string& session_handle,
+    absl::Time deadline, bool partial) {
+  // Feeds keep duplicates, so that a tensor fed twice never matches a cached signature.
+  auto canonical = [](std::vector<std::string> v, bool unique) {
+    std::sort(v.begin(), v.end());
+    if (unique) v.erase(std::unique(v.begin(), v.end()), v.end());
+    return absl::StrJoin(v, ",");
+  };
+  const std::string key = absl::StrCat(canonical(feeds, false), "->", canonical(fetches, true),
+                                       "/", canonical(targets, true), partial ? "/partial" : "");
   {
     absl::MutexLock lock(&cache_mu);
     auto it = cache.find(key);
@@ -538,9 +327,8 @@ absl::StatusOr<std::shared_ptr<StepGraph>> MasterSession::Impl::GetOrBuild(
     if (it != cache.end()) return it->second;
   }
   auto sg = std::make_shared<StepGraph>();
-  sg->feeds = std::move(feeds);
-  sg->fetches = std::move(fetches);
-  SG_RETURN_IF_ERROR(Build(sg.get(), targets, session_handle, deadline, partial));
+  SG_RETURN_IF_ERROR(Build(StepSignature{feeds, fetches, targets, /*use_rendezvous=*/true},
+                           sg.get(), session_handle, deadline, partial));
   absl::MutexLock lock(&cache_mu);
   cache[key] = sg;
   return sg;
@@ -637,74 +425,11 @@ std::map<std::string, std::vector<std::string>> MasterSession::Impl::ForwardToLo
   return keys;
 }
 
-absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::string>& targets,
+absl::Status MasterSession::Impl::Build(const StepSignature& signature, StepGraph* sg,
                                         const std::string& session_handle, absl::Time deadline,
                                         bool partial) {
-  GraphDef gdef;
-  int64_t version;
-  {
-    absl::MutexLock lock(&graph_mu);
-    gdef = graph_def;
-    version = graph_version;
-  }
-  if (placed_version != version) {
-    SG_RETURN_IF_ERROR(PlaceWholeGraph(gdef));
-    placed_version = version;
-  }
-  Graph graph;
-  SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), &graph));
-  SG_RETURN_IF_ERROR(InlineFunctionCalls(&graph));
-  for (const std::string& f : sg->feeds) {
-    std::string node_name;
-    int index;
-    Node* n = nullptr;
-    if (ParseTensorName(f, &node_name, &index) && index >= 0) n = graph.FindNode(node_name);
-    if (n != nullptr && index < n->num_outputs()) {
-      sg->feed_types.push_back(BaseType(n->output_type(index)));
-      sg->feed_shapes.push_back(n->output_shapes()[index]);
-    } else {
-      sg->feed_types.push_back(DT_INVALID);
-      sg->feed_shapes.push_back(PartialTensorShape());
-    }
-  }
-  RewriteOptions rw;
-  rw.use_rendezvous = true;
-  rw.client_device = client_device;
-  rw.client_incarnation = client_incarnation;
-  rw.device = client_device;
-  SG_RETURN_IF_ERROR(RewriteGraphForExecution(&graph, sg->feeds, sg->fetches, targets, rw));
-
-  // Every node keeps the device the whole graph gave it. A feed's _Recv and a fetch's _Send (the
-  // nodes the rewrite added) go where the fed or fetched node is, as in TensorFlow: a feed travels
-  // in the RunGraph request of the task that uses it and a fetch in the RunGraph reply of the
-  // task that makes it, with no RecvTensor through the client's task.
-  for (Node* n : graph.nodes()) {
-    auto it = placement.find(n->name());
-    if (it == placement.end() && (n->type_string() == "_Recv" || n->type_string() == "_Send")) {
-      auto name = n->def().attr().find("tensor_name");
-      std::string node_name;
-      int index;
-      if (name != n->def().attr().end() && ParseTensorName(name->second.s(), &node_name, &index)) {
-        it = placement.find(node_name);
-      }
-    }
-    if (it != placement.end()) {
-      n->set_assigned_device_name(it->second);
-    } else if (incarnations.count(n->requested_device())) {
-      n->set_assigned_device_name(n->requested_device());
-    } else {
-      return errors::Internal("node '", n->name(), "' of the step has no device");
-    }
-  }
-  SG_RETURN_IF_ERROR(BridgeControlFlowEdges(&graph));
-
-  PartitionOptions popts;
-  popts.get_incarnation = [this](const std::string& device) -> uint64_t {
-    auto it = incarnations.find(device);
-    return it == incarnations.end() ? 0 : it->second;
-  };
-  std::map<std::string, GraphDef> per_device;
-  SG_RETURN_IF_ERROR(PartitionGraph(graph, popts, &per_device));
+  SG_RETURN_IF_ERROR(builder->Build(signature, &sg->step));
+  std::map<std::string, GraphDef>& per_device = sg->step.partitions;
   // One graph per task; the worker splits it again per device.
   std::map<std::string, GraphDef> per_task;
   for (auto& [device, part] : per_device) {
@@ -717,17 +442,12 @@ absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::st
   }
 
   std::map<std::string, std::vector<std::string>> forward_keys;
-  if (!partial) forward_keys = ForwardToLocalTask(graph, &per_task);
+  if (!partial) forward_keys = ForwardToLocalTask(*sg->step.graph, &per_task);
+  sg->step.graph.reset();
+  per_device.clear();
   if (!forward_keys.empty()) sg->local_worker = env.worker_cache->GetOrCreateWorker(env.local_task);
 
-  for (const std::string& f : sg->feeds) {
-    sg->feed_keys.push_back(
-        Rendezvous::CreateKey(client_device, client_incarnation, client_device, f, FrameAndIter()));
-  }
-  for (const std::string& f : sg->fetches) {
-    sg->fetch_keys.push_back(Rendezvous::CreateKey(client_device, 0, client_device, f, FrameAndIter()));
-  }
-  std::vector<bool> fetch_found(sg->fetches.size(), false);
+  std::vector<bool> fetch_found(sg->step.fetches.size(), false);
   for (auto& [task, gd] : per_task) {
     MasterPartition p;
     p.task = task;
@@ -740,7 +460,7 @@ absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::st
       auto ct = node.attr().find("client_terminated");
       if (ct == node.attr().end() || !ct->second.b()) continue;
       const std::string& name = node.attr().at("tensor_name").s();
-      const auto& list = recv ? sg->feeds : sg->fetches;
+      const auto& list = recv ? sg->step.feeds : sg->step.fetches;
       auto it = std::lower_bound(list.begin(), list.end(), name);
       if (it == list.end() || *it != name) continue;
       int idx = static_cast<int>(it - list.begin());
@@ -753,9 +473,9 @@ absl::Status MasterSession::Impl::Build(StepGraph* sg, const std::vector<std::st
     }
     sg->parts.push_back(std::move(p));
   }
-  for (size_t i = 0; i < sg->fetches.size(); ++i) {
+  for (size_t i = 0; i < sg->step.fetches.size(); ++i) {
     if (!fetch_found[i]) {
-      return errors::Internal("fetch '", sg->fetches[i], "' has no _Send in any partition");
+      return errors::Internal("fetch '", sg->step.fetches[i], "' has no _Send in any partition");
     }
   }
 
@@ -809,23 +529,11 @@ void MasterSession::Impl::Deregister(const StepGraph& sg, const std::string& ses
 
 namespace {
 
-// Feed checks against the graph: dtype, and a known rank of 1 or more with its known dims (a
-// declared scalar is lenient, as DirectSession is).
+// Feed checks against the graph (StepGraphs::CheckFeed); a shape that does not parse is left to
+// the worker.
 absl::Status CheckFeed(const StepGraph& sg, int i, const TensorProto& t) {
-  if (t.dtype() != sg.feed_types[i]) {
-    return errors::InvalidArgument("feed '", sg.feeds[i], "' has dtype ", DataTypeString(t.dtype()),
-                                   " but the graph expects ", DataTypeString(sg.feed_types[i]));
-  }
-  const PartialTensorShape& want = sg.feed_shapes[i];
-  if (!want.unknown_rank() && want.dims() > 0) {
-    auto got = PartialTensorShape::FromProto(t.tensor_shape());
-    if (got.ok() && !want.IsCompatibleWith(*got)) {
-      return errors::InvalidArgument("feed '", sg.feeds[i], "' has shape ", got->DebugString(),
-                                     ", which contradicts the shape ", want.DebugString(),
-                                     " the graph declares");
-    }
-  }
-  return absl::OkStatus();
+  auto shape = PartialTensorShape::FromProto(t.tensor_shape());
+  return sg.step.CheckFeed(i, t.dtype(), shape.ok() ? *shape : PartialTensorShape());
 }
 
 int IndexOf(const std::vector<std::string>& sorted, const std::string& name) {
@@ -956,15 +664,15 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
                                           int64_t timeout_ms, CallOptions* opts,
                                           const RunStepRequest& req, RunStepResponse* resp) {
   Impl& im = *impl_;
-  std::vector<bool> fed(sg.feeds.size(), false), fetched(sg.fetches.size(), false);
+  std::vector<bool> fed(sg.step.feeds.size(), false), fetched(sg.step.fetches.size(), false);
   for (const auto& [name, t] : feeds) {
-    int i = IndexOf(sg.feeds, name);
+    int i = IndexOf(sg.step.feeds, name);
     if (i < 0) return errors::Internal("feed '", name, "' is not in the step's signature");
     SG_RETURN_IF_ERROR(CheckFeed(sg, i, *t));
     fed[i] = true;
   }
   for (const auto& name : fetches) {
-    int i = IndexOf(sg.fetches, name);
+    int i = IndexOf(sg.step.fetches, name);
     if (i < 0) return errors::Internal("fetch '", name, "' is not in the step's signature");
     fetched[i] = true;
   }
@@ -985,11 +693,11 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
     for (int f : p.feeds) {
       if (!fed[f]) continue;
       NamedTensorProto* nt = g.add_send();
-      nt->set_name(sg.feed_keys[f]);
-      *nt->mutable_tensor() = *feeds.at(sg.feeds[f]);
+      nt->set_name(sg.step.feed_keys[f]);
+      *nt->mutable_tensor() = *feeds.at(sg.step.feeds[f]);
     }
     for (int f : p.fetches) {
-      if (fetched[f]) g.add_recv_key(sg.fetch_keys[f]);
+      if (fetched[f]) g.add_recv_key(sg.step.fetch_keys[f]);
     }
     for (const std::string& key : p.forward_keys) g.add_recv_key(key);
   }
@@ -1073,7 +781,7 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
   }
   std::set<std::string> moved;
   for (const std::string& f : req.fetch()) {
-    const std::string& key = sg.fetch_keys[IndexOf(sg.fetches, f)];
+    const std::string& key = sg.step.fetch_keys[IndexOf(sg.step.fetches, f)];
     auto t = by_key.find(key);
     if (t == by_key.end()) return errors::Internal("no worker returned fetch '", f, "'");
     NamedTensorProto* out = resp->add_tensor();
@@ -1116,8 +824,8 @@ absl::Status MasterSession::PartialRunSetup(CallOptions* opts, const PartialRunS
   run->step_id = NewStepId();
   {
     absl::MutexLock lock(&run->mu);
-    run->pending_feeds.insert(sg->feeds.begin(), sg->feeds.end());
-    run->pending_fetches.insert(sg->fetches.begin(), sg->fetches.end());
+    run->pending_feeds.insert(sg->step.feeds.begin(), sg->step.feeds.end());
+    run->pending_fetches.insert(sg->step.fetches.begin(), sg->step.fetches.end());
   }
   absl::MutexLock lock(&impl_->run_mu);
   const std::string handle = absl::StrCat(handle_, ";prun", ++next_partial_run_);

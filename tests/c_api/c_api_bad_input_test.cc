@@ -1,10 +1,12 @@
 // Bad input through the C API (issue 2 §8): each row feeds one kind of bad input and expects
 // one TensorFlow code and a message that names the culprit, with no crash, hang or leak.
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -490,6 +492,45 @@ TEST(SessionRun, SameOutputFetchedTwiceReturnsBoth) {
     SG_DeleteTensor(out);
   }
   SG_DeleteTensor(t);
+}
+
+// The edge readers take the graph's lock: one thread reads an operation's consumers and control
+// outputs while another adds operations that consume it (appending to the same edge lists). The
+// counts only grow and end exact; without the lock the readers walk vectors being reallocated
+// (AddressSanitizer reports it).
+TEST(Graph, EdgeReadersTakeTheGraphsLock) {
+  Env e;
+  SG_Operation* x = e.Placeholder("x", SG_FLOAT, {2});
+  constexpr int kOps = 400;
+  std::atomic<bool> done{false};
+  std::atomic<int> regressions{0};
+  std::thread reader([&] {
+    int last_consumers = 0, last_control = 0;
+    std::vector<SG_Input> consumers(kOps);
+    std::vector<SG_Operation*> control(kOps);
+    while (!done.load()) {
+      const int c = SG_OperationOutputConsumers({x, 0}, consumers.data(), kOps);
+      const int k = SG_OperationGetControlOutputs(x, control.data(), kOps);
+      if (c < last_consumers || k < last_control || c > kOps || k > kOps) ++regressions;
+      last_consumers = c;
+      last_control = k;
+    }
+  });
+  SG_Status* s = SG_NewStatus();
+  for (int i = 0; i < kOps; ++i) {
+    const std::string name = "id" + std::to_string(i);
+    SG_OperationDescription* d = SG_NewOperation(e.g(), "Identity", name.c_str());
+    SG_AddInput(d, {x, 0});
+    SG_AddControlInput(d, x);
+    SG_FinishOperation(d, s);
+    ASSERT_EQ(SG_GetCode(s), SG_OK) << SG_Message(s);
+  }
+  done = true;
+  reader.join();
+  SG_DeleteStatus(s);
+  EXPECT_EQ(regressions.load(), 0);
+  EXPECT_EQ(SG_OperationOutputNumConsumers({x, 0}), kOps);
+  EXPECT_EQ(SG_OperationNumControlOutputs(x), kOps);
 }
 
 TEST(Handles, NullHandlesAreHarmless) {

@@ -97,9 +97,12 @@ inline std::unique_ptr<Session> LoadGraph(const std::string& path, const std::st
 // Opens a session for a graph file of SharedDir(), named relative to it.
 using SessionOpener = std::function<std::unique_ptr<Session>(const std::string& file)>;
 
-// The SessionOpener for `target` ("" for a local DirectSession).
-inline SessionOpener SharedGraphOpener(const std::string& target) {
-  return [target](const std::string& file) { return LoadGraph(SharedDir() + "/" + file, target); };
+// The SessionOpener for `target` ("" for a local DirectSession) with `config`.
+inline SessionOpener SharedGraphOpener(const std::string& target,
+                                       const ConfigProto& config = {}) {
+  return [target, config](const std::string& file) {
+    return LoadGraph(SharedDir() + "/" + file, target, config);
+  };
 }
 
 // ---- tensors -----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
@@ -77,6 +78,9 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"Div", {"bfloat16", "complex128", "complex64"}},
     {"Elu", {"bfloat16"}},
     {"Equal", {"bfloat16", "complex128", "complex64"}},
+    {"Einsum", {"bfloat16", "complex128", "complex64"}},
+    {"Erf", {"bfloat16"}},
+    {"Erfc", {"bfloat16"}},
     {"Exp", {"bfloat16", "complex128", "complex64"}},
     {"Floor", {"bfloat16"}},
     {"FloorDiv", {"bfloat16"}},
@@ -146,6 +150,7 @@ struct Case {
   std::vector<NodeDef> nodes;
   std::vector<NodeDef> expects;  // Consts with _fetch
   std::vector<NodeDef> feeds;    // Consts with _feed
+  std::vector<NodeDef> files;    // Consts with _path: written to ${TMP}/<_path> first
   const GraphDef* file = nullptr;  // versions and function library
 };
 
@@ -212,6 +217,8 @@ const Cases& LoadCases() {
           k.expects.push_back(n);
         } else if (FindAttr(n, "_feed") != nullptr) {
           k.feeds.push_back(n);
+        } else if (FindAttr(n, "_path") != nullptr) {
+          k.files.push_back(n);
         } else {
           k.nodes.push_back(n);
         }
@@ -361,6 +368,22 @@ std::vector<std::string> RunCase(const Case& c) {
   for (const NodeDef& n : c.nodes) *g.add_node() = n;
 
   fs::path tmp;
+  auto make_tmp = [&] {
+    if (!tmp.empty()) return;
+    tmp = fs::path(::testing::TempDir()) / ("op_conformance_" + c.name);
+    fs::remove_all(tmp);
+    fs::create_directories(tmp);
+  };
+  for (const NodeDef& f : c.files) {
+    auto t = Tensor::FromProto(FindAttr(f, "value")->tensor());
+    if (!t.ok() || t->dtype() != DT_STRING || t->NumElements() != 1) {
+      return {"bad file node " + f.name()};
+    }
+    make_tmp();
+    std::ofstream out(tmp / FindAttr(f, "_path")->s(), std::ios::binary);
+    out << t->data<tstring>()[0];
+    if (!out) return {"cannot write the file of " + f.name()};
+  }
   std::vector<std::pair<std::string, Tensor>> feeds;
   for (const NodeDef& f : c.feeds) {
     auto t = Tensor::FromProto(FindAttr(f, "value")->tensor());
@@ -369,11 +392,7 @@ std::vector<std::string> RunCase(const Case& c) {
       for (int64_t i = 0; i < t->NumElements(); ++i) {
         tstring& s = t->data<tstring>()[i];
         if (s.find("${TMP}") == std::string::npos) continue;
-        if (tmp.empty()) {
-          tmp = fs::path(::testing::TempDir()) / ("op_conformance_" + c.name);
-          fs::remove_all(tmp);
-          fs::create_directories(tmp);
-        }
+        make_tmp();
         s = absl::StrReplaceAll(s, {{"${TMP}", tmp.string()}});
       }
     }

@@ -1,10 +1,17 @@
 // DirectSession behaviour: pruning, feeding any tensor, caching, Extend, partial runs, several
 // CPU devices, concurrency, Close, timeouts and the errors of bad requests.
+#include <atomic>
+#include <new>
+#include <stdexcept>
 #include <thread>
 
 #include <gtest/gtest.h>
 
+#include "absl/synchronization/notification.h"
 #include "core/framework/attr_value_util.h"
+#include "core/framework/op.h"
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
 #include "core/runtime/session.h"
 
 namespace sg {
@@ -274,6 +281,53 @@ GraphDef EndlessLoop() {
   return g;
 }
 
+// A kernel that throws what its attr says: "bad_alloc" (as a failed allocation does, e.g. a
+// TensorArray grown to an absurd size), "length_error", or anything else as a runtime_error.
+REGISTER_OP("SgTestThrow").Input("x: float").Output("y: float").Attr("what: string")
+    .SetShapeFn(shape_fns::Unchanged);
+class SgTestThrowOp : public OpKernel {
+ public:
+  explicit SgTestThrowOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("what", &what_));
+  }
+  void Compute(OpKernelContext*) override {
+    if (what_ == "bad_alloc") throw std::bad_alloc();
+    if (what_ == "length_error") throw std::length_error("vector::_M_default_append");
+    throw std::runtime_error(what_);
+  }
+
+ private:
+  std::string what_;
+};
+REGISTER_KERNEL_BUILDER(Name("SgTestThrow").Device(DEVICE_CPU), SgTestThrowOp);
+
+TEST(DirectSession, AKernelThatThrowsFailsItsNodeAndTheSessionLivesOn) {
+  for (auto [what, code] : std::vector<std::pair<std::string, absl::StatusCode>>{
+           {"bad_alloc", absl::StatusCode::kResourceExhausted},
+           {"length_error", absl::StatusCode::kResourceExhausted},
+           {"oops", absl::StatusCode::kInternal}}) {
+    SCOPED_TRACE(what);
+    GraphDef g;
+    *g.add_node() = Placeholder("x");
+    AttrValue w;
+    w.set_s(what);
+    *g.add_node() = Node("thrower", "SgTestThrow", {"x"}, {{"what", w}});
+    *g.add_node() = Binary("ok", "AddV2", "x", "x");
+    for (int cpus : {1, 2}) {  // on the caller's thread, and on the pool
+      ConfigProto config;
+      config.set_inter_op_parallelism_threads(cpus == 1 ? -1 : 2);
+      auto s = MakeSession(g, config);
+      std::vector<Tensor> out;
+      absl::Status st = s->Run({{"x:0", Tensor::Scalar<float>(1)}}, {"thrower:0"}, {}, &out);
+      EXPECT_EQ(st.code(), code) << st;
+      EXPECT_NE(st.message().find("thrower"), std::string::npos) << st;
+      st = s->Run({{"x:0", Tensor::Scalar<float>(1)}}, {"ok:0"}, {}, &out);
+      ASSERT_TRUE(st.ok()) << st;
+      EXPECT_EQ(out[0].data<float>()[0], 2.0f);
+    }
+  }
+}
+
 TEST(DirectSession, TimeoutCancelsTheStepWithDeadlineExceeded) {
   auto s = MakeSession(EndlessLoop());
   RunOptions options;
@@ -298,23 +352,53 @@ TEST(DirectSession, OperationTimeoutFromConfig) {
   EXPECT_EQ(s->Run({}, {"exit:0"}, {}, &out).code(), absl::StatusCode::kDeadlineExceeded);
 }
 
+// A kernel that holds its step until the test releases it: g_block_entered is notified when it
+// starts, and it returns (its input) once g_block_release is notified.
+absl::Notification* g_block_entered = nullptr;
+absl::Notification* g_block_release = nullptr;
+REGISTER_OP("SgTestBlock").Input("x: float").Output("y: float").SetShapeFn(shape_fns::Unchanged);
+class SgTestBlockOp : public OpKernel {
+ public:
+  explicit SgTestBlockOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    g_block_entered->Notify();
+    g_block_release->WaitForNotification();
+    ctx->set_output(0, ctx->input(0));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("SgTestBlock").Device(DEVICE_CPU), SgTestBlockOp);
+
 TEST(DirectSession, CloseWaitsForRunsAndLaterRunsAreCancelled) {
-  auto s = MakeSession(EndlessLoop());
+  absl::Notification entered, release;
+  g_block_entered = &entered;
+  g_block_release = &release;
+  GraphDef g;
+  *g.add_node() = Const("one", Tensor::Scalar<float>(1));
+  *g.add_node() = Node("held", "SgTestBlock", {"one"});
+  auto s = MakeSession(g);
+  absl::Status run_status;
   std::thread runner([&] {
-    RunOptions options;
-    options.set_timeout_in_ms(300);
     std::vector<Tensor> out;
-    s->Run(options, {}, {"exit:0"}, {}, &out, nullptr).IgnoreError();
+    run_status = s->Run({}, {"held:0"}, {}, &out);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  auto start = std::chrono::steady_clock::now();
-  ASSERT_TRUE(s->Close().ok());
-  auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
-  runner.join();
-  EXPECT_GE(waited, 100) << "Close returned before the run in flight ended";
+  entered.WaitForNotification();  // the step is in flight
+  std::atomic<bool> close_returned{false};
+  std::thread closer([&] {
+    EXPECT_TRUE(s->Close().ok());
+    close_returned = true;
+  });
+  // Close refuses new runs at once and then waits: once a run is refused, Close has begun, and it
+  // cannot return while the held step is still running.
   std::vector<Tensor> out;
+  while (s->Run({}, {"one:0"}, {}, &out).code() != absl::StatusCode::kCancelled) {
+    std::this_thread::yield();
+  }
+  EXPECT_FALSE(close_returned.load()) << "Close returned before the run in flight ended";
+  release.Notify();
+  closer.join();
+  runner.join();
+  EXPECT_TRUE(close_returned.load());
+  EXPECT_TRUE(run_status.ok()) << run_status;
   EXPECT_EQ(s->Run({}, {"one:0"}, {}, &out).code(), absl::StatusCode::kCancelled);
 }
 

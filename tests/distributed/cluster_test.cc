@@ -2,10 +2,11 @@
 // this process as the client over grpc:// (GrpcSession -> GrpcRemoteMaster).
 //
 // - Every graph of ../shared/testdata/tf_graphs that tests/core/real_graphs_test.cc runs, and
-//   tests/testdata/digits_mlp.pb, give the same results over grpc:// as in a local session, with
-//   the servers placing unconstrained nodes round robin over the three tasks
-//   (SG_TEST_ROUND_ROBIN_PLACEMENT=1 in the servers' environment: the master that places the
-//   graph runs in worker 0's process).
+//   tests/testdata/digits_mlp.pb, give the same results over grpc:// as in a local session with
+//   three CPU devices, both placing unconstrained nodes round robin
+//   (ConfigProto.experimental.sg_round_robin_placement; on the cluster the master that places
+//   the graph runs in worker 0's process), so that the same step builder partitions each graph
+//   over three devices both ways.
 // - Two client processes each add 1 to a counter on the ps 500 times, concurrently.
 // - Failures: a task down at CreateSession, a worker killed in the middle of a step, a restarted
 //   worker, an unreachable master, a malformed target; and TLS with certificates made here.
@@ -53,9 +54,7 @@ std::string TestdataDir() { return std::string(SG_SOURCE_DIR) + "/tests/testdata
 class ClusterGraphs : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    ClusterOptions options;
-    options.env.push_back("SG_TEST_ROUND_ROBIN_PLACEMENT=1");
-    cluster_ = new TestCluster(options);
+    cluster_ = new TestCluster(ClusterOptions());
     start_status_ = new absl::Status(cluster_->Start({{"ps", 1}, {"worker", 2}}));
   }
   static void TearDownTestSuite() {
@@ -68,7 +67,14 @@ class ClusterGraphs : public ::testing::Test {
   // Each test runs its graph in a local session, then on the cluster.
   static std::vector<std::string> Targets() { return {"", cluster_->target("worker", 0)}; }
   static std::string Name(const std::string& target) {
-    return target.empty() ? "local session" : "cluster " + target;
+    return target.empty() ? "local session (3 CPU devices)" : "cluster " + target;
+  }
+  // Round robin placement; locally over three CPU devices, as many as the cluster has tasks.
+  static ConfigProto Config(const std::string& target) {
+    ConfigProto config;
+    config.mutable_experimental()->set_sg_round_robin_placement(true);
+    if (target.empty()) (*config.mutable_device_count())["CPU"] = 3;
+    return config;
   }
 
   // Runs `check` on each of Targets() in turn, under a trace naming the target, and stops at the
@@ -76,7 +82,7 @@ class ClusterGraphs : public ::testing::Test {
   static void OnEachTarget(const std::function<void(const test::SessionOpener&)>& check) {
     for (const auto& target : Targets()) {
       SCOPED_TRACE(Name(target));
-      check(test::SharedGraphOpener(target));
+      check(test::SharedGraphOpener(target, Config(target)));
       if (HasFatalFailure()) return;
     }
   }
@@ -87,8 +93,12 @@ class ClusterGraphs : public ::testing::Test {
 TestCluster* ClusterGraphs::cluster_ = nullptr;
 absl::Status* ClusterGraphs::start_status_ = nullptr;
 
+// The graphs of ../shared/testdata, which only the project's own checkout has: a ctest entry of
+// their own (cluster_shared_graphs_test), reported as skipped without them.
+class ClusterSharedGraphs : public ClusterGraphs {};
+
 TEST_F(ClusterGraphs, NodesAreSpreadOverEveryTask) {
-  ConfigProto config;
+  ConfigProto config = Config(cluster_->target("worker", 0));
   config.set_log_device_placement(true);
   GraphDef g;
   *g.add_node() = test::Placeholder("spread_x0");
@@ -117,42 +127,42 @@ TEST_F(ClusterGraphs, NodesAreSpreadOverEveryTask) {
   EXPECT_EQ(tasks.size(), 3u) << log;
 }
 
-TEST_F(ClusterGraphs, AdditionFromTf2FeedsShapeOneIntoScalarPlaceholders) {
+TEST_F(ClusterSharedGraphs, AdditionFromTf2FeedsShapeOneIntoScalarPlaceholders) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckAddition);
 }
 
-TEST_F(ClusterGraphs, MultiplicationFromProducer9) {
+TEST_F(ClusterSharedGraphs, MultiplicationFromProducer9) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckMultiplication);
 }
 
-TEST_F(ClusterGraphs, TextGraphAddsConstantsAndConstantsCanBeFed) {
+TEST_F(ClusterSharedGraphs, TextGraphAddsConstantsAndConstantsCanBeFed) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckTextGraphAdd);
 }
 
-TEST_F(ClusterGraphs, WhileLoopRunsTenIterations) {
+TEST_F(ClusterSharedGraphs, WhileLoopRunsTenIterations) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckWhileLoop);
 }
 
-TEST_F(ClusterGraphs, CondTakesTheFalseBranchAndPropagatesDeadness) {
+TEST_F(ClusterSharedGraphs, CondTakesTheFalseBranchAndPropagatesDeadness) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckCond);
 }
 
-TEST_F(ClusterGraphs, LibraryFunctionCalledAsAnOpType) {
+TEST_F(ClusterSharedGraphs, LibraryFunctionCalledAsAnOpType) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckLibraryFunction);
 }
 
-TEST_F(ClusterGraphs, VariablesInTextAndBinaryGiveTheSameAnswer) {
+TEST_F(ClusterSharedGraphs, VariablesInTextAndBinaryGiveTheSameAnswer) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckVariables);
 }
 
-TEST_F(ClusterGraphs, ReadingAVariableBeforeInitIsFailedPrecondition) {
+TEST_F(ClusterSharedGraphs, ReadingAVariableBeforeInitIsFailedPrecondition) {
   SG_SKIP_WITHOUT_SHARED();
   for (const auto& target : Targets()) {
     SCOPED_TRACE(Name(target));
@@ -160,27 +170,27 @@ TEST_F(ClusterGraphs, ReadingAVariableBeforeInitIsFailedPrecondition) {
     SessionOptions opts;
     opts.target = target;
     ASSERT_TRUE(Reset(opts, {}).ok());
-    test::CheckReadBeforeInitFails(test::SharedGraphOpener(target));
+    test::CheckReadBeforeInitFails(test::SharedGraphOpener(target, Config(target)));
     if (HasFatalFailure()) return;
   }
 }
 
-TEST_F(ClusterGraphs, RegressionWithoutVersions) {
+TEST_F(ClusterSharedGraphs, RegressionWithoutVersions) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckRegression);
 }
 
-TEST_F(ClusterGraphs, FullyConnectedLayersOnTheRamp) {
+TEST_F(ClusterSharedGraphs, FullyConnectedLayersOnTheRamp) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckFullyConnected);
 }
 
-TEST_F(ClusterGraphs, UnrolledLstmOnTheRamp) {
+TEST_F(ClusterSharedGraphs, UnrolledLstmOnTheRamp) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckUnrolledLstm);
 }
 
-TEST_F(ClusterGraphs, MnistMlpReachesItsPublishedAccuracyOnT10k) {
+TEST_F(ClusterSharedGraphs, MnistMlpReachesItsPublishedAccuracyOnT10k) {
   SG_SKIP_WITHOUT_SHARED();
   test::MnistT10k data;  // read once for both targets
   test::ReadMnistT10k(&data);
@@ -188,19 +198,19 @@ TEST_F(ClusterGraphs, MnistMlpReachesItsPublishedAccuracyOnT10k) {
   OnEachTarget([&](const test::SessionOpener& open) { test::CheckMnistMlp(open, data); });
 }
 
-TEST_F(ClusterGraphs, KeywordSpottingDnnFedThroughMfcc) {
+TEST_F(ClusterSharedGraphs, KeywordSpottingDnnFedThroughMfcc) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckKwsDnn);
 }
 
-TEST_F(ClusterGraphs, KeywordSpottingDepthwiseCnnFedThroughMfcc) {
+TEST_F(ClusterSharedGraphs, KeywordSpottingDepthwiseCnnFedThroughMfcc) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckKwsDsCnn);
 }
 
 // No reference values are published for this graph, so the cluster must also give what the local
 // session gave (Targets() runs the local session first).
-TEST_F(ClusterGraphs, KeywordSpottingLstmWithWhileLoopAndTensorArrays) {
+TEST_F(ClusterSharedGraphs, KeywordSpottingLstmWithWhileLoopAndTensorArrays) {
   SG_SKIP_WITHOUT_SHARED();
   std::vector<float> local;
   OnEachTarget([&](const test::SessionOpener& open) {
@@ -215,7 +225,7 @@ TEST_F(ClusterGraphs, KeywordSpottingLstmWithWhileLoopAndTensorArrays) {
   });
 }
 
-TEST_F(ClusterGraphs, KeywordSpottingFromWavBytesHearsSilence) {
+TEST_F(ClusterSharedGraphs, KeywordSpottingFromWavBytesHearsSilence) {
   SG_SKIP_WITHOUT_SHARED();
   OnEachTarget(test::CheckKwsHearsSilence);
 }
@@ -241,7 +251,7 @@ TEST_F(ClusterGraphs, DigitsClassifierGivesTheLocalProbabilities) {
   std::vector<std::vector<float>> probs;
   for (const auto& target : Targets()) {
     SCOPED_TRACE(Name(target));
-    auto s = LoadGraph(TestdataDir() + "/digits_mlp.pb", target);
+    auto s = LoadGraph(TestdataDir() + "/digits_mlp.pb", target, Config(target));
     ASSERT_NE(s, nullptr);
     std::vector<Tensor> out;
     absl::Status st = s->Run({{"input:0", input}}, {"probs:0"}, {}, &out);

@@ -32,8 +32,7 @@ namespace testing {
 struct ClusterOptions {
   // PEM files passed as --tls-cert/--tls-key/--tls-ca to every task (empty: plaintext).
   std::string tls_cert, tls_key, tls_ca;
-  // Extra "NAME=value" environment entries for the server processes
-  // (e.g. "SG_TEST_ROUND_ROBIN_PLACEMENT=1").
+  // Extra "NAME=value" environment entries for the server processes (e.g. "SG_GRPC_ARGS=...").
   std::vector<std::string> env;
   // How long a task may take to print its ready line.
   absl::Duration ready_timeout = absl::Seconds(30);

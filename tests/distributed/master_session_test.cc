@@ -14,6 +14,7 @@
 #include "distributed/rpc/grpc_session.h"
 #include "distributed/rpc/grpc_util.h"
 #include "distributed/rpc/grpc_server.h"
+#include "tests/common/control_flow_graphs.h"
 #include "tests/distributed/test_graphs.h"
 
 namespace sg {
@@ -365,8 +366,13 @@ TEST_F(InProcessCluster, ClosingTheSessionCancelsItsStepsInFlight) {
   EXPECT_LT(absl::Now() - start, absl::Seconds(3));
 }
 
+ConfigProto RoundRobin() {
+  ConfigProto config;
+  config.mutable_experimental()->set_sg_round_robin_placement(true);
+  return config;
+}
+
 TEST_F(InProcessCluster, RoundRobinPlacementSpreadsNodesAndGivesTheSameAnswers) {
-  setenv("SG_TEST_ROUND_ROBIN_PLACEMENT", "1", 1);
   // A chain of unconstrained nodes: round robin puts neighbours on different tasks.
   GraphDef g;
   *g.add_node() = Placeholder("x0");
@@ -374,22 +380,66 @@ TEST_F(InProcessCluster, RoundRobinPlacementSpreadsNodesAndGivesTheSameAnswers) 
     *g.add_node() = Binary("x" + std::to_string(i), "AddV2", "x" + std::to_string(i - 1),
                            "x" + std::to_string(i - 1));
   }
-  ConfigProto config;
-  auto s = NewClusterSession(g, config);
+  auto s = NewClusterSession(g, RoundRobin());
   ASSERT_NE(s, nullptr);
   std::vector<Tensor> out;
   absl::Status st = s->Run({{"x0", Tensor::Scalar<float>(1)}}, {"x9:0"}, {}, &out);
-  unsetenv("SG_TEST_ROUND_ROBIN_PLACEMENT");
   ASSERT_TRUE(st.ok()) << st;
   EXPECT_EQ(out[0].data<float>()[0], 512.0f);
 }
 
+// The same signatures through a local session (3 CPU devices) and the cluster (3 tasks), both
+// built by the shared step builder: a loop and a cond cut across devices give the same values,
+// and those computed by hand.
+TEST_F(InProcessCluster, LoopsAndCondsCutAcrossDevicesGiveTheSameAnswersLocallyAndOnTheCluster) {
+  struct Variant {
+    const char* name;
+    GraphDef cluster_graph, local_graph;
+    bool round_robin;
+  };
+  const std::vector<Variant> variants = {
+      {"round robin", test::LoopThenCond(), test::LoopThenCond(), true},
+      {"loop on one device, the rest on another",
+       test::LoopThenCond("/job:worker/task:1", "/job:ps/task:0", "/job:worker/task:0"),
+       test::LoopThenCond("/device:CPU:1", "/device:CPU:2", "/device:CPU:0"), false},
+  };
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(v.name);
+    ConfigProto config;
+    config.mutable_experimental()->set_sg_round_robin_placement(v.round_robin);
+    auto cluster = NewClusterSession(v.cluster_graph, config);
+    ASSERT_NE(cluster, nullptr);
+    SessionOptions local_opts;
+    local_opts.config = config;
+    (*local_opts.config.mutable_device_count())["CPU"] = 3;
+    std::unique_ptr<Session> local;
+    ASSERT_TRUE(NewSession(local_opts, &local).ok());
+    ASSERT_TRUE(local->Create(v.local_graph).ok());
+    for (float x : {1.5f, -2.0f}) {
+      const std::vector<std::string> fetches = {"out:0", "exit_v:0", "y:0", "exit_i:0"};
+      std::vector<Tensor> got_cluster, got_local;
+      absl::Status st = cluster->Run({{"x:0", Tensor::Scalar<float>(x)}}, fetches, {},
+                                     &got_cluster);
+      ASSERT_TRUE(st.ok()) << st;
+      st = local->Run({{"x:0", Tensor::Scalar<float>(x)}}, fetches, {}, &got_local);
+      ASSERT_TRUE(st.ok()) << st;
+      const float y = 33 * x;
+      EXPECT_EQ(got_cluster[0].data<float>()[0], x > 0 ? 2 * y : -y);
+      EXPECT_EQ(got_cluster[1].data<float>()[0], 32 * x);
+      EXPECT_EQ(got_cluster[2].data<float>()[0], y);
+      EXPECT_EQ(got_cluster[3].data<int32_t>()[0], 5);
+      for (size_t i = 0; i < fetches.size(); ++i) {
+        EXPECT_EQ(got_local[i].DebugString(), got_cluster[i].DebugString()) << fetches[i];
+      }
+    }
+  }
+}
+
 TEST_F(InProcessCluster, ExtendingTheGraphKeepsTheDevicesOfItsNodes) {
   // Round robin over a graph that grows: the counter must not move (and lose its value).
-  setenv("SG_TEST_ROUND_ROBIN_PLACEMENT", "1", 1);
   GraphDef g = test::CounterGraph();
   g.mutable_node(0)->clear_device();  // let round robin choose the counter's device too
-  auto s = NewClusterSession(g);
+  auto s = NewClusterSession(g, RoundRobin());
   ASSERT_NE(s, nullptr);
   std::vector<Tensor> out;
   absl::Status st = s->Run({}, {}, {"init"}, &out);
@@ -404,7 +454,6 @@ TEST_F(InProcessCluster, ExtendingTheGraphKeepsTheDevicesOfItsNodes) {
     EXPECT_EQ(out[0].data<float>()[0], 1.0f);
     EXPECT_EQ(out[1].data<float>()[0], 1.0f);
   }
-  unsetenv("SG_TEST_ROUND_ROBIN_PLACEMENT");
 }
 
 TEST_F(InProcessCluster, ARetriedRunStepIsNotRunTwice) {

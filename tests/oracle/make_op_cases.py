@@ -21,7 +21,9 @@ outputs are stored beside the case as Consts. Each group of cases becomes one bi
     code, or with any when it is -1; the Const's value is then unused), `_targets` (a list of
     node names the run also runs);
   * `C/_feed<i>` is a Const whose value is fed to the tensor named by its attr `_feed`; in a
-    string feed, `${TMP}` stands for a directory the test makes for the case.
+    string feed, `${TMP}` stands for a directory the test makes for the case;
+  * `C/_file<i>` is a string Const whose value is written, before the case runs, to the file
+    `${TMP}/<_path>` (its attr `_path`), for ops that read files (a lookup table's vocabulary).
 The graph's function library holds the functions the cases call.
 
 tests/core/op_conformance_test.cc runs each case in a DirectSession and compares; it also fails
@@ -180,6 +182,7 @@ class Case:
         self.outs = []
         self.targets = []
         self.feeds = []  # (tensor, value)
+        self.files = []  # (path under ${TMP}, bytes)
 
 
 class Group:
@@ -227,6 +230,11 @@ class Group:
     def feed(self, tensor, value):
         self.cur.feeds.append((tensor, value))
 
+    def file(self, path, contents):
+        """Writes `contents` to ${TMP}/`path` before the case runs; returns that path."""
+        self.cur.files.append((path, contents))
+        return "${TMP}/" + path
+
     def vals(self, dt, shape, **kw):
         return values(self.rng, dt, shape, **kw)
 
@@ -270,6 +278,9 @@ def run_case(c, tmpdir):
         elif isinstance(v, bytes):
             v = v.replace(b"${TMP}", tmpdir.encode())
         feed_dict[t] = v
+    for path, contents in c.files:
+        with open(os.path.join(tmpdir, path), "wb") as f:
+            f.write(contents)
     opts = tf.compat.v1.RunOptions(timeout_in_ms=60000)
     with tf.compat.v1.Session(graph=c.graph, config=session_config()) as sess:
         try:
@@ -383,6 +394,11 @@ def run_group(group, tmpdir):
             n.name = f"{c.name}/_feed{i}"
             make_const_node(n, v, t.dtype.base_dtype)
             n.attr["_feed"].s = t.name.encode()
+        for i, (path, contents) in enumerate(c.files):
+            n = gdef.node.add()
+            n.name = f"{c.name}/_file{i}"
+            make_const_node(n, contents, tf.string)
+            n.attr["_path"].s = path.encode()
     if gdef is None:
         gdef = tf.compat.v1.GraphDef()
     return gdef, Stats(kept, dropped)
@@ -414,6 +430,8 @@ UNARY = [
     ("Abs", "x", (-4, 4), {}),
     ("Ceil", "x", (-4, 4), {}),
     ("Elu", "features", (-4, 4), {"tol": 1e-5}),
+    ("Erf", "x", (-4, 4), {"tol": 1e-5}),
+    ("Erfc", "x", (-4, 4), {"tol": 1e-5}),
     ("Exp", "x", (-8, 8), {"tol": 1e-5}),
     ("Floor", "x", (-4, 4), {}),
     ("Inv", "x", (-4, 4), {"nonzero": True, "tol": 1e-5}),
@@ -832,6 +850,63 @@ def matmul(g):
                 g.case(f"{op}.{sgname(dt)}.{sname}",
                        lambda: op_fn(op)(x=g.rand(dt, x, lo=-2, hi=2),
                                          y=g.rand(dt, y, lo=-2, hi=2), name="op"))
+# name, equation, input shapes: products, transposes, diagonals, sums, broadcasting ellipses.
+EINSUM_CASES = [
+    ("matmul", "ij,jk->ik", [[3, 4], [4, 5]]),
+    ("matmul_ta", "ji,jk->ik", [[4, 3], [4, 5]]),
+    ("matmul_tb", "ij,kj->ik", [[3, 4], [5, 4]]),
+    ("matmul_out_t", "ij,jk->ki", [[3, 4], [4, 5]]),
+    ("batch", "bij,bjk->bik", [[2, 3, 4], [2, 4, 5]]),
+    ("dense", "abc,cd->abd", [[2, 3, 4], [4, 5]]),
+    ("dense_heads", "abc,cde->abde", [[2, 3, 4], [4, 2, 3]]),
+    ("attn_scores", "aecd,abcd->acbe", [[2, 3, 2, 4], [2, 5, 2, 4]]),
+    ("attn_values", "acbe,aecd->abcd", [[2, 2, 5, 3], [2, 3, 2, 4]]),
+    ("attn_out", "abcd,cde->abe", [[2, 3, 2, 4], [2, 4, 5]]),
+    ("outer", "i,j->ij", [[3], [4]]),
+    ("dot", "i,i->", [[5], [5]]),
+    ("hadamard", "ij,ij->ij", [[3, 4], [3, 4]]),
+    ("sum_one_side", "ij,jk->k", [[3, 4], [4, 5]]),
+    ("diag_in_product", "iij,jk->ik", [[3, 3, 4], [4, 2]]),
+    ("transpose", "ijk->kij", [[2, 3, 4]]),
+    ("diag", "ii->i", [[4, 4]]),
+    ("trace", "ii->", [[4, 4]]),
+    ("sum_all", "ij->", [[3, 4]]),
+    ("sum_axis", "ijk->ik", [[2, 3, 4]]),
+    ("identity", "ij->ij", [[3, 4]]),
+    ("ellipsis_matmul", "...ij,...jk->...ik", [[2, 1, 2, 3], [4, 3, 2]]),
+    ("ellipsis_mid", "i...j,j...->i...", [[2, 3, 4], [4, 3]]),
+    ("ellipsis_unary", "...ij->...ji", [[2, 3, 4]]),
+    ("ellipsis_bcast", "...i,...i->...i", [[2, 1, 3], [4, 3]]),
+    ("ellipsis_empty", "...ij,...jk->...ik", [[3, 4], [4, 2]]),
+    ("scalar_times", ",ij->ij", [[], [2, 3]]),
+    ("empty_m", "ij,jk->ik", [[0, 3], [3, 2]]),
+    ("empty_k", "ij,jk->ik", [[2, 0], [0, 3]]),
+    ("empty_sum", "ij->i", [[3, 0]]),
+    ("upper_labels", "aB,BC->aC", [[2, 3], [3, 4]]),
+]
+
+
+@group
+def einsum(g):
+    for dt in tf_types("Einsum", universe=[d for d in UNIVERSE if d not in ("bool", "string")]):
+        main = tf.as_dtype(dt).name in MAIN_DTYPES
+        for sname, eq, shapes in EINSUM_CASES:
+            if not main and sname not in ("matmul", "batch", "attn_scores", "trace"):
+                continue
+            tol = 1e-2 if dt in ("float16", "bfloat16") else None
+            g.case(f"Einsum.{sgname(dt)}.{sname}",
+                   lambda: raw.Einsum(inputs=[g.rand(dt, s, lo=-2, hi=2) for s in shapes],
+                                      equation=eq, name="op"), rtol=tol, atol=tol)
+    # Errors at run time (shapes hidden from the shape function). An ellipsis that covers dims of
+    # an input and is not in the output is a shape function error in TensorFlow: no case.
+    for sname, eq, shapes in [("k_mismatch", "ij,jk->ik", [[2, 3], [4, 2]]),
+                              ("diag_mismatch", "ii->i", [[2, 3]]),
+                              ("bcast_mismatch", "...i,...i->...i", [[2, 3], [4, 3]])]:
+        g.case(f"Einsum.float32.{sname}",
+               lambda: raw.Einsum(inputs=[hide_shape(g.rand("float32", s)) for s in shapes],
+                                  equation=eq, name="op"), error=True)
+
+
 CONV_CASES = [
     # name, input NHWC, filter HWIO, strides, padding, dilations, explicit paddings
     ("valid", [1, 5, 5, 2], [3, 3, 2, 3], [1, 1, 1, 1], "VALID", [1, 1, 1, 1], []),
@@ -843,6 +918,8 @@ CONV_CASES = [
     ("explicit", [1, 4, 4, 2], [3, 3, 2, 2], [1, 1, 1, 1], "EXPLICIT", [1, 1, 1, 1],
      [0, 0, 1, 2, 2, 0, 0, 0]),
     ("1x1", [2, 3, 3, 4], [1, 1, 4, 5], [1, 1, 1, 1], "VALID", [1, 1, 1, 1], []),
+    ("grouped", [1, 5, 5, 4], [3, 3, 2, 6], [1, 1, 1, 1], "SAME", [1, 1, 1, 1], []),
+    ("grouped_depthwise", [2, 5, 4, 3], [3, 3, 1, 6], [1, 2, 1, 1], "SAME", [1, 1, 1, 1], []),
     ("empty_batch", [0, 4, 4, 2], [3, 3, 2, 2], [1, 1, 1, 1], "SAME", [1, 1, 1, 1], []),
 ]
 
@@ -863,6 +940,8 @@ def nn_conv(g):
                 continue
             if sname in ("dilated", "stride23"):
                 continue  # TensorFlow's CPU kernel has no dilations and equal strides only
+            if sname.startswith("grouped"):
+                continue  # Conv2D's own
             f = f[:3] + [2]  # channel multiplier 2
             # TensorFlow's half kernel sums in half: a few ulps of the sum's magnitude apart.
             tol = 2e-2 if dt in ("float16", "bfloat16") else None
@@ -1432,6 +1511,26 @@ def basic(g):
                 return raw.Identity(input=g.rand("float32", [2]), name="out")
         g.case(f"{op}.none.control_input", control)
         g.case(f"{op}.none.target", lambda: [g.rand("int32", [1]), op_fn(op)(name="op")])
+
+
+@group
+def logging(g):
+    for sname, cond, fails in [("true", True, False), ("false", False, True),
+                               ("vec1", [True], True)]:
+        def build(cond=cond):
+            x = g.rand("float32", [5])
+            a = raw.Assert(condition=hide_shape(g.const(cond, "bool")),
+                           data=[g.const(["x ="], "string"), x, g.const([1, 2], "int64")],
+                           summarize=2, name="op")
+            with tf.control_dependencies([a]):
+                return tf.identity(x, name="out")
+        g.case(f"Assert.{sname}", build, error=fails)
+    def not_scalar():
+        a = raw.Assert(condition=hide_shape(g.const([True, True], "bool")),
+                       data=[g.const(1.0, "float32")], name="op")
+        with tf.control_dependencies([a]):
+            return tf.identity(g.const(2.0, "float32"), name="out")
+    g.case("Assert.not_scalar", not_scalar, error=True)
 
 
 @group
@@ -2694,6 +2793,581 @@ def strings(g):
                                           tf.compat.v1.placeholder_with_default(
                                               g.rand("string", [3]), [None])], name="op"),
            error=True)
+
+
+def unknown_shape(t):
+    """`t` behind a PlaceholderWithDefault of unknown rank: TensorFlow's shape functions see
+    nothing, so a shape the kernel rejects reaches the run."""
+    return tf.compat.v1.placeholder_with_default(t, shape=None)
+
+
+TEXT = np.array([b"Hello, World! This is sg.", b"  TensorFlow 2.21 writes   these GRAPHS... ",
+                 b"", b"\xc3\x89T\xc3\x89 caf\xc3\xa9 \xce\xa3", b"A-B_C d.e\t\n", b"x\x00Y z",
+                 b"\xff bad \xc3", b" \t\v\f\r\n"], dtype=object)
+
+
+@group
+def strings_text(g):
+    text = lambda shape=(2, 4): g.const(TEXT.reshape(shape), "string")  # noqa: E731
+    for op in ("StringLower", "StringUpper"):
+        for enc in ("", "utf-8"):
+            g.case(f"{op}.string.{enc or 'ascii'}",
+                   lambda: op_fn(op)(input=text(), encoding=enc, name="op"))
+        g.case(f"{op}.string.scalar",
+               lambda: op_fn(op)(input=g.const(b"MiXeD", "string"), name="op"))
+        g.case(f"{op}.string.empty",
+               lambda: op_fn(op)(input=g.const(np.zeros([0, 2], object), "string"), name="op"))
+        g.case(f"{op}.string.bad_encoding",
+               lambda: op_fn(op)(input=text(), encoding="latin1", name="op"), error=True)
+    g.case("StringStrip.string.mixed", lambda: raw.StringStrip(input=text(), name="op"))
+    g.case("StringStrip.string.scalar",
+           lambda: raw.StringStrip(input=g.const(b"\n a\x00b \t", "string"), name="op"))
+    for unit in ("BYTE", "UTF8_CHAR"):
+        g.case(f"StringLength.string.{unit.lower()}",
+               lambda: raw.StringLength(input=text((8,)), unit=unit, name="op"))
+    g.case("StringLength.string.empty",
+           lambda: raw.StringLength(input=g.const(np.zeros([0], object), "string"), name="op"))
+    words = np.concatenate([TEXT, np.array([b"a", b"b", b"hello", b"x" * 100, b"sg" * 33],
+                                           dtype=object)])
+    for n in (1, 2, 1000, 2 ** 31 - 1, 2 ** 62 + 7):
+        g.case(f"StringToHashBucketFast.string.buckets_{n}",
+               lambda: raw.StringToHashBucketFast(input=g.const(words, "string"), num_buckets=n,
+                                                  name="op"))
+    g.case("StringToHashBucketFast.string.scalar",
+           lambda: raw.StringToHashBucketFast(input=g.const(b"token", "string"), num_buckets=10,
+                                              name="op"))
+    for sname, pattern, rewrite in [("class", b"[^a-z0-9 ]", b" "), ("spaces", b" +", b" "),
+                                    ("empty_match", b"b*", b"[\\0]"),
+                                    ("groups", b"(\\w)(\\w*)", b"\\2\\1"),
+                                    ("bad_rewrite", b"(b)", b"\\2"), ("utf8", b"\xc3\xa9", b"e"),
+                                    ("anchor", b"^\\s+|\\s+$", b"")]:
+        for glob in (True, False):
+            suffix = sname if glob else sname + "_first"
+            g.case(f"StaticRegexReplace.string.{suffix}",
+                   lambda: raw.StaticRegexReplace(input=text(), pattern=pattern, rewrite=rewrite,
+                                                  replace_global=glob, name="op"))
+            g.case(f"RegexReplace.string.{suffix}",
+                   lambda: raw.RegexReplace(input=text(), pattern=g.const(pattern, "string"),
+                                            rewrite=g.const(rewrite, "string"),
+                                            replace_global=glob, name="op"))
+    g.case("StaticRegexReplace.string.bad_pattern",
+           lambda: raw.StaticRegexReplace(input=text(), pattern=b"(", rewrite=b"", name="op"),
+           error=True)
+    g.case("RegexReplace.string.bad_pattern",
+           lambda: raw.RegexReplace(input=text(), pattern=g.const(b"(", "string"),
+                                    rewrite=g.const(b"", "string"), name="op"), error=True)
+    g.case("RegexReplace.string.pattern_vector",
+           lambda: raw.RegexReplace(input=text(), pattern=unknown_shape(g.const([b"a"], "string")),
+                                    rewrite=g.const(b"", "string"), name="op"), error=True)
+    g.case("RegexReplace.string.rewrite_vector",
+           lambda: raw.RegexReplace(input=text(), pattern=g.const(b"a", "string"),
+                                    rewrite=unknown_shape(g.const([b""], "string")), name="op"),
+           error=True)
+    split_in = np.array([b"a b  c ", b"  ", b"", b"x\ty\nz", b"a,,b,", b"a ", b"1<>2<>3"],
+                        dtype=object)
+    for sname, sep in [("whitespace", b""), ("comma", b","), ("space", b" "), ("multi", b"<>")]:
+        for maxsplit in (-1, 0, 1, 2):
+            g.case(f"StringSplitV2.string.{sname}_max{maxsplit}".replace("-1", "all"),
+                   lambda: list(raw.StringSplitV2(input=g.const(split_in, "string"),
+                                                  sep=g.const(sep, "string"), maxsplit=maxsplit,
+                                                  name="op")))
+    g.case("StringSplitV2.string.empty",
+           lambda: list(raw.StringSplitV2(input=g.const(np.zeros([0], object), "string"),
+                                          sep=g.const(b"", "string"), name="op")))
+    g.case("StringSplitV2.string.scalar_input",
+           lambda: list(raw.StringSplitV2(input=unknown_shape(g.const(b"a b", "string")),
+                                          sep=g.const(b"", "string"), name="op")), error=True)
+    g.case("StringSplitV2.string.sep_vector",
+           lambda: list(raw.StringSplitV2(input=g.const([b"a b"], "string"),
+                                          sep=unknown_shape(g.const([b" "], "string")),
+                                          name="op")), error=True)
+    sub_in = np.array([[b"hello", b"\xc3\xa9t\xc3\xa9x"], [b"ab", b""]], dtype=object)
+    for dt in ("int32", "int64"):
+        for unit in ("BYTE", "UTF8_CHAR"):
+            g.case(f"Substr.{dt}.{unit.lower()}",
+                   lambda: raw.Substr(input=g.const(sub_in, "string"),
+                                      pos=g.const([[1, 1], [-2, 0]], dt),
+                                      len=g.const([[10, 2], [1, -1]], dt), unit=unit, name="op"))
+        g.case(f"Substr.{dt}.broadcast_row",
+               lambda: raw.Substr(input=g.const(sub_in[:1], "string"), pos=g.const([0, 1], dt),
+                                  len=g.const([1, 2], dt), name="op"))
+        g.case(f"Substr.{dt}.scalar_pos",
+               lambda: raw.Substr(input=g.const(sub_in, "string"), pos=g.const(0, dt),
+                                  len=g.const(2, dt), name="op"))
+        g.case(f"Substr.{dt}.scalar_input",
+               lambda: raw.Substr(input=g.const(b"hello", "string"), pos=g.const([0, 1, -5], dt),
+                                  len=g.const([1, 3, 2], dt), name="op"))
+        g.case(f"Substr.{dt}.pos_past_end",
+               lambda: raw.Substr(input=g.const(sub_in, "string"),
+                                  pos=g.const([[1, 1], [3, 0]], dt),
+                                  len=g.const([[1, 1], [1, 1]], dt), name="op"), error=True)
+        g.case(f"Substr.{dt}.pos_before_start",
+               lambda: raw.Substr(input=g.const(sub_in, "string"),
+                                  pos=g.const([[1, 1], [-3, 0]], dt),
+                                  len=g.const([[1, 1], [1, 1]], dt), name="op"), error=True)
+
+
+@group
+def ragged(g):
+    splits = lambda v, dt="int64": g.const(np.array(v), dt)  # noqa: E731
+    r2t = raw.RaggedTensorToTensor
+    for dt in UNIVERSE:
+        g.case(f"RaggedTensorToTensor.{sgname(dt)}.row_splits",
+               lambda: r2t(shape=g.const(-1, "int64"), values=g.rand(dt, [6]),
+                           default_value=g.rand(dt, []),
+                           row_partition_tensors=[splits([0, 2, 2, 5, 6])],
+                           row_partition_types=["ROW_SPLITS"], name="op"))
+        g.case(f"RaggedTensorToTensor.{sgname(dt)}.value_rowids",
+               lambda: r2t(shape=g.const([-1, 2, 2], "int32"), values=g.rand(dt, [5, 2]),
+                           default_value=g.rand(dt, [2]),
+                           row_partition_tensors=[g.const(4, "int32"),
+                                                  splits([0, 0, 0, 2, 2], "int32")],
+                           row_partition_types=["FIRST_DIM_SIZE", "VALUE_ROWIDS"], name="op"))
+    F = "float32"
+    for sname, shape, sdt in [("shape_larger", [5, 4], "int64"), ("shape_smaller", [2, 1], "int32"),
+                              ("shape_cols", [-1, 2], "int64"), ("shape_rows", [1, -1], "int32")]:
+        g.case(f"RaggedTensorToTensor.float.{sname}",
+               lambda: r2t(shape=g.const(shape, sdt), values=g.rand(F, [5]),
+                           default_value=g.const(9, F),
+                           row_partition_tensors=[splits([0, 2, 2, 5])],
+                           row_partition_types=["ROW_SPLITS"], name="op"))
+    g.case("RaggedTensorToTensor.float.two_levels",
+           lambda: r2t(shape=g.const(-1, "int64"), values=g.rand(F, [6]),
+                       default_value=g.const(0, F),
+                       row_partition_tensors=[splits([0, 2, 4]), splits([0, 1, 1, 4, 6])],
+                       row_partition_types=["ROW_SPLITS", "ROW_SPLITS"], name="op"))
+    g.case("RaggedTensorToTensor.float.two_levels_fewer_rows",
+           lambda: r2t(shape=g.const(-1, "int64"), values=g.rand(F, [6]),
+                       default_value=g.const(0, F),
+                       row_partition_tensors=[splits([0, 2, 5]), splits([0, 1, 1, 4, 6])],
+                       row_partition_types=["ROW_SPLITS", "ROW_SPLITS"], name="op"))
+    g.case("RaggedTensorToTensor.float.two_levels_rowids_truncated",
+           lambda: r2t(shape=g.const([-1, -1, 2], "int64"), values=g.rand(F, [6]),
+                       default_value=g.const(0, F),
+                       row_partition_tensors=[g.const(3, "int64"), splits([0, 0, 1]),
+                                              splits([0, 1, 1, 1, 2, 2])],
+                       row_partition_types=["FIRST_DIM_SIZE", "VALUE_ROWIDS", "VALUE_ROWIDS"],
+                       name="op"))
+    g.case("RaggedTensorToTensor.float.default_broadcast",
+           lambda: r2t(shape=g.const(-1, "int64"), values=g.rand(F, [3, 2, 3]),
+                       default_value=g.rand(F, [1, 3]),
+                       row_partition_tensors=[splits([0, 1, 1, 3])],
+                       row_partition_types=["ROW_SPLITS"], name="op"))
+    g.case("RaggedTensorToTensor.float.fewer_splits_than_values",
+           lambda: r2t(shape=g.const(-1, "int64"), values=g.rand(F, [5]),
+                       default_value=g.const(0, F),
+                       row_partition_tensors=[splits([0, 2, 2, 4])],
+                       row_partition_types=["ROW_SPLITS"], name="op"))
+    g.case("RaggedTensorToTensor.float.no_rows",
+           lambda: r2t(shape=g.const(-1, "int64"), values=g.const(np.zeros([0], np.float32)),
+                       default_value=g.const(0, F), row_partition_tensors=[splits([0])],
+                       row_partition_types=["ROW_SPLITS"], name="op"))
+    g.case("RaggedTensorToTensor.float.empty_rows",
+           lambda: r2t(shape=g.const(-1, "int64"), values=g.const(np.zeros([0], np.float32)),
+                       default_value=g.const(0, F), row_partition_tensors=[splits([0, 0, 0])],
+                       row_partition_types=["ROW_SPLITS"], name="op"))
+    def error_case(sname, values, default, parts, types, shape=-1):
+        g.case(f"RaggedTensorToTensor.float.{sname}",
+               lambda: r2t(shape=unknown_shape(g.const(shape, "int64")),
+                           values=unknown_shape(values()), default_value=unknown_shape(default()),
+                           row_partition_tensors=[unknown_shape(p()) for p in parts],
+                           row_partition_types=types, name="op"), error=True)
+    v5 = lambda: g.rand(F, [5])  # noqa: E731
+    zero = lambda: g.const(0, F)  # noqa: E731
+    error_case("splits_decrease", v5, zero, [lambda: splits([0, 2, 1, 5])], ["ROW_SPLITS"])
+    error_case("splits_start", v5, zero, [lambda: splits([1, 2, 2, 5])], ["ROW_SPLITS"])
+    error_case("splits_empty", v5, zero, [lambda: splits(np.zeros([0], np.int64))],
+               ["ROW_SPLITS"])
+    error_case("rowids_past_rows", v5, zero,
+               [lambda: g.const(2, "int64"), lambda: splits([0, 0, 2, 2, 2])],
+               ["FIRST_DIM_SIZE", "VALUE_ROWIDS"])
+    error_case("rowids_negative", v5, zero,
+               [lambda: g.const(4, "int64"), lambda: splits([-1, 0, 2, 2, 2])],
+               ["FIRST_DIM_SIZE", "VALUE_ROWIDS"])
+    error_case("first_dim_negative", v5, zero,
+               [lambda: g.const(-4, "int64"), lambda: splits([0, 0, 2, 2, 2])],
+               ["FIRST_DIM_SIZE", "VALUE_ROWIDS"])
+    error_case("inner_too_many_rows", lambda: g.rand(F, [6]), zero,
+               [lambda: splits([0, 2, 3]), lambda: splits([0, 1, 1, 4, 6])],
+               ["ROW_SPLITS", "ROW_SPLITS"])
+    error_case("default_rank", v5, lambda: g.const([0], F), [lambda: splits([0, 2, 5])],
+               ["ROW_SPLITS"])
+    error_case("default_dims", lambda: g.rand(F, [3, 2]), lambda: g.const([7, 8, 9], F),
+               [lambda: splits([0, 1, 3])], ["ROW_SPLITS"])
+    error_case("shape_rank", lambda: g.rand(F, [3, 2]), zero, [lambda: splits([0, 1, 3])],
+               ["ROW_SPLITS"], shape=[-1, -1])
+    error_case("shape_inner_dim", lambda: g.rand(F, [3, 2]), zero, [lambda: splits([0, 1, 3])],
+               ["ROW_SPLITS"], shape=[-1, -1, 3])
+    error_case("shape_scalar", v5, zero, [lambda: splits([0, 2, 5])], ["ROW_SPLITS"], shape=3)
+    error_case("shape_negative", v5, zero, [lambda: splits([0, 2, 5])], ["ROW_SPLITS"],
+               shape=[-2, 2])
+
+
+@group
+def segment(g):
+    for op in ("UnsortedSegmentSum", "UnsortedSegmentProd", "UnsortedSegmentMax",
+               "UnsortedSegmentMin"):
+        lo, hi = (-2, 3) if op == "UnsortedSegmentProd" else (-4, 4)
+        for dt in tf_types(op):
+            g.case(f"{op}.{sgname(dt)}.rows",
+                   lambda: op_fn(op)(data=g.rand(dt, [6, 3], lo=lo, hi=hi),
+                                     segment_ids=g.const([0, 2, -1, 0, 2, 2], "int32"),
+                                     num_segments=g.const(4, "int32"), name="op"))
+            if not is_main(dt):
+                continue
+            g.case(f"{op}.{sgname(dt)}.ids_2d",
+                   lambda: op_fn(op)(data=g.rand(dt, [2, 3, 2], lo=lo, hi=hi),
+                                     segment_ids=g.const([[1, 0, 1], [-1, 1, 4]], "int64"),
+                                     num_segments=g.const(5, "int64"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.scalar_id",
+                   lambda: op_fn(op)(data=g.rand(dt, [2, 2], lo=lo, hi=hi),
+                                     segment_ids=g.const(1, "int32"),
+                                     num_segments=g.const(3, "int32"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.vec",
+                   lambda: op_fn(op)(data=g.rand(dt, [67], lo=lo, hi=hi),
+                                     segment_ids=g.const(g.rng.integers(-1, 5, [67]), "int32"),
+                                     num_segments=g.const(5, "int32"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.empty",
+                   lambda: op_fn(op)(data=g.const(np.zeros([0, 2]), dt),
+                                     segment_ids=g.const(np.zeros([0], np.int32)),
+                                     num_segments=g.const(2, "int32"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.no_segments",
+                   lambda: op_fn(op)(data=g.rand(dt, [3]),
+                                     segment_ids=g.const([-1, -1, -1], "int32"),
+                                     num_segments=g.const(0, "int32"), name="op"))
+        if "int16" in [tf.as_dtype(d).name for d in
+                       op_def_registry.get(op).attr[1].allowed_values.list.type]:
+            g.case(f"{op}.float.int16_ids",
+                   lambda: op_fn(op)(data=g.rand("float32", [4]),
+                                     segment_ids=g.const([1, 1, 0, 1], "int16"),
+                                     num_segments=g.const(2, "int32"), name="op"))
+        g.case(f"{op}.float.id_out_of_range",
+               lambda: op_fn(op)(data=g.rand("float32", [4]),
+                                 segment_ids=g.const([0, 3, 1, 0], "int32"),
+                                 num_segments=g.const(3, "int32"), name="op"), error=True)
+        g.case(f"{op}.float.negative_num_segments",
+               lambda: op_fn(op)(data=g.rand("float32", [4]),
+                                 segment_ids=g.const([0, 1, 1, 0], "int32"),
+                                 num_segments=unknown_shape(g.const(-1, "int32")), name="op"),
+               error=True)
+        g.case(f"{op}.float.ids_not_prefix",
+               lambda: op_fn(op)(data=g.rand("float32", [4]),
+                                 segment_ids=unknown_shape(g.const([0, 1], "int32")),
+                                 num_segments=g.const(3, "int32"), name="op"), error=True)
+        g.case(f"{op}.float.num_segments_vector",
+               lambda: op_fn(op)(data=g.rand("float32", [4]),
+                                 segment_ids=g.const([0, 1, 1, 0], "int32"),
+                                 num_segments=unknown_shape(g.const([3], "int32")), name="op"),
+               error=True)
+    for op in ("UnsortedSegmentMax", "UnsortedSegmentMin"):
+        g.case(f"{op}.float.nan",
+               lambda: op_fn(op)(data=g.const([1, np.nan, 3, np.nan, 1, np.inf, np.nan],
+                                              "float32"),
+                                 segment_ids=g.const([0, 1, 2, 0, 3, 3, 3], "int32"),
+                                 num_segments=g.const(5, "int32"), name="op"))
+
+
+@group
+def bincount(g):
+    for tidx in ("int32", "int64"):
+        for dt in ("int32", "int64", "float32", "float64"):
+            vals = lambda shape: g.const(g.rng.integers(0, 7, shape), tidx)  # noqa: E731
+            none = lambda: g.const(np.zeros([0]), dt)  # noqa: E731
+            for sname, binary in [("counts", False), ("binary", True)]:
+                g.case(f"DenseBincount.{sgname(dt)}.{tidx}_{sname}",
+                       lambda: raw.DenseBincount(input=vals([20]), size=g.const(5, tidx),
+                                                 weights=none(), binary_output=binary, name="op"))
+                g.case(f"DenseBincount.{sgname(dt)}.{tidx}_{sname}_weights",
+                       lambda: raw.DenseBincount(input=vals([20]), size=g.const(5, tidx),
+                                                 weights=g.rand(dt, [20], lo=0, hi=3),
+                                                 binary_output=binary, name="op"))
+                g.case(f"DenseBincount.{sgname(dt)}.{tidx}_{sname}_rows",
+                       lambda: raw.DenseBincount(input=vals([3, 8]), size=g.const(6, tidx),
+                                                 weights=g.rand(dt, [3, 8], lo=0, hi=3),
+                                                 binary_output=binary, name="op"))
+            g.case(f"DenseBincount.{sgname(dt)}.{tidx}_rows_unweighted",
+                   lambda: raw.DenseBincount(input=vals([3, 8]), size=g.const(4, tidx),
+                                             weights=none(), name="op"))
+    I, F = "int32", "float32"
+    g.case("DenseBincount.float.scalar_input",
+           lambda: raw.DenseBincount(input=g.const(1, I), size=g.const(3, I),
+                                     weights=g.const(np.zeros([0]), F), name="op"))
+    g.case("DenseBincount.float.size_zero",
+           lambda: raw.DenseBincount(input=g.const([1, 2], I), size=g.const(0, I),
+                                     weights=g.const(np.zeros([0]), F), name="op"))
+    g.case("DenseBincount.float.empty",
+           lambda: raw.DenseBincount(input=g.const(np.zeros([0], np.int32)), size=g.const(3, I),
+                                     weights=g.const(np.zeros([0]), F), name="op"))
+    def error_case(sname, arr, size, weights):
+        g.case(f"DenseBincount.float.{sname}",
+               lambda: raw.DenseBincount(input=unknown_shape(g.const(arr, I)),
+                                         size=unknown_shape(g.const(size, I)),
+                                         weights=unknown_shape(g.const(weights, F)), name="op"),
+               error=True)
+    error_case("negative", [1, -1, 2], 4, np.zeros([0]))
+    error_case("negative_rows", [[1, -1, 2]], 4, np.zeros([0]))
+    error_case("negative_size", [1, 2], -1, np.zeros([0]))
+    error_case("size_vector", [1, 2], [3], np.zeros([0]))
+    error_case("rank3", [[[1]]], 3, np.zeros([0]))
+    error_case("weights_shape", [1, 2, 3], 4, [1.0, 2.0])
+
+
+def table_kv(g, kdt, vdt, keys, values, shared_name="t", op="HashTableV2"):
+    h = op_fn(op)(key_dtype=kdt, value_dtype=vdt, shared_name=shared_name, name="table")
+    return h, raw.InitializeTableV2(table_handle=h, keys=g.const(keys, kdt),
+                                    values=g.const(values, vdt), name="init")
+
+
+def after(op, g):
+    """A tensor that runs `op` first: a case fetches at least one tensor."""
+    with tf.control_dependencies([op]):
+        return raw.Identity(input=g.const(1, "int32"), name="out")
+
+
+def find_and_size(g, h, deps, keys, default, kdt, vdt):
+    with tf.control_dependencies(deps):
+        return [raw.LookupTableFindV2(table_handle=h, keys=g.const(keys, kdt),
+                                      default_value=g.const(default, vdt), name="op"),
+                raw.LookupTableSizeV2(table_handle=h, name="size")]
+
+
+KV = {"int32": [3, -1, 7, 1000], "int64": [3, -(2 ** 40), 7, 2 ** 50],
+      "string": [b"the", b"", b"\xc3\xa9t\xc3\xa9", b"model"]}
+VV = {"bool": [True, False, True, True], "int32": [1, -2, 3, 2 ** 31 - 1],
+      "int64": [10, -(2 ** 60), 0, 5], "float32": [0.5, -1.25, 3.0, 1e30],
+      "float64": [0.1, -2.5, 1e-300, 7.0], "string": [b"a", b"", b"long value", b"\xff"]}
+
+
+@group
+def lookup(g):
+    for kdt, keys in KV.items():
+        for vdt, vals in VV.items():
+            default = vals[1] if vdt != "bool" else False
+            def build(kdt=kdt, keys=keys, vdt=vdt, vals=vals, default=default):
+                h, i = table_kv(g, kdt, vdt, keys[:3], vals[:3])
+                return find_and_size(g, h, [i], [[keys[0], keys[3]], [keys[2], keys[1]]],
+                                     default, kdt, vdt)
+            g.case(f"LookupTableFindV2.{sgname(vdt)}.{kdt}_keys", build)
+            def mutable(kdt=kdt, keys=keys, vdt=vdt, vals=vals, default=default):
+                h = raw.MutableHashTableV2(key_dtype=kdt, value_dtype=vdt, shared_name="m",
+                                           name="table")
+                ins = raw.LookupTableInsertV2(table_handle=h, keys=g.const(keys[:3], kdt),
+                                              values=g.const(vals[:3], vdt), name="insert")
+                with tf.control_dependencies([ins]):
+                    ins2 = raw.LookupTableInsertV2(table_handle=h, keys=g.const(keys[2:], kdt),
+                                                   values=g.const(vals[:2], vdt), name="insert2")
+                with tf.control_dependencies([ins2]):
+                    rm = raw.LookupTableRemoveV2(table_handle=h, keys=g.const(keys[1:2], kdt),
+                                                 name="remove")
+                return find_and_size(g, h, [rm], keys, default, kdt, vdt)
+            g.case(f"LookupTableInsertV2.{sgname(vdt)}.{kdt}_keys", mutable)
+    S, I64 = "string", "int64"
+    k3, v3 = [b"a", b"b", b"c"], [1, 2, 3]
+    def per_key_default():
+        h, i = table_kv(g, S, I64, k3, v3)
+        return find_and_size(g, h, [i], [b"a", b"z", b"c", b"y"], [7, 8, 9, 10], S, I64)
+    g.case("LookupTableFindV2.int64.per_key_default", per_key_default)
+    def mutable_per_key_default():
+        h = raw.MutableHashTableV2(key_dtype=S, value_dtype=I64, shared_name="m", name="table")
+        ins = raw.LookupTableInsertV2(table_handle=h, keys=g.const(k3, S),
+                                      values=g.const(v3, I64), name="insert")
+        return find_and_size(g, h, [ins], [b"a", b"z", b"c", b"y"], [7, 8, 9, 10], S, I64)
+    g.case("LookupTableFindV2.int64.mutable_per_key_default", mutable_per_key_default)
+    def bad_default():
+        h, i = table_kv(g, S, I64, k3, v3)
+        return find_and_size(g, h, [i], [b"a", b"z"], [7, 8, 9], S, I64)
+    g.case("LookupTableFindV2.int64.bad_default", bad_default, error=True)
+    def wrong_key_dtype():
+        h, i = table_kv(g, S, I64, k3, v3)
+        return find_and_size(g, h, [i], [1, 2], -1, "int32", I64)
+    g.case("LookupTableFindV2.int64.wrong_key_dtype", wrong_key_dtype, error=True)
+    def uninitialized():
+        h = raw.HashTableV2(key_dtype=S, value_dtype=I64, shared_name="t", name="table")
+        return find_and_size(g, h, [], [b"a"], -1, S, I64)
+    g.case("LookupTableFindV2.int64.uninitialized", uninitialized, error=True)
+    def size_uninitialized():
+        h = raw.HashTableV2(key_dtype=S, value_dtype=I64, shared_name="t", name="table")
+        return raw.LookupTableSizeV2(table_handle=h, name="op")
+    g.case("LookupTableSizeV2.none.uninitialized", size_uninitialized)
+    def init_twice(keys, vals):
+        h, i = table_kv(g, S, I64, k3, v3)
+        with tf.control_dependencies([i]):
+            i2 = raw.InitializeTableV2(table_handle=h, keys=g.const(keys, S),
+                                       values=g.const(vals, I64), name="init2")
+        return find_and_size(g, h, [i2], k3, -1, S, I64)
+    g.case("InitializeTableV2.int64.twice_same_size", lambda: init_twice([b"x", b"y", b"z"],
+                                                                         [7, 8, 9]))
+    g.case("InitializeTableV2.int64.twice_other_size", lambda: init_twice([b"x"], [7]),
+           error=True)
+    def duplicates(vals):
+        h, i = table_kv(g, S, I64, [b"a", b"b", b"a"], vals)
+        return find_and_size(g, h, [i], [b"a"], -1, S, I64)
+    g.case("InitializeTableV2.int64.duplicate_same_value", lambda: duplicates([1, 2, 1]))
+    g.case("InitializeTableV2.int64.duplicate_other_value", lambda: duplicates([1, 2, 3]),
+           error=True)
+    def init_matrix():
+        h = raw.HashTableV2(key_dtype=S, value_dtype=I64, shared_name="t", name="table")
+        i = raw.InitializeTableV2(table_handle=h, keys=unknown_shape(g.const([k3], S)),
+                                  values=unknown_shape(g.const([v3], I64)), name="init")
+        return find_and_size(g, h, [i], [b"a"], -1, S, I64)
+    g.case("InitializeTableV2.int64.keys_matrix", init_matrix, error=True)
+    def init_lengths():
+        h = raw.HashTableV2(key_dtype=S, value_dtype=I64, shared_name="t", name="table")
+        i = raw.InitializeTableV2(table_handle=h, keys=unknown_shape(g.const(k3, S)),
+                                  values=unknown_shape(g.const([1], I64)), name="init")
+        return find_and_size(g, h, [i], [b"a"], -1, S, I64)
+    g.case("InitializeTableV2.int64.lengths_differ", init_lengths, error=True)
+    def private_tables():
+        h = raw.HashTableV2(key_dtype=S, value_dtype=I64, name="table")
+        h2 = raw.HashTableV2(key_dtype=S, value_dtype=I64, name="table2")
+        i = raw.InitializeTableV2(table_handle=h, keys=g.const(k3, S), values=g.const(v3, I64),
+                                  name="init")
+        with tf.control_dependencies([i]):
+            return [raw.LookupTableSizeV2(table_handle=h, name="op"),
+                    raw.LookupTableSizeV2(table_handle=h2, name="size2")]
+    g.case("HashTableV2.none.private_tables", private_tables)
+    def conflict():
+        h = raw.HashTableV2(key_dtype=S, value_dtype=I64, shared_name="s", name="op")
+        h2 = raw.HashTableV2(key_dtype=S, value_dtype="int32", shared_name="s", name="table2")
+        return [raw.LookupTableSizeV2(table_handle=h, name="size"),
+                raw.LookupTableSizeV2(table_handle=h2, name="size2")]
+    g.case("HashTableV2.none.conflicting_dtypes", conflict, error=True)
+    def mutable_conflict():
+        h = raw.MutableHashTableV2(key_dtype=S, value_dtype=I64, shared_name="s", name="op")
+        h2 = raw.MutableHashTableV2(key_dtype=S, value_dtype=S, shared_name="s", name="table2")
+        return [raw.LookupTableSizeV2(table_handle=h, name="size"),
+                raw.LookupTableSizeV2(table_handle=h2, name="size2")]
+    g.case("MutableHashTableV2.none.conflicting_dtypes", mutable_conflict, error=True)
+    def insert_static():
+        h, i = table_kv(g, S, I64, k3, v3)
+        with tf.control_dependencies([i]):
+            return after(raw.LookupTableInsertV2(table_handle=h, keys=g.const([b"q"], S),
+                                                 values=g.const([5], I64), name="op"), g)
+    g.case("LookupTableInsertV2.int64.static_table", insert_static, error=True)
+    def remove_static():
+        h, i = table_kv(g, S, I64, k3, v3)
+        with tf.control_dependencies([i]):
+            return after(raw.LookupTableRemoveV2(table_handle=h, keys=g.const([b"a"], S),
+                                                 name="op"), g)
+    g.case("LookupTableRemoveV2.int64.static_table", remove_static, error=True)
+    def insert_shapes():
+        h = raw.MutableHashTableV2(key_dtype=S, value_dtype=I64, shared_name="m", name="table")
+        ins = raw.LookupTableInsertV2(table_handle=h, keys=g.const([[b"a", b"b"]], S),
+                                      values=g.const([[1, 2]], I64), name="op")
+        return find_and_size(g, h, [ins], [b"a", b"b"], -1, S, I64)
+    g.case("LookupTableInsertV2.int64.matrix", insert_shapes)
+    def insert_mismatch():
+        h = raw.MutableHashTableV2(key_dtype=S, value_dtype=I64, shared_name="m", name="table")
+        return after(raw.LookupTableInsertV2(table_handle=h, keys=g.const([b"a", b"b"], S),
+                                             values=g.const([1], I64), name="op"), g)
+    g.case("LookupTableInsertV2.int64.shape_mismatch", insert_mismatch, error=True)
+    for op in ("HashTableV2", "MutableHashTableV2"):
+        def import_export(op=op):
+            h = op_fn(op)(key_dtype=S, value_dtype=I64, shared_name="t", name="table")
+            deps = []
+            if op == "MutableHashTableV2":
+                deps = [raw.LookupTableInsertV2(table_handle=h, keys=g.const([b"old"], S),
+                                                values=g.const([9], I64), name="insert")]
+            with tf.control_dependencies(deps):
+                imp = raw.LookupTableImportV2(table_handle=h, keys=g.const(k3, S),
+                                              values=g.const(v3, I64), name="op")
+            with tf.control_dependencies([imp]):
+                keys, values = raw.LookupTableExportV2(table_handle=h, Tkeys=S, Tvalues=I64,
+                                                       name="export")
+            # TensorFlow exports in its hash order: compare what does not depend on it.
+            found = raw.LookupTableFindV2(table_handle=h, keys=keys,
+                                          default_value=g.const(-1, I64), name="find")
+            return [raw.Size(input=keys, name="count"),
+                    raw.Sum(input=values, axis=g.const([0], "int32"), name="sum"),
+                    raw.All(input=raw.Equal(x=found, y=values), axis=g.const([0], "int32"),
+                            name="same"),
+                    find_and_size(g, h, [imp], [b"old", b"a", b"c"], -1, S, I64)]
+        g.case(f"LookupTableImportV2.int64.{op}", import_export)
+    g.case("LookupTableExportV2.int64.empty",
+           lambda: list(raw.LookupTableExportV2(
+               table_handle=raw.MutableHashTableV2(key_dtype=S, value_dtype=I64, name="table"),
+               Tkeys=S, Tvalues=I64, name="op")))
+
+    # Text files.
+    vocab = b"the\t10\tx\nmodel\t 20\r\nruns\t3.5\tz\nb\t-4\tw\n"
+    def text(kdt, vdt, ki, vi, contents=vocab, query=None, default=None, **kw):
+        path = g.file("vocab.txt", contents)
+        h = raw.HashTableV2(key_dtype=kdt, value_dtype=vdt, shared_name="t", name="table")
+        i = raw.InitializeTableFromTextFileV2(
+            table_handle=h, filename=tf.compat.v1.placeholder_with_default(path.encode(), []),
+            key_index=ki, value_index=vi, name="op", **kw)
+        g.feed(i.inputs[1], path.encode())
+        return find_and_size(g, h, [i], query, default, kdt, vdt)
+    lines = [b"the\t10\tx", b"model\t 20", b"runs\t3.5\tz", b"b\t-4\tw", b"zz"]
+    tcases = [
+        ("whole_line_to_line_number", S, I64, -2, -1, {}),
+        ("whole_line_offset", S, I64, -2, -1, {"offset": 5}),
+        ("vocab_size", S, I64, -2, -1, {"vocab_size": 2}),
+        ("column_to_line_number", S, I64, 0, -1, {}),
+        ("column_to_string", S, S, 0, 2, {"vocab_size": 1}),
+        ("line_number_to_whole_line", I64, S, -1, -2, {"offset": -1}),
+        ("column_to_int64", S, I64, 0, 1, {"vocab_size": 2}),
+        ("column_to_int32", S, "int32", 0, 1, {"vocab_size": 2}),
+        ("column_to_float", S, "float32", 0, 1, {}),
+        ("column_to_double", S, "float64", 0, 1, {}),
+        ("int64_key_column", I64, S, 1, 0, {"vocab_size": 2}),
+        ("space_delimiter", S, S, 0, 1, {"delimiter": " ", "contents": b"the a\nmodel  b\n"}),
+    ]
+    for sname, kdt, vdt, ki, vi, kw in tcases:
+        query = {S: [b"the", b"model", b"runs", b"zz", b"the\t10\tx", b"model\t 20",
+                     b"b\t-4\tw"], I64: [-1, 0, 1, 2, 3, 10, 20]}[kdt]
+        default = {S: b"?", I64: -1, "int32": -1, "float32": -1.0, "float64": -1.0}[vdt]
+        g.case(f"InitializeTableFromTextFileV2.{sgname(vdt)}.{sname}",
+               lambda: text(kdt, vdt, ki, vi, query=query, default=default, **kw))
+    q = [b"the"]
+    terr = [
+        ("vocab_size_too_big", S, I64, -2, -1, vocab, {"vocab_size": 9}),
+        ("empty_line", S, I64, -2, -1, b"a\n\nb\n", {}),
+        ("missing_columns", S, S, 0, 2, vocab, {}),
+        ("not_an_int", I64, S, 0, 1, vocab, {}),
+        ("not_a_float", S, "float32", 2, 0, vocab, {"vocab_size": 1}),
+        ("line_number_int32_key", "int32", S, -1, 0, vocab, {}),
+        ("line_number_int32_value", S, "int32", 0, -1, vocab, {}),
+        ("delimiter_two_chars", S, I64, 0, -1, vocab, {"delimiter": "ab"}),
+        ("delimiter_empty", S, I64, -2, -1, vocab, {"delimiter": ""}),
+        ("bool_values", S, "bool", 0, 1, vocab, {}),
+    ]
+    for sname, kdt, vdt, ki, vi, contents, kw in terr:
+        query = [b"the"] if kdt == S else [0]
+        default = {S: b"?", I64: -1, "int32": -1, "float32": -1.0, "bool": False}[vdt]
+        g.case(f"InitializeTableFromTextFileV2.{sgname(vdt)}.{sname}",
+               lambda: text(kdt, vdt, ki, vi, contents=contents, query=query, default=default,
+                            **kw), error=True)
+    def missing_file():
+        h = raw.HashTableV2(key_dtype=S, value_dtype=I64, shared_name="t", name="table")
+        path = b"${TMP}/no_such_vocab.txt"
+        fname = tf.compat.v1.placeholder_with_default(path, [])
+        g.feed(fname, path)
+        i = raw.InitializeTableFromTextFileV2(table_handle=h, filename=fname, key_index=-2,
+                                              value_index=-1, name="op")
+        return find_and_size(g, h, [i], q, -1, S, I64)
+    g.case("InitializeTableFromTextFileV2.int64.missing_file", missing_file, error=True)
+    def empty_filename():
+        h = raw.HashTableV2(key_dtype=S, value_dtype=I64, shared_name="t", name="table")
+        i = raw.InitializeTableFromTextFileV2(table_handle=h, filename=g.const(b"", S),
+                                              key_index=-2, value_index=-1, name="op")
+        return find_and_size(g, h, [i], q, -1, S, I64)
+    g.case("InitializeTableFromTextFileV2.int64.empty_filename", empty_filename, error=True)
+    def text_twice():
+        path = g.file("vocab.txt", vocab)
+        other = g.file("other.txt", b"a\nb\n")
+        h = raw.HashTableV2(key_dtype=S, value_dtype=I64, shared_name="t", name="table")
+        f1 = tf.compat.v1.placeholder_with_default(path.encode(), [])
+        f2 = tf.compat.v1.placeholder_with_default(other.encode(), [])
+        g.feed(f1, path.encode())
+        g.feed(f2, other.encode())
+        i = raw.InitializeTableFromTextFileV2(table_handle=h, filename=f2, key_index=-2,
+                                              value_index=-1, name="init")
+        with tf.control_dependencies([i]):
+            i2 = raw.InitializeTableFromTextFileV2(table_handle=h, filename=f1, key_index=-2,
+                                                   value_index=-1, name="op")
+        return find_and_size(g, h, [i2], [b"a", b"b", lines[0]], -1, S, I64)
+    g.case("InitializeTableFromTextFileV2.int64.initialized_table_kept", text_twice)
 
 
 @group

@@ -1,0 +1,31 @@
+// Batched matrix products for kernels that reduce to them (BatchMatMul, Einsum).
+#ifndef SG_CORE_KERNELS_MATMUL_OP_H_
+#define SG_CORE_KERNELS_MATMUL_OP_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "core/framework/op_kernel.h"
+#include "core/framework/tensor.h"
+
+namespace sg {
+
+// For each i in [0, a_index.size()): matrix i of `c` = op(matrix a_index[i] of `a`) *
+// op(matrix b_index[i] of `b`), where `a` holds contiguous row-major [m, k] matrices ([k, m]
+// when adj_a), `b` [k, n] matrices ([n, k] when adj_b) and `c` [m, n] matrices; the index lists
+// have one entry per matrix of `c`. a, b and c share one dtype: float, double, half (computed in
+// float), int32 or int64; UNIMPLEMENTED for another. Runs on ctx's intra-op pool.
+// Which matrix of a and of b each matrix of a batch of shape `batch` reads, when the batch
+// dims a_batch and b_batch broadcast (numpy-style, aligned from the right) to `batch`.
+void BroadcastBatchIndex(const TensorShape& a_batch, const TensorShape& b_batch,
+                         const TensorShape& batch, std::vector<int64_t>* a_index,
+                         std::vector<int64_t>* b_index);
+
+absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& b,
+                           absl::Span<const int64_t> a_index, absl::Span<const int64_t> b_index,
+                           int64_t m, int64_t k, int64_t n, bool adj_a, bool adj_b, Tensor* c);
+
+}  // namespace sg
+
+#endif  // SG_CORE_KERNELS_MATMUL_OP_H_
