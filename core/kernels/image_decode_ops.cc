@@ -106,7 +106,8 @@ class DecodeImageOp final : public OpKernel {
     constexpr DecodeKind kind = kKind;
     if (kind == DecodeKind::kJpeg || kind == DecodeKind::kCropJpeg) {
       OP_REQUIRES_OK(ctx, ctx->GetAttr("ratio", &jpeg_.ratio));
-      OP_REQUIRES(ctx, jpeg_.ratio == 1 || jpeg_.ratio == 2 || jpeg_.ratio == 4 || jpeg_.ratio == 8,
+      const int ratio = jpeg_.ratio;
+      OP_REQUIRES(ctx, ratio == 1 || ratio == 2 || ratio == 4 || ratio == 8,
                   errors::InvalidArgument("ratio must be 1, 2, 4, or 8, got ", jpeg_.ratio,
                                           " (node '", name(), "')"));
       OP_REQUIRES_OK(ctx, ctx->GetAttr("fancy_upscaling", &jpeg_.fancy_upscaling));
@@ -287,11 +288,17 @@ class EncodePngOp final : public OpKernel {
     TensorShape out_shape;
     int64_t images = 1;
     for (int d = 0; d < batch_dims; ++d) {
+      OP_REQUIRES(ctx, MultiplySizes(images, image.dim_size(d), &images),
+                  NodeError(ctx, "Invalid number of batches, input image shape: ",
+                            image.shape().DebugString()));
       out_shape.AddDim(image.dim_size(d));
-      images *= image.dim_size(d);
     }
     Tensor* output;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &output));
+    // TensorFlow's code for an image its encoder refuses (an empty one): INTERNAL.
+    OP_REQUIRES(ctx, images == 0 || (height > 0 && width > 0),
+                AtNode(ctx, errors::Internal("PNG encoding failed: the images are empty, ",
+                                             image.shape().DebugString())));
     const int bits = image.dtype() == DT_UINT16 ? 16 : 8;
     const size_t image_bytes = static_cast<size_t>(height * width * channels * bits / 8);
     const char* pixels = static_cast<const char*>(image.raw_data());
@@ -306,7 +313,6 @@ class EncodePngOp final : public OpKernel {
         failed.push_back(i);
       }
     }
-    // TensorFlow's code for an image its encoder refuses (an empty one): INTERNAL.
     OP_REQUIRES(ctx, failed.empty(),
                 AtNode(ctx, errors::Internal("PNG encoding failed at the following flattened "
                                              "batch indices: ", absl::StrJoin(failed, ", "))));

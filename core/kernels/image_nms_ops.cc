@@ -189,7 +189,8 @@ class NonMaxSuppressionOp final : public OpKernel {
       iou_threshold = ScalarAs<T>(ctx->input(3));
     }
     if (kVersion != 0) {
-      OP_REQUIRES(ctx, iou_threshold >= static_cast<T>(0.0f) && iou_threshold <= static_cast<T>(1.0f),
+      OP_REQUIRES(ctx,
+                  iou_threshold >= static_cast<T>(0.0f) && iou_threshold <= static_cast<T>(1.0f),
                   NodeError(ctx, "iou_threshold must be in [0, 1]"));
     }
     if (kVersion == 0 || kVersion >= 3) {

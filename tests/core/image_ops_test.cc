@@ -232,7 +232,9 @@ std::string Damage(const std::string& data, size_t keep, std::mt19937* rng) {
   };
   switch ((*rng)() % 4) {
     case 0:
-      for (int n = 1 + (*rng)() % 4; n > 0; --n) d[pos(keep)] ^= static_cast<char>(1 + (*rng)() % 255);
+      for (int n = 1 + (*rng)() % 4; n > 0; --n) {
+        d[pos(keep)] ^= static_cast<char>(1 + (*rng)() % 255);
+      }
       break;
     case 1:
       d.resize(pos(keep));
