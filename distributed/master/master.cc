@@ -146,6 +146,12 @@ absl::Status Master::RunStep(CallOptions* opts, const RunStepRequest& req,
   return s;
 }
 
+absl::Status Master::ReleasePartialRun(CallOptions* opts, const ReleasePartialRunRequest& req,
+                                       ReleasePartialRunResponse* resp) {
+  SG_ASSIGN_OR_RETURN(auto session, impl_->Find(req.session_handle()));
+  return session->ReleasePartialRun(req.partial_run_handle());
+}
+
 absl::Status Master::CloseSession(CallOptions* opts, const CloseSessionRequest& req,
                                   CloseSessionResponse* resp) {
   std::shared_ptr<MasterSession> session;

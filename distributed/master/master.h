@@ -65,6 +65,8 @@ class Master : public MasterInterface {
   // As TensorFlow's: closes this master's sessions, then clears the resource containers (all of
   // them when req.container is empty) on every task, variables included.
   absl::Status Reset(CallOptions* opts, const ResetRequest& req, ResetResponse* resp) override;
+  absl::Status ReleasePartialRun(CallOptions* opts, const ReleasePartialRunRequest& req,
+                                 ReleasePartialRunResponse* resp) override;
   // Ends every session's steps in flight with CANCELLED (server stop).
   void CancelAll();
 

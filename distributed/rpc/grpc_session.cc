@@ -132,7 +132,21 @@ class GrpcSession : public Session {
     return DoRun(RunOptions(), inputs, output_names, {}, handle, outputs);
   }
 
-  void ReleasePRun(const std::string& handle) override {}
+  // Asks the master to end the partial run (ReleasePartialRun, sg's own call). Errors are
+  // ignored: a master of an older sg answers UNIMPLEMENTED and keeps the partial run until the
+  // session is closed; one that is gone has nothing left to free.
+  void ReleasePRun(const std::string& handle) override {
+    absl::StatusOr<std::string> session = BeginCall();
+    if (!session.ok()) return;
+    ReleasePartialRunRequest req;
+    req.set_session_handle(*session);
+    req.set_partial_run_handle(handle);
+    ReleasePartialRunResponse resp;
+    CallOptions opts;
+    opts.SetTimeout(std::min(SetupTimeoutMs(options_.config), kCloseSessionTimeoutMs));
+    master_->ReleasePartialRun(&opts, req, &resp).IgnoreError();
+    EndCall();
+  }
 
   absl::Status ListDevices(std::vector<DeviceAttributes>* devices) override {
     std::string session;

@@ -1,12 +1,18 @@
 // The master and the client session against an in-process cluster (ps:1, worker:2, each a
 // GrpcServer on a free loopback port): a session whose target is one of these servers goes
 // through LocalMaster, and the master reaches the other tasks over gRPC.
+#include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include "absl/time/clock.h"
+#include "core/framework/cancellation.h"
+#include "core/framework/op.h"
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
 #include "core/runtime/session.h"
 #include "distributed/master/master.h"
 #include "distributed/master/master_session.h"
@@ -311,6 +317,187 @@ TEST_F(InProcessCluster, PartialRunsFeedAndFetchInPieces) {
   // Finished: the handle is gone.
   st = s->PRun(handle, {}, {"d:0"}, &out);
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+}
+
+// A kernel that never finishes on its own: it ends (CANCELLED) when its step is cancelled, and
+// counts that in g_steps_cancelled, which a test polls to see a step end on a worker.
+std::atomic<int> g_waits_started{0};
+std::atomic<int> g_steps_cancelled{0};
+REGISTER_OP("SgTestWaitForCancel").Input("x: float").Output("y: float")
+    .SetShapeFn(shape_fns::Unchanged);
+class SgTestWaitForCancelOp : public AsyncOpKernel {
+ public:
+  using AsyncOpKernel::AsyncOpKernel;
+  void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
+    ++g_waits_started;
+    CancellationManager* cm = ctx->cancellation_manager();
+    auto end = [ctx, done] {
+      ++g_steps_cancelled;
+      ctx->CtxFailure(errors::Cancelled("SgTestWaitForCancel: the step was cancelled"));
+      done();
+    };
+    if (cm == nullptr || !cm->RegisterCallback(cm->NewToken(), end)) end();
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("SgTestWaitForCancel").Device(DEVICE_CPU), SgTestWaitForCancelOp);
+
+// Waits (polling, up to `limit`) until pred() holds; false if it never did.
+template <typename Pred>
+bool Eventually(Pred pred, absl::Duration limit = absl::Seconds(10)) {
+  const absl::Time end = absl::Now() + limit;
+  while (!pred()) {
+    if (absl::Now() > end) return false;
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  return true;
+}
+
+// CrossTaskGraph plus w on worker 1, which waits until its step is cancelled.
+GraphDef CrossTaskGraphWithWait() {
+  GraphDef g = test::CrossTaskGraph();
+  *g.add_node() = Node("w", "SgTestWaitForCancel", {"b"}, "/job:worker/task:1");
+  return g;
+}
+
+// Starts a partial run of CrossTaskGraphWithWait whose w is waiting on worker 1; returns its
+// handle.
+std::string StartPartialRunWithAWaitingWorker(Session* s) {
+  std::string handle;
+  absl::Status st = s->PRunSetup({"x:0"}, {"c:0", "d:0", "w:0"}, {}, &handle);
+  EXPECT_TRUE(st.ok()) << st;
+  const int started = g_waits_started.load();
+  std::vector<Tensor> out;
+  st = s->PRun(handle, {}, {"c:0"}, &out);  // the first piece starts the step on every task
+  EXPECT_TRUE(st.ok()) << st;
+  EXPECT_TRUE(Eventually([&] { return g_waits_started.load() > started; }));
+  return handle;
+}
+
+TEST_F(InProcessCluster, ReleasingAPartialRunEndsItOnTheMasterAndTheWorkers) {
+  auto s = NewClusterSession(CrossTaskGraphWithWait());
+  ASSERT_NE(s, nullptr);
+  const std::string handle = StartPartialRunWithAWaitingWorker(s.get());
+  const int cancelled = g_steps_cancelled.load();
+  s->ReleasePRun(handle);
+  // The worker's step ends (its waiting kernel is cancelled) without waiting for Close ...
+  EXPECT_TRUE(Eventually([&] { return g_steps_cancelled.load() > cancelled; }))
+      << "the partial run's step still runs on worker 1";
+  // ... and the master forgets the handle.
+  std::vector<Tensor> out;
+  absl::Status st = s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)}}, {"d:0"}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  // Releasing again, or a handle that never was, does nothing; the session lives on.
+  s->ReleasePRun(handle);
+  s->ReleasePRun("no such handle");
+  st = s->Run({{"x", Tensor::Scalar<float>(1)}}, {"d:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 13.0f);
+  EXPECT_TRUE(s->Close().ok());
+}
+
+TEST_F(InProcessCluster, ReleasingAPartialRunWorksOverGrpc) {
+  SessionOptions opts;
+  opts.target = target();
+  opts.config.set_operation_timeout_in_ms(10000);
+  auto s = NewGrpcSession(
+      opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(
+                target().substr(strlen("grpc://")), ::grpc::InsecureChannelCredentials(),
+                DefaultChannelArguments())));
+  ASSERT_TRUE(s->Create(CrossTaskGraphWithWait()).ok());
+  const std::string handle = StartPartialRunWithAWaitingWorker(s.get());
+  const int cancelled = g_steps_cancelled.load();
+  s->ReleasePRun(handle);
+  EXPECT_TRUE(Eventually([&] { return g_steps_cancelled.load() > cancelled; }))
+      << "the partial run's step still runs on worker 1";
+  std::vector<Tensor> out;
+  absl::Status st = s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)}}, {"d:0"}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  EXPECT_TRUE(s->Close().ok());
+}
+
+// A piece of the partial run that waits when the run is released ends (CANCELLED), long before
+// the session's timeout.
+TEST_F(InProcessCluster, ReleasingAPartialRunEndsItsPieceInFlight) {
+  ConfigProto config;
+  config.set_operation_timeout_in_ms(30000);
+  auto s = NewClusterSession(CrossTaskGraphWithWait(), config);
+  ASSERT_NE(s, nullptr);
+  const std::string handle = StartPartialRunWithAWaitingWorker(s.get());
+  absl::Status piece;
+  std::thread waiting([&] {
+    std::vector<Tensor> out;
+    piece = s->PRun(handle, {}, {"w:0"}, &out);  // w never finishes by itself
+  });
+  // Most likely the piece is in flight by now (CANCELLED); if not, it finds the handle released
+  // (INVALID_ARGUMENT). Either way it must not wait for the timeout.
+  absl::SleepFor(absl::Milliseconds(100));
+  const absl::Time start = absl::Now();
+  s->ReleasePRun(handle);
+  waiting.join();
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+  EXPECT_TRUE(piece.code() == absl::StatusCode::kCancelled ||
+              piece.code() == absl::StatusCode::kInvalidArgument)
+      << piece;
+  EXPECT_TRUE(s->Close().ok());
+}
+
+// A master that predates ReleasePartialRun answers UNIMPLEMENTED: the client's ReleasePRun
+// returns and the partial run stays until Close, as it did before.
+class MasterWithoutRelease : public MasterInterface {
+ public:
+  explicit MasterWithoutRelease(std::unique_ptr<MasterInterface> m) : m_(std::move(m)) {}
+  absl::Status CreateSession(CallOptions* o, const CreateSessionRequest& rq,
+                             CreateSessionResponse* rs) override {
+    return m_->CreateSession(o, rq, rs);
+  }
+  absl::Status ExtendSession(CallOptions* o, const ExtendSessionRequest& rq,
+                             ExtendSessionResponse* rs) override {
+    return m_->ExtendSession(o, rq, rs);
+  }
+  absl::Status PartialRunSetup(CallOptions* o, const PartialRunSetupRequest& rq,
+                               PartialRunSetupResponse* rs) override {
+    return m_->PartialRunSetup(o, rq, rs);
+  }
+  absl::Status RunStep(CallOptions* o, const RunStepRequest& rq, RunStepResponse* rs) override {
+    return m_->RunStep(o, rq, rs);
+  }
+  absl::Status ReleasePartialRun(CallOptions* o, const ReleasePartialRunRequest& rq,
+                                 ReleasePartialRunResponse* rs) override {
+    ++calls;
+    return errors::Unimplemented("unknown method ReleasePartialRun");
+  }
+  absl::Status CloseSession(CallOptions* o, const CloseSessionRequest& rq,
+                            CloseSessionResponse* rs) override {
+    return m_->CloseSession(o, rq, rs);
+  }
+  absl::Status ListDevices(CallOptions* o, const ListDevicesRequest& rq,
+                           ListDevicesResponse* rs) override {
+    return m_->ListDevices(o, rq, rs);
+  }
+  absl::Status Reset(CallOptions* o, const ResetRequest& rq, ResetResponse* rs) override {
+    return m_->Reset(o, rq, rs);
+  }
+  std::atomic<int> calls{0};
+
+ private:
+  std::unique_ptr<MasterInterface> m_;
+};
+
+TEST_F(InProcessCluster, ReleasePRunAgainstAnOlderMasterLeavesThePartialRunUntilClose) {
+  SessionOptions opts;
+  opts.target = target();
+  auto* master = new MasterWithoutRelease(LookupLocalMaster(target()));
+  auto s = NewGrpcSession(opts, std::unique_ptr<MasterInterface>(master));
+  ASSERT_TRUE(s->Create(test::CrossTaskGraph()).ok());
+  std::string handle;
+  ASSERT_TRUE(s->PRunSetup({"x:0"}, {"c:0", "d:0"}, {}, &handle).ok());
+  s->ReleasePRun(handle);
+  EXPECT_EQ(master->calls.load(), 1);
+  std::vector<Tensor> out;
+  absl::Status st = s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)}}, {"d:0"}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 13.0f);
+  EXPECT_TRUE(s->Close().ok());
 }
 
 TEST_F(InProcessCluster, AStepThatWaitsPastTheTimeoutIsDeadlineExceeded) {
