@@ -11,7 +11,10 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
 #include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "core/runtime/step_stats_collector.h"
 
 namespace sg {
 
@@ -60,6 +63,13 @@ absl::Status CatchKernelExceptions(Fn&& fn) {
   } catch (...) {
     return errors::Internal("the kernel threw an exception");
   }
+}
+
+// A small number per thread for NodeExecStats.thread_id (timelines draw one lane per thread).
+uint32_t TraceThreadId() {
+  static std::atomic<uint32_t> next{1};
+  thread_local const uint32_t id = next.fetch_add(1);
+  return id;
 }
 
 struct EdgeInfo {
@@ -113,6 +123,7 @@ class ExecutorImpl : public Executor {
 
   absl::Status Initialize();
   void RunAsync(const Args& args, DoneCallback done) override;
+  const Graph& graph() const override { return *graph_; }
 
   Device* device_;
   std::unique_ptr<const Graph> graph_;
@@ -454,6 +465,7 @@ class ExecutorState {
       run->params.step_resources = args_.step_resources;
       run->params.runner = args_.runner;
       run->ctx.emplace(&run->params);
+      if (args_.stats_collector != nullptr) run->start_ns = absl::GetCurrentTimeNanos();
       if (item.is_async) {
         NodeRun* raw = heap_run.release();
         AsyncCall call{raw, &inline_ready, t_async_call};
@@ -468,6 +480,9 @@ class ExecutorState {
           AsyncCall* within = t_async_call != nullptr && t_async_call->run == raw ? t_async_call
                                                                                    : nullptr;
           std::unique_ptr<NodeRun> owned(raw);
+          if (args_.stats_collector != nullptr) {
+            SaveStats(impl_->items_[tn.node_id], owned->start_ns, &*owned->ctx);
+          }
           EntryVector outs;
           ReadyQueue ready_after;
           if (ProcessOutputs(impl_->items_[tn.node_id], &*owned->ctx, &outs)) {
@@ -523,6 +538,7 @@ class ExecutorState {
       const absl::Status thrown =
           CatchKernelExceptions([&]() { item.kernel->Compute(&*run->ctx); });
       if (!thrown.ok()) run->ctx->CtxFailure(thrown);
+      if (args_.stats_collector != nullptr) SaveStats(item, run->start_ns, &*run->ctx);
       bool ok = ProcessOutputs(item, &*run->ctx, &outputs);
       run->ctx.reset();
       run->inputs.clear();
@@ -532,6 +548,44 @@ class ExecutorState {
         if (NodeDone(tn, nullptr, &inline_ready)) return;
       }
     }
+  }
+
+  // Records what the kernel of `item` did, started at `start_ns` (RunOptions.trace_level): as
+  // TensorFlow's NodeExecStats, the op's time counts from the kernel's start, and the timeline
+  // label is "name = Op(inputs...)", from which timelines take the op.
+  void SaveStats(const NodeItem& item, int64_t start_ns, OpKernelContext* ctx) {
+    const int64_t elapsed_ns = absl::GetCurrentTimeNanos() - start_ns;
+    const Node& node = *item.node;
+    NodeExecStats stats;
+    stats.set_node_name(node.name());
+    stats.set_all_start_micros(start_ns / 1000);
+    stats.set_all_start_nanos(start_ns);
+    stats.set_op_end_rel_micros(elapsed_ns / 1000);
+    stats.set_op_end_rel_nanos(elapsed_ns);
+    stats.set_all_end_rel_micros(elapsed_ns / 1000);
+    stats.set_all_end_rel_nanos(elapsed_ns);
+    stats.set_scheduled_micros(start_ns / 1000);
+    stats.set_scheduled_nanos(start_ns);
+    stats.set_thread_id(TraceThreadId());
+    stats.set_timeline_label(absl::StrCat(node.name(), " = ", node.type_string(), "(",
+                                          absl::StrJoin(node.def().input(), ", "), ")"));
+    if (ctx->status().ok() && !*ctx->is_output_dead()) {
+      for (int i = 0; i < node.num_outputs(); ++i) {
+        if (!ctx->has_output(i)) continue;
+        const Tensor t = ctx->output_value(i).Get();
+        NodeOutput* out = stats.add_output();
+        out->set_slot(i);
+        TensorDescription* d = out->mutable_tensor_description();
+        d->set_dtype(t.dtype());
+        t.shape().AsProto(d->mutable_shape());
+        if (t.IsInitialized()) {
+          AllocationDescription* a = d->mutable_allocation_description();
+          a->set_requested_bytes(static_cast<int64_t>(t.TotalBytes()));
+          a->set_allocator_name("cpu");
+        }
+      }
+    }
+    args_.stats_collector->Save(impl_->device_->name(), std::move(stats));
   }
 
   absl::Status CheckRefInputs(const NodeItem& item, const std::vector<TensorValue>& inputs) {
@@ -802,6 +856,7 @@ class ExecutorState {
     std::vector<TensorValue> inputs;
     OpKernelContext::Params params;
     std::optional<OpKernelContext> ctx;
+    int64_t start_ns = 0;  // when the kernel started, for Args::stats_collector
   };
 
   const ExecutorImpl* impl_;

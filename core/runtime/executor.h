@@ -17,6 +17,8 @@
 
 namespace sg {
 
+class StepStatsCollector;  // core/runtime/step_stats_collector.h
+
 class Executor {
  public:
   struct Args {
@@ -27,6 +29,9 @@ class Executor {
     ResourceMgr* step_resources = nullptr;
     // Runs a closure on the inter-op pool; empty runs closures inline.
     std::function<void(std::function<void()>)> runner;
+    // When set, every kernel run is recorded in it (RunOptions.trace_level); when null nothing
+    // is timed or recorded.
+    StepStatsCollector* stats_collector = nullptr;
   };
   using DoneCallback = std::function<void(const absl::Status&)>;
 
@@ -35,6 +40,8 @@ class Executor {
   // `args` points to must live until `done` runs.
   virtual void RunAsync(const Args& args, DoneCallback done) = 0;
   absl::Status Run(const Args& args);
+  // The graph the executor runs (for RunMetadata.partition_graphs).
+  virtual const Graph& graph() const = 0;
 };
 
 // Makes an executor for `graph` (every node placed on `device`), creating its kernels now:

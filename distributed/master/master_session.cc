@@ -695,6 +695,14 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
     g.set_request_id(NewRequestId());
     g.set_is_partial(partial != nullptr);
     g.set_is_last_partial_run(last_partial);
+    // As TensorFlow's master: a trace asks every task for its step statistics, and
+    // output_partition_graphs for the graphs it ran.
+    if (partial == nullptr && req.options().trace_level() > RunOptions::NO_TRACE) {
+      g.mutable_exec_opts()->set_record_timeline(true);
+    }
+    if (partial == nullptr && req.options().output_partition_graphs()) {
+      g.mutable_exec_opts()->set_record_partition_graphs(true);
+    }
     for (int f : p.feeds) {
       if (!fed[f]) continue;
       NamedTensorProto* nt = g.add_send();
@@ -782,6 +790,16 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
                                       ": ", s.message(), ")");
     }
     return TaskError(s, sg.parts[root].task, im.env.worker_cache);
+  }
+
+  // The tasks' statistics and graphs, when asked for (empty otherwise).
+  for (int i = 0; i < n; ++i) {
+    for (DeviceStepStats& d : *gresps[i].mutable_step_stats()->mutable_dev_stats()) {
+      resp->mutable_metadata()->mutable_step_stats()->add_dev_stats()->Swap(&d);
+    }
+    for (GraphDef& g : *gresps[i].mutable_partition_graph()) {
+      resp->mutable_metadata()->add_partition_graphs()->Swap(&g);
+    }
   }
 
   // Fetches back by name, in the caller's order.

@@ -102,7 +102,7 @@ class GrpcSession : public Session {
                    const std::vector<std::string>& output_names,
                    const std::vector<std::string>& target_nodes, std::vector<Tensor>* outputs,
                    RunMetadata* run_metadata) override {
-    return DoRun(run_options, inputs, output_names, target_nodes, "", outputs);
+    return DoRun(run_options, inputs, output_names, target_nodes, "", outputs, run_metadata);
   }
 
   absl::Status PRunSetup(const std::vector<std::string>& input_names,
@@ -129,7 +129,7 @@ class GrpcSession : public Session {
                     const std::vector<std::pair<std::string, Tensor>>& inputs,
                     const std::vector<std::string>& output_names,
                     std::vector<Tensor>* outputs) override {
-    return DoRun(RunOptions(), inputs, output_names, {}, handle, outputs);
+    return DoRun(RunOptions(), inputs, output_names, {}, handle, outputs, nullptr);
   }
 
   // Asks the master to end the partial run (ReleasePartialRun, sg's own call). Errors are
@@ -218,7 +218,8 @@ class GrpcSession : public Session {
                      const std::vector<std::pair<std::string, Tensor>>& inputs,
                      const std::vector<std::string>& output_names,
                      const std::vector<std::string>& target_nodes,
-                     const std::string& partial_run_handle, std::vector<Tensor>* outputs) {
+                     const std::string& partial_run_handle, std::vector<Tensor>* outputs,
+                     RunMetadata* run_metadata) {
     SG_ASSIGN_OR_RETURN(std::string session, BeginCall());
     struct EndOnExit {
       GrpcSession* s;
@@ -276,6 +277,7 @@ class GrpcSession : public Session {
       result.push_back(std::move(t));
     }
     *outputs = std::move(result);
+    if (run_metadata != nullptr) run_metadata->Swap(resp.mutable_metadata());
     return absl::OkStatus();
   }
 

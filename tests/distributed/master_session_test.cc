@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <set>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -498,6 +500,52 @@ TEST_F(InProcessCluster, ReleasePRunAgainstAnOlderMasterLeavesThePartialRunUntil
   ASSERT_TRUE(st.ok()) << st;
   EXPECT_EQ(out[0].data<float>()[0], 13.0f);
   EXPECT_TRUE(s->Close().ok());
+}
+
+// RunMetadata over the cluster: each task's step statistics and graphs, in the client's
+// RunMetadata, through the in-process master and over gRPC.
+TEST_F(InProcessCluster, RunMetadataGathersEveryTasksTraceAndGraphs) {
+  SessionOptions opts;
+  opts.target = target();
+  auto local = NewClusterSession(test::CrossTaskGraph());
+  ASSERT_NE(local, nullptr);
+  auto remote = NewGrpcSession(
+      opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(
+                target().substr(strlen("grpc://")), ::grpc::InsecureChannelCredentials(),
+                DefaultChannelArguments())));
+  ASSERT_TRUE(remote->Create(test::CrossTaskGraph()).ok());
+  for (Session* s : {local.get(), remote.get()}) {
+    std::vector<Tensor> out;
+    RunMetadata metadata;
+    absl::Status st =
+        s->Run(RunOptions(), {{"x", Tensor::Scalar<float>(0.5f)}}, {"d:0"}, {}, &out, &metadata);
+    ASSERT_TRUE(st.ok()) << st;
+    EXPECT_EQ(metadata.ByteSizeLong(), 0u) << "nothing was asked for";
+    RunOptions options;
+    options.set_trace_level(RunOptions::FULL_TRACE);
+    options.set_output_partition_graphs(true);
+    st = s->Run(options, {{"x", Tensor::Scalar<float>(0.5f)}}, {"d:0"}, {}, &out, &metadata);
+    ASSERT_TRUE(st.ok()) << st;
+    EXPECT_EQ(out[0].data<float>()[0], 12.5f);
+    // a on the ps, c on worker 0, d on worker 1: each node where it ran.
+    std::map<std::string, std::string> device_of;
+    for (const DeviceStepStats& d : metadata.step_stats().dev_stats()) {
+      for (const NodeExecStats& n : d.node_stats()) device_of[n.node_name()] = d.device();
+    }
+    EXPECT_EQ(device_of["a"], "/job:ps/replica:0/task:0/device:CPU:0");
+    EXPECT_EQ(device_of["c"], "/job:worker/replica:0/task:0/device:CPU:0");
+    EXPECT_EQ(device_of["d"], "/job:worker/replica:0/task:1/device:CPU:0");
+    // One graph per device of the step.
+    std::set<std::string> with_d;
+    EXPECT_EQ(metadata.partition_graphs_size(), 3);
+    for (const GraphDef& g : metadata.partition_graphs()) {
+      for (const NodeDef& n : g.node()) {
+        if (n.name() == "d") with_d.insert(n.device());
+      }
+    }
+    EXPECT_EQ(with_d.size(), 1u);
+  }
+  remote->Close().IgnoreError();
 }
 
 TEST_F(InProcessCluster, AStepThatWaitsPastTheTimeoutIsDeadlineExceeded) {
