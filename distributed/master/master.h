@@ -16,6 +16,11 @@
 // while loop's frame and the neighbours of control-flow nodes kept together (see
 // RoundRobinPlacement in master_session.h), so that _Send/_Recv carry most edges.
 //
+// Session GC: a session whose config (the server's default_session_config merged with the
+// client's) has experimental.sg_session_gc_seconds > 0 is closed, as by CloseSession, once no
+// call has named it for that long and none is in flight (TensorFlow's master has the same
+// session_gc_seconds); later calls on it fail ABORTED, as for any unknown session.
+//
 // Deadlines: set-up calls (GetStatus, CreateWorkerSession, RegisterGraph) end by the call's
 // deadline, else ConfigProto.operation_timeout_in_ms, else kDefaultSetupTimeoutMs; a step by
 // RunOptions.timeout_in_ms, else operation_timeout_in_ms (none: no deadline).

@@ -155,6 +155,7 @@ struct MasterSession::Impl {
   absl::Mutex run_mu;
   bool closed ABSL_GUARDED_BY(run_mu) = false;
   int in_flight ABSL_GUARDED_BY(run_mu) = 0;
+  absl::Time last_used ABSL_GUARDED_BY(run_mu) = absl::Now();  // for the session GC
   // Steps in flight, each with where CancelSteps leaves its reason.
   std::map<CallGroup*, absl::Status*> steps ABSL_GUARDED_BY(run_mu);
 
@@ -167,11 +168,13 @@ struct MasterSession::Impl {
     absl::MutexLock lock(&run_mu);
     if (closed) return errors::Cancelled("Session has been closed.");
     ++in_flight;
+    last_used = absl::Now();
     return absl::OkStatus();
   }
   void EndCall() {
     absl::MutexLock lock(&run_mu);
     --in_flight;
+    last_used = absl::Now();
   }
 
   // `partial`: for a partial run, which keeps every tensor on RecvTensor.
@@ -885,6 +888,21 @@ absl::Status MasterSession::ReleasePartialRun(const std::string& partial_run_han
   // partial run that Close finds unfinished.
   CleanupStep(run->sg, run->step_id);
   return absl::OkStatus();
+}
+
+double MasterSession::gc_seconds() const {
+  return impl_->config.experimental().sg_session_gc_seconds();
+}
+
+void MasterSession::MarkUsed() {
+  absl::MutexLock lock(&impl_->run_mu);
+  impl_->last_used = absl::Now();
+}
+
+absl::Duration MasterSession::IdleFor(absl::Time now) {
+  absl::MutexLock lock(&impl_->run_mu);
+  if (impl_->in_flight > 0) return absl::ZeroDuration();
+  return now - impl_->last_used;
 }
 
 void MasterSession::CancelSteps(const absl::Status& status) {

@@ -81,6 +81,13 @@ class MasterSession {
   // worker drops the step (CleanupGraph). OK when the handle is not (or no longer) held.
   absl::Status ReleasePartialRun(const std::string& partial_run_handle);
 
+  // For the master's session GC: the session config's experimental.sg_session_gc_seconds (0:
+  // never collected); MarkUsed records a call that names the session; IdleFor is how long no
+  // call has, zero while one is in flight.
+  double gc_seconds() const;
+  void MarkUsed();
+  absl::Duration IdleFor(absl::Time now);
+
   // Ends steps in flight with `status` (CANCELLED).
   void CancelSteps(const absl::Status& status);
   // Ends steps in flight with CANCELLED, waits for them, then deregisters the graphs and deletes

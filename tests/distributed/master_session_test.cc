@@ -548,6 +548,113 @@ TEST_F(InProcessCluster, RunMetadataGathersEveryTasksTraceAndGraphs) {
   remote->Close().IgnoreError();
 }
 
+// The session GC (experimental.sg_session_gc_seconds). The tests poll for the outcome with a
+// deadline; no sleep decides a verdict.
+
+// Whether the master still holds the session (ListDevices names it; ABORTED once it is gone).
+// The call counts as a use of the session, so the tests do not poll with it.
+bool MasterHasSession(MasterInterface* master, const std::string& handle) {
+  CallOptions opts;
+  ListDevicesRequest req;
+  req.set_session_handle(handle);
+  ListDevicesResponse resp;
+  absl::Status s = master->ListDevices(&opts, req, &resp);
+  EXPECT_TRUE(s.ok() || s.code() == absl::StatusCode::kAborted) << s;
+  return s.ok();
+}
+
+TEST_F(InProcessCluster, ASessionUnusedForItsGcTimeoutIsClosedWithItsSteps) {
+  auto master = LookupLocalMaster(target());
+  ASSERT_NE(master, nullptr);
+  CallOptions opts;
+  auto create = [&](double gc_seconds) {
+    CreateSessionRequest req;
+    *req.mutable_graph_def() = CrossTaskGraphWithWait();
+    req.mutable_config()->mutable_experimental()->set_sg_session_gc_seconds(gc_seconds);
+    req.mutable_config()->set_operation_timeout_in_ms(30000);
+    CreateSessionResponse resp;
+    absl::Status s = master->CreateSession(&opts, req, &resp);
+    EXPECT_TRUE(s.ok()) << s;
+    return resp.session_handle();
+  };
+  // A session busy with a step that waits (on worker 1) until it is cancelled: never idle.
+  const std::string busy = create(0.3);
+  const int started = g_waits_started.load();
+  absl::Status busy_status;
+  std::thread busy_step([&] {
+    CallOptions o;
+    RunStepRequest r;
+    r.set_session_handle(busy);
+    r.add_fetch("w:0");
+    RunStepResponse resp;
+    busy_status = master->RunStep(&o, r, &resp);
+  });
+  ASSERT_TRUE(Eventually([&] { return g_waits_started.load() > started; }));
+  // A client that went away in the middle of a partial run, leaving a step on worker 1.
+  const std::string gone = create(0.3);
+  PartialRunSetupRequest preq;
+  preq.set_session_handle(gone);
+  preq.add_feed("x:0");
+  for (const char* f : {"c:0", "d:0", "w:0"}) preq.add_fetch(f);
+  PartialRunSetupResponse presp;
+  ASSERT_TRUE(master->PartialRunSetup(&opts, preq, &presp).ok());
+  RunStepRequest piece;
+  piece.set_session_handle(gone);
+  piece.set_partial_run_handle(presp.partial_run_handle());
+  piece.add_fetch("c:0");
+  RunStepResponse piece_resp;
+  ASSERT_TRUE(master->RunStep(&opts, piece, &piece_resp).ok());
+  const int cancelled = g_steps_cancelled.load();
+  // Without a timeout a session stays.
+  const std::string kept = create(0);
+
+  // The GC closes the idle session: its step on worker 1 ends, and the master forgot it.
+  EXPECT_TRUE(Eventually([&] { return g_steps_cancelled.load() > cancelled; }))
+      << "the idle session's step still runs on worker 1";
+  EXPECT_FALSE(MasterHasSession(master.get(), gone));
+  // The busy session, idle by its last call's time but with a step in flight, and the session
+  // without a timeout are still there.
+  EXPECT_TRUE(MasterHasSession(master.get(), busy));
+  EXPECT_TRUE(MasterHasSession(master.get(), kept));
+  for (const std::string& h : {busy, kept}) {
+    CloseSessionRequest close;
+    close.set_session_handle(h);
+    CloseSessionResponse close_resp;
+    EXPECT_TRUE(master->CloseSession(&opts, close, &close_resp).ok());
+  }
+  busy_step.join();
+  EXPECT_EQ(busy_status.code(), absl::StatusCode::kCancelled) << busy_status;
+}
+
+TEST(SessionGc, TheServersDefaultSessionConfigSetsTheTimeout) {
+  auto def = ServerDefFromClusterSpec(test::LoopbackSpec(0, 1), "worker", 0);
+  ASSERT_TRUE(def.ok()) << def.status();
+  def->mutable_default_session_config()->mutable_experimental()->set_sg_session_gc_seconds(0.2);
+  std::unique_ptr<ServerInterface> server;
+  ASSERT_TRUE(NewGrpcServer(*def, TlsOptions(), &server).ok());
+  ASSERT_TRUE(server->Start().ok());
+  SessionOptions opts;
+  opts.target = server->target();
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(NewSession(opts, &session).ok());
+  GraphDef g;
+  *g.add_node() = Const("k", Tensor::Scalar<float>(7));
+  ASSERT_TRUE(session->Create(g).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({}, {"k:0"}, {}, &out).ok());
+  // Once collected, the session's calls fail ABORTED naming it, as TensorFlow's do.
+  absl::Status st;
+  EXPECT_TRUE(Eventually([&] {
+    st = session->Run({}, {"k:0"}, {}, &out);
+    if (st.ok()) absl::SleepFor(absl::Milliseconds(300));  // an idle gap longer than 0.2 s
+    return !st.ok();
+  }));
+  EXPECT_EQ(st.code(), absl::StatusCode::kAborted) << st;
+  EXPECT_NE(st.message().find("not found"), std::string::npos) << st;
+  session->Close().IgnoreError();
+  server->Stop().IgnoreError();
+}
+
 TEST_F(InProcessCluster, AStepThatWaitsPastTheTimeoutIsDeadlineExceeded) {
   ConfigProto config;
   config.set_operation_timeout_in_ms(500);
