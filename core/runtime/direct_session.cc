@@ -10,6 +10,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "core/framework/device.h"
+#include "core/framework/host_memory.h"
 #include "core/framework/node_def_util.h"
 #include "core/graph/graph_constructor.h"
 #include "core/runtime/executor.h"
@@ -100,6 +101,9 @@ class DirectSession : public Session {
  public:
   explicit DirectSession(const SessionOptions& options) : options_(options) {
     const ConfigProto& config = options.config;
+    if (config.experimental().has_sg_tensor_cache_mb()) {
+      SetHostMemoryCacheMiB(config.experimental().sg_tensor_cache_mb());
+    }
     intra_op_ = std::make_unique<IntraOpThreadPool>(config.intra_op_parallelism_threads());
     int num_cpus = 1;
     auto it = config.device_count().find("CPU");

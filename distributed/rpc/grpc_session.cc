@@ -1,7 +1,6 @@
 #include "distributed/rpc/grpc_session.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -51,15 +50,6 @@ absl::StatusOr<std::string> HostPort(const std::string& target) {
     return bad("the port is not a number in 1..65535");
   }
   return rest;
-}
-
-TlsOptions ClientTlsFromEnv() {
-  TlsOptions tls;
-  if (const char* ca = std::getenv("SG_GRPC_TLS_CA")) tls.ca_file = ca;
-  if (tls.ca_file.empty()) return tls;
-  if (const char* cert = std::getenv("SG_GRPC_TLS_CERT")) tls.cert_file = cert;
-  if (const char* key = std::getenv("SG_GRPC_TLS_KEY")) tls.key_file = key;
-  return tls;
 }
 
 int64_t SetupTimeoutMs(const ConfigProto& config) {
@@ -297,14 +287,14 @@ class GrpcSessionFactory : public SessionFactory {
   }
   absl::Status NewSession(const SessionOptions& options, std::unique_ptr<Session>* out) override {
     std::unique_ptr<MasterInterface> master;
-    SG_RETURN_IF_ERROR(MasterForTarget(options.target, &master));
+    SG_RETURN_IF_ERROR(MasterForTarget(options.target, options.config, &master));
     *out = NewGrpcSession(options, std::move(master));
     return absl::OkStatus();
   }
   absl::Status Reset(const SessionOptions& options,
                      const std::vector<std::string>& containers) override {
     std::unique_ptr<MasterInterface> master;
-    SG_RETURN_IF_ERROR(MasterForTarget(options.target, &master));
+    SG_RETURN_IF_ERROR(MasterForTarget(options.target, options.config, &master));
     ResetRequest req;
     for (const auto& c : containers) req.add_container(c);
     ResetResponse resp;
@@ -326,15 +316,19 @@ std::unique_ptr<Session> NewGrpcSession(const SessionOptions& options,
   return std::make_unique<GrpcSession>(options, std::move(master));
 }
 
-absl::Status MasterForTarget(const std::string& target, std::unique_ptr<MasterInterface>* out) {
+absl::Status MasterForTarget(const std::string& target, const ConfigProto& config,
+                             std::unique_ptr<MasterInterface>* out) {
   SG_ASSIGN_OR_RETURN(std::string host_port, HostPort(target));
-  if (auto local = LookupLocalMaster(target)) {
-    *out = std::move(local);
-    return absl::OkStatus();
+  const RPCOptions& rpc = config.rpc_options();
+  if (!rpc.use_rpc_for_inprocess_master()) {
+    if (auto local = LookupLocalMaster(target)) {
+      *out = std::move(local);
+      return absl::OkStatus();
+    }
   }
-  SG_ASSIGN_OR_RETURN(auto creds, MakeChannelCredentials(ClientTlsFromEnv()));
+  SG_ASSIGN_OR_RETURN(auto creds, MakeChannelCredentials(ClientTlsOptions(rpc)));
   *out = NewGrpcRemoteMaster(
-      ::grpc::CreateCustomChannel(host_port, creds, DefaultChannelArguments()));
+      ::grpc::CreateCustomChannel(host_port, creds, DefaultChannelArguments(rpc)));
   return absl::OkStatus();
 }
 
