@@ -1,5 +1,6 @@
 #include "core/runtime/executor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <map>
@@ -100,6 +101,10 @@ struct NodeItem {
 struct FrameInfo {
   std::string name;
   int parent = -1;
+  // The most iterations of one frame in flight at once: the parallel_iterations of its Enter
+  // nodes (TensorFlow's executor takes it from the Enter that creates the frame; the Enters of
+  // one loop all carry the same value).
+  int max_parallel_iterations = 1;
   std::vector<int> nodes;  // node ids
   int total_inputs = 0;
   int num_enters = 0;      // Enter nodes feeding this frame
@@ -210,7 +215,18 @@ absl::Status ExecutorImpl::Initialize() {
     item.is_send = node->IsSend();
     if (item.is_enter) {
       GetAttr(node->def().attr(), "is_constant", &item.is_constant_enter).IgnoreError();
-      frames_[item.enter_frame].num_enters++;
+      int64_t parallel = 10;  // the attr's default
+      GetAttr(node->def().attr(), "parallel_iterations", &parallel).IgnoreError();
+      if (parallel <= 0) {
+        return errors::InvalidArgument("Enter node '", node->name(),
+                                       "' has parallel_iterations ", parallel,
+                                       "; it must be at least 1");
+      }
+      FrameInfo& entered = frames_[item.enter_frame];
+      if (entered.num_enters == 0 || parallel < entered.max_parallel_iterations) {
+        entered.max_parallel_iterations = static_cast<int>(std::min<int64_t>(parallel, 1 << 30));
+      }
+      entered.num_enters++;
     }
     for (int i = 0; i < node->num_inputs(); ++i) {
       item.input_is_ref.push_back(IsRefType(node->input_type(i)));
@@ -284,6 +300,13 @@ struct FrameState {
   };
   std::vector<Invariant> loop_invariants;
   std::vector<int> dead_exits;
+  // NextIteration outputs held back while max_parallel_iterations iterations are in flight; they
+  // start the next iteration once the oldest one is done.
+  struct Deferred {
+    int node_id;
+    Entry value;
+  };
+  std::vector<Deferred> next_iter_roots;
 };
 
 struct TaggedNode {
@@ -710,7 +733,16 @@ class ExecutorState {
     }
     if (item.is_next_iteration) {
       if (tn.is_dead) return;  // deadness stops at the back edge
-      if (iter == frame->iteration_count) IncrementIteration(frame, ready);
+      if (iter == frame->iteration_count) {
+        // As TensorFlow's executor: with parallel_iterations iterations in flight, the next one
+        // waits until the oldest is done (CleanupIterations starts it).
+        if (frame->num_outstanding_iterations >= frame->info->max_parallel_iterations) {
+          frame->next_iter_roots.push_back(
+              {tn.node_id, outputs.empty() ? Entry() : outputs[0]});
+          return;
+        }
+        IncrementIteration(frame, ready);
+      }
       ActivateNodes(item, false, frame, iter + 1, outputs, ready);
       return;
     }
@@ -796,6 +828,13 @@ class ExecutorState {
     frame->iterations[next] = std::make_unique<IterationState>(*frame->info);
     frame->num_outstanding_iterations++;
     frame->dead_exits.clear();
+    // The NextIteration outputs that waited for this iteration.
+    std::vector<FrameState::Deferred> roots;
+    roots.swap(frame->next_iter_roots);
+    for (const auto& root : roots) {
+      EntryVector outs{root.value};
+      ActivateNodes(impl_->items_[root.node_id], false, frame, next, outs, ready);
+    }
     for (const auto& inv : frame->loop_invariants) {
       EntryVector outs{inv.value};
       ActivateNodes(impl_->items_[inv.node_id], inv.is_dead, frame, next, outs, ready);
@@ -811,20 +850,23 @@ class ExecutorState {
     return frame->iterations.find(iter - 1) == frame->iterations.end();
   }
 
-  // Deletes the iterations from `iter` on that are done; returns whether the frame is done.
-  bool CleanupIterations(FrameState* frame, int64_t iter) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  // Deletes the iterations from `iter` on that are done, starting an iteration that waited for
+  // room (parallel_iterations) for each; returns whether the frame is done.
+  bool CleanupIterations(FrameState* frame, int64_t iter, ReadyQueue* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     int64_t curr = iter;
     while (curr <= frame->iteration_count && IsIterationDone(frame, curr)) {
       frame->iterations.erase(curr);
       frame->num_outstanding_iterations--;
       ++curr;
+      if (!frame->next_iter_roots.empty()) IncrementIteration(frame, ready);
     }
     return frame->num_pending_inputs == 0 && frame->num_outstanding_iterations == 0;
   }
 
   void CleanupFramesIterations(FrameState* frame, int64_t iter, ReadyQueue* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    bool frame_done = CleanupIterations(frame, iter);
+    bool frame_done = CleanupIterations(frame, iter, ready);
     while (frame_done && frame->parent != nullptr) {
       FrameState* parent = frame->parent;
       const int64_t piter = frame->parent_iter;
@@ -837,7 +879,7 @@ class ExecutorState {
       if (pit != parent->iterations.end()) pit->second->outstanding_frame_count--;
       children_.erase(std::make_tuple(parent, piter, frame->static_index));
       frame = parent;
-      frame_done = CleanupIterations(parent, piter);
+      frame_done = CleanupIterations(parent, piter, ready);
     }
   }
 

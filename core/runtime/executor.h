@@ -1,7 +1,8 @@
 // Executor: runs one partition graph on one device, once per step, as TensorFlow's executor
 // does: nodes run when their inputs are ready, in parallel on the inter-op pool; v1 control flow
 // (frames and iterations for Enter/Exit/NextIteration, Switch/Merge) with dead-tensor
-// propagation; control edges. Asynchronous at the core (RunAsync) with a blocking Run on top.
+// propagation, at most an Enter's parallel_iterations iterations of a loop in flight at once (the
+// next one starts when the oldest is done); control edges. Asynchronous at the core (RunAsync) with a blocking Run on top.
 // Thread safety: one Executor may run many steps at once; each step has its own state.
 #ifndef SG_CORE_RUNTIME_EXECUTOR_H_
 #define SG_CORE_RUNTIME_EXECUTOR_H_
