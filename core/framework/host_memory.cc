@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
+#include <optional>
 #include <utility>
 
 #include "absl/synchronization/mutex.h"
@@ -52,17 +53,19 @@ void* MapAligned(size_t size) {
   return p;
 }
 
+// SG_TENSOR_CACHE_MB in bytes, when it is set to a number.
+std::optional<size_t> CapacityFromEnvironment() {
+  const char* v = std::getenv("SG_TENSOR_CACHE_MB");
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(v, &end, 10);
+  if (end == nullptr || *end != '\0') return std::nullopt;
+  return n > (SIZE_MAX >> 20) ? SIZE_MAX : static_cast<size_t>(n) << 20;
+}
+
 class BlockCache {
  public:
-  BlockCache() {
-    size_t mib = kDefaultCacheMiB;
-    if (const char* v = std::getenv("SG_TENSOR_CACHE_MB"); v != nullptr && *v != '\0') {
-      char* end = nullptr;
-      unsigned long long n = std::strtoull(v, &end, 10);
-      if (end != nullptr && *end == '\0') mib = static_cast<size_t>(n);
-    }
-    capacity_ = mib << 20;
-  }
+  BlockCache() : capacity_(CapacityFromEnvironment().value_or(kDefaultCacheMiB << 20)) {}
 
   // A cached block of exactly `size` bytes, or nullptr.
   void* Take(size_t size) {
@@ -88,17 +91,27 @@ class BlockCache {
       } else {
         blocks_.push_back({size, p});
         held_ += size;
-        while (held_ > capacity_) {
-          evicted.push_back(blocks_.front());
-          held_ -= blocks_.front().first;
-          blocks_.pop_front();
-        }
+        Evict(&evicted);
       }
     }
     for (const auto& [n, q] : evicted) munmap(q, n);
   }
 
-  size_t capacity() const { return capacity_; }
+  // The environment variable, when set, wins over what the program asks for.
+  void SetCapacity(size_t bytes) {
+    std::deque<std::pair<size_t, void*>> evicted;
+    {
+      absl::MutexLock lock(&mu_);
+      capacity_ = CapacityFromEnvironment().value_or(bytes);
+      Evict(&evicted);
+    }
+    for (const auto& [n, q] : evicted) munmap(q, n);
+  }
+
+  size_t capacity() {
+    absl::MutexLock lock(&mu_);
+    return capacity_;
+  }
 
   size_t held() {
     absl::MutexLock lock(&mu_);
@@ -106,8 +119,16 @@ class BlockCache {
   }
 
  private:
-  size_t capacity_ = 0;
+  void Evict(std::deque<std::pair<size_t, void*>>* evicted) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    while (held_ > capacity_) {
+      evicted->push_back(blocks_.front());
+      held_ -= blocks_.front().first;
+      blocks_.pop_front();
+    }
+  }
+
   absl::Mutex mu_;
+  size_t capacity_ ABSL_GUARDED_BY(mu_);
   std::deque<std::pair<size_t, void*>> blocks_ ABSL_GUARDED_BY(mu_);  // oldest first
   size_t held_ ABSL_GUARDED_BY(mu_) = 0;
 };
@@ -136,6 +157,18 @@ void FreeHostMemory(void* p, size_t bytes, size_t alignment) {
 }
 
 size_t CachedHostMemoryBytes() { return Cache().held(); }
+
+void SetHostMemoryCacheMiB(int64_t mib) {
+  if (mib <= 0) {
+    Cache().SetCapacity(0);
+  } else {
+    Cache().SetCapacity(static_cast<uint64_t>(mib) > (SIZE_MAX >> 20)
+                            ? SIZE_MAX
+                            : static_cast<size_t>(mib) << 20);
+  }
+}
+
+size_t HostMemoryCacheCapacity() { return Cache().capacity(); }
 
 bool HostMemoryCacheEnabled() { return UseMapping(kLargeBlockBytes) && Cache().capacity() > 0; }
 

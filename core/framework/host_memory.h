@@ -7,15 +7,18 @@
 // instead of faulting in and zeroing fresh ones (for a 64 MiB tensor that is 16384 page faults,
 // about a third of the cost of receiving it over loopback).
 //
-// The cache holds at most SG_TENSOR_CACHE_MB mebibytes (environment variable, read once; default
-// 256; 0 turns the cache off), oldest blocks unmapped first. Builds with AddressSanitizer use the
-// heap for every size, so that the sanitizer still sees every buffer.
+// The cache holds at most 256 MiB by default, oldest blocks unmapped first. A session or server
+// made with ConfigProto.experimental.sg_tensor_cache_mb sets the limit for the process
+// (SetHostMemoryCacheMiB); the environment variable SG_TENSOR_CACHE_MB (MiB; 0 turns the cache
+// off) overrides both. Builds with AddressSanitizer use the heap for every size,
+// so that the sanitizer still sees every buffer.
 //
 // Thread safety: both functions may be called from any thread.
 #ifndef SG_CORE_FRAMEWORK_HOST_MEMORY_H_
 #define SG_CORE_FRAMEWORK_HOST_MEMORY_H_
 
 #include <cstddef>
+#include <cstdint>
 
 namespace sg {
 
@@ -33,7 +36,14 @@ void FreeHostMemory(void* p, size_t bytes, size_t alignment);
 // What the large-block cache holds now, in bytes (for tests and benchmarks).
 size_t CachedHostMemoryBytes();
 
-// False in builds that use the heap for every size (AddressSanitizer) or when SG_TENSOR_CACHE_MB
+// Sets how much the large-block cache may hold, in MiB (0 or less turns it off), unmapping the
+// oldest blocks beyond it; for the whole process. When the environment variable
+// SG_TENSOR_CACHE_MB is set, its value is used instead: it overrides what programs configure.
+void SetHostMemoryCacheMiB(int64_t mib);
+// The cache's limit now, in bytes.
+size_t HostMemoryCacheCapacity();
+
+// False in builds that use the heap for every size (AddressSanitizer) or when the cache's limit
 // is 0.
 bool HostMemoryCacheEnabled();
 

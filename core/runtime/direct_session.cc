@@ -3,17 +3,20 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "core/framework/device.h"
+#include "core/framework/host_memory.h"
 #include "core/framework/node_def_util.h"
 #include "core/graph/graph_constructor.h"
 #include "core/runtime/executor.h"
 #include "core/runtime/local_rendezvous.h"
 #include "core/runtime/step_builder.h"
+#include "core/runtime/step_stats_collector.h"
 #include "core/runtime/threadpool.h"
 
 namespace sg {
@@ -98,6 +101,9 @@ class DirectSession : public Session {
  public:
   explicit DirectSession(const SessionOptions& options) : options_(options) {
     const ConfigProto& config = options.config;
+    if (config.experimental().has_sg_tensor_cache_mb()) {
+      SetHostMemoryCacheMiB(config.experimental().sg_tensor_cache_mb());
+    }
     intra_op_ = std::make_unique<IntraOpThreadPool>(config.intra_op_parallelism_threads());
     int num_cpus = 1;
     auto it = config.device_count().find("CPU");
@@ -149,7 +155,7 @@ class DirectSession : public Session {
                    const std::vector<std::string>& target_nodes, std::vector<Tensor>* outputs,
                    RunMetadata* run_metadata) override {
     SG_RETURN_IF_ERROR(BeginCall());
-    absl::Status s = DoRun(run_options, inputs, output_names, target_nodes, outputs);
+    absl::Status s = DoRun(run_options, inputs, output_names, target_nodes, outputs, run_metadata);
     EndCall();
     return s;
   }
@@ -348,7 +354,8 @@ class DirectSession : public Session {
   absl::Status DoRun(const RunOptions& run_options,
                      const std::vector<std::pair<std::string, Tensor>>& inputs,
                      const std::vector<std::string>& output_names,
-                     const std::vector<std::string>& target_nodes, std::vector<Tensor>* outputs) {
+                     const std::vector<std::string>& target_nodes, std::vector<Tensor>* outputs,
+                     RunMetadata* run_metadata) {
     // A tensor fed twice never matches a cached signature; building one reports it.
     std::vector<std::string> feed_names;
     feed_names.reserve(inputs.size());
@@ -372,6 +379,11 @@ class DirectSession : public Session {
     eargs.cancellation_manager = &cancellation;
     eargs.step_resources = &step_resources;
     eargs.runner = Runner();
+    // RunMetadata.step_stats, when the caller wants a trace (an untraced step records nothing).
+    std::optional<StepStatsCollector> stats;
+    if (run_metadata != nullptr && run_options.trace_level() > RunOptions::NO_TRACE) {
+      eargs.stats_collector = &stats.emplace();
+    }
     absl::Notification finished;
     absl::Status status;
     StartStep(*set, eargs, [&](const absl::Status& s) {
@@ -401,6 +413,16 @@ class DirectSession : public Session {
                                        "branch of a cond)");
       }
       outputs->push_back(frame.retval(i));
+    }
+    if (run_metadata != nullptr) {
+      // What this step asked for replaces what the caller's RunMetadata held.
+      run_metadata->Clear();
+      if (stats) stats->Finalize(run_metadata->mutable_step_stats());
+      if (run_options.output_partition_graphs()) {
+        for (const auto& exec : set->executors) {
+          exec->graph().ToGraphDef(run_metadata->add_partition_graphs());
+        }
+      }
     }
     return absl::OkStatus();
   }

@@ -1,5 +1,6 @@
 #include "core/runtime/executor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <map>
@@ -11,7 +12,10 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
 #include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "core/runtime/step_stats_collector.h"
 
 namespace sg {
 
@@ -62,6 +66,13 @@ absl::Status CatchKernelExceptions(Fn&& fn) {
   }
 }
 
+// A small number per thread for NodeExecStats.thread_id (timelines draw one lane per thread).
+uint32_t TraceThreadId() {
+  static std::atomic<uint32_t> next{1};
+  thread_local const uint32_t id = next.fetch_add(1);
+  return id;
+}
+
 struct EdgeInfo {
   int dst_id;
   int src_output;
@@ -90,6 +101,10 @@ struct NodeItem {
 struct FrameInfo {
   std::string name;
   int parent = -1;
+  // The most iterations of one frame in flight at once: the parallel_iterations of its Enter
+  // nodes (TensorFlow's executor takes it from the Enter that creates the frame; the Enters of
+  // one loop all carry the same value).
+  int max_parallel_iterations = 1;
   std::vector<int> nodes;  // node ids
   int total_inputs = 0;
   int num_enters = 0;      // Enter nodes feeding this frame
@@ -113,6 +128,7 @@ class ExecutorImpl : public Executor {
 
   absl::Status Initialize();
   void RunAsync(const Args& args, DoneCallback done) override;
+  const Graph& graph() const override { return *graph_; }
 
   Device* device_;
   std::unique_ptr<const Graph> graph_;
@@ -199,7 +215,18 @@ absl::Status ExecutorImpl::Initialize() {
     item.is_send = node->IsSend();
     if (item.is_enter) {
       GetAttr(node->def().attr(), "is_constant", &item.is_constant_enter).IgnoreError();
-      frames_[item.enter_frame].num_enters++;
+      int64_t parallel = 10;  // the attr's default
+      GetAttr(node->def().attr(), "parallel_iterations", &parallel).IgnoreError();
+      if (parallel <= 0) {
+        return errors::InvalidArgument("Enter node '", node->name(),
+                                       "' has parallel_iterations ", parallel,
+                                       "; it must be at least 1");
+      }
+      FrameInfo& entered = frames_[item.enter_frame];
+      if (entered.num_enters == 0 || parallel < entered.max_parallel_iterations) {
+        entered.max_parallel_iterations = static_cast<int>(std::min<int64_t>(parallel, 1 << 30));
+      }
+      entered.num_enters++;
     }
     for (int i = 0; i < node->num_inputs(); ++i) {
       item.input_is_ref.push_back(IsRefType(node->input_type(i)));
@@ -273,6 +300,13 @@ struct FrameState {
   };
   std::vector<Invariant> loop_invariants;
   std::vector<int> dead_exits;
+  // NextIteration outputs held back while max_parallel_iterations iterations are in flight; they
+  // start the next iteration once the oldest one is done.
+  struct Deferred {
+    int node_id;
+    Entry value;
+  };
+  std::vector<Deferred> next_iter_roots;
 };
 
 struct TaggedNode {
@@ -454,6 +488,7 @@ class ExecutorState {
       run->params.step_resources = args_.step_resources;
       run->params.runner = args_.runner;
       run->ctx.emplace(&run->params);
+      if (args_.stats_collector != nullptr) run->start_ns = absl::GetCurrentTimeNanos();
       if (item.is_async) {
         NodeRun* raw = heap_run.release();
         AsyncCall call{raw, &inline_ready, t_async_call};
@@ -468,6 +503,9 @@ class ExecutorState {
           AsyncCall* within = t_async_call != nullptr && t_async_call->run == raw ? t_async_call
                                                                                    : nullptr;
           std::unique_ptr<NodeRun> owned(raw);
+          if (args_.stats_collector != nullptr) {
+            SaveStats(impl_->items_[tn.node_id], owned->start_ns, &*owned->ctx);
+          }
           EntryVector outs;
           ReadyQueue ready_after;
           if (ProcessOutputs(impl_->items_[tn.node_id], &*owned->ctx, &outs)) {
@@ -523,6 +561,7 @@ class ExecutorState {
       const absl::Status thrown =
           CatchKernelExceptions([&]() { item.kernel->Compute(&*run->ctx); });
       if (!thrown.ok()) run->ctx->CtxFailure(thrown);
+      if (args_.stats_collector != nullptr) SaveStats(item, run->start_ns, &*run->ctx);
       bool ok = ProcessOutputs(item, &*run->ctx, &outputs);
       run->ctx.reset();
       run->inputs.clear();
@@ -532,6 +571,44 @@ class ExecutorState {
         if (NodeDone(tn, nullptr, &inline_ready)) return;
       }
     }
+  }
+
+  // Records what the kernel of `item` did, started at `start_ns` (RunOptions.trace_level): as
+  // TensorFlow's NodeExecStats, the op's time counts from the kernel's start, and the timeline
+  // label is "name = Op(inputs...)", from which timelines take the op.
+  void SaveStats(const NodeItem& item, int64_t start_ns, OpKernelContext* ctx) {
+    const int64_t elapsed_ns = absl::GetCurrentTimeNanos() - start_ns;
+    const Node& node = *item.node;
+    NodeExecStats stats;
+    stats.set_node_name(node.name());
+    stats.set_all_start_micros(start_ns / 1000);
+    stats.set_all_start_nanos(start_ns);
+    stats.set_op_end_rel_micros(elapsed_ns / 1000);
+    stats.set_op_end_rel_nanos(elapsed_ns);
+    stats.set_all_end_rel_micros(elapsed_ns / 1000);
+    stats.set_all_end_rel_nanos(elapsed_ns);
+    stats.set_scheduled_micros(start_ns / 1000);
+    stats.set_scheduled_nanos(start_ns);
+    stats.set_thread_id(TraceThreadId());
+    stats.set_timeline_label(absl::StrCat(node.name(), " = ", node.type_string(), "(",
+                                          absl::StrJoin(node.def().input(), ", "), ")"));
+    if (ctx->status().ok() && !*ctx->is_output_dead()) {
+      for (int i = 0; i < node.num_outputs(); ++i) {
+        if (!ctx->has_output(i)) continue;
+        const Tensor t = ctx->output_value(i).Get();
+        NodeOutput* out = stats.add_output();
+        out->set_slot(i);
+        TensorDescription* d = out->mutable_tensor_description();
+        d->set_dtype(t.dtype());
+        t.shape().AsProto(d->mutable_shape());
+        if (t.IsInitialized()) {
+          AllocationDescription* a = d->mutable_allocation_description();
+          a->set_requested_bytes(static_cast<int64_t>(t.TotalBytes()));
+          a->set_allocator_name("cpu");
+        }
+      }
+    }
+    args_.stats_collector->Save(impl_->device_->name(), std::move(stats));
   }
 
   absl::Status CheckRefInputs(const NodeItem& item, const std::vector<TensorValue>& inputs) {
@@ -656,7 +733,16 @@ class ExecutorState {
     }
     if (item.is_next_iteration) {
       if (tn.is_dead) return;  // deadness stops at the back edge
-      if (iter == frame->iteration_count) IncrementIteration(frame, ready);
+      if (iter == frame->iteration_count) {
+        // As TensorFlow's executor: with parallel_iterations iterations in flight, the next one
+        // waits until the oldest is done (CleanupIterations starts it).
+        if (frame->num_outstanding_iterations >= frame->info->max_parallel_iterations) {
+          frame->next_iter_roots.push_back(
+              {tn.node_id, outputs.empty() ? Entry() : outputs[0]});
+          return;
+        }
+        IncrementIteration(frame, ready);
+      }
       ActivateNodes(item, false, frame, iter + 1, outputs, ready);
       return;
     }
@@ -742,6 +828,13 @@ class ExecutorState {
     frame->iterations[next] = std::make_unique<IterationState>(*frame->info);
     frame->num_outstanding_iterations++;
     frame->dead_exits.clear();
+    // The NextIteration outputs that waited for this iteration.
+    std::vector<FrameState::Deferred> roots;
+    roots.swap(frame->next_iter_roots);
+    for (const auto& root : roots) {
+      EntryVector outs{root.value};
+      ActivateNodes(impl_->items_[root.node_id], false, frame, next, outs, ready);
+    }
     for (const auto& inv : frame->loop_invariants) {
       EntryVector outs{inv.value};
       ActivateNodes(impl_->items_[inv.node_id], inv.is_dead, frame, next, outs, ready);
@@ -757,20 +850,23 @@ class ExecutorState {
     return frame->iterations.find(iter - 1) == frame->iterations.end();
   }
 
-  // Deletes the iterations from `iter` on that are done; returns whether the frame is done.
-  bool CleanupIterations(FrameState* frame, int64_t iter) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  // Deletes the iterations from `iter` on that are done, starting an iteration that waited for
+  // room (parallel_iterations) for each; returns whether the frame is done.
+  bool CleanupIterations(FrameState* frame, int64_t iter, ReadyQueue* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     int64_t curr = iter;
     while (curr <= frame->iteration_count && IsIterationDone(frame, curr)) {
       frame->iterations.erase(curr);
       frame->num_outstanding_iterations--;
       ++curr;
+      if (!frame->next_iter_roots.empty()) IncrementIteration(frame, ready);
     }
     return frame->num_pending_inputs == 0 && frame->num_outstanding_iterations == 0;
   }
 
   void CleanupFramesIterations(FrameState* frame, int64_t iter, ReadyQueue* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    bool frame_done = CleanupIterations(frame, iter);
+    bool frame_done = CleanupIterations(frame, iter, ready);
     while (frame_done && frame->parent != nullptr) {
       FrameState* parent = frame->parent;
       const int64_t piter = frame->parent_iter;
@@ -783,7 +879,7 @@ class ExecutorState {
       if (pit != parent->iterations.end()) pit->second->outstanding_frame_count--;
       children_.erase(std::make_tuple(parent, piter, frame->static_index));
       frame = parent;
-      frame_done = CleanupIterations(parent, piter);
+      frame_done = CleanupIterations(parent, piter, ready);
     }
   }
 
@@ -802,6 +898,7 @@ class ExecutorState {
     std::vector<TensorValue> inputs;
     OpKernelContext::Params params;
     std::optional<OpKernelContext> ctx;
+    int64_t start_ns = 0;  // when the kernel started, for Args::stats_collector
   };
 
   const ExecutorImpl* impl_;

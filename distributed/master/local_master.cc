@@ -82,6 +82,10 @@ class LocalMaster : public MasterInterface {
                        RunStepResponse* resp) override {
     return Call([&](Master* m) { return m->RunStep(opts, req, resp); });
   }
+  absl::Status ReleasePartialRun(CallOptions* opts, const ReleasePartialRunRequest& req,
+                                 ReleasePartialRunResponse* resp) override {
+    return Call([&](Master* m) { return m->ReleasePartialRun(opts, req, resp); });
+  }
   absl::Status CloseSession(CallOptions* opts, const CloseSessionRequest& req,
                             CloseSessionResponse* resp) override {
     return Call([&](Master* m) { return m->CloseSession(opts, req, resp); });

@@ -1,9 +1,11 @@
 #include "distributed/master/master.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/synchronization/mutex.h"
@@ -61,6 +63,11 @@ absl::Time SetupDeadline(CallOptions* opts, const ConfigProto& config) {
   return d - margin;
 }
 
+// How often the session GC looks for idle sessions: a quarter of the shortest timeout, within
+// these bounds (TensorFlow's master looks every 10 s).
+constexpr absl::Duration kMinGcPeriod = absl::Milliseconds(10);
+constexpr absl::Duration kMaxGcPeriod = absl::Seconds(10);
+
 }  // namespace
 
 struct Master::Impl {
@@ -72,13 +79,78 @@ struct Master::Impl {
   std::map<std::string, std::shared_ptr<MasterSession>> sessions ABSL_GUARDED_BY(mu);
   RecentRequestIds recent{10000};
 
+  // The session GC (ConfigProto.experimental.sg_session_gc_seconds): a thread, started with the
+  // first session that has a timeout, closes the sessions idle for longer than theirs.
+  std::thread gc_thread;  // started under mu
+  bool gc_stop ABSL_GUARDED_BY(mu) = false;
+  int64_t gc_sessions_added ABSL_GUARDED_BY(mu) = 0;  // wakes the GC to look at a new timeout
+
+  // Every call that names a session counts as a use of it (for the GC).
   absl::StatusOr<std::shared_ptr<MasterSession>> Find(const std::string& handle) {
     absl::MutexLock lock(&mu);
     auto it = sessions.find(handle);
     if (it == sessions.end()) {
       return errors::Aborted("Session ", handle, " is not found.");
     }
+    it->second->MarkUsed();
     return it->second;
+  }
+
+  void Add(const std::string& handle, std::shared_ptr<MasterSession> session) {
+    absl::MutexLock lock(&mu);
+    const bool collected = session->gc_seconds() > 0;
+    sessions[handle] = std::move(session);
+    if (!collected) return;
+    ++gc_sessions_added;
+    if (!gc_thread.joinable() && !gc_stop) gc_thread = std::thread([this] { GcLoop(); });
+  }
+
+  void GcLoop() {
+    absl::MutexLock lock(&mu);
+    while (!gc_stop) {
+      double shortest = 0;
+      for (const auto& kv : sessions) {
+        const double g = kv.second->gc_seconds();
+        if (g > 0 && (shortest == 0 || g < shortest)) shortest = g;
+      }
+      const absl::Duration period =
+          shortest > 0 ? std::clamp(absl::Seconds(shortest) / 4, kMinGcPeriod, kMaxGcPeriod)
+                       : kMaxGcPeriod;
+      struct Wake {
+        Impl* impl;
+        int64_t added;
+      } wake{this, gc_sessions_added};
+      mu.AwaitWithTimeout(absl::Condition(
+                              +[](Wake* w) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                                return w->impl->gc_stop ||
+                                       w->impl->gc_sessions_added != w->added;
+                              },
+                              &wake),
+                          period);
+      if (gc_stop) break;
+      const absl::Time now = absl::Now();
+      std::vector<std::shared_ptr<MasterSession>> idle;
+      for (auto it = sessions.begin(); it != sessions.end();) {
+        const double g = it->second->gc_seconds();
+        if (g > 0 && it->second->IdleFor(now) > absl::Seconds(g)) {
+          idle.push_back(std::move(it->second));
+          it = sessions.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      if (idle.empty()) continue;
+      mu.Unlock();
+      for (auto& session : idle) {
+        std::fprintf(stderr,
+                     "sg: master of %s: closing session %s, unused for more than %g s "
+                     "(sg_session_gc_seconds)\n",
+                     env.local_task.c_str(), session->handle().c_str(), session->gc_seconds());
+        session->Close();
+      }
+      idle.clear();
+      mu.Lock();
+    }
   }
 };
 
@@ -92,6 +164,11 @@ Master::Master(const MasterEnv& env) : impl_(std::make_unique<Impl>()) {
 }
 
 Master::~Master() {
+  {
+    absl::MutexLock lock(&impl_->mu);
+    impl_->gc_stop = true;
+  }
+  if (impl_->gc_thread.joinable()) impl_->gc_thread.join();
   CancelAll();
   impl_->background.reset();  // runs the cleanups still queued
 }
@@ -103,10 +180,7 @@ absl::Status Master::CreateSession(CallOptions* opts, const CreateSessionRequest
   const std::string handle = NewSessionHandle();
   SG_ASSIGN_OR_RETURN(auto session,
                       MasterSession::Create(impl_->env, handle, req, SetupDeadline(opts, config)));
-  {
-    absl::MutexLock lock(&impl_->mu);
-    impl_->sessions[handle] = session;
-  }
+  impl_->Add(handle, session);
   resp->set_session_handle(handle);
   resp->set_graph_version(session->graph_version());
   return absl::OkStatus();
@@ -144,6 +218,12 @@ absl::Status Master::RunStep(CallOptions* opts, const RunStepRequest& req,
     return absl::OkStatus();
   }
   return s;
+}
+
+absl::Status Master::ReleasePartialRun(CallOptions* opts, const ReleasePartialRunRequest& req,
+                                       ReleasePartialRunResponse* resp) {
+  SG_ASSIGN_OR_RETURN(auto session, impl_->Find(req.session_handle()));
+  return session->ReleasePartialRun(req.partial_run_handle());
 }
 
 absl::Status Master::CloseSession(CallOptions* opts, const CloseSessionRequest& req,

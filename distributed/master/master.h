@@ -16,6 +16,11 @@
 // while loop's frame and the neighbours of control-flow nodes kept together (see
 // RoundRobinPlacement in master_session.h), so that _Send/_Recv carry most edges.
 //
+// Session GC: a session whose config (the server's default_session_config merged with the
+// client's) has experimental.sg_session_gc_seconds > 0 is closed, as by CloseSession, once no
+// call has named it for that long and none is in flight (TensorFlow's master has the same
+// session_gc_seconds); later calls on it fail ABORTED, as for any unknown session.
+//
 // Deadlines: set-up calls (GetStatus, CreateWorkerSession, RegisterGraph) end by the call's
 // deadline, else ConfigProto.operation_timeout_in_ms, else kDefaultSetupTimeoutMs; a step by
 // RunOptions.timeout_in_ms, else operation_timeout_in_ms (none: no deadline).
@@ -65,6 +70,8 @@ class Master : public MasterInterface {
   // As TensorFlow's: closes this master's sessions, then clears the resource containers (all of
   // them when req.container is empty) on every task, variables included.
   absl::Status Reset(CallOptions* opts, const ResetRequest& req, ResetResponse* resp) override;
+  absl::Status ReleasePartialRun(CallOptions* opts, const ReleasePartialRunRequest& req,
+                                 ReleasePartialRunResponse* resp) override;
   // Ends every session's steps in flight with CANCELLED (server stop).
   void CancelAll();
 

@@ -25,6 +25,12 @@ class MasterInterface {
   virtual absl::Status ListDevices(CallOptions* opts, const ListDevicesRequest& req,
                                    ListDevicesResponse* resp) = 0;
   virtual absl::Status Reset(CallOptions* opts, const ResetRequest& req, ResetResponse* resp) = 0;
+  // sg's own call (TensorFlow's MasterService has none): ends a partial run that will not be
+  // finished, on the master and on every worker. OK for a handle the session does not hold (a
+  // finished, failed or released run); ABORTED for an unknown session. A server of an older sg
+  // answers UNIMPLEMENTED.
+  virtual absl::Status ReleasePartialRun(CallOptions* opts, const ReleasePartialRunRequest& req,
+                                         ReleasePartialRunResponse* resp) = 0;
 };
 
 }  // namespace sg

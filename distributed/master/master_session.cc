@@ -155,6 +155,7 @@ struct MasterSession::Impl {
   absl::Mutex run_mu;
   bool closed ABSL_GUARDED_BY(run_mu) = false;
   int in_flight ABSL_GUARDED_BY(run_mu) = 0;
+  absl::Time last_used ABSL_GUARDED_BY(run_mu) = absl::Now();  // for the session GC
   // Steps in flight, each with where CancelSteps leaves its reason.
   std::map<CallGroup*, absl::Status*> steps ABSL_GUARDED_BY(run_mu);
 
@@ -167,11 +168,13 @@ struct MasterSession::Impl {
     absl::MutexLock lock(&run_mu);
     if (closed) return errors::Cancelled("Session has been closed.");
     ++in_flight;
+    last_used = absl::Now();
     return absl::OkStatus();
   }
   void EndCall() {
     absl::MutexLock lock(&run_mu);
     --in_flight;
+    last_used = absl::Now();
   }
 
   // `partial`: for a partial run, which keeps every tensor on RecvTensor.
@@ -550,6 +553,10 @@ struct MasterSession::PartialRunState {
   absl::Mutex mu;  // one piece at a time
   std::set<std::string> pending_feeds ABSL_GUARDED_BY(mu);
   std::set<std::string> pending_fetches ABSL_GUARDED_BY(mu);
+  // Guarded by Impl::run_mu: the RunGraph calls of the piece in flight, if any, which
+  // ReleasePartialRun cancels; whether it was released (a piece that was waiting then fails).
+  CallGroup* piece = nullptr;
+  bool released = false;
 };
 
 absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
@@ -605,8 +612,8 @@ absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
     for (const auto& [name, t] : feeds) run->pending_feeds.erase(name);
     for (const auto& name : fetches) run->pending_fetches.erase(name);
     const bool last = run->pending_feeds.empty() && run->pending_fetches.empty();
-    absl::Status s = RunPartitions(*run->sg, run->step_id, feeds, fetches, true, last, deadline,
-                                   timeout_ms, opts, req, resp);
+    absl::Status s = RunPartitions(*run->sg, run->step_id, feeds, fetches, run.get(), last,
+                                   deadline, timeout_ms, opts, req, resp);
     if (!s.ok() || last) {
       {
         absl::MutexLock lock(&im.run_mu);
@@ -627,7 +634,7 @@ absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
                                     /*partial=*/false));
   const int64_t step_id = NewStepId();
   absl::Status s =
-      RunPartitions(*sg, step_id, feeds, fetches, false, false, deadline, timeout_ms, opts, req,
+      RunPartitions(*sg, step_id, feeds, fetches, nullptr, false, deadline, timeout_ms, opts, req,
                     resp);
   // After a step that ran to its end on every task, each worker has dropped the step's state
   // itself (once its peers took what it sent them): CleanupGraph is for a failed step only.
@@ -659,8 +666,9 @@ void MasterSession::CleanupStep(std::shared_ptr<const StepGraph> sg, int64_t ste
 
 absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
                                           const std::map<std::string, const TensorProto*>& feeds,
-                                          const std::vector<std::string>& fetches, bool partial,
-                                          bool last_partial, absl::Time deadline,
+                                          const std::vector<std::string>& fetches,
+                                          PartialRunState* partial, bool last_partial,
+                                          absl::Time deadline,
                                           int64_t timeout_ms, CallOptions* opts,
                                           const RunStepRequest& req, RunStepResponse* resp) {
   Impl& im = *impl_;
@@ -688,8 +696,16 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
     g.set_session_handle(handle_);
     g.set_create_worker_session_called(true);
     g.set_request_id(NewRequestId());
-    g.set_is_partial(partial);
+    g.set_is_partial(partial != nullptr);
     g.set_is_last_partial_run(last_partial);
+    // As TensorFlow's master: a trace asks every task for its step statistics, and
+    // output_partition_graphs for the graphs it ran.
+    if (partial == nullptr && req.options().trace_level() > RunOptions::NO_TRACE) {
+      g.mutable_exec_opts()->set_record_timeline(true);
+    }
+    if (partial == nullptr && req.options().output_partition_graphs()) {
+      g.mutable_exec_opts()->set_record_partition_graphs(true);
+    }
     for (int f : p.feeds) {
       if (!fed[f]) continue;
       NamedTensorProto* nt = g.add_send();
@@ -707,6 +723,10 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
   absl::Status cancel_status;
   {
     absl::MutexLock lock(&im.run_mu);
+    if (partial != nullptr) {
+      if (partial->released) return errors::Cancelled("The partial run was released");
+      partial->piece = &group;
+    }
     im.steps[&group] = &cancel_status;
   }
   opts->SetCancelCallback([&group]() { group.CancelAll(); });
@@ -740,6 +760,7 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
   {
     absl::MutexLock lock(&im.run_mu);
     im.steps.erase(&group);
+    if (partial != nullptr) partial->piece = nullptr;
   }
 
   // An error stored in a response body counts as the call's error.
@@ -772,6 +793,16 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
                                       ": ", s.message(), ")");
     }
     return TaskError(s, sg.parts[root].task, im.env.worker_cache);
+  }
+
+  // The tasks' statistics and graphs, when asked for (empty otherwise).
+  for (int i = 0; i < n; ++i) {
+    for (DeviceStepStats& d : *gresps[i].mutable_step_stats()->mutable_dev_stats()) {
+      resp->mutable_metadata()->mutable_step_stats()->add_dev_stats()->Swap(&d);
+    }
+    for (GraphDef& g : *gresps[i].mutable_partition_graph()) {
+      resp->mutable_metadata()->add_partition_graphs()->Swap(&g);
+    }
   }
 
   // Fetches back by name, in the caller's order.
@@ -832,6 +863,46 @@ absl::Status MasterSession::PartialRunSetup(CallOptions* opts, const PartialRunS
   partial_runs_[handle] = run;
   resp->set_partial_run_handle(handle);
   return absl::OkStatus();
+}
+
+absl::Status MasterSession::ReleasePartialRun(const std::string& partial_run_handle) {
+  std::shared_ptr<PartialRunState> run;
+  {
+    absl::MutexLock lock(&impl_->run_mu);
+    auto it = partial_runs_.find(partial_run_handle);
+    if (it == partial_runs_.end()) return absl::OkStatus();  // finished, failed or released
+    run = std::move(it->second);
+    partial_runs_.erase(it);
+    run->released = true;
+    // A piece in flight ends CANCELLED; it then cleans the step up itself too.
+    if (run->piece != nullptr) {
+      auto reason = impl_->steps.find(run->piece);
+      if (reason != impl_->steps.end()) {
+        *reason->second = errors::Cancelled("The partial run ", partial_run_handle,
+                                            " was released");
+      }
+      run->piece->CancelAll();
+    }
+  }
+  // Each worker ends the step (its executors are cancelled) and drops its state, as for a
+  // partial run that Close finds unfinished.
+  CleanupStep(run->sg, run->step_id);
+  return absl::OkStatus();
+}
+
+double MasterSession::gc_seconds() const {
+  return impl_->config.experimental().sg_session_gc_seconds();
+}
+
+void MasterSession::MarkUsed() {
+  absl::MutexLock lock(&impl_->run_mu);
+  impl_->last_used = absl::Now();
+}
+
+absl::Duration MasterSession::IdleFor(absl::Time now) {
+  absl::MutexLock lock(&impl_->run_mu);
+  if (impl_->in_flight > 0) return absl::ZeroDuration();
+  return now - impl_->last_used;
 }
 
 void MasterSession::CancelSteps(const absl::Status& status) {

@@ -77,6 +77,16 @@ class MasterSession {
   absl::Status Run(CallOptions* opts, const RunStepRequest& req, RunStepResponse* resp);
   absl::Status PartialRunSetup(CallOptions* opts, const PartialRunSetupRequest& req,
                                PartialRunSetupResponse* resp);
+  // Ends a partial run that will not be finished: a piece in flight fails CANCELLED, and every
+  // worker drops the step (CleanupGraph). OK when the handle is not (or no longer) held.
+  absl::Status ReleasePartialRun(const std::string& partial_run_handle);
+
+  // For the master's session GC: the session config's experimental.sg_session_gc_seconds (0:
+  // never collected); MarkUsed records a call that names the session; IdleFor is how long no
+  // call has, zero while one is in flight.
+  double gc_seconds() const;
+  void MarkUsed();
+  absl::Duration IdleFor(absl::Time now);
 
   // Ends steps in flight with `status` (CANCELLED).
   void CancelSteps(const absl::Status& status);
@@ -89,10 +99,11 @@ class MasterSession {
   struct PartialRunState;
   explicit MasterSession(const MasterEnv& env, const std::string& handle);
   // RunGraph on every partition of `sg` under `step_id` with the given feeds (by name) and
-  // fetches (sorted, unique); fills `resp` in the order of req.fetch().
+  // fetches (sorted, unique); fills `resp` in the order of req.fetch(). `partial` is the partial
+  // run this is a piece of (nullptr for a whole step).
   absl::Status RunPartitions(const StepGraph& sg, int64_t step_id,
                              const std::map<std::string, const TensorProto*>& feeds,
-                             const std::vector<std::string>& fetches, bool partial,
+                             const std::vector<std::string>& fetches, PartialRunState* partial,
                              bool last_partial, absl::Time deadline, int64_t timeout_ms,
                              CallOptions* opts, const RunStepRequest& req, RunStepResponse* resp);
   // CleanupGraph(step_id) to every partition's worker, without waiting (after a failed step or a

@@ -26,6 +26,10 @@ class GrpcMasterService final : public grpc::MasterService::Service {
                          RunStepResponse* resp) override {
     return Call(ctx, [&](CallOptions* o) { return master_->RunStep(o, *req, resp); });
   }
+  ::grpc::Status ReleasePartialRun(::grpc::ServerContext* ctx, const ReleasePartialRunRequest* req,
+                                   ReleasePartialRunResponse* resp) override {
+    return Call(ctx, [&](CallOptions* o) { return master_->ReleasePartialRun(o, *req, resp); });
+  }
   ::grpc::Status CloseSession(::grpc::ServerContext* ctx, const CloseSessionRequest* req,
                               CloseSessionResponse* resp) override {
     return Call(ctx, [&](CallOptions* o) { return master_->CloseSession(o, *req, resp); });

@@ -36,6 +36,10 @@ class GrpcRemoteMaster : public MasterInterface {
                        RunStepResponse* resp) override {
     return Call(opts, req, resp, &Stub::RunStep, "RunStep");
   }
+  absl::Status ReleasePartialRun(CallOptions* opts, const ReleasePartialRunRequest& req,
+                                 ReleasePartialRunResponse* resp) override {
+    return Call(opts, req, resp, &Stub::ReleasePartialRun, "ReleasePartialRun");
+  }
   absl::Status CloseSession(CallOptions* opts, const CloseSessionRequest& req,
                             CloseSessionResponse* resp) override {
     return Call(opts, req, resp, &Stub::CloseSession, "CloseSession");

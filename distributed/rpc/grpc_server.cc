@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "core/framework/device.h"
+#include "core/framework/host_memory.h"
 #include "core/runtime/threadpool.h"
 #include "distributed/master/master.h"
 #include "distributed/rpc/grpc_master_service.h"
@@ -90,6 +91,9 @@ class GrpcServer final : public ServerInterface {
     SG_RETURN_IF_ERROR(MakeChannelCredentials(tls_).status());
 
     const ConfigProto& config = def_.default_session_config();
+    if (config.experimental().has_sg_tensor_cache_mb()) {
+      SetHostMemoryCacheMiB(config.experimental().sg_tensor_cache_mb());
+    }
     int num_cpus = 1;
     auto dc = config.device_count().find("CPU");
     if (dc != config.device_count().end() && dc->second > 0) num_cpus = dc->second;
@@ -100,7 +104,8 @@ class GrpcServer final : public ServerInterface {
     for (auto& d : devices_) devices.push_back(d.get());
     inter_op_ = std::make_unique<ThreadPool>(config.inter_op_parallelism_threads());
 
-    cache_ = std::make_unique<GrpcWorkerCache>(def_.cluster(), task_name_, tls_);
+    cache_ = std::make_unique<GrpcWorkerCache>(def_.cluster(), task_name_, tls_,
+                                               config.rpc_options());
     WorkerEnv wenv;
     wenv.task_name = task_name_;
     wenv.devices = devices;
@@ -130,11 +135,14 @@ class GrpcServer final : public ServerInterface {
     ::grpc::ServerBuilder builder;
     int bound_port = 0;
     builder.AddListeningPort(address, creds, &bound_port);
-    builder.SetMaxReceiveMessageSize(MaxMessageBytes());
-    builder.SetMaxSendMessageSize(MaxMessageBytes());
+    const RPCOptions& rpc = def_.default_session_config().rpc_options();
+    builder.SetMaxReceiveMessageSize(MaxMessageBytes(rpc));
+    builder.SetMaxSendMessageSize(MaxMessageBytes(rpc));
     // Two servers must never share a port.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-    for (const auto& kv : TransportArguments()) builder.AddChannelArgument(kv.first, kv.second);
+    for (const auto& kv : TransportArguments(rpc)) {
+      builder.AddChannelArgument(kv.first, kv.second);
+    }
     builder.RegisterService(worker_service.get());
     builder.RegisterService(master_service.get());
     worker_->Resume();  // after a Stop: calls may come in as soon as the server starts

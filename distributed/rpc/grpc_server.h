@@ -1,5 +1,10 @@
 // GrpcServer: one task of a cluster, hosting its MasterService and WorkerService on the port the
 // cluster spec gives it, bound to the spec's host (loopback stays loopback).
+//
+// Settings come from the ServerDef's default_session_config (a ConfigProto): device_count, the
+// thread pools, rpc_options (message limit and gRPC arguments of the server and of its channels
+// to the other tasks), experimental.sg_session_gc_seconds (the master's session GC) and
+// experimental.sg_tensor_cache_mb (the process's tensor cache); TLS from TlsOptions.
 #ifndef SG_DISTRIBUTED_RPC_GRPC_SERVER_H_
 #define SG_DISTRIBUTED_RPC_GRPC_SERVER_H_
 

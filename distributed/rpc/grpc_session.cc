@@ -1,7 +1,6 @@
 #include "distributed/rpc/grpc_session.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -53,15 +52,6 @@ absl::StatusOr<std::string> HostPort(const std::string& target) {
   return rest;
 }
 
-TlsOptions ClientTlsFromEnv() {
-  TlsOptions tls;
-  if (const char* ca = std::getenv("SG_GRPC_TLS_CA")) tls.ca_file = ca;
-  if (tls.ca_file.empty()) return tls;
-  if (const char* cert = std::getenv("SG_GRPC_TLS_CERT")) tls.cert_file = cert;
-  if (const char* key = std::getenv("SG_GRPC_TLS_KEY")) tls.key_file = key;
-  return tls;
-}
-
 int64_t SetupTimeoutMs(const ConfigProto& config) {
   return config.operation_timeout_in_ms() > 0 ? config.operation_timeout_in_ms()
                                               : kDefaultSetupTimeoutMs;
@@ -102,7 +92,7 @@ class GrpcSession : public Session {
                    const std::vector<std::string>& output_names,
                    const std::vector<std::string>& target_nodes, std::vector<Tensor>* outputs,
                    RunMetadata* run_metadata) override {
-    return DoRun(run_options, inputs, output_names, target_nodes, "", outputs);
+    return DoRun(run_options, inputs, output_names, target_nodes, "", outputs, run_metadata);
   }
 
   absl::Status PRunSetup(const std::vector<std::string>& input_names,
@@ -129,10 +119,24 @@ class GrpcSession : public Session {
                     const std::vector<std::pair<std::string, Tensor>>& inputs,
                     const std::vector<std::string>& output_names,
                     std::vector<Tensor>* outputs) override {
-    return DoRun(RunOptions(), inputs, output_names, {}, handle, outputs);
+    return DoRun(RunOptions(), inputs, output_names, {}, handle, outputs, nullptr);
   }
 
-  void ReleasePRun(const std::string& handle) override {}
+  // Asks the master to end the partial run (ReleasePartialRun, sg's own call). Errors are
+  // ignored: a master of an older sg answers UNIMPLEMENTED and keeps the partial run until the
+  // session is closed; one that is gone has nothing left to free.
+  void ReleasePRun(const std::string& handle) override {
+    absl::StatusOr<std::string> session = BeginCall();
+    if (!session.ok()) return;
+    ReleasePartialRunRequest req;
+    req.set_session_handle(*session);
+    req.set_partial_run_handle(handle);
+    ReleasePartialRunResponse resp;
+    CallOptions opts;
+    opts.SetTimeout(std::min(SetupTimeoutMs(options_.config), kCloseSessionTimeoutMs));
+    master_->ReleasePartialRun(&opts, req, &resp).IgnoreError();
+    EndCall();
+  }
 
   absl::Status ListDevices(std::vector<DeviceAttributes>* devices) override {
     std::string session;
@@ -204,7 +208,8 @@ class GrpcSession : public Session {
                      const std::vector<std::pair<std::string, Tensor>>& inputs,
                      const std::vector<std::string>& output_names,
                      const std::vector<std::string>& target_nodes,
-                     const std::string& partial_run_handle, std::vector<Tensor>* outputs) {
+                     const std::string& partial_run_handle, std::vector<Tensor>* outputs,
+                     RunMetadata* run_metadata) {
     SG_ASSIGN_OR_RETURN(std::string session, BeginCall());
     struct EndOnExit {
       GrpcSession* s;
@@ -262,6 +267,7 @@ class GrpcSession : public Session {
       result.push_back(std::move(t));
     }
     *outputs = std::move(result);
+    if (run_metadata != nullptr) run_metadata->Swap(resp.mutable_metadata());
     return absl::OkStatus();
   }
 
@@ -281,14 +287,14 @@ class GrpcSessionFactory : public SessionFactory {
   }
   absl::Status NewSession(const SessionOptions& options, std::unique_ptr<Session>* out) override {
     std::unique_ptr<MasterInterface> master;
-    SG_RETURN_IF_ERROR(MasterForTarget(options.target, &master));
+    SG_RETURN_IF_ERROR(MasterForTarget(options.target, options.config, &master));
     *out = NewGrpcSession(options, std::move(master));
     return absl::OkStatus();
   }
   absl::Status Reset(const SessionOptions& options,
                      const std::vector<std::string>& containers) override {
     std::unique_ptr<MasterInterface> master;
-    SG_RETURN_IF_ERROR(MasterForTarget(options.target, &master));
+    SG_RETURN_IF_ERROR(MasterForTarget(options.target, options.config, &master));
     ResetRequest req;
     for (const auto& c : containers) req.add_container(c);
     ResetResponse resp;
@@ -310,15 +316,19 @@ std::unique_ptr<Session> NewGrpcSession(const SessionOptions& options,
   return std::make_unique<GrpcSession>(options, std::move(master));
 }
 
-absl::Status MasterForTarget(const std::string& target, std::unique_ptr<MasterInterface>* out) {
+absl::Status MasterForTarget(const std::string& target, const ConfigProto& config,
+                             std::unique_ptr<MasterInterface>* out) {
   SG_ASSIGN_OR_RETURN(std::string host_port, HostPort(target));
-  if (auto local = LookupLocalMaster(target)) {
-    *out = std::move(local);
-    return absl::OkStatus();
+  const RPCOptions& rpc = config.rpc_options();
+  if (!rpc.use_rpc_for_inprocess_master()) {
+    if (auto local = LookupLocalMaster(target)) {
+      *out = std::move(local);
+      return absl::OkStatus();
+    }
   }
-  SG_ASSIGN_OR_RETURN(auto creds, MakeChannelCredentials(ClientTlsFromEnv()));
+  SG_ASSIGN_OR_RETURN(auto creds, MakeChannelCredentials(ClientTlsOptions(rpc)));
   *out = NewGrpcRemoteMaster(
-      ::grpc::CreateCustomChannel(host_port, creds, DefaultChannelArguments()));
+      ::grpc::CreateCustomChannel(host_port, creds, DefaultChannelArguments(rpc)));
   return absl::OkStatus();
 }
 

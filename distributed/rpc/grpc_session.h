@@ -14,9 +14,11 @@
 // ConfigProto.operation_timeout_in_ms, else kDefaultSetupTimeoutMs; a step by
 // RunOptions.timeout_in_ms, else operation_timeout_in_ms (none: no deadline).
 //
-// TLS: when the environment variable SG_GRPC_TLS_CA names a PEM file, channels to remote
-// masters use TLS with that CA (and SG_GRPC_TLS_CERT / SG_GRPC_TLS_KEY as the client's own
-// certificate and key when set).
+// Channel: the session config's rpc_options give the channel to a remote master its TLS files
+// (sg_tls_ca_file: TLS with that CA; sg_tls_cert_file / sg_tls_key_file: the client's own
+// certificate), message limit and gRPC arguments (ClientTlsOptions, DefaultChannelArguments in
+// grpc_util.h, whose environment variables override them); use_rpc_for_inprocess_master sends
+// even a server of this process the calls over gRPC.
 #ifndef SG_DISTRIBUTED_RPC_GRPC_SESSION_H_
 #define SG_DISTRIBUTED_RPC_GRPC_SESSION_H_
 
@@ -32,9 +34,12 @@ namespace sg {
 std::unique_ptr<Session> NewGrpcSession(const SessionOptions& options,
                                         std::unique_ptr<MasterInterface> master);
 
-// The master of a "grpc://host:port" target: the in-process one when there is one, else a gRPC
-// client. INVALID_ARGUMENT for a target that is not "grpc://host:port".
-absl::Status MasterForTarget(const std::string& target, std::unique_ptr<MasterInterface>* out);
+// The master of a "grpc://host:port" target: the in-process one when there is one (unless
+// config.rpc_options().use_rpc_for_inprocess_master()), else a gRPC client with the channel
+// settings of config.rpc_options(). INVALID_ARGUMENT for a target that is not
+// "grpc://host:port" or TLS files that cannot be read.
+absl::Status MasterForTarget(const std::string& target, const ConfigProto& config,
+                             std::unique_ptr<MasterInterface>* out);
 
 }  // namespace sg
 

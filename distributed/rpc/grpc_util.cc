@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "absl/strings/numbers.h"
@@ -43,30 +44,43 @@ absl::Time FromGrpcDeadline(std::chrono::system_clock::time_point deadline) {
   return absl::FromChrono(deadline);
 }
 
-std::vector<std::pair<std::string, int>> TransportArguments() {
-  std::vector<std::pair<std::string, int>> out;
+std::vector<std::pair<std::string, int>> TransportArguments(const RPCOptions& rpc) {
+  std::map<std::string, int> args(rpc.sg_grpc_args().begin(), rpc.sg_grpc_args().end());
   if (const char* v = std::getenv("SG_GRPC_ARGS")) {
     for (absl::string_view kv : absl::StrSplit(v, ',', absl::SkipEmpty())) {
       std::pair<std::string, std::string> p = absl::StrSplit(kv, '=');
-      out.push_back({p.first, std::atoi(p.second.c_str())});
+      args[p.first] = std::atoi(p.second.c_str());
     }
   }
-  return out;
+  return {args.begin(), args.end()};
 }
 
-int MaxMessageBytes() {
+int MaxMessageBytes(const RPCOptions& rpc) {
   if (const char* v = std::getenv("SG_GRPC_MAX_MESSAGE_BYTES"); v != nullptr) {
     int n = 0;
     if (absl::SimpleAtoi(v, &n) && n > 0) return n;
   }
-  return kMaxMessageBytes;
+  return rpc.sg_max_message_bytes() > 0 ? rpc.sg_max_message_bytes() : kMaxMessageBytes;
 }
 
-::grpc::ChannelArguments DefaultChannelArguments() {
+TlsOptions ClientTlsOptions(const RPCOptions& rpc) {
+  auto pick = [](const char* var, const std::string& configured) {
+    const char* v = std::getenv(var);
+    return v != nullptr ? std::string(v) : configured;
+  };
+  TlsOptions tls;
+  tls.ca_file = pick("SG_GRPC_TLS_CA", rpc.sg_tls_ca_file());
+  if (tls.ca_file.empty()) return tls;
+  tls.cert_file = pick("SG_GRPC_TLS_CERT", rpc.sg_tls_cert_file());
+  tls.key_file = pick("SG_GRPC_TLS_KEY", rpc.sg_tls_key_file());
+  return tls;
+}
+
+::grpc::ChannelArguments DefaultChannelArguments(const RPCOptions& rpc) {
   ::grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(MaxMessageBytes());
-  args.SetMaxSendMessageSize(MaxMessageBytes());
-  for (const auto& kv : TransportArguments()) args.SetInt(kv.first, kv.second);
+  args.SetMaxReceiveMessageSize(MaxMessageBytes(rpc));
+  args.SetMaxSendMessageSize(MaxMessageBytes(rpc));
+  for (const auto& kv : TransportArguments(rpc)) args.SetInt(kv.first, kv.second);
   // Fail fast when a peer is down instead of backing off for long between reconnects.
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);

@@ -13,8 +13,8 @@ std::string TaskName(const std::string& job, int task) {
 }
 
 GrpcWorkerCache::GrpcWorkerCache(const ClusterDef& cluster, std::string local_task,
-                                 TlsOptions tls)
-    : local_task_(std::move(local_task)), tls_(std::move(tls)) {
+                                 TlsOptions tls, RPCOptions rpc)
+    : local_task_(std::move(local_task)), tls_(std::move(tls)), rpc_(std::move(rpc)) {
   for (const JobDef& job : cluster.job()) {
     for (const auto& kv : job.tasks()) addresses_[TaskName(job.name(), kv.first)] = kv.second;
   }
@@ -53,11 +53,11 @@ WorkerInterface* GrpcWorkerCache::GetOrCreateWorker(const std::string& task) {
     auto creds = MakeChannelCredentials(tls_);
     std::shared_ptr<::grpc::ChannelCredentials> c =
         creds.ok() ? *creds : ::grpc::InsecureChannelCredentials();
-    auto channel = ::grpc::CreateCustomChannel(address, c, DefaultChannelArguments());
+    auto channel = ::grpc::CreateCustomChannel(address, c, DefaultChannelArguments(rpc_));
     // RecvTensor gets a connection of its own (a channel argument of its own keeps gRPC from
     // sharing the first one): a large tensor in flight does not hold up the RunGraph and
     // set-up calls behind it, and the two calls of a step are read by separate pollers.
-    ::grpc::ChannelArguments recv_args = DefaultChannelArguments();
+    ::grpc::ChannelArguments recv_args = DefaultChannelArguments(rpc_);
     recv_args.SetString("sg.connection", "RecvTensor");
     auto recv_channel = ::grpc::CreateCustomChannel(address, c, recv_args);
     worker = NewGrpcRemoteWorker(std::move(channel), task, it->second, std::move(recv_channel));

@@ -17,6 +17,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "core/proto/cluster.pb.h"
+#include "core/proto/config.pb.h"
 #include "distributed/rpc/grpc_server.h"
 #include "distributed/worker/worker_interface.h"
 
@@ -24,8 +25,10 @@ namespace sg {
 
 class GrpcWorkerCache : public WorkerCacheInterface {
  public:
-  // `local_task` may be empty (a pure client); TLS options apply to every channel.
-  GrpcWorkerCache(const ClusterDef& cluster, std::string local_task, TlsOptions tls);
+  // `local_task` may be empty (a pure client); TLS options and `rpc` (message limits, gRPC
+  // arguments: DefaultChannelArguments) apply to every channel.
+  GrpcWorkerCache(const ClusterDef& cluster, std::string local_task, TlsOptions tls,
+                  RPCOptions rpc = RPCOptions());
   ~GrpcWorkerCache() override;
   // Not owned; must outlive the cache's users.
   void SetLocalWorker(WorkerInterface* worker);
@@ -37,6 +40,7 @@ class GrpcWorkerCache : public WorkerCacheInterface {
  private:
   const std::string local_task_;
   const TlsOptions tls_;
+  const RPCOptions rpc_;
   std::map<std::string, std::string> addresses_;  // task -> host:port
   absl::Mutex mu_;
   WorkerInterface* local_ ABSL_GUARDED_BY(mu_) = nullptr;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "core/framework/cancellation.h"
+#include "core/runtime/step_stats_collector.h"
 #include "distributed/worker/graph_mgr.h"
 #include "distributed/worker/rendezvous_mgr.h"
 
@@ -26,6 +27,8 @@ struct Step {
   std::shared_ptr<StepRendezvous> rendezvous;
   CancellationManager cancellation;
   ResourceMgr step_resources;
+  // Set when the RunGraph request asks for a timeline (ExecutorOpts.record_timeline).
+  std::unique_ptr<StepStatsCollector> stats;
 
   absl::Mutex mu;
   bool finished ABSL_GUARDED_BY(mu) = false;
@@ -127,6 +130,7 @@ struct Worker::Impl {
     args.cancellation_manager = &step->cancellation;
     args.step_resources = &step->step_resources;
     args.runner = env.runner;
+    args.stats_collector = step->stats.get();
     GraphMgr::ExecuteAsync(*step->item, args, [this, step](const absl::Status& s) {
       std::vector<std::function<void(const absl::Status&)>> fns;
       {
@@ -139,6 +143,17 @@ struct Worker::Impl {
       absl::MutexLock lock(&mu);
       active.erase(step);
     });
+  }
+
+  // What RunGraph's ExecutorOpts ask for, into the response of a step that finished: the step's
+  // statistics (record_timeline) and this task's graphs, one per device (record_partition_graphs).
+  static void AddMetadata(const RunGraphRequest& req, Step& step, RunGraphResponse* resp) {
+    if (step.stats != nullptr) step.stats->Finalize(resp->mutable_step_stats());
+    if (req.exec_opts().record_partition_graphs()) {
+      for (const auto& exec : step.item->executors) {
+        exec->graph().ToGraphDef(resp->add_partition_graph());
+      }
+    }
   }
 
   // Pushes the RunGraph request's feeds into the step's rendezvous.
@@ -324,6 +339,9 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
     step->step_id = req->step_id();
     step->item = item;
     step->rendezvous = impl->rendezvous_mgr.Find(req->step_id());
+    if (req->exec_opts().record_timeline() && !req->is_partial()) {
+      step->stats = std::make_unique<StepStatsCollector>();
+    }
     if (req->is_partial()) {
       absl::MutexLock lock(&impl->mu);
       impl->partial_runs[req->step_id()] = step;
@@ -360,11 +378,14 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
         return;
       }
       Impl::RecvOutputs(req, resp, step->rendezvous.get(), /*wait=*/false,
-                        [impl, step, finish](const absl::Status& s) {
+                        [impl, step, req, resp, finish](const absl::Status& s) {
                           // A step that ran to the end here is dropped once its peers took
                           // what it sent them; the master sends CleanupGraph only after a
                           // failed step.
-                          if (s.ok()) impl->rendezvous_mgr.CleanupWhenDrained(step->step_id);
+                          if (s.ok()) {
+                            impl->rendezvous_mgr.CleanupWhenDrained(step->step_id);
+                            Impl::AddMetadata(*req, *step, resp);
+                          }
                           finish(s);
                         });
     });

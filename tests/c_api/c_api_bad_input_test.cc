@@ -494,6 +494,37 @@ TEST(SessionRun, SameOutputFetchedTwiceReturnsBoth) {
   SG_DeleteTensor(t);
 }
 
+// SG_SessionRun's run_metadata buffer receives a serialized RunMetadata: empty without a trace,
+// the nodes' statistics (their timeline labels among them) and the partition graph with one.
+TEST(SessionRun, RunMetadataCarriesTheTraceAskedFor) {
+  Env e;
+  SG_Operation* x = e.Placeholder("x", SG_FLOAT, {2});
+  SG_Operation* y = e.Binary("AddV2", "traced_sum", {x, 0}, {x, 0});
+  SG_Tensor* t = Floats({2}, 1.5f);
+  SG_Output in{x, 0};
+  SG_Output out{y, 0};
+  auto run = [&](const SG_Buffer* options) {
+    SG_Buffer* meta = SG_NewBuffer();
+    SG_Tensor* r = nullptr;
+    SG_SessionRun(e.Session(), options, &in, &t, 1, &out, &r, 1, nullptr, 0, meta, e.s());
+    EXPECT_EQ(SG_GetCode(e.s()), SG_OK) << SG_Message(e.s());
+    SG_DeleteTensor(r);
+    std::string bytes(static_cast<const char*>(meta->data), meta->length);
+    SG_DeleteBuffer(meta);
+    return bytes;
+  };
+  EXPECT_EQ(run(nullptr).size(), 0u);
+  // RunOptions{trace_level: FULL_TRACE (field 1 = 3), output_partition_graphs: true (field 5)}.
+  const unsigned char traced[4] = {0x08, 0x03, 0x28, 0x01};
+  SG_Buffer* options = SG_NewBufferFromString(traced, sizeof traced);
+  const std::string metadata = run(options);
+  SG_DeleteBuffer(options);
+  EXPECT_NE(metadata.find("traced_sum = AddV2("), std::string::npos)
+      << "no NodeExecStats for traced_sum in " << metadata.size() << " bytes";
+  EXPECT_NE(metadata.find("/job:localhost/replica:0/task:0/device:CPU:0"), std::string::npos);
+  SG_DeleteTensor(t);
+}
+
 // The edge readers take the graph's lock: one thread reads an operation's consumers and control
 // outputs while another adds operations that consume it (appending to the same edge lists). The
 // counts only grow and end exact; without the lock the readers walk vectors being reallocated

@@ -3,11 +3,14 @@
 #include "core/framework/host_memory.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "core/framework/tensor.h"
+#include "core/runtime/session.h"
 
 namespace sg {
 namespace {
@@ -70,6 +73,40 @@ TEST(HostMemory, LargeTensorsRecycleTheirBuffers) {
   Tensor u(DT_INT32, TensorShape({3 << 20}));  // same byte size, another dtype
   EXPECT_EQ(static_cast<const void*>(u.data<int32_t>()), first);
   EXPECT_TRUE(Aligned(u.data<int32_t>(), kTensorAlignment));
+}
+
+// The cache's limit is an option (SetHostMemoryCacheMiB, which a session or server made with
+// ConfigProto.experimental.sg_tensor_cache_mb calls), and SG_TENSOR_CACHE_MB, when set, overrides
+// it. Lowering the limit unmaps what is beyond it. Runs last: it ends with the default limit.
+TEST(HostMemoryLimit, IsAnOptionThatTheEnvironmentOverrides) {
+  ASSERT_EQ(std::getenv("SG_TENSOR_CACHE_MB"), nullptr) << "the test sets it itself";
+  SetHostMemoryCacheMiB(16);
+  EXPECT_EQ(HostMemoryCacheCapacity(), size_t{16} << 20);
+  if (HostMemoryCacheEnabled()) {
+    std::vector<void*> blocks;
+    for (int i = 0; i < 4; ++i) blocks.push_back(AllocateHostMemory(size_t{8} << 20, 64));
+    for (void* p : blocks) FreeHostMemory(p, size_t{8} << 20, 64);
+    EXPECT_LE(CachedHostMemoryBytes(), size_t{16} << 20);
+    SetHostMemoryCacheMiB(8);
+    EXPECT_LE(CachedHostMemoryBytes(), size_t{8} << 20);
+  }
+  SetHostMemoryCacheMiB(-5);
+  EXPECT_EQ(HostMemoryCacheCapacity(), 0u);
+  EXPECT_FALSE(HostMemoryCacheEnabled());
+  EXPECT_EQ(CachedHostMemoryBytes(), 0u);
+  // A session's config sets it for the process.
+  SessionOptions options;
+  options.config.mutable_experimental()->set_sg_tensor_cache_mb(32);
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(NewSession(options, &session).ok());
+  EXPECT_EQ(HostMemoryCacheCapacity(), size_t{32} << 20);
+  // The environment wins over what programs set.
+  ASSERT_EQ(setenv("SG_TENSOR_CACHE_MB", "64", 1), 0);
+  SetHostMemoryCacheMiB(4);
+  EXPECT_EQ(HostMemoryCacheCapacity(), size_t{64} << 20);
+  unsetenv("SG_TENSOR_CACHE_MB");
+  SetHostMemoryCacheMiB(256);
+  EXPECT_EQ(HostMemoryCacheCapacity(), size_t{256} << 20);
 }
 
 }  // namespace

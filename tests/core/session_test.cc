@@ -1,13 +1,18 @@
 // DirectSession behaviour: pruning, feeding any tensor, caching, Extend, partial runs, several
 // CPU devices, concurrency, Close, timeouts and the errors of bad requests.
+#include <algorithm>
 #include <atomic>
 #include <new>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "core/framework/attr_value_util.h"
 #include "core/framework/op.h"
 #include "core/framework/op_kernel.h"
@@ -210,6 +215,75 @@ TEST(DirectSession, SeveralCpuDevicesExchangeTensorsThroughSendRecv) {
   EXPECT_EQ(out[0].data<float>()[0], 21);
 }
 
+// The node stats of `name` in `stats` (nullptr when absent), and the device that ran it.
+const NodeExecStats* FindNodeStats(const StepStats& stats, const std::string& name,
+                                   std::string* device = nullptr) {
+  for (const DeviceStepStats& d : stats.dev_stats()) {
+    for (const NodeExecStats& n : d.node_stats()) {
+      if (n.node_name() != name) continue;
+      if (device != nullptr) *device = d.device();
+      return &n;
+    }
+  }
+  return nullptr;
+}
+
+TEST(DirectSession, RunMetadataHoldsTheTraceAndPartitionGraphsAskedFor) {
+  GraphDef g = AddMulGraph();
+  g.mutable_node(3)->set_device("/device:CPU:1");  // z on the second device
+  ConfigProto config;
+  (*config.mutable_device_count())["CPU"] = 2;
+  auto s = MakeSession(g, config);
+  const std::vector<std::pair<std::string, Tensor>> feeds = {{"x:0", Tensor::Scalar<float>(2)},
+                                                             {"y:0", Tensor::Scalar<float>(5)}};
+  std::vector<Tensor> out;
+  // Not asked for: nothing.
+  RunMetadata metadata;
+  absl::Status st = s->Run(RunOptions(), feeds, {"w:0"}, {}, &out, &metadata);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(metadata.ByteSizeLong(), 0u) << metadata.DebugString();
+
+  for (RunOptions::TraceLevel level : {RunOptions::SOFTWARE_TRACE, RunOptions::FULL_TRACE}) {
+    RunOptions options;
+    options.set_trace_level(level);
+    options.set_output_partition_graphs(true);
+    metadata.Clear();
+    const int64_t before_us = absl::ToUnixMicros(absl::Now());
+    st = s->Run(options, feeds, {"w:0"}, {}, &out, &metadata);
+    const int64_t after_us = absl::ToUnixMicros(absl::Now());
+    ASSERT_TRUE(st.ok()) << st;
+    EXPECT_EQ(out[0].data<float>()[0], 21);
+    // One entry per node run, on the device that ran it, as TensorFlow's StepStats.
+    std::string device;
+    const NodeExecStats* z = FindNodeStats(metadata.step_stats(), "z", &device);
+    ASSERT_NE(z, nullptr) << metadata.step_stats().DebugString();
+    EXPECT_EQ(device, "/job:localhost/replica:0/task:0/device:CPU:1");
+    // "name = Op(inputs)", from which timelines take the op; z's inputs, fed on the other device,
+    // come through _Recvs.
+    EXPECT_EQ(z->timeline_label().rfind("z = AddV2(", 0), 0u) << z->timeline_label();
+    EXPECT_GE(z->all_start_micros(), before_us);
+    EXPECT_LE(z->all_start_micros() + z->all_end_rel_micros(), after_us);
+    EXPECT_GE(z->op_end_rel_micros(), 0);
+    ASSERT_EQ(z->output_size(), 1);
+    EXPECT_EQ(z->output(0).slot(), 0);
+    EXPECT_EQ(z->output(0).tensor_description().dtype(), DT_FLOAT);
+    EXPECT_EQ(z->output(0).tensor_description().shape().dim_size(), 0);
+    EXPECT_EQ(z->output(0).tensor_description().allocation_description().requested_bytes(), 4);
+    const NodeExecStats* w = FindNodeStats(metadata.step_stats(), "w", &device);
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(device, "/job:localhost/replica:0/task:0/device:CPU:0");
+    // w's input z comes from the other device: in w's partition, through a _Recv.
+    EXPECT_EQ(w->timeline_label().rfind("w = Mul(", 0), 0u) << w->timeline_label();
+    // One graph per device, which together hold the step's nodes.
+    ASSERT_EQ(metadata.partition_graphs_size(), 2);
+    std::set<std::string> nodes;
+    for (const GraphDef& p : metadata.partition_graphs()) {
+      for (const NodeDef& n : p.node()) nodes.insert(n.name());
+    }
+    for (const char* name : {"z", "w", "c"}) EXPECT_TRUE(nodes.count(name)) << name;
+  }
+}
+
 TEST(DirectSession, UnsatisfiableDeviceIsAnErrorUnlessSoftPlacement) {
   GraphDef g = AddMulGraph();
   g.mutable_node(3)->set_device("/device:GPU:0");
@@ -400,6 +474,124 @@ TEST(DirectSession, CloseWaitsForRunsAndLaterRunsAreCancelled) {
   EXPECT_TRUE(close_returned.load());
   EXPECT_TRUE(run_status.ok()) << run_status;
   EXPECT_EQ(s->Run({}, {"one:0"}, {}, &out).code(), absl::StatusCode::kCancelled);
+}
+
+// A body kernel that counts how many of its runs are in flight at once. Each run waits until the
+// most seen at once (g_probe_max) reaches `want`, or `timeout_ms` passes, so that iterations the
+// executor lets overlap do overlap. A test that expects overlap gives a long timeout (it passes as
+// soon as the overlap is seen); a test that expects none checks only that g_probe_max stays at
+// most parallel_iterations, which no timing can break.
+absl::Mutex g_probe_mu;
+int g_probe_in_flight ABSL_GUARDED_BY(g_probe_mu) = 0;
+int g_probe_max ABSL_GUARDED_BY(g_probe_mu) = 0;
+REGISTER_OP("SgTestOverlapProbe").Input("x: int32").Output("y: int32").Attr("want: int")
+    .Attr("timeout_ms: int").SetShapeFn(shape_fns::Unchanged);
+class SgTestOverlapProbeOp : public OpKernel {
+ public:
+  explicit SgTestOverlapProbeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("want", &want_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("timeout_ms", &timeout_ms_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    absl::MutexLock lock(&g_probe_mu);
+    ++g_probe_in_flight;
+    g_probe_max = std::max(g_probe_max, g_probe_in_flight);
+    auto enough = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(g_probe_mu) {
+      return g_probe_max >= want_;
+    };
+    g_probe_mu.AwaitWithTimeout(absl::Condition(&enough), absl::Milliseconds(timeout_ms_));
+    --g_probe_in_flight;
+    ctx->set_output(0, ctx->input(0));
+  }
+
+ private:
+  int64_t want_ = 2;
+  int64_t timeout_ms_ = 0;
+};
+REGISTER_KERNEL_BUILDER(Name("SgTestOverlapProbe").Device(DEVICE_CPU), SgTestOverlapProbeOp);
+
+// A v1 while loop (frame "count", parallel_iterations `parallel`): i counts 0..n-1 and acc sums
+// probe(i), so each iteration's probe needs only its own i and may overlap the next iterations'.
+GraphDef SummingLoop(int n, int64_t parallel, int64_t want, int64_t timeout_ms) {
+  AttrValue frame, yes, two, par, want_attr, timeout_attr;
+  frame.set_s("count");
+  yes.set_b(true);
+  two.set_i(2);
+  par.set_i(parallel);
+  want_attr.set_i(want);
+  timeout_attr.set_i(timeout_ms);
+  const AttrValue i32 = TypeAttr(DT_INT32);
+  GraphDef g;
+  *g.add_node() = Const("zero", Tensor::Scalar<int32_t>(0));
+  *g.add_node() = Const("n", Tensor::Scalar<int32_t>(n));
+  *g.add_node() = Const("one", Tensor::Scalar<int32_t>(1));
+  for (const char* v : {"i", "acc"}) {
+    *g.add_node() = Node(std::string("enter_") + v, "Enter", {"zero"},
+                         {{"T", i32}, {"frame_name", frame}, {"parallel_iterations", par}});
+  }
+  for (const char* c : {"n", "one"}) {
+    *g.add_node() = Node(std::string(c) + "_enter", "Enter", {c},
+                         {{"T", i32}, {"frame_name", frame}, {"is_constant", yes},
+                          {"parallel_iterations", par}});
+  }
+  for (const char* v : {"i", "acc"}) {
+    *g.add_node() = Node(std::string("merge_") + v, "Merge",
+                         {std::string("enter_") + v, std::string("next_") + v},
+                         {{"T", i32}, {"N", two}});
+  }
+  *g.add_node() = Node("less", "Less", {"merge_i", "n_enter"}, {{"T", i32}});
+  *g.add_node() = Node("cond", "LoopCond", {"less"});
+  for (const char* v : {"i", "acc"}) {
+    *g.add_node() = Node(std::string("switch_") + v, "Switch",
+                         {std::string("merge_") + v, "cond"}, {{"T", i32}});
+  }
+  *g.add_node() = Node("add_i", "AddV2", {"switch_i:1", "one_enter"}, {{"T", i32}});
+  *g.add_node() = Node("probe", "SgTestOverlapProbe", {"switch_i:1"},
+                       {{"want", want_attr}, {"timeout_ms", timeout_attr}});
+  *g.add_node() = Node("add_acc", "AddV2", {"switch_acc:1", "probe"}, {{"T", i32}});
+  *g.add_node() = Node("next_i", "NextIteration", {"add_i"}, {{"T", i32}});
+  *g.add_node() = Node("next_acc", "NextIteration", {"add_acc"}, {{"T", i32}});
+  *g.add_node() = Node("exit_acc", "Exit", {"switch_acc"}, {{"T", i32}});
+  return g;
+}
+
+TEST(DirectSession, ALoopRunsAtMostParallelIterationsIterationsAtOnce) {
+  ConfigProto config;
+  config.set_inter_op_parallelism_threads(4);
+  constexpr int kIterations = 5;
+  struct Case {
+    int64_t parallel;
+    int64_t want;        // the overlap each probe waits for
+    int64_t timeout_ms;  // how long it waits
+  };
+  // parallel_iterations 1 and 2: each probe waits briefly for one more run than allowed, which must
+  // never be seen. 2 and 10 (the default): the probes wait, as long as need be, for 2 and 3 runs at
+  // once, which the executor must allow.
+  for (const Case& c : {Case{1, 2, 20}, Case{2, 3, 20}, Case{2, 2, 60000}, Case{10, 3, 60000}}) {
+    SCOPED_TRACE(absl::StrCat("parallel_iterations ", c.parallel, ", waiting for ", c.want));
+    {
+      absl::MutexLock lock(&g_probe_mu);
+      g_probe_max = 0;
+    }
+    auto s = MakeSession(SummingLoop(kIterations, c.parallel, c.want, c.timeout_ms), config);
+    std::vector<Tensor> out;
+    absl::Status st = s->Run({}, {"exit_acc:0"}, {}, &out);
+    ASSERT_TRUE(st.ok()) << st;
+    EXPECT_EQ(out[0].data<int32_t>()[0], 0 + 1 + 2 + 3 + 4);
+    absl::MutexLock lock(&g_probe_mu);
+    EXPECT_LE(g_probe_max, c.parallel) << "more iterations ran at once than parallel_iterations";
+    if (c.want <= c.parallel) {
+      EXPECT_GE(g_probe_max, c.want) << "iterations of the loop did not overlap";
+    }
+  }
+}
+
+TEST(DirectSession, ParallelIterationsBelowOneIsInvalidArgument) {
+  auto s = MakeSession(SummingLoop(3, 0, 1, 0));
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({}, {"exit_acc:0"}, {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  EXPECT_NE(st.message().find("parallel_iterations"), std::string::npos) << st;
 }
 
 }  // namespace

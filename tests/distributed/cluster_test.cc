@@ -478,14 +478,28 @@ TEST(ClusterTls, ACaSignedClusterServesTlsClientsAndRefusesPlaintext) {
   absl::Status st = cluster.Start({{"ps", 1}, {"worker", 2}});
   ASSERT_TRUE(st.ok()) << st;
 
-  setenv("SG_GRPC_TLS_CA", options.tls_ca.c_str(), 1);
-  auto s = NewSessionOn(cluster.target("worker", 0), test::CrossTaskGraph());
-  unsetenv("SG_GRPC_TLS_CA");
+  // The client's CA from its session config ...
+  ConfigProto tls_config;
+  tls_config.mutable_rpc_options()->set_sg_tls_ca_file(options.tls_ca);
+  auto s = NewSessionOn(cluster.target("worker", 0), test::CrossTaskGraph(), tls_config);
   ASSERT_NE(s, nullptr);
   std::vector<Tensor> out;
   st = s->Run({{"x", Tensor::Scalar<float>(0.5f)}}, {"d:0"}, {}, &out);
   ASSERT_TRUE(st.ok()) << st;
   EXPECT_EQ(out[0].data<float>()[0], 12.5f);
+  // ... or from SG_GRPC_TLS_CA, which overrides the config's.
+  setenv("SG_GRPC_TLS_CA", options.tls_ca.c_str(), 1);
+  auto from_env = NewSessionOn(cluster.target("worker", 0), test::CrossTaskGraph());
+  SessionOptions overridden;
+  overridden.target = cluster.target("worker", 0);
+  overridden.config.mutable_rpc_options()->set_sg_tls_ca_file(dir + "/no-such-ca.pem");
+  std::unique_ptr<Session> o;
+  absl::Status override_status = NewSession(overridden, &o);
+  unsetenv("SG_GRPC_TLS_CA");
+  ASSERT_NE(from_env, nullptr);
+  st = from_env->Run({{"x", Tensor::Scalar<float>(0.5f)}}, {"d:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_TRUE(override_status.ok()) << override_status;
 
   SessionOptions plain;
   plain.target = cluster.target("worker", 0);

@@ -1,12 +1,20 @@
 // The master and the client session against an in-process cluster (ps:1, worker:2, each a
 // GrpcServer on a free loopback port): a session whose target is one of these servers goes
 // through LocalMaster, and the master reaches the other tasks over gRPC.
+#include <atomic>
 #include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include "absl/time/clock.h"
+#include "core/framework/cancellation.h"
+#include "core/framework/op.h"
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
 #include "core/runtime/session.h"
 #include "distributed/master/master.h"
 #include "distributed/master/master_session.h"
@@ -311,6 +319,340 @@ TEST_F(InProcessCluster, PartialRunsFeedAndFetchInPieces) {
   // Finished: the handle is gone.
   st = s->PRun(handle, {}, {"d:0"}, &out);
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+}
+
+// A kernel that never finishes on its own: it ends (CANCELLED) when its step is cancelled, and
+// counts that in g_steps_cancelled, which a test polls to see a step end on a worker.
+std::atomic<int> g_waits_started{0};
+std::atomic<int> g_steps_cancelled{0};
+REGISTER_OP("SgTestWaitForCancel").Input("x: float").Output("y: float")
+    .SetShapeFn(shape_fns::Unchanged);
+class SgTestWaitForCancelOp : public AsyncOpKernel {
+ public:
+  using AsyncOpKernel::AsyncOpKernel;
+  void ComputeAsync(OpKernelContext* ctx, DoneCallback done) override {
+    ++g_waits_started;
+    CancellationManager* cm = ctx->cancellation_manager();
+    auto end = [ctx, done] {
+      ++g_steps_cancelled;
+      ctx->CtxFailure(errors::Cancelled("SgTestWaitForCancel: the step was cancelled"));
+      done();
+    };
+    if (cm == nullptr || !cm->RegisterCallback(cm->NewToken(), end)) end();
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("SgTestWaitForCancel").Device(DEVICE_CPU), SgTestWaitForCancelOp);
+
+// Waits (polling, up to `limit`) until pred() holds; false if it never did.
+template <typename Pred>
+bool Eventually(Pred pred, absl::Duration limit = absl::Seconds(10)) {
+  const absl::Time end = absl::Now() + limit;
+  while (!pred()) {
+    if (absl::Now() > end) return false;
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  return true;
+}
+
+// CrossTaskGraph plus w on worker 1, which waits until its step is cancelled.
+GraphDef CrossTaskGraphWithWait() {
+  GraphDef g = test::CrossTaskGraph();
+  *g.add_node() = Node("w", "SgTestWaitForCancel", {"b"}, "/job:worker/task:1");
+  return g;
+}
+
+// Starts a partial run of CrossTaskGraphWithWait whose w is waiting on worker 1; returns its
+// handle.
+std::string StartPartialRunWithAWaitingWorker(Session* s) {
+  std::string handle;
+  absl::Status st = s->PRunSetup({"x:0"}, {"c:0", "d:0", "w:0"}, {}, &handle);
+  EXPECT_TRUE(st.ok()) << st;
+  const int started = g_waits_started.load();
+  std::vector<Tensor> out;
+  st = s->PRun(handle, {}, {"c:0"}, &out);  // the first piece starts the step on every task
+  EXPECT_TRUE(st.ok()) << st;
+  EXPECT_TRUE(Eventually([&] { return g_waits_started.load() > started; }));
+  return handle;
+}
+
+TEST_F(InProcessCluster, ReleasingAPartialRunEndsItOnTheMasterAndTheWorkers) {
+  auto s = NewClusterSession(CrossTaskGraphWithWait());
+  ASSERT_NE(s, nullptr);
+  const std::string handle = StartPartialRunWithAWaitingWorker(s.get());
+  const int cancelled = g_steps_cancelled.load();
+  s->ReleasePRun(handle);
+  // The worker's step ends (its waiting kernel is cancelled) without waiting for Close ...
+  EXPECT_TRUE(Eventually([&] { return g_steps_cancelled.load() > cancelled; }))
+      << "the partial run's step still runs on worker 1";
+  // ... and the master forgets the handle.
+  std::vector<Tensor> out;
+  absl::Status st = s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)}}, {"d:0"}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  // Releasing again, or a handle that never was, does nothing; the session lives on.
+  s->ReleasePRun(handle);
+  s->ReleasePRun("no such handle");
+  st = s->Run({{"x", Tensor::Scalar<float>(1)}}, {"d:0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 13.0f);
+  EXPECT_TRUE(s->Close().ok());
+}
+
+TEST_F(InProcessCluster, ReleasingAPartialRunWorksOverGrpc) {
+  SessionOptions opts;
+  opts.target = target();
+  opts.config.set_operation_timeout_in_ms(10000);
+  auto s = NewGrpcSession(
+      opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(
+                target().substr(strlen("grpc://")), ::grpc::InsecureChannelCredentials(),
+                DefaultChannelArguments())));
+  ASSERT_TRUE(s->Create(CrossTaskGraphWithWait()).ok());
+  const std::string handle = StartPartialRunWithAWaitingWorker(s.get());
+  const int cancelled = g_steps_cancelled.load();
+  s->ReleasePRun(handle);
+  EXPECT_TRUE(Eventually([&] { return g_steps_cancelled.load() > cancelled; }))
+      << "the partial run's step still runs on worker 1";
+  std::vector<Tensor> out;
+  absl::Status st = s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)}}, {"d:0"}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  EXPECT_TRUE(s->Close().ok());
+}
+
+// A piece of the partial run that waits when the run is released ends (CANCELLED), long before
+// the session's timeout.
+TEST_F(InProcessCluster, ReleasingAPartialRunEndsItsPieceInFlight) {
+  ConfigProto config;
+  config.set_operation_timeout_in_ms(30000);
+  auto s = NewClusterSession(CrossTaskGraphWithWait(), config);
+  ASSERT_NE(s, nullptr);
+  const std::string handle = StartPartialRunWithAWaitingWorker(s.get());
+  absl::Status piece;
+  std::thread waiting([&] {
+    std::vector<Tensor> out;
+    piece = s->PRun(handle, {}, {"w:0"}, &out);  // w never finishes by itself
+  });
+  // Most likely the piece is in flight by now (CANCELLED); if not, it finds the handle released
+  // (INVALID_ARGUMENT). Either way it must not wait for the timeout.
+  absl::SleepFor(absl::Milliseconds(100));
+  const absl::Time start = absl::Now();
+  s->ReleasePRun(handle);
+  waiting.join();
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+  EXPECT_TRUE(piece.code() == absl::StatusCode::kCancelled ||
+              piece.code() == absl::StatusCode::kInvalidArgument)
+      << piece;
+  EXPECT_TRUE(s->Close().ok());
+}
+
+// A master that predates ReleasePartialRun answers UNIMPLEMENTED: the client's ReleasePRun
+// returns and the partial run stays until Close, as it did before.
+class MasterWithoutRelease : public MasterInterface {
+ public:
+  explicit MasterWithoutRelease(std::unique_ptr<MasterInterface> m) : m_(std::move(m)) {}
+  absl::Status CreateSession(CallOptions* o, const CreateSessionRequest& rq,
+                             CreateSessionResponse* rs) override {
+    return m_->CreateSession(o, rq, rs);
+  }
+  absl::Status ExtendSession(CallOptions* o, const ExtendSessionRequest& rq,
+                             ExtendSessionResponse* rs) override {
+    return m_->ExtendSession(o, rq, rs);
+  }
+  absl::Status PartialRunSetup(CallOptions* o, const PartialRunSetupRequest& rq,
+                               PartialRunSetupResponse* rs) override {
+    return m_->PartialRunSetup(o, rq, rs);
+  }
+  absl::Status RunStep(CallOptions* o, const RunStepRequest& rq, RunStepResponse* rs) override {
+    return m_->RunStep(o, rq, rs);
+  }
+  absl::Status ReleasePartialRun(CallOptions* o, const ReleasePartialRunRequest& rq,
+                                 ReleasePartialRunResponse* rs) override {
+    ++calls;
+    return errors::Unimplemented("unknown method ReleasePartialRun");
+  }
+  absl::Status CloseSession(CallOptions* o, const CloseSessionRequest& rq,
+                            CloseSessionResponse* rs) override {
+    return m_->CloseSession(o, rq, rs);
+  }
+  absl::Status ListDevices(CallOptions* o, const ListDevicesRequest& rq,
+                           ListDevicesResponse* rs) override {
+    return m_->ListDevices(o, rq, rs);
+  }
+  absl::Status Reset(CallOptions* o, const ResetRequest& rq, ResetResponse* rs) override {
+    return m_->Reset(o, rq, rs);
+  }
+  std::atomic<int> calls{0};
+
+ private:
+  std::unique_ptr<MasterInterface> m_;
+};
+
+TEST_F(InProcessCluster, ReleasePRunAgainstAnOlderMasterLeavesThePartialRunUntilClose) {
+  SessionOptions opts;
+  opts.target = target();
+  auto* master = new MasterWithoutRelease(LookupLocalMaster(target()));
+  auto s = NewGrpcSession(opts, std::unique_ptr<MasterInterface>(master));
+  ASSERT_TRUE(s->Create(test::CrossTaskGraph()).ok());
+  std::string handle;
+  ASSERT_TRUE(s->PRunSetup({"x:0"}, {"c:0", "d:0"}, {}, &handle).ok());
+  s->ReleasePRun(handle);
+  EXPECT_EQ(master->calls.load(), 1);
+  std::vector<Tensor> out;
+  absl::Status st = s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)}}, {"d:0"}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 13.0f);
+  EXPECT_TRUE(s->Close().ok());
+}
+
+// RunMetadata over the cluster: each task's step statistics and graphs, in the client's
+// RunMetadata, through the in-process master and over gRPC.
+TEST_F(InProcessCluster, RunMetadataGathersEveryTasksTraceAndGraphs) {
+  SessionOptions opts;
+  opts.target = target();
+  auto local = NewClusterSession(test::CrossTaskGraph());
+  ASSERT_NE(local, nullptr);
+  auto remote = NewGrpcSession(
+      opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(
+                target().substr(strlen("grpc://")), ::grpc::InsecureChannelCredentials(),
+                DefaultChannelArguments())));
+  ASSERT_TRUE(remote->Create(test::CrossTaskGraph()).ok());
+  for (Session* s : {local.get(), remote.get()}) {
+    std::vector<Tensor> out;
+    RunMetadata metadata;
+    absl::Status st =
+        s->Run(RunOptions(), {{"x", Tensor::Scalar<float>(0.5f)}}, {"d:0"}, {}, &out, &metadata);
+    ASSERT_TRUE(st.ok()) << st;
+    EXPECT_EQ(metadata.ByteSizeLong(), 0u) << "nothing was asked for";
+    RunOptions options;
+    options.set_trace_level(RunOptions::FULL_TRACE);
+    options.set_output_partition_graphs(true);
+    st = s->Run(options, {{"x", Tensor::Scalar<float>(0.5f)}}, {"d:0"}, {}, &out, &metadata);
+    ASSERT_TRUE(st.ok()) << st;
+    EXPECT_EQ(out[0].data<float>()[0], 12.5f);
+    // a on the ps, c on worker 0, d on worker 1: each node where it ran.
+    std::map<std::string, std::string> device_of;
+    for (const DeviceStepStats& d : metadata.step_stats().dev_stats()) {
+      for (const NodeExecStats& n : d.node_stats()) device_of[n.node_name()] = d.device();
+    }
+    EXPECT_EQ(device_of["a"], "/job:ps/replica:0/task:0/device:CPU:0");
+    EXPECT_EQ(device_of["c"], "/job:worker/replica:0/task:0/device:CPU:0");
+    EXPECT_EQ(device_of["d"], "/job:worker/replica:0/task:1/device:CPU:0");
+    // One graph per device of the step.
+    std::set<std::string> with_d;
+    EXPECT_EQ(metadata.partition_graphs_size(), 3);
+    for (const GraphDef& g : metadata.partition_graphs()) {
+      for (const NodeDef& n : g.node()) {
+        if (n.name() == "d") with_d.insert(n.device());
+      }
+    }
+    EXPECT_EQ(with_d.size(), 1u);
+  }
+  remote->Close().IgnoreError();
+}
+
+// The session GC (experimental.sg_session_gc_seconds). The tests poll for the outcome with a
+// deadline; no sleep decides a verdict.
+
+// Whether the master still holds the session (ListDevices names it; ABORTED once it is gone).
+// The call counts as a use of the session, so the tests do not poll with it.
+bool MasterHasSession(MasterInterface* master, const std::string& handle) {
+  CallOptions opts;
+  ListDevicesRequest req;
+  req.set_session_handle(handle);
+  ListDevicesResponse resp;
+  absl::Status s = master->ListDevices(&opts, req, &resp);
+  EXPECT_TRUE(s.ok() || s.code() == absl::StatusCode::kAborted) << s;
+  return s.ok();
+}
+
+TEST_F(InProcessCluster, ASessionUnusedForItsGcTimeoutIsClosedWithItsSteps) {
+  auto master = LookupLocalMaster(target());
+  ASSERT_NE(master, nullptr);
+  CallOptions opts;
+  auto create = [&](double gc_seconds) {
+    CreateSessionRequest req;
+    *req.mutable_graph_def() = CrossTaskGraphWithWait();
+    req.mutable_config()->mutable_experimental()->set_sg_session_gc_seconds(gc_seconds);
+    req.mutable_config()->set_operation_timeout_in_ms(30000);
+    CreateSessionResponse resp;
+    absl::Status s = master->CreateSession(&opts, req, &resp);
+    EXPECT_TRUE(s.ok()) << s;
+    return resp.session_handle();
+  };
+  // A session busy with a step that waits (on worker 1) until it is cancelled: never idle.
+  const std::string busy = create(0.3);
+  const int started = g_waits_started.load();
+  absl::Status busy_status;
+  std::thread busy_step([&] {
+    CallOptions o;
+    RunStepRequest r;
+    r.set_session_handle(busy);
+    r.add_fetch("w:0");
+    RunStepResponse resp;
+    busy_status = master->RunStep(&o, r, &resp);
+  });
+  ASSERT_TRUE(Eventually([&] { return g_waits_started.load() > started; }));
+  // A client that went away in the middle of a partial run, leaving a step on worker 1.
+  const std::string gone = create(0.3);
+  PartialRunSetupRequest preq;
+  preq.set_session_handle(gone);
+  preq.add_feed("x:0");
+  for (const char* f : {"c:0", "d:0", "w:0"}) preq.add_fetch(f);
+  PartialRunSetupResponse presp;
+  ASSERT_TRUE(master->PartialRunSetup(&opts, preq, &presp).ok());
+  RunStepRequest piece;
+  piece.set_session_handle(gone);
+  piece.set_partial_run_handle(presp.partial_run_handle());
+  piece.add_fetch("c:0");
+  RunStepResponse piece_resp;
+  ASSERT_TRUE(master->RunStep(&opts, piece, &piece_resp).ok());
+  const int cancelled = g_steps_cancelled.load();
+  // Without a timeout a session stays.
+  const std::string kept = create(0);
+
+  // The GC closes the idle session: its step on worker 1 ends, and the master forgot it.
+  EXPECT_TRUE(Eventually([&] { return g_steps_cancelled.load() > cancelled; }))
+      << "the idle session's step still runs on worker 1";
+  EXPECT_FALSE(MasterHasSession(master.get(), gone));
+  // The busy session, idle by its last call's time but with a step in flight, and the session
+  // without a timeout are still there.
+  EXPECT_TRUE(MasterHasSession(master.get(), busy));
+  EXPECT_TRUE(MasterHasSession(master.get(), kept));
+  for (const std::string& h : {busy, kept}) {
+    CloseSessionRequest close;
+    close.set_session_handle(h);
+    CloseSessionResponse close_resp;
+    EXPECT_TRUE(master->CloseSession(&opts, close, &close_resp).ok());
+  }
+  busy_step.join();
+  EXPECT_EQ(busy_status.code(), absl::StatusCode::kCancelled) << busy_status;
+}
+
+TEST(SessionGc, TheServersDefaultSessionConfigSetsTheTimeout) {
+  auto def = ServerDefFromClusterSpec(test::LoopbackSpec(0, 1), "worker", 0);
+  ASSERT_TRUE(def.ok()) << def.status();
+  def->mutable_default_session_config()->mutable_experimental()->set_sg_session_gc_seconds(0.2);
+  std::unique_ptr<ServerInterface> server;
+  ASSERT_TRUE(NewGrpcServer(*def, TlsOptions(), &server).ok());
+  ASSERT_TRUE(server->Start().ok());
+  SessionOptions opts;
+  opts.target = server->target();
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(NewSession(opts, &session).ok());
+  GraphDef g;
+  *g.add_node() = Const("k", Tensor::Scalar<float>(7));
+  ASSERT_TRUE(session->Create(g).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({}, {"k:0"}, {}, &out).ok());
+  // Once collected, the session's calls fail ABORTED naming it, as TensorFlow's do.
+  absl::Status st;
+  EXPECT_TRUE(Eventually([&] {
+    st = session->Run({}, {"k:0"}, {}, &out);
+    if (st.ok()) absl::SleepFor(absl::Milliseconds(300));  // an idle gap longer than 0.2 s
+    return !st.ok();
+  }));
+  EXPECT_EQ(st.code(), absl::StatusCode::kAborted) << st;
+  EXPECT_NE(st.message().find("not found"), std::string::npos) << st;
+  session->Close().IgnoreError();
+  server->Stop().IgnoreError();
 }
 
 TEST_F(InProcessCluster, AStepThatWaitsPastTheTimeoutIsDeadlineExceeded) {

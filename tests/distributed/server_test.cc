@@ -147,24 +147,9 @@ NodeDef* AddNode(GraphDef* g, const std::string& name, const std::string& op,
   return n;
 }
 
-// A feed or a fetch over the message limit is RESOURCE_EXHAUSTED, and the server still serves.
-// The limit is lowered to 1 MiB through SG_GRPC_MAX_MESSAGE_BYTES (the default, 1 GiB, would
-// need tensors of more than 1 GiB).
-TEST(GrpcServer, AMessageOverTheSizeLimitIsResourceExhausted) {
-  ASSERT_EQ(setenv("SG_GRPC_MAX_MESSAGE_BYTES", "1048576", 1), 0);
-  struct Unset {
-    ~Unset() { unsetenv("SG_GRPC_MAX_MESSAGE_BYTES"); }
-  } unset;
-  ASSERT_EQ(MaxMessageBytes(), 1 << 20);
-  auto server = MakeServer("worker=localhost:0", "worker", 0);
-  ASSERT_NE(server, nullptr);
-  ASSERT_TRUE(server->Start().ok());
-  const std::string address = server->target().substr(std::string("grpc://").size());
-  SessionOptions opts;
-  opts.target = server->target();
-  auto session = NewGrpcSession(
-      opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(
-                address, ::grpc::InsecureChannelCredentials(), DefaultChannelArguments())));
+// With a message limit of 1 MiB on the server and on the client's channel: a feed or a fetch over
+// it is RESOURCE_EXHAUSTED, and the server still serves.
+void ExpectOneMebibyteMessageLimit(Session* session) {
   // x: a float feed of any length; y = Fill([n], 1.5) with n fed: a fetch of n floats.
   GraphDef g;
   AddNodeAttr("dtype", DT_FLOAT, AddNode(&g, "x", "Placeholder", ""));
@@ -213,7 +198,94 @@ TEST(GrpcServer, AMessageOverTheSizeLimitIsResourceExhausted) {
   s = session->Run({{"x", floats(10)}}, {"sum_x:0"}, {}, &out);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(out[0].data<float>()[0], 10.0f);
+}
+
+// The limit from SG_GRPC_MAX_MESSAGE_BYTES (the default, 1 GiB, would need tensors of more than
+// 1 GiB), which sets it for servers and channels alike.
+TEST(GrpcServer, AMessageOverTheSizeLimitIsResourceExhausted) {
+  ASSERT_EQ(setenv("SG_GRPC_MAX_MESSAGE_BYTES", "1048576", 1), 0);
+  struct Unset {
+    ~Unset() { unsetenv("SG_GRPC_MAX_MESSAGE_BYTES"); }
+  } unset;
+  ASSERT_EQ(MaxMessageBytes(), 1 << 20);
+  auto server = MakeServer("worker=localhost:0", "worker", 0);
+  ASSERT_NE(server, nullptr);
+  ASSERT_TRUE(server->Start().ok());
+  const std::string address = server->target().substr(std::string("grpc://").size());
+  SessionOptions opts;
+  opts.target = server->target();
+  auto session = NewGrpcSession(
+      opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(
+                address, ::grpc::InsecureChannelCredentials(), DefaultChannelArguments())));
+  ExpectOneMebibyteMessageLimit(session.get());
   EXPECT_TRUE(session->Close().ok());
+}
+
+// The same limit from the options: the server's from its ServerDef's default_session_config, the
+// client's from its session config (whose use_rpc_for_inprocess_master takes the session over
+// gRPC to the server of its own process).
+TEST(GrpcServer, TheMessageLimitComesFromTheRpcOptions) {
+  ASSERT_EQ(getenv("SG_GRPC_MAX_MESSAGE_BYTES"), nullptr);
+  auto def = ServerDefFromClusterSpec("worker=localhost:0", "worker", 0);
+  ASSERT_TRUE(def.ok()) << def.status();
+  def->mutable_default_session_config()->mutable_rpc_options()->set_sg_max_message_bytes(1 << 20);
+  std::unique_ptr<ServerInterface> server;
+  ASSERT_TRUE(NewGrpcServer(*def, TlsOptions(), &server).ok());
+  ASSERT_TRUE(server->Start().ok());
+  SessionOptions opts;
+  opts.target = server->target();
+  opts.config.mutable_rpc_options()->set_sg_max_message_bytes(1 << 20);
+  opts.config.mutable_rpc_options()->set_use_rpc_for_inprocess_master(true);
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(NewSession(opts, &session).ok());
+  ExpectOneMebibyteMessageLimit(session.get());
+  EXPECT_TRUE(session->Close().ok());
+}
+
+// Each environment variable, when set, overrides its option.
+TEST(GrpcUtil, EnvironmentVariablesOverrideTheRpcOptions) {
+  const char* kVars[] = {"SG_GRPC_MAX_MESSAGE_BYTES", "SG_GRPC_ARGS", "SG_GRPC_TLS_CA",
+                         "SG_GRPC_TLS_CERT", "SG_GRPC_TLS_KEY"};
+  for (const char* v : kVars) ASSERT_EQ(getenv(v), nullptr) << v << " is set for the test";
+  struct Unset {
+    const char* const* vars;
+    ~Unset() {
+      for (int i = 0; i < 5; ++i) unsetenv(vars[i]);
+    }
+  } unset{kVars};
+  RPCOptions rpc;
+  rpc.set_sg_max_message_bytes(1000);
+  (*rpc.mutable_sg_grpc_args())["grpc.a"] = 1;
+  (*rpc.mutable_sg_grpc_args())["grpc.b"] = 2;
+  rpc.set_sg_tls_ca_file("/config/ca.pem");
+  rpc.set_sg_tls_cert_file("/config/cert.pem");
+  rpc.set_sg_tls_key_file("/config/key.pem");
+  using Args = std::vector<std::pair<std::string, int>>;
+  EXPECT_EQ(MaxMessageBytes(RPCOptions()), kMaxMessageBytes);
+  EXPECT_EQ(MaxMessageBytes(rpc), 1000);
+  EXPECT_EQ(TransportArguments(rpc), (Args{{"grpc.a", 1}, {"grpc.b", 2}}));
+  TlsOptions tls = ClientTlsOptions(rpc);
+  EXPECT_EQ(tls.ca_file, "/config/ca.pem");
+  EXPECT_EQ(tls.cert_file, "/config/cert.pem");
+  EXPECT_EQ(tls.key_file, "/config/key.pem");
+  RPCOptions no_ca = rpc;
+  no_ca.clear_sg_tls_ca_file();
+  tls = ClientTlsOptions(no_ca);
+  EXPECT_TRUE(tls.ca_file.empty() && tls.cert_file.empty() && tls.key_file.empty())
+      << "without a CA the channel is plaintext";
+
+  setenv("SG_GRPC_MAX_MESSAGE_BYTES", "2000", 1);
+  setenv("SG_GRPC_ARGS", "grpc.b=5,grpc.c=6", 1);
+  setenv("SG_GRPC_TLS_CA", "/env/ca.pem", 1);
+  setenv("SG_GRPC_TLS_KEY", "/env/key.pem", 1);
+  EXPECT_EQ(MaxMessageBytes(rpc), 2000);
+  EXPECT_EQ(TransportArguments(rpc), (Args{{"grpc.a", 1}, {"grpc.b", 5}, {"grpc.c", 6}}));
+  tls = ClientTlsOptions(rpc);
+  EXPECT_EQ(tls.ca_file, "/env/ca.pem");
+  EXPECT_EQ(tls.cert_file, "/config/cert.pem");
+  EXPECT_EQ(tls.key_file, "/env/key.pem");
+  tls = ClientTlsOptions(no_ca);
+  EXPECT_EQ(tls.ca_file, "/env/ca.pem");
 }
 
 TEST(GrpcServer, PortInUseIsUnavailableNamingTheAddress) {

@@ -801,7 +801,9 @@ SG_CAPI_EXPORT extern void SG_DeleteSession(SG_Session* session, SG_Status* stat
  * output_values, and also runs `target_opers` for their effect. The same output may be fetched
  * twice: both results are returned. Any tensor may be fed, not only Placeholders.
  * `run_options` (a serialized RunOptions) may be NULL; `run_metadata` may be NULL or an empty
- * buffer that receives a serialized RunMetadata.
+ * buffer that receives a serialized RunMetadata: step_stats (each node run: its device, times,
+ * outputs' dtypes and shapes) when RunOptions.trace_level is above NO_TRACE, partition_graphs
+ * when RunOptions.output_partition_graphs is set, else nothing (length 0).
  * Ownership: input tensors and buffers stay the caller's (borrowed for the call); each
  *   output_values[i] is a new tensor the caller deletes. On failure every output_values[i] is
  *   set to NULL.
