@@ -12,18 +12,20 @@ absl::Status ExtendSession(SG_Session* s) {
   GraphDef def;
   int num_node_ids, num_functions;
   {
-    absl::MutexLock graph_lock(&s->graph->mu);
-    const Graph& g = s->graph->graph;
-    num_node_ids = g.num_node_ids();
-    num_functions = g.flib().num_functions();
+    // The graph is read as graph->graph, not through a `const Graph&`: Clang 14's
+    // thread-safety analysis loses the lock of a member read through a const reference.
+    SG_Graph* graph = s->graph;
+    absl::MutexLock graph_lock(&graph->mu);
+    num_node_ids = graph->graph.num_node_ids();
+    num_functions = graph->graph.flib().num_functions();
     if (s->created && num_node_ids == s->extended_node_ids &&
         num_functions == s->extended_functions) {
       return absl::OkStatus();
     }
-    *def.mutable_versions() = g.versions();
-    if (num_functions != s->extended_functions) g.flib().ToProto(def.mutable_library());
+    *def.mutable_versions() = graph->graph.versions();
+    if (num_functions != s->extended_functions) graph->graph.flib().ToProto(def.mutable_library());
     for (int id = s->extended_node_ids; id < num_node_ids; ++id) {
-      const Node* n = g.FindNodeId(id);
+      const Node* n = graph->graph.FindNodeId(id);
       if (n != nullptr) NodeToDef(*n, def.add_node());
     }
   }
@@ -65,11 +67,11 @@ absl::Status MakeRunArgs(SG_Session* s, const SG_Output* inputs, SG_Tensor* cons
   if (with_values) SG_RETURN_IF_ERROR(CheckArray(input_values, ninputs, "input_values"));
   SG_RETURN_IF_ERROR(CheckArray(outputs, noutputs, "outputs"));
   SG_RETURN_IF_ERROR(CheckArray(targets, ntargets, "target_opers"));
-  absl::MutexLock lock(&s->graph->mu);
-  const Graph& g = s->graph->graph;
+  SG_Graph* graph = s->graph;
+  absl::MutexLock lock(&graph->mu);
   for (int i = 0; i < ninputs; ++i) {
     const std::string what = absl::StrCat("inputs[", i, "]");
-    SG_RETURN_IF_ERROR(CheckOutputOf(g, inputs[i], what));
+    SG_RETURN_IF_ERROR(CheckOutputOf(graph->graph, inputs[i], what));
     const std::string name = OutputName(inputs[i]);
     args->feed_names.push_back(name);
     if (!with_values) continue;
@@ -87,13 +89,14 @@ absl::Status MakeRunArgs(SG_Session* s, const SG_Output* inputs, SG_Tensor* cons
     args->feeds.emplace_back(name, *std::move(t));
   }
   for (int i = 0; i < noutputs; ++i) {
-    SG_RETURN_IF_ERROR(CheckOutputOf(g, outputs[i], absl::StrCat("outputs[", i, "]")));
+    SG_RETURN_IF_ERROR(
+        CheckOutputOf(graph->graph, outputs[i], absl::StrCat("outputs[", i, "]")));
     args->fetches.push_back(OutputName(outputs[i]));
   }
   for (int i = 0; i < ntargets; ++i) {
     if (targets[i] == nullptr) return errors::InvalidArgument("target_opers[", i, "] is NULL");
     const Node* n = ToNode(targets[i]);
-    if (g.FindNodeId(n->id()) != n) {
+    if (graph->graph.FindNodeId(n->id()) != n) {
       return errors::NotFound("target_opers[", i, "] ('", n->name(),
                               "') is an operation of another graph");
     }

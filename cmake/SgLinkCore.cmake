@@ -6,4 +6,8 @@ function(sg_link_core target)
     set(scope ${ARGV1})
   endif()
   target_link_libraries(${target} ${scope} "$<LINK_LIBRARY:WHOLE_ARCHIVE,sg_core>")
+  # Under ThreadSanitizer: sg's calls into Abseil's mutexes go through core/util/tsan_absl_sync.cc.
+  if(SG_TSAN_LINK_OPTIONS)
+    target_link_options(${target} ${scope} ${SG_TSAN_LINK_OPTIONS})
+  endif()
 endfunction()

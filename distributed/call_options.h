@@ -53,8 +53,8 @@ class CallOptions {
  private:
   absl::Time deadline_ = absl::InfiniteFuture();
   mutable absl::Mutex mu_;
-  std::function<void()> cancel_;
-  bool cancelled_ = false;
+  std::function<void()> cancel_ ABSL_GUARDED_BY(mu_);
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace sg

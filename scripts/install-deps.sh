@@ -7,6 +7,9 @@ set -euo pipefail
 PACKAGES=(
   # toolchain and build
   cmake ninja-build g++ ccache pkg-config binutils git
+  # Clang for test.sh's checks: thread-safety analysis, ThreadSanitizer, libFuzzer (the
+  # sanitizer and fuzzer runtimes are in libclang-rt, which clang only recommends)
+  clang libclang-rt-14-dev
   # protobuf and gRPC (gRPC is used by the distributed runtime)
   protobuf-compiler libprotobuf-dev libgrpc++-dev protobuf-compiler-grpc
   # libraries

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds sg and runs every test: once in the Release-with-assertions
 # build (build/), once more under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/).
-# Exits non-zero if anything fails. Takes well under 20 minutes on 2 cores with a warm ccache.
+# Then, with Clang: the runtime's concurrency tests under ThreadSanitizer (build-tsan/, where
+# Clang's thread-safety analysis also checks the lock annotations, as errors), and every fuzz
+# target for FUZZ_SECONDS (scripts/fuzz.sh, build-fuzz/).
+# Exits non-zero if anything fails. Each phase prints how long the previous one took.
 #
 #   BUILD_DIR       plain build (default build/)
 #   ASAN_BUILD_DIR  sanitizer build (default build-asan/)
-#   SG_SKIP_ASAN=1  skip the sanitizer pass (quick local runs; CI never sets it)
+#   TSAN_BUILD_DIR  ThreadSanitizer build (default build-tsan/)
+#   FUZZ_BUILD_DIR  fuzz build (default build-fuzz/)
+#   FUZZ_SECONDS    how long each fuzz target runs (default 20 here)
+#   SG_SKIP_ASAN=1  skip the ASan pass; SG_SKIP_TSAN=1, SG_SKIP_FUZZ=1 likewise (quick local
+#                   runs; CI never sets them)
 #   SG_SKIP_ORACLE=1  do not make the TensorFlow oracle's venv (the model corpus's Keras
 #                   applications are then skipped, and ctest says so)
 set -euo pipefail
@@ -14,6 +21,7 @@ cd "$(dirname "$0")/.."
 REPO="$(pwd)"
 BUILD_DIR="${BUILD_DIR:-build}"
 ASAN_BUILD_DIR="${ASAN_BUILD_DIR:-build-asan}"
+TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-build-tsan}"
 JOBS="${JOBS:-$(nproc)}"
 export JOBS
 
@@ -68,6 +76,38 @@ if [ "${SG_SKIP_ASAN:-0}" != 1 ]; then
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   if ! (cd "$ASAN_BUILD_DIR" && ctest "${ctest_args[@]}"); then
     failed+=("ctest under ASan+UBSan in $ASAN_BUILD_DIR")
+  fi
+fi
+
+# The concurrency tests under ThreadSanitizer: sessions under concurrent Run and Close, the
+# executor's pools (the test graphs' loops and conds), master and worker in process and over gRPC
+# (rendezvous, RecvTensor, cancellation), a cluster of `sg server` processes, and the C API's
+# graph lock. Built with Clang, whose -Wthread-safety checks the lock annotations of core/,
+# distributed/ and c_api/ as errors in the same build. The Java and Go bindings' stress tests are
+# not run here: a JVM or a Go binary does not load a TSan-instrumented libsg (TSan must be in the
+# executable), and each binding only converts and calls the C API that c_api_bad_input_test covers.
+TSAN_TESTS=(session_test testdata_graphs_test master_session_test worker_test server_test
+            cluster_test c_api_bad_input_test)
+if [ "${SG_SKIP_TSAN:-0}" != 1 ]; then
+  phase "build under TSan, with thread-safety analysis ($TSAN_BUILD_DIR)"
+  BUILD_DIR="$TSAN_BUILD_DIR" CC=clang CXX=clang++ scripts/build.sh \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DSG_SANITIZE=thread -DSG_THREAD_SAFETY_ANALYSIS=ON -DSG_BUILD_JAVA=OFF -DSG_BUILD_GO=OFF \
+    -- sg_core sg_distributed sg "${TSAN_TESTS[@]}"
+
+  phase "ctest under TSan ($TSAN_BUILD_DIR)"
+  tsan_regex="^($(IFS='|'; echo "${TSAN_TESTS[*]}"))\$"
+  if ! (cd "$TSAN_BUILD_DIR" &&
+        TSAN_OPTIONS="${TSAN_OPTIONS:-second_deadlock_stack=1 suppressions=$REPO/tests/tsan_suppressions.txt}" \
+        ctest "${ctest_args[@]}" -R "$tsan_regex"); then
+    failed+=("ctest under TSan in $TSAN_BUILD_DIR")
+  fi
+fi
+
+if [ "${SG_SKIP_FUZZ:-0}" != 1 ]; then
+  phase "fuzz targets, ${FUZZ_SECONDS:-20} s each (scripts/fuzz.sh)"
+  if ! FUZZ_SECONDS="${FUZZ_SECONDS:-20}" scripts/fuzz.sh; then
+    failed+=("scripts/fuzz.sh")
   fi
 fi
 

@@ -26,9 +26,12 @@ namespace {
 class StepCallFrame : public CallFrameInterface {
  public:
   StepCallFrame(std::vector<Tensor> args, int num_retvals)
-      : args_(std::move(args)), retvals_(num_retvals), set_(num_retvals, false) {}
+      : args_(std::move(args)),
+        num_retvals_(num_retvals),
+        retvals_(num_retvals),
+        set_(num_retvals, false) {}
   int num_args() const override { return static_cast<int>(args_.size()); }
-  int num_retvals() const override { return static_cast<int>(retvals_.size()); }
+  int num_retvals() const override { return num_retvals_; }
   absl::Status GetArg(int index, Tensor* value) const override {
     if (index < 0 || index >= args_.size()) return errors::Internal("no feed ", index);
     *value = args_[index];
@@ -42,14 +45,20 @@ class StepCallFrame : public CallFrameInterface {
     set_[index] = true;
     return absl::OkStatus();
   }
-  bool has_retval(int i) const { return set_[i]; }
-  const Tensor& retval(int i) const { return retvals_[i]; }
+  // The value of fetch `index`, or false when the step never set it (a dead fetch).
+  bool GetRetval(int index, Tensor* value) {
+    absl::MutexLock lock(&mu_);
+    if (!set_[index]) return false;
+    *value = retvals_[index];
+    return true;
+  }
 
  private:
-  std::vector<Tensor> args_;
+  const std::vector<Tensor> args_;
+  const int num_retvals_;
   absl::Mutex mu_;
-  std::vector<Tensor> retvals_;
-  std::vector<bool> set_;
+  std::vector<Tensor> retvals_ ABSL_GUARDED_BY(mu_);
+  std::vector<bool> set_ ABSL_GUARDED_BY(mu_);
 };
 
 // The executors of one run signature.
@@ -63,11 +72,11 @@ struct PartialRun {
   std::unique_ptr<LocalRendezvous> rendezvous;
   std::unique_ptr<CancellationManager> cancellation;
   std::unique_ptr<ResourceMgr> step_resources;
-  std::set<std::string> pending_feeds, pending_fetches;
   absl::Notification done;
   absl::Mutex mu;
-  absl::Status status;
-  int remaining = 0;
+  std::set<std::string> pending_feeds ABSL_GUARDED_BY(mu);
+  std::set<std::string> pending_fetches ABSL_GUARDED_BY(mu);
+  absl::Status status ABSL_GUARDED_BY(mu);
 };
 
 class DirectSession;
@@ -94,7 +103,7 @@ class DirectSessionRegistry {
 
  private:
   absl::Mutex mu_;
-  std::set<DirectSession*> sessions_;
+  std::set<DirectSession*> sessions_ ABSL_GUARDED_BY(mu_);
 };
 
 class DirectSession : public Session {
@@ -320,19 +329,20 @@ class DirectSession : public Session {
   void StartStep(const ExecutorSet& set, Executor::Args args,
                  std::function<void(const absl::Status&)> done) {
     struct Barrier {
+      Barrier(int n, Rendezvous* r, std::function<void(const absl::Status&)> d)
+          : rendezvous(r), done(std::move(d)), remaining(n) {}
+      Rendezvous* const rendezvous;
+      std::function<void(const absl::Status&)> done;  // taken by the last executor out
       absl::Mutex mu;
-      int remaining;
-      absl::Status status;
-      Rendezvous* rendezvous;
-      std::function<void(const absl::Status&)> done;
+      int remaining ABSL_GUARDED_BY(mu);
+      absl::Status status ABSL_GUARDED_BY(mu);
     };
-    auto* b = new Barrier;
-    b->remaining = static_cast<int>(set.executors.size());
-    b->rendezvous = args.rendezvous;
-    b->done = std::move(done);
+    auto* b = new Barrier(static_cast<int>(set.executors.size()), args.rendezvous,
+                          std::move(done));
     for (const auto& exec : set.executors) {
       exec->RunAsync(args, [b](const absl::Status& s) {
         bool last;
+        absl::Status st;
         {
           absl::MutexLock lock(&b->mu);
           if (!s.ok() && b->status.ok()) {
@@ -340,10 +350,10 @@ class DirectSession : public Session {
             if (b->rendezvous) b->rendezvous->StartAbort(s);
           }
           last = --b->remaining == 0;
+          if (last) st = b->status;
         }
         if (last) {
           auto fn = std::move(b->done);
-          absl::Status st = b->status;
           delete b;
           fn(st);
         }
@@ -406,13 +416,13 @@ class DirectSession : public Session {
     SG_RETURN_IF_ERROR(status);
     outputs->clear();
     for (const std::string& name : output_names) {
-      const int i = step.FetchIndex(name);
-      if (!frame.has_retval(i)) {
+      Tensor value;
+      if (!frame.GetRetval(step.FetchIndex(name), &value)) {
         return errors::InvalidArgument("fetch '", name,
                                        "' was not computed: its value is dead (an untaken "
                                        "branch of a cond)");
       }
-      outputs->push_back(frame.retval(i));
+      outputs->push_back(std::move(value));
     }
     if (run_metadata != nullptr) {
       // What this step asked for replaces what the caller's RunMetadata held.
@@ -436,8 +446,11 @@ class DirectSession : public Session {
     run->rendezvous = std::make_unique<LocalRendezvous>();
     run->cancellation = std::make_unique<CancellationManager>();
     run->step_resources = std::make_unique<ResourceMgr>();
-    run->pending_feeds.insert(set->step.feeds.begin(), set->step.feeds.end());
-    run->pending_fetches.insert(set->step.fetches.begin(), set->step.fetches.end());
+    {
+      absl::MutexLock lock(&run->mu);
+      run->pending_feeds.insert(set->step.feeds.begin(), set->step.feeds.end());
+      run->pending_fetches.insert(set->step.fetches.begin(), set->step.fetches.end());
+    }
     Executor::Args eargs;
     eargs.step_id = next_step_id_.fetch_add(1);
     eargs.rendezvous = run->rendezvous.get();

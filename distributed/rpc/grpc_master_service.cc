@@ -1,5 +1,6 @@
 #include "distributed/rpc/grpc_master_service.h"
 
+#include "core/util/tsan_annotations.h"
 #include "distributed/proto/master_service.grpc.pb.h"
 #include "distributed/rpc/grpc_util.h"
 
@@ -46,10 +47,12 @@ class GrpcMasterService final : public grpc::MasterService::Service {
  private:
   template <typename Fn>
   ::grpc::Status Call(::grpc::ServerContext* ctx, Fn fn) {
+    tsan::Acquire(this);  // the server's set-up (GrpcServer::Start; core/util/tsan_annotations.h)
     CallOptions opts;
     opts.SetDeadline(FromGrpcDeadline(ctx->deadline()));
     absl::Status s = fn(&opts);
     if (!s.ok()) ctx->AddTrailingMetadata(kMasterErrorTrailer, "1");
+    tsan::Release(this);  // for the server's stop
     return ToGrpcStatus(s);
   }
 

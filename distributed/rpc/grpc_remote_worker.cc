@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "core/util/tsan_annotations.h"
 #include "distributed/proto/worker_service.grpc.pb.h"
 #include "distributed/rpc/grpc_util.h"
 #include "distributed/rpc/tensor_coding.h"
@@ -39,7 +40,14 @@ class ClientQueue {
       std::thread([this] {
         void* tag;
         bool ok;
-        while (cq_.Next(&tag, &ok)) static_cast<Tag*>(tag)->Complete();
+        for (;;) {
+          {
+            tsan::IgnoreAccesses ignore;  // gRPC's code finishing the call (tsan_annotations.h)
+            if (!cq_.Next(&tag, &ok)) break;
+          }
+          tsan::Acquire(tag);
+          static_cast<Tag*>(tag)->Complete();
+        }
       }).detach();
     }
   }
@@ -58,6 +66,8 @@ class UnaryTag : public Tag {
       : call_(std::move(call)), done_(std::move(done)) {}
   void Start(std::unique_ptr<::grpc::ClientAsyncResponseReader<Resp>> reader, Resp* resp) {
     reader_ = std::move(reader);
+    tsan::Release(this);  // for the polling thread that completes the call
+    tsan::IgnoreAccesses ignore;
     reader_->StartCall();
     reader_->Finish(resp, &status_, this);
   }

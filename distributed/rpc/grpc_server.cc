@@ -13,6 +13,7 @@
 #include "core/framework/device.h"
 #include "core/framework/host_memory.h"
 #include "core/runtime/threadpool.h"
+#include "core/util/tsan_annotations.h"
 #include "distributed/master/master.h"
 #include "distributed/rpc/grpc_master_service.h"
 #include "distributed/rpc/grpc_util.h"
@@ -146,6 +147,10 @@ class GrpcServer final : public ServerInterface {
     builder.RegisterService(worker_service.get());
     builder.RegisterService(master_service.get());
     worker_->Resume();  // after a Stop: calls may come in as soon as the server starts
+    // gRPC's threads call the services: what this thread set up happens before (the services
+    // acquire themselves in each call; core/util/tsan_annotations.h).
+    tsan::Release(worker_service.get());
+    tsan::Release(master_service.get());
     std::unique_ptr<::grpc::Server> server = builder.BuildAndStart();
     if (server == nullptr || bound_port == 0) {
       return errors::Unavailable("Could not start the server of ", task_name_, " on ", address,
@@ -171,6 +176,9 @@ class GrpcServer final : public ServerInterface {
     server_->Shutdown(ToGrpcDeadline(absl::Now() + kShutdownGrace));
     server_->Wait();
     server_.reset();
+    // The services' last calls happen before (tsan_annotations.h).
+    tsan::Acquire(worker_service_.get());
+    tsan::Acquire(master_service_.get());
     worker_service_.reset();
     master_service_.reset();
     ++stops_;

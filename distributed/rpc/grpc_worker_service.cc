@@ -2,6 +2,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include "core/util/tsan_annotations.h"
 #include "distributed/proto/worker_service.grpc.pb.h"
 #include "distributed/rpc/grpc_util.h"
 #include "distributed/rpc/tensor_coding.h"
@@ -16,12 +17,25 @@ class Reactor : public ::grpc::ServerUnaryReactor {
  public:
   explicit Reactor(::grpc::CallbackServerContext* ctx) {
     opts_.SetDeadline(FromGrpcDeadline(ctx->deadline()));
+    tsan::Release(this);  // gRPC may call OnCancel on another thread (tsan_annotations.h)
   }
-  void OnCancel() override { opts_.StartCancel(); }
-  void OnDone() override { delete this; }
+  void OnCancel() override {
+    tsan::Acquire(this);
+    opts_.StartCancel();
+  }
+  void OnDone() override {
+    tsan::Acquire(this);
+    delete this;
+  }
   CallOptions* opts() { return &opts_; }
   StatusCallback Done() {
-    return [this](const absl::Status& s) { Finish(ToGrpcStatus(s)); };
+    return [this](const absl::Status& s) { FinishWith(ToGrpcStatus(s)); };
+  }
+  // Finish, after which gRPC sends the reply and calls OnDone on a thread of its own.
+  void FinishWith(const ::grpc::Status& s) {
+    tsan::Release(this);
+    tsan::IgnoreAccesses ignore;
+    Finish(s);
   }
 
  private:
@@ -54,8 +68,10 @@ class GrpcWorkerService final : public ServiceBase {
   ::grpc::ServerUnaryReactor* Name(::grpc::CallbackServerContext* ctx,                   \
                                    const Name##Request* req, Name##Response* resp)       \
       override {                                                                          \
+    tsan::Acquire(this); /* the server's set-up (GrpcServer::Start) */                    \
     auto* r = new Reactor(ctx);                                                           \
     worker_->Name##Async(r->opts(), req, resp, r->Done());                                \
+    tsan::Release(this); /* for the server's stop */                                      \
     return r;                                                                             \
   }
   SG_WORKER_METHOD(GetStatus)
@@ -71,18 +87,21 @@ class GrpcWorkerService final : public ServiceBase {
   ::grpc::ServerUnaryReactor* RecvTensor(::grpc::CallbackServerContext* ctx,
                                          const ::grpc::ByteBuffer* req,
                                          ::grpc::ByteBuffer* resp) override {
+    tsan::Acquire(this);  // the server's set-up (GrpcServer::Start)
     auto* r = new RecvTensorReactor(ctx);
     ::grpc::ByteBuffer request(*req);
     absl::Status s = ParseFromByteBuffer(&request, &r->req);
     if (!s.ok()) {
-      r->Finish(ToGrpcStatus(s));
+      r->FinishWith(ToGrpcStatus(s));
+      tsan::Release(this);
       return r;
     }
     worker_->RecvTensorAsync(r->opts(), &r->req, &r->result, [r, resp](const absl::Status& s) {
       if (s.ok()) EncodeRecvTensorResponse(r->result.tensor, r->result.is_dead, resp);
       r->result.tensor = Tensor();  // the reply's slice holds the buffer now
-      r->Finish(ToGrpcStatus(s));
+      r->FinishWith(ToGrpcStatus(s));
     });
+    tsan::Release(this);  // for the server's stop
     return r;
   }
 

@@ -155,23 +155,24 @@ std::shared_ptr<const GraphMgr::Item> GraphMgr::Lookup(const std::string& handle
 void GraphMgr::ExecuteAsync(const Item& item, const Executor::Args& args,
                             std::function<void(const absl::Status&)> done) {
   struct Barrier {
+    Barrier(int n, Rendezvous* r, std::function<void(const absl::Status&)> d)
+        : rendezvous(r), done(std::move(d)), remaining(n) {}
+    Rendezvous* const rendezvous;
+    std::function<void(const absl::Status&)> done;  // taken by the last executor out
     absl::Mutex mu;
-    int remaining = 0;
-    absl::Status status;
-    Rendezvous* rendezvous = nullptr;
-    std::function<void(const absl::Status&)> done;
+    int remaining ABSL_GUARDED_BY(mu);
+    absl::Status status ABSL_GUARDED_BY(mu);
   };
   if (item.executors.empty()) {
     done(absl::OkStatus());
     return;
   }
-  auto* b = new Barrier;
-  b->remaining = static_cast<int>(item.executors.size());
-  b->rendezvous = args.rendezvous;
-  b->done = std::move(done);
+  auto* b = new Barrier(static_cast<int>(item.executors.size()), args.rendezvous,
+                        std::move(done));
   for (const auto& exec : item.executors) {
     exec->RunAsync(args, [b](const absl::Status& s) {
       bool last;
+      absl::Status st;
       Rendezvous* abort = nullptr;
       {
         absl::MutexLock lock(&b->mu);
@@ -186,10 +187,10 @@ void GraphMgr::ExecuteAsync(const Item& item, const Executor::Args& args,
           b->mu.Lock();
         }
         last = --b->remaining == 0;
+        if (last) st = b->status;
       }
       if (last) {
         auto fn = std::move(b->done);
-        absl::Status st = b->status;
         delete b;
         fn(st);
       }

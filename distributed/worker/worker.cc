@@ -172,22 +172,22 @@ struct Worker::Impl {
   static void RecvOutputs(const RunGraphRequest* req, RunGraphResponse* resp, StepRendezvous* r,
                           bool wait, StatusCallback done) {
     struct State {
+      State(int n, StatusCallback d) : done(std::move(d)), remaining(n), values(n) {}
+      const StatusCallback done;
       absl::Mutex mu;
-      int remaining;
-      absl::Status status;
-      std::vector<Tensor> values;
-      StatusCallback done;
+      int remaining ABSL_GUARDED_BY(mu);
+      absl::Status status ABSL_GUARDED_BY(mu);
+      std::vector<Tensor> values ABSL_GUARDED_BY(mu);
     };
     const int n = req->recv_key_size();
     if (n == 0) {
       done(absl::OkStatus());
       return;
     }
-    auto st = std::make_shared<State>();
-    st->remaining = n;
-    st->values.resize(n);
-    st->done = std::move(done);
+    auto st = std::make_shared<State>(n, std::move(done));
     auto finish_one = [st, req, resp](int i, const absl::Status& s, const Tensor& v, bool dead) {
+      absl::Status status;
+      std::vector<Tensor> values;
       {
         absl::MutexLock lock(&st->mu);
         if (s.ok() && dead) {
@@ -201,15 +201,17 @@ struct Worker::Impl {
           st->values[i] = v;
         }
         if (--st->remaining > 0) return;
+        status = st->status;
+        values = std::move(st->values);
       }
-      if (st->status.ok()) {
+      if (status.ok()) {
         for (int j = 0; j < req->recv_key_size(); ++j) {
           NamedTensorProto* out = resp->add_recv();
           out->set_name(req->recv_key(j));
-          st->values[j].AsProtoTensorContent(out->mutable_tensor());
+          values[j].AsProtoTensorContent(out->mutable_tensor());
         }
       }
-      st->done(st->status);
+      st->done(status);
     };
     for (int i = 0; i < n; ++i) {
       Rendezvous::ParsedKey key;

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets of fuzz/ as libFuzzer binaries with Clang under AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-fuzz/; the runtime's lock annotations are checked in the same
+# build, SG_THREAD_SAFETY_ANALYSIS), then runs each target for a bounded time from its committed
+# seed corpus and regression inputs, and prints the executions per target. Exits non-zero when a
+# target crashes, hangs, leaks or trips a sanitizer; the input that did it is kept under
+# build-fuzz/artifacts/<target>/ and the command to reproduce it is printed.
+#
+#   scripts/fuzz.sh [TARGET...]       targets: graph tensor_proto checkpoint saved_model master
+#                                     worker (default: all)
+#
+#   FUZZ_SECONDS     how long each target runs (default 60)
+#   FUZZ_BUILD_DIR   build directory (default build-fuzz/)
+#   FUZZ_SKIP_BUILD  1: use the binaries already built
+#   JOBS             parallel build jobs (default: nproc)
+#
+# New inputs that reach new code go to build-fuzz/corpus/<target>/ (not to the repository);
+# fuzz/README.md says how to turn a crash into a regression input.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+REPO="$(pwd)"
+FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
+case "$FUZZ_BUILD_DIR" in /*) ;; *) FUZZ_BUILD_DIR="$REPO/$FUZZ_BUILD_DIR" ;; esac
+ALL_TARGETS=(graph tensor_proto checkpoint saved_model master worker)
+if [ $# -gt 0 ]; then targets=("$@"); else targets=("${ALL_TARGETS[@]}"); fi
+
+if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
+  fuzzers=()
+  for t in "${targets[@]}"; do fuzzers+=("${t}_fuzzer"); done
+  # -O1 with line tables: quicker to build, still fast to run, and crash stacks name lines.
+  BUILD_DIR="$FUZZ_BUILD_DIR" CC=clang CXX=clang++ scripts/build.sh \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_C_FLAGS_RELEASE="-O1 -gline-tables-only" \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" \
+    -DSG_BUILD_FUZZERS=ON -DSG_SANITIZE=address,undefined -DSG_THREAD_SAFETY_ANALYSIS=ON \
+    -DSG_BUILD_TESTS=OFF -DSG_BUILD_JAVA=OFF -DSG_BUILD_GO=OFF -DSG_C_API_DEBUG_INFO=OFF \
+    -- "${fuzzers[@]}"
+fi
+
+# A single allocation over 1 GiB fails (new throws, the step fails with RESOURCE_EXHAUSTED), as
+# it may on a real host; memory in use over 3 GiB is reported as a finding by libFuzzer.
+# (FUZZ_ASAN_OPTIONS / FUZZ_UBSAN_OPTIONS override; the caller's ASAN_OPTIONS are not used.)
+export ASAN_OPTIONS="${FUZZ_ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_size_mb=1024:detect_leaks=1:detect_stack_use_after_return=0}"
+export UBSAN_OPTIONS="${FUZZ_UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+failed=()
+summary=()
+for t in "${targets[@]}"; do
+  exe="$FUZZ_BUILD_DIR/fuzz/${t}_fuzzer"
+  work="$FUZZ_BUILD_DIR/corpus/$t"
+  artifacts="$FUZZ_BUILD_DIR/artifacts/$t"
+  log="$FUZZ_BUILD_DIR/fuzz-$t.log"
+  mkdir -p "$work" "$artifacts"
+  inputs=("$work" "$REPO/fuzz/corpus/$t")
+  [ -d "$REPO/fuzz/regressions/$t" ] && inputs+=("$REPO/fuzz/regressions/$t")
+  echo "=== fuzz.sh: $t for ${FUZZ_SECONDS} s"
+  set +e
+  "$exe" -max_total_time="$FUZZ_SECONDS" -timeout=60 -rss_limit_mb=3072 -malloc_limit_mb=4096 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" "${inputs[@]}" >"$log" 2>&1
+  rc=$?
+  set -e
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  if [ $rc -ne 0 ]; then
+    failed+=("$t")
+    summary+=("$t: FAILED (exit $rc) after ${runs:-?} executions; see $log")
+    tail -60 "$log" >&2
+    for a in "$artifacts"/*; do
+      [ -f "$a" ] && echo "fuzz.sh: reproduce with: $exe $a" >&2
+    done
+  else
+    summary+=("$t: ${runs:-?} executions in ${FUZZ_SECONDS} s, coverage ${cov:-?}, no crash")
+  fi
+done
+
+echo "=== fuzz.sh: summary"
+printf '  %s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz.sh: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
