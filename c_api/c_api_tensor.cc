@@ -1,5 +1,6 @@
-// C API: tensors, TensorFlow 1.x's string tensor encoding, and the conversions between C
-// tensors and sg::Tensor used at the session boundary.
+// C API: tensors, TensorFlow 1.x's string tensor encoding (the one implementation of it: the
+// tools and the bindings go through SG_NewStringTensor and SG_StringTensorGet), and the
+// conversions between C tensors and sg::Tensor used at the session boundary.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -71,9 +72,13 @@ absl::StatusOr<size_t> NumericBytes(DataType dt, const TensorShape& shape) {
   return n * size;
 }
 
-// Decodes the TF 1.x string layout of `n` elements into `out` (may be nullptr to validate).
-absl::Status DecodeStrings(const char* data, size_t len, int64_t n, tstring* out) {
-  if (n == 0) return absl::OkStatus();
+// The largest buffer TensorBuffer::Allocate makes.
+constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 62;
+
+// Element `i` of TF 1.x's layout of `n` strings in [data, data + len): sets *str and *size, or
+// INVALID_ARGUMENT saying what is corrupt. Reads only the table entry and the element itself.
+absl::Status StringAt(const char* data, size_t len, int64_t n, int64_t i, const char** str,
+                      size_t* size) {
   if (data == nullptr || static_cast<uint64_t>(n) > len / kOffsetBytes) {
     return errors::InvalidArgument("SG_STRING tensor of ", n, " elements has ", len,
                                    " bytes, fewer than its ", n, " offsets need");
@@ -81,22 +86,84 @@ absl::Status DecodeStrings(const char* data, size_t len, int64_t n, tstring* out
   const char* base = data + n * kOffsetBytes;
   const char* limit = data + len;
   const size_t data_len = limit - base;
+  uint64_t offset;
+  std::memcpy(&offset, data + i * kOffsetBytes, kOffsetBytes);
+  if (offset >= data_len) {
+    return errors::InvalidArgument("SG_STRING tensor: element ", i, " has offset ", offset,
+                                   " outside the ", data_len, " data bytes");
+  }
+  uint64_t length;
+  const char* p = GetVarint(base + offset, limit, &length);
+  if (p == nullptr || length > static_cast<uint64_t>(limit - p)) {
+    return errors::InvalidArgument("SG_STRING tensor: element ", i,
+                                   " has a malformed or truncated length");
+  }
+  *str = p;
+  *size = static_cast<size_t>(length);
+  return absl::OkStatus();
+}
+
+// Decodes the TF 1.x string layout of `n` elements into `out` (may be nullptr to validate).
+absl::Status DecodeStrings(const char* data, size_t len, int64_t n, tstring* out) {
   for (int64_t i = 0; i < n; ++i) {
-    uint64_t offset;
-    std::memcpy(&offset, data + i * kOffsetBytes, kOffsetBytes);
-    if (offset >= data_len) {
-      return errors::InvalidArgument("SG_STRING tensor: element ", i, " has offset ", offset,
-                                     " outside the ", data_len, " data bytes");
-    }
-    uint64_t size;
-    const char* p = GetVarint(base + offset, limit, &size);
-    if (p == nullptr || size > static_cast<uint64_t>(limit - p)) {
-      return errors::InvalidArgument("SG_STRING tensor: element ", i,
-                                     " has a malformed or truncated length");
-    }
-    if (out) out[i].assign(p, size);
+    const char* str;
+    size_t size;
+    SG_RETURN_IF_ERROR(StringAt(data, len, n, i, &str, &size));
+    if (out) out[i].assign(str, size);
   }
   return absl::OkStatus();
+}
+
+// The bytes TF 1.x's layout of `n` strings takes, `size(i)` bytes each; INVALID_ARGUMENT past
+// kMaxBufferBytes.
+template <typename SizeFn>
+absl::StatusOr<size_t> EncodedBytes(int64_t n, SizeFn size) {
+  const auto too_large = [n] {
+    return errors::InvalidArgument("the encoding of ", n, " strings takes more than 2^62 bytes");
+  };
+  if (static_cast<uint64_t>(n) > kMaxBufferBytes / kOffsetBytes) return too_large();
+  uint64_t total = static_cast<uint64_t>(n) * kOffsetBytes;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t s = size(i);
+    if (s > kMaxBufferBytes || VarintLength(s) + s > kMaxBufferBytes - total) return too_large();
+    total += VarintLength(s) + s;
+  }
+  return static_cast<size_t>(total);
+}
+
+// One element to encode. Not absl::string_view, which checks its length on construction: here
+// the length is the caller's, checked by EncodedBytes before any byte is read.
+struct StringRef {
+  const char* data;
+  size_t size;
+};
+
+// Writes TF 1.x's layout of `n` strings, element i being `element(i)` (a StringRef), into
+// `out`, which has EncodedBytes(n, ...) bytes.
+template <typename ElementFn>
+void EncodeStrings(int64_t n, ElementFn element, char* out) {
+  char* p = out + n * kOffsetBytes;
+  const char* base = p;
+  for (int64_t i = 0; i < n; ++i) {
+    const StringRef s = element(i);
+    const uint64_t offset = p - base;
+    std::memcpy(out + i * kOffsetBytes, &offset, kOffsetBytes);
+    p = PutVarint(p, s.size);
+    if (s.size > 0) std::memcpy(p, s.data, s.size);
+    p += s.size;
+  }
+}
+
+// A new SG_STRING tensor of `shape` holding `n` elements, element(i) each (see EncodeStrings).
+template <typename ElementFn>
+absl::StatusOr<SG_Tensor*> NewStringTensor(const TensorShape& shape, ElementFn element) {
+  const int64_t n = shape.num_elements();
+  SG_ASSIGN_OR_RETURN(const size_t total,
+                      EncodedBytes(n, [&](int64_t i) { return element(i).size; }));
+  auto buf = TensorBuffer::Allocate(DT_UINT8, static_cast<int64_t>(total));
+  if (!buf) return errors::ResourceExhausted("cannot allocate ", total, " bytes for strings");
+  EncodeStrings(n, element, static_cast<char*>(buf->data()));
+  return new SG_Tensor{DT_STRING, shape, std::move(buf)};
 }
 
 }  // namespace
@@ -113,23 +180,9 @@ absl::StatusOr<Tensor> ToTensor(const SG_Tensor& t) {
 absl::StatusOr<SG_Tensor*> FromTensor(const Tensor& t) {
   const DataType dt = BaseType(t.dtype());
   if (dt == DT_STRING) {
-    const int64_t n = t.NumElements();
     const tstring* s = t.data<tstring>();
-    size_t total = n * kOffsetBytes;
-    for (int64_t i = 0; i < n; ++i) total += VarintLength(s[i].size()) + s[i].size();
-    auto buf = TensorBuffer::Allocate(DT_UINT8, static_cast<int64_t>(total));
-    if (!buf) return errors::ResourceExhausted("cannot allocate ", total, " bytes for strings");
-    char* out = static_cast<char*>(buf->data());
-    char* p = out + n * kOffsetBytes;
-    const char* base = p;
-    for (int64_t i = 0; i < n; ++i) {
-      uint64_t offset = p - base;
-      std::memcpy(out + i * kOffsetBytes, &offset, kOffsetBytes);
-      p = PutVarint(p, s[i].size());
-      std::memcpy(p, s[i].data(), s[i].size());
-      p += s[i].size();
-    }
-    return new SG_Tensor{DT_STRING, t.shape(), std::move(buf)};
+    return NewStringTensor(t.shape(),
+                           [s](int64_t i) { return StringRef{s[i].data(), s[i].size()}; });
   }
   if (!DataTypeIsPod(dt)) {
     return errors::Unimplemented("a tensor of dtype ", DataTypeString(dt),
@@ -276,6 +329,63 @@ size_t SG_StringDecode(const char* src, size_t src_len, const char** dst, size_t
     return absl::OkStatus();
   });
   return consumed;
+}
+
+SG_Tensor* SG_NewStringTensor(const int64_t* dims, int num_dims, const char* const* data,
+                              const size_t* lengths, int64_t num_elements, SG_Status* status) {
+  SG_Tensor* result = nullptr;
+  Guard("SG_NewStringTensor", status, [&]() -> absl::Status {
+    auto shape = sg::c_api::CheckedShape(SG_STRING, dims, num_dims);
+    if (!shape.ok()) return errors::Annotate(shape.status(), "SG_NewStringTensor: ");
+    if (num_elements != shape->num_elements()) {
+      return errors::InvalidArgument("SG_NewStringTensor: num_elements is ", num_elements,
+                                     " but dims ", shape->DebugString(), " hold ",
+                                     shape->num_elements());
+    }
+    if (num_elements > 0 && (data == nullptr || lengths == nullptr)) {
+      return errors::InvalidArgument("SG_NewStringTensor: data and lengths must not be NULL for ",
+                                     num_elements, " elements");
+    }
+    for (int64_t i = 0; i < num_elements; ++i) {
+      if (data[i] == nullptr && lengths[i] > 0) {
+        return errors::InvalidArgument("SG_NewStringTensor: data[", i, "] is NULL but lengths[",
+                                       i, "] is ", lengths[i]);
+      }
+    }
+    auto t = sg::c_api::NewStringTensor(
+        *shape, [&](int64_t i) { return sg::c_api::StringRef{data[i], lengths[i]}; });
+    if (!t.ok()) return errors::Annotate(t.status(), "SG_NewStringTensor: ");
+    result = *t;
+    return absl::OkStatus();
+  });
+  return result;
+}
+
+void SG_StringTensorGet(const SG_Tensor* t, int64_t index, const char** data, size_t* length,
+                        SG_Status* status) {
+  Guard("SG_StringTensorGet", status, [&]() -> absl::Status {
+    if (t == nullptr || data == nullptr || length == nullptr) {
+      return errors::InvalidArgument("SG_StringTensorGet: t, data and length must not be NULL");
+    }
+    if (t->dtype != sg::DT_STRING) {
+      return errors::InvalidArgument("SG_StringTensorGet: the tensor is ",
+                                     sg::DataTypeString(t->dtype), ", not string");
+    }
+    const int64_t n = t->shape.num_elements();
+    if (index < 0 || index >= n) {
+      return errors::InvalidArgument("SG_StringTensorGet: index ", index, " is outside [0, ", n,
+                                     ")");
+    }
+    const char* bytes = t->buffer ? static_cast<const char*>(t->buffer->data()) : nullptr;
+    const size_t size = t->buffer ? t->buffer->size() : 0;
+    const char* str;
+    size_t len;
+    SG_RETURN_IF_ERROR(errors::Annotate(sg::c_api::StringAt(bytes, size, n, index, &str, &len),
+                                        "SG_StringTensorGet: "));
+    *data = str;
+    *length = len;
+    return absl::OkStatus();
+  });
 }
 
 }  // extern "C"
