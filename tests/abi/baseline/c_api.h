@@ -187,6 +187,15 @@ SG_CAPI_EXPORT extern size_t SG_DataTypeSize(SG_DataType dt);
  * A tensor is a dtype, a shape and a buffer of row-major elements. SG_STRING tensors use
  * TensorFlow 1.x's layout: n uint64 offsets (one per element, counted from the end of the offset
  * table), then each element as a varint length followed by its bytes (see SG_StringEncode).
+ * SG_NewStringTensor and SG_StringTensorGet write and read that layout whole, so that callers
+ * need not know it:
+ *
+ *   const char* words[2] = {"sg", "a\0b"};
+ *   size_t lengths[2] = {2, 3};
+ *   int64_t dims[1] = {2};
+ *   SG_Tensor* t = SG_NewStringTensor(dims, 1, words, lengths, 2, s);
+ *   const char* w; size_t n;
+ *   SG_StringTensorGet(t, 1, &w, &n, s);                        // w points into t; n == 3
  * ------------------------------------------------------------------------------------------- */
 
 typedef struct SG_Tensor SG_Tensor;
@@ -274,6 +283,41 @@ SG_CAPI_EXPORT extern size_t SG_StringDecode(const char* src, size_t src_len, co
 /* Returns the bytes SG_StringEncode writes for a string of `len` bytes.
  * Ownership: none. Errors: none. Preconditions: none. Threads: safe. */
 SG_CAPI_EXPORT extern size_t SG_StringEncodedSize(size_t len);
+
+/* Makes an SG_STRING tensor of `num_dims` dims `dims` holding `num_elements` strings, row-major:
+ * element i is the `lengths[i]` bytes at `data[i]`, any bytes (NULs too; no terminator is read).
+ * The buffer gets the layout above (offset table, then varint lengths and bytes), sized exactly.
+ * Semantics: TensorFlow 1.x's TF_STRING tensor as a TensorFlow client built it with
+ *   TF_AllocateTensor and one TF_StringEncode per element; TensorFlow has no single call for it.
+ * Ownership: the bytes are copied; `dims`, `data` and `lengths` stay the caller's. The caller
+ *   frees the result with SG_DeleteTensor.
+ * Errors: NULL and SG_INVALID_ARGUMENT when num_dims < 0, `dims` is NULL with num_dims > 0, a dim
+ *   is negative, the dims' product overflows, num_elements is not the dims' product (1 for
+ *   num_dims 0), `data` or `lengths` is NULL with num_elements > 0, a data[i] is NULL with
+ *   lengths[i] > 0, or the encoding's size overflows; NULL and SG_RESOURCE_EXHAUSTED when the
+ *   memory cannot be had.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Tensor* SG_NewStringTensor(const int64_t* dims, int num_dims,
+                                                    const char* const* data,
+                                                    const size_t* lengths, int64_t num_elements,
+                                                    SG_Status* status);
+
+/* Reads element `index` (row-major, in [0, SG_TensorElementCount(t))) of an SG_STRING tensor:
+ * sets *data to its first byte and *length to its size in bytes. The bytes are not
+ * NUL-terminated and may hold NULs; an empty string gives *length 0 (and a *data not to read).
+ * Only element `index`'s offset, length and bytes are checked, so reading every element is
+ * linear in the buffer's size.
+ * Semantics: TF_StringDecode of the element's offset in TensorFlow 1.x's layout, bounds-checked.
+ * Ownership: *data points into the tensor's buffer: valid until `t` is deleted, read-only.
+ * Errors: SG_INVALID_ARGUMENT, with *data and *length untouched, when `t`, `data` or `length`
+ *   is NULL, `t` is not SG_STRING, `index` is out of range, or the buffer is corrupt there (a
+ *   table shorter than the element count, an offset past the end, a malformed varint, a length
+ *   past the end: possible when the bytes came from SG_AllocateTensor or were written through
+ *   SG_TensorData).
+ * Preconditions: none. Threads: safe with other reads of `t`; not while its data is written. */
+SG_CAPI_EXPORT extern void SG_StringTensorGet(const SG_Tensor* t, int64_t index,
+                                              const char** data, size_t* length,
+                                              SG_Status* status);
 
 /* ---------------------------------------------------------------------------------------------
  * Session options
@@ -801,7 +845,9 @@ SG_CAPI_EXPORT extern void SG_DeleteSession(SG_Session* session, SG_Status* stat
  * output_values, and also runs `target_opers` for their effect. The same output may be fetched
  * twice: both results are returned. Any tensor may be fed, not only Placeholders.
  * `run_options` (a serialized RunOptions) may be NULL; `run_metadata` may be NULL or an empty
- * buffer that receives a serialized RunMetadata.
+ * buffer that receives a serialized RunMetadata: step_stats (each node run: its device, times,
+ * outputs' dtypes and shapes) when RunOptions.trace_level is above NO_TRACE, partition_graphs
+ * when RunOptions.output_partition_graphs is set, else nothing (length 0).
  * Ownership: input tensors and buffers stay the caller's (borrowed for the call); each
  *   output_values[i] is a new tensor the caller deletes. On failure every output_values[i] is
  *   set to NULL.
