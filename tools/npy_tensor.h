@@ -15,13 +15,14 @@
 
 namespace sg_tool {
 
-// A new SG_STRING tensor of `dims` holding `items` (row-major), in the C API's encoding.
-// Ownership: the caller deletes the result. Errors: nullptr with `error` when the count does not
-// fill `dims` or the tensor cannot be allocated.
+// A new SG_STRING tensor of `dims` holding `items` (row-major), made by SG_NewStringTensor.
+// Ownership: the caller deletes the result. Errors: nullptr with `error` (the C API's message)
+// when the count does not fill `dims` or the tensor cannot be allocated.
 SG_Tensor* NewStringTensor(const std::vector<int64_t>& dims, const std::vector<std::string>& items,
                            std::string* error);
 
-// The elements of an SG_STRING tensor, row-major. false with `error` for a malformed encoding.
+// The elements of an SG_STRING tensor, row-major, read with SG_StringTensorGet. false with
+// `error` (the C API's message) for a malformed encoding.
 bool StringTensorItems(const SG_Tensor* t, std::vector<std::string>* items, std::string* error);
 
 // A new tensor with the dtype, shape and values of `npy` (strings as SG_STRING).

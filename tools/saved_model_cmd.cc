@@ -385,8 +385,13 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
   return t;
 }
 
-void PrintOutput(const std::string& key, const std::string& tensor, SG_Tensor* t) {
+// Prints "KEY (TENSOR): dtype [shape]" and the values. false with `error` for a string tensor
+// whose encoding is malformed (nothing is printed then).
+bool PrintOutput(const std::string& key, const std::string& tensor, SG_Tensor* t,
+                 std::string* error) {
   const int dt = SG_TensorType(t);
+  std::vector<std::string> strings;
+  if (dt == SG_STRING && !StringTensorItems(t, &strings, error)) return false;
   std::string shape = "[";
   for (int i = 0; i < SG_NumDims(t); ++i) shape += (i ? "," : "") + std::to_string(SG_Dim(t, i));
   shape += "]";
@@ -394,7 +399,6 @@ void PrintOutput(const std::string& key, const std::string& tensor, SG_Tensor* t
               shape.c_str());
   const int64_t n = SG_TensorElementCount(t);
   const char* p = static_cast<const char*>(SG_TensorData(t));
-  SG_Status* s = SG_NewStatus();
   for (int64_t i = 0; i < n; ++i) {
     if (i) std::printf(" ");
     switch (dt) {
@@ -403,21 +407,14 @@ void PrintOutput(const std::string& key, const std::string& tensor, SG_Tensor* t
       case SG_INT32: { int32_t v; std::memcpy(&v, p + 4 * i, 4); std::printf("%" PRId32, v); break; }
       case SG_INT64: { int64_t v; std::memcpy(&v, p + 8 * i, 8); std::printf("%" PRId64, v); break; }
       case SG_BOOL: std::printf("%s", p[i] ? "true" : "false"); break;
-      case SG_STRING: {
-        uint64_t off;
-        std::memcpy(&off, p + 8 * i, 8);
-        const char* str;
-        size_t len;
-        const size_t data = 8 * n;
-        SG_StringDecode(p + data + off, SG_TensorByteSize(t) - data - off, &str, &len, s);
-        std::printf("\"%.*s\"", static_cast<int>(len), str);
+      case SG_STRING:
+        std::printf("\"%.*s\"", static_cast<int>(strings[i].size()), strings[i].data());
         break;
-      }
       default: std::printf("?");
     }
   }
   std::printf("\n");
-  SG_DeleteStatus(s);
+  return true;
 }
 
 std::string Join(const std::vector<std::string>& v, const char* sep) {
@@ -522,7 +519,11 @@ int Run(const std::vector<std::string>& a) {
   for (size_t i = 0; i < results.size(); ++i) {
     const std::string tensor = sig.outputs.at(keys[i]).name;
     if (args.out_dir.empty()) {
-      PrintOutput(keys[i], tensor, results[i]);
+      std::string error;
+      if (!PrintOutput(keys[i], tensor, results[i], &error)) {
+        for (SG_Tensor* t : results) SG_DeleteTensor(t);
+        Fail(SG_INVALID_ARGUMENT, keys[i] + ": " + error);
+      }
     } else {
       const std::string path = args.out_dir + "/" + keys[i] + ".npy";
       std::string error;

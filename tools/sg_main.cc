@@ -320,12 +320,9 @@ void PrintTensor(const std::string& name, const SG_Tensor* t, SG_Status* s) {
   for (int64_t i = 0; i < n; ++i) {
     std::string v;
     if (dt == SG_STRING) {
-      uint64_t off;
-      std::memcpy(&off, data + i * 8, 8);
-      const char* str;
-      size_t len;
-      const size_t base = n * 8;
-      SG_StringDecode(data + base + off, SG_TensorByteSize(t) - base - off, &str, &len, s);
+      const char* str = nullptr;
+      size_t len = 0;
+      SG_StringTensorGet(t, i, &str, &len, s);
       Check(s);
       v = "\"" + std::string(str, len) + "\"";
     } else {
