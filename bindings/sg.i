@@ -10,6 +10,8 @@
  *   - (pointer, count) pairs are Java arrays / Go slices, borrowed for the call.
  *   - SGB_View (a tensor's or buffer's bytes, owned by that object) is a direct ByteBuffer in
  *     Java and a []byte over C memory in Go: valid only while the owner lives.
+ *   - string tensors are made and read by the C API only (SG_NewStringTensor, SG_StringTensorGet,
+ *     through sgb_NewStringTensor and sgb_StringTensorGet): neither language knows their layout.
  *
  * The sgb_ helpers below exist where the C API passes SG_Output by value or arrays of handles;
  * they only convert and delegate. The generated layer is private to each binding (package-private
@@ -41,8 +43,10 @@
 %ignore SG_SessionPRunSetup;   /* returns a C string the caller frees: sgb_ helpers below */
 %ignore SG_DeletePRunHandle;
 %ignore SG_SessionPRun;
-%ignore SG_StringDecode;       /* the bindings code strings in their own language */
+%ignore SG_StringDecode;       /* per element: the bindings use whole string tensors, below */
 %ignore SG_StringEncode;
+%ignore SG_NewStringTensor;    /* an array of pointers: sgb_NewStringTensor below */
+%ignore SG_StringTensorGet;    /* pointer outputs: sgb_StringTensorGet below (a view) */
 %ignore SG_LoadSessionFromSavedModel;  /* tags as an array of C strings: sgb_ helper below */
 %rename(attr_type) SG_AttrMetadata::type;  /* `type` is a Go keyword */
 
@@ -396,6 +400,51 @@ static void sgb_SetAttrStringList(SG_OperationDescription* desc, const char* att
   }
   free(values);
   free(sizes);
+}
+
+/* An SG_STRING tensor of `dims` (SG_NewStringTensor) holding the strings laid end to end in
+ * `data`, `lengths[i]` bytes each, row-major. One byte array and one length array because cgo
+ * cannot pass Go memory holding Go pointers ([][]byte, []string) to C; Java does the same. */
+static SG_Tensor* sgb_NewStringTensor(const int64_t* dims, int num_dims, const void* data,
+                                      size_t len, const int64_t* lengths, int nlengths,
+                                      SG_Status* status) {
+  const size_t n = (size_t)(nlengths > 0 ? nlengths : 1);
+  const char** each = (const char**)malloc(sizeof(char*) * n);
+  size_t* sizes = (size_t*)malloc(sizeof(size_t) * n);
+  size_t at = 0;
+  int ok = each != NULL && sizes != NULL;
+  SG_Tensor* t = NULL;
+  for (int i = 0; ok && i < nlengths; ++i) {
+    if (lengths[i] < 0 || (size_t)lengths[i] > len - at) {
+      ok = 0;
+      break;
+    }
+    each[i] = data != NULL ? (const char*)data + at : NULL;
+    sizes[i] = (size_t)lengths[i];
+    at += sizes[i];
+  }
+  if (each == NULL || sizes == NULL) {
+    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb_NewStringTensor: out of memory");
+  } else if (!ok || at != len) {
+    SG_SetStatus(status, SG_INVALID_ARGUMENT, "string tensor lengths do not match the bytes");
+  } else {
+    t = SG_NewStringTensor(dims, num_dims, each, sizes, nlengths, status);
+  }
+  free((void*)each);
+  free(sizes);
+  return t;
+}
+
+/* Element `index` of an SG_STRING tensor (SG_StringTensorGet): a view of the tensor's bytes,
+ * valid while it lives (empty on failure, with the status set). */
+static SGB_View sgb_StringTensorGet(const SG_Tensor* t, int64_t index, SG_Status* status) {
+  SGB_View v;
+  const char* data = NULL;
+  size_t len = 0;
+  SG_StringTensorGet(t, index, &data, &len, status);
+  v.data = (void*)data;
+  v.len = len;
+  return v;
 }
 
 /* Shape i has ranks[i] dims (-1: unknown rank, no dims), laid end to end in `dims`. */

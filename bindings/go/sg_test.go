@@ -216,6 +216,7 @@ func TestTensorValuesRoundTrip(t *testing.T) {
 		[]int64{1, -1}, []bool{true, false, true}, []string{"a", "", "ccc"},
 		[][]string{{"x", "yy"}, {"zzz", "w"}}, []uint8{1, 2, 255}, [2][3]int32{{1, 2, 3}, {4, 5, 6}},
 		[]complex64{1 + 1i, 2 - 2i}, [][]float32{},
+		[]string{"", "a\x00b", strings.Repeat("x", 300)}, []string{}, [][]string{{}, {}},
 	}
 	for _, c := range cases {
 		tensor, err := NewTensor(c)

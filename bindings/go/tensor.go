@@ -1,8 +1,8 @@
 package sg
 
 import (
-	"encoding/binary"
 	"fmt"
+	"math"
 	"reflect"
 	"runtime"
 	"sync"
@@ -103,27 +103,20 @@ func NewTensor(value any) (*Tensor, error) {
 	for _, d := range shape {
 		n *= d
 	}
-	var nbytes int64
-	var strs []string
+	var c capi.Struct_SS_SG_Tensor
 	if dtype == String {
-		strs = make([]string, 0, n)
-		walk(v, len(shape), func(e reflect.Value) { strs = append(strs, e.String()) })
-		nbytes = 8 * n
-		for _, s := range strs {
-			nbytes += int64(varintSize(uint64(len(s))) + len(s))
+		if c, err = newStringTensor(v, shape, n); err != nil {
+			return nil, err
 		}
 	} else {
-		nbytes = n * int64(elem.Size())
-	}
-	c := capi.SG_AllocateTensor(capi.Enum_SS_SG_DataType(dtype), shape, nbytes)
-	if c == nil || c.Swigcptr() == 0 {
-		return nil, newError(InvalidArgument, fmt.Sprintf("cannot allocate a %d tensor of shape %v (%d bytes)", dtype, shape, nbytes))
-	}
-	data := capi.Sgb_TensorView(c)
-	if dtype == String {
-		encodeStrings(strs, data)
-	} else if len(data) > 0 {
-		fill(v, len(shape), data, elem)
+		nbytes := n * int64(elem.Size())
+		c = capi.SG_AllocateTensor(capi.Enum_SS_SG_DataType(dtype), shape, nbytes)
+		if c == nil || c.Swigcptr() == 0 {
+			return nil, newError(InvalidArgument, fmt.Sprintf("cannot allocate a %d tensor of shape %v (%d bytes)", dtype, shape, nbytes))
+		}
+		if data := capi.Sgb_TensorView(c); len(data) > 0 {
+			fill(v, len(shape), data, elem)
+		}
 	}
 	t := &Tensor{c: c, dtype: dtype, shape: shape}
 	runtime.SetFinalizer(t, (*Tensor).finalize)
@@ -250,50 +243,36 @@ func putScalar(v reflect.Value, dst []byte) {
 	}
 }
 
-func varintSize(v uint64) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
+// newStringTensor makes a String tensor of the n strings of v through the C API
+// (SG_NewStringTensor): their bytes laid end to end, since cgo cannot pass a []string to C.
+func newStringTensor(v reflect.Value, shape []int64, n int64) (capi.Struct_SS_SG_Tensor, error) {
+	if n > math.MaxInt32 { // the generated layer passes slice lengths as C ints
+		return nil, newError(InvalidArgument, fmt.Sprintf("a String tensor of %d elements is too large", n))
 	}
-	return n
+	var all []byte
+	lengths := make([]int64, 0, n)
+	walk(v, len(shape), func(e reflect.Value) {
+		all = append(all, e.String()...)
+		lengths = append(lengths, int64(e.Len()))
+	})
+	var err error
+	c := capi.Sgb_NewStringTensor(shape, all, lengths, &err)
+	if err != nil {
+		return nil, fromStatus(err)
+	}
+	return c, nil
 }
 
-// encodeStrings writes sg's STRING layout: n uint64 offsets (counted from the end of the table),
-// then each string as a varint length and its bytes.
-func encodeStrings(strs []string, data []byte) {
-	off := uint64(0)
-	for i, s := range strs {
-		binary.LittleEndian.PutUint64(data[8*i:], off) // sg runs on little-endian hosts
-		off += uint64(varintSize(uint64(len(s))) + len(s))
-	}
-	at := 8 * len(strs)
-	for _, s := range strs {
-		at += binary.PutUvarint(data[at:], uint64(len(s)))
-		at += copy(data[at:], s)
-	}
-}
-
-func decodeStrings(data []byte, n int64) ([]string, error) {
+// stringElements reads the n elements of a String tensor through the C API (SG_StringTensorGet).
+func stringElements(c capi.Struct_SS_SG_Tensor, n int64) ([]string, error) {
 	out := make([]string, n)
-	base := 8 * n
-	if int64(len(data)) < base {
-		return nil, newError(DataLoss, "malformed STRING tensor")
-	}
-	for i := int64(0); i < n; i++ {
-		at := base + int64(binary.LittleEndian.Uint64(data[8*i:]))
-		if at >= int64(len(data)) {
-			if at == int64(len(data)) {
-				continue
-			}
-			return nil, newError(DataLoss, "malformed STRING tensor")
+	for i := range out {
+		var err error
+		b := capi.Sgb_StringTensorGet(c, int64(i), &err)
+		if err != nil {
+			return nil, fromStatus(err)
 		}
-		size, k := binary.Uvarint(data[at:])
-		if k <= 0 || uint64(len(data))-uint64(at+int64(k)) < size {
-			return nil, newError(DataLoss, "malformed STRING tensor")
-		}
-		start := at + int64(k)
-		out[i] = string(data[start : start+int64(size)])
+		out[i] = string(b) // copies out of the tensor's memory
 	}
 	return out, nil
 }
@@ -328,13 +307,12 @@ func (t *Tensor) Value() (any, error) {
 	if !ok {
 		return nil, newError(Unimplemented, fmt.Sprintf("%d tensors have no Go value", t.dtype))
 	}
-	data := capi.Sgb_TensorView(c)
 	n := int64(1)
 	for _, d := range t.shape {
 		n *= d
 	}
 	if t.dtype == String {
-		strs, err := decodeStrings(data, n)
+		strs, err := stringElements(c, n)
 		if err != nil {
 			return nil, err
 		}
@@ -346,6 +324,7 @@ func (t *Tensor) Value() (any, error) {
 			}
 		}).Interface(), nil
 	}
+	data := capi.Sgb_TensorView(c)
 	at := 0
 	size := int(elem.Size())
 	return build(t.shape, elem, func(row reflect.Value) {

@@ -65,8 +65,7 @@ public final class Tensor implements AutoCloseable {
           for (int i = 0, n = Array.getLength(row); i < n; ++i) strings.add(stringBytes(Array.get(row, i)));
         }
       });
-      handle = allocate(dtype, layout.shape, encodedSize(strings));
-      encodeStrings(strings, view(handle));
+      handle = newStringTensor(layout.shape, strings);
     } else {
       long bytes = Math.multiplyExact(layout.numElements(), (long) dtype.byteSize());
       handle = allocate(dtype, layout.shape, bytes);
@@ -140,7 +139,7 @@ public final class Tensor implements AutoCloseable {
   /** The bytes of a scalar STRING. */
   public byte[] bytesValue() {
     scalar(DataType.STRING);
-    return decodeStrings(buffer(), 1).get(0);
+    return strings().get(0);
   }
 
   /** A scalar STRING decoded as UTF-8. */
@@ -162,9 +161,8 @@ public final class Tensor implements AutoCloseable {
     }
     if (layout.javaRank == 0) throw new IllegalArgumentException("copyTo needs an array; use "
         + "floatValue(), intValue(), ... for scalars");
-    ByteBuffer buf = buffer();
     if (dtype == DataType.STRING) {
-      List<byte[]> strings = decodeStrings(buf, numElements());
+      List<byte[]> strings = strings();
       int[] next = {0};
       boolean utf8 = layout.leaf == String.class;
       layout.forEachRow(dst, row -> {
@@ -173,8 +171,9 @@ public final class Tensor implements AutoCloseable {
           Array.set(row, i, utf8 ? new String(s, StandardCharsets.UTF_8) : s);
         }
       });
-    } else if (buf != null) {
-      layout.forEachRow(dst, row -> readRow(dtype, row, buf));
+    } else {
+      ByteBuffer buf = buffer();
+      if (buf != null) layout.forEachRow(dst, row -> readRow(dtype, row, buf));
     }
     return dst;
   }
@@ -566,64 +565,45 @@ public final class Tensor implements AutoCloseable {
     return buf.getFloat(at);
   }
 
-  // ---- STRING layout: n uint64 offsets (from the end of the table), then varint length + bytes.
+  // ---- STRING: made and read by the C API (SG_NewStringTensor, SG_StringTensorGet). ----------
 
   private static byte[] stringBytes(Object s) {
     return s instanceof String ? ((String) s).getBytes(StandardCharsets.UTF_8) : (byte[]) s;
   }
 
-  private static int varintSize(long v) {
-    int n = 1;
-    while ((v >>>= 7) != 0) ++n;
-    return n;
-  }
-
-  private static long encodedSize(List<byte[]> strings) {
-    long n = 8L * strings.size();
-    for (byte[] s : strings) n += varintSize(s.length) + s.length;
-    return n;
-  }
-
-  private static void encodeStrings(List<byte[]> strings, ByteBuffer buf) {
-    if (buf == null) return;
-    long offset = 0;
-    for (byte[] s : strings) {
-      buf.putLong(offset);
-      offset += varintSize(s.length) + s.length;
+  /** A new STRING tensor of {@code shape} holding {@code strings}, row-major. */
+  private static long newStringTensor(long[] shape, List<byte[]> strings) {
+    long total = 0;
+    long[] lengths = new long[strings.size()];
+    for (int i = 0; i < lengths.length; ++i) {
+      lengths[i] = strings.get(i).length;
+      total += lengths[i];
     }
-    for (byte[] s : strings) {
-      long v = s.length;
-      while (v >= 0x80) {
-        buf.put((byte) (v | 0x80));
-        v >>>= 7;
-      }
-      buf.put((byte) v);
-      buf.put(s);
+    if (total > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("the strings hold " + total + " bytes, more than a Java "
+          + "array can pass");
     }
+    byte[] all = new byte[(int) total];
+    int at = 0;
+    for (byte[] b : strings) {
+      System.arraycopy(b, 0, all, at, b.length);
+      at += b.length;
+    }
+    return Native.sgb_NewStringTensor(shape, all, lengths);
   }
 
-  private static List<byte[]> decodeStrings(ByteBuffer buf, long n) {
+  /** The elements of this STRING tensor, row-major, copied (InvalidArgumentException if bad). */
+  private List<byte[]> strings() {
+    long h = handle();
+    long n = numElements();
     List<byte[]> out = new ArrayList<>();
-    if (n == 0) return out;
-    if (buf == null || buf.capacity() < 8 * n) throw new IllegalStateException("malformed STRING tensor");
-    int base = (int) (8 * n);
-    for (int i = 0; i < n; ++i) {
-      int at = base + (int) buf.getLong(8 * i);
-      long len = 0;
-      int shift = 0;
-      byte b;
-      do {
-        b = buf.get(at++);
-        len |= (long) (b & 0x7f) << shift;
-        shift += 7;
-      } while ((b & 0x80) != 0 && shift < 64);
-      if (at + len > buf.capacity()) throw new IllegalStateException("malformed STRING tensor");
-      byte[] s = new byte[(int) len];
-      ByteBuffer d = buf.duplicate();
-      d.position(at);
-      d.get(s);
-      out.add(s);
+    for (long i = 0; i < n; ++i) {
+      ByteBuffer view = Native.sgb_StringTensorGet(h, i);
+      byte[] b = new byte[view == null ? 0 : view.remaining()];
+      if (view != null) view.get(b);
+      out.add(b);
     }
+    java.lang.ref.Reference.reachabilityFence(this);
     return out;
   }
 

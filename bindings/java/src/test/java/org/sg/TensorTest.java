@@ -116,6 +116,36 @@ class TensorTest {
   }
 
   @Test
+  void stringsKeepEveryByte() {
+    String[] s = {"", "a\0b", "x".repeat(300)};
+    try (Tensor t = Tensor.create(s)) {
+      // The C API's layout: 3 offsets, then varint lengths (300 takes two bytes) and the bytes.
+      assertEquals(3 * 8 + (1 + 0) + (1 + 3) + (2 + 300), t.numBytes());
+      assertArrayEquals(s, t.copyTo(new String[3]));
+    }
+    byte[][] b = {{}, {0, 0}, {(byte) 0xff}};
+    try (Tensor t = Tensor.create(b, DataType.STRING)) {
+      assertArrayEquals(b, t.copyTo(new byte[3][]));
+    }
+    try (Tensor t = Tensor.create(new String[2][0])) {
+      assertArrayEquals(new long[] {2, 0}, t.shape());
+      assertEquals(0, t.numBytes());
+      assertArrayEquals(new String[2][0], t.copyTo(new String[2][0]));
+    }
+  }
+
+  @Test
+  void aCorruptStringTensorIsAnInvalidArgumentNotACrash() {
+    // One element whose offset (5) points past its one data byte.
+    ByteBuffer b = ByteBuffer.allocate(9).order(ByteOrder.nativeOrder());
+    b.putLong(5).put((byte) 0).flip();
+    try (Tensor t = Tensor.create(DataType.STRING, new long[] {}, b)) {
+      InvalidArgumentException e = assertThrows(InvalidArgumentException.class, t::stringValue);
+      assertTrue(e.getMessage().contains("offset 5"), e.getMessage());
+    }
+  }
+
+  @Test
   void aNullRowIsAnExceptionNotACrash() {
     float[][] x = {{1, 2}, null, {3, 4}};
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Tensor.create(x));
