@@ -68,8 +68,9 @@ class _Sg:
             "SG_AllocateTensor": (vp, [c_int, ctypes.POINTER(ctypes.c_int64), c_int, c_size_t]),
             "SG_DeleteTensor": (None, [vp]),
             "SG_TensorData": (vp, [vp]),
-            "SG_StringEncodedSize": (c_size_t, [c_size_t]),
-            "SG_StringEncode": (c_size_t, [ctypes.c_char_p, c_size_t, vp, c_size_t, vp]),
+            "SG_NewStringTensor": (vp, [ctypes.POINTER(ctypes.c_int64), c_int,
+                                        ctypes.POINTER(ctypes.c_char_p),
+                                        ctypes.POINTER(c_size_t), ctypes.c_int64, vp]),
             "SG_SessionRun": (None, [vp, vp, ctypes.POINTER(_Output), ctypes.POINTER(vp), c_int,
                                      ctypes.POINTER(_Output), ctypes.POINTER(vp), c_int,
                                      ctypes.POINTER(vp), c_int, vp, vp]),
@@ -95,12 +96,9 @@ class _Sg:
 
     def string_scalar(self, text):
         data = text.encode()
-        enc = self.StringEncodedSize(len(data))
-        t = self.AllocateTensor(SG_STRING, None, 0, 8 + enc)  # one offset, then the string
-        base = self.TensorData(t)
-        ctypes.memset(base, 0, 8)
-        self.StringEncode(data, len(data), base + 8, enc, self.status)
-        self.check("SG_StringEncode")
+        t = self.NewStringTensor(None, 0, (ctypes.c_char_p * 1)(data),
+                                 (ctypes.c_size_t * 1)(len(data)), 1, self.status)
+        self.check("SG_NewStringTensor")
         return t
 
     def float_tensor(self, array):
