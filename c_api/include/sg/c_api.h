@@ -305,8 +305,8 @@ SG_CAPI_EXPORT extern SG_Tensor* SG_NewStringTensor(const int64_t* dims, int num
 /* Reads element `index` (row-major, in [0, SG_TensorElementCount(t))) of an SG_STRING tensor:
  * sets *data to its first byte and *length to its size in bytes. The bytes are not
  * NUL-terminated and may hold NULs; an empty string gives *length 0 (and a *data not to read).
- * Only element `index`'s offset, length and bytes are checked, so reading every element is
- * linear in the buffer's size.
+ * Each call checks only what element `index` needs (the table's size, its offset, varint and
+ * bytes), so reading every element one by one costs about as much as decoding the buffer once.
  * Semantics: TF_StringDecode of the element's offset in TensorFlow 1.x's layout, bounds-checked.
  * Ownership: *data points into the tensor's buffer: valid until `t` is deleted, read-only.
  * Errors: SG_INVALID_ARGUMENT, with *data and *length untouched, when `t`, `data` or `length`
