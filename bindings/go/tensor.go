@@ -112,7 +112,8 @@ func NewTensor(value any) (*Tensor, error) {
 		nbytes := n * int64(elem.Size())
 		c = capi.SG_AllocateTensor(capi.Enum_SS_SG_DataType(dtype), shape, nbytes)
 		if c == nil || c.Swigcptr() == 0 {
-			return nil, newError(InvalidArgument, fmt.Sprintf("cannot allocate a %d tensor of shape %v (%d bytes)", dtype, shape, nbytes))
+			return nil, newError(InvalidArgument, fmt.Sprintf(
+				"cannot allocate a %d tensor of shape %v (%d bytes)", dtype, shape, nbytes))
 		}
 		if data := capi.Sgb_TensorView(c); len(data) > 0 {
 			fill(v, len(shape), data, elem)
@@ -247,7 +248,8 @@ func putScalar(v reflect.Value, dst []byte) {
 // (SG_NewStringTensor): their bytes laid end to end, since cgo cannot pass a []string to C.
 func newStringTensor(v reflect.Value, shape []int64, n int64) (capi.Struct_SS_SG_Tensor, error) {
 	if n > math.MaxInt32 { // the generated layer passes slice lengths as C ints
-		return nil, newError(InvalidArgument, fmt.Sprintf("a String tensor of %d elements is too large", n))
+		return nil, newError(InvalidArgument,
+			fmt.Sprintf("a String tensor of %d elements is too large", n))
 	}
 	var all []byte
 	lengths := make([]int64, 0, n)
