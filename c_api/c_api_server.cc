@@ -1,9 +1,10 @@
-// SG_Server: the C face of distributed/rpc/grpc_server.h. Each function converts and delegates.
+// SG_Server: the C face of distributed/server_lib.h. Each function converts and delegates; the
+// server comes from the ServerFactory registry (the gRPC server registers for protocol "grpc").
 #include <memory>
 #include <string>
 
 #include "c_api/c_api_internal.h"
-#include "distributed/rpc/grpc_server.h"
+#include "distributed/server_lib.h"
 
 struct SG_Server {
   std::unique_ptr<sg::ServerInterface> server;
@@ -42,7 +43,7 @@ SG_Server* SG_NewServer(const void* server_def, size_t len, SG_Status* status) {
       return sg::errors::InvalidArgument("server_def is not a serialized ServerDef");
     }
     std::unique_ptr<sg::ServerInterface> server;
-    SG_RETURN_IF_ERROR(sg::NewGrpcServer(def, sg::TlsOptions(), &server));
+    SG_RETURN_IF_ERROR(sg::NewServer(def, sg::ServerOptions(), &server));
     out = Wrap(std::move(server));
     return absl::OkStatus();
   });
@@ -58,12 +59,12 @@ SG_Server* SG_NewServerFromClusterSpecWithTls(const char* cluster_spec, const ch
     if (cluster_spec == nullptr) return sg::errors::InvalidArgument("cluster_spec is NULL");
     if (job == nullptr) return sg::errors::InvalidArgument("job is NULL");
     SG_ASSIGN_OR_RETURN(sg::ServerDef def, sg::ServerDefFromClusterSpec(cluster_spec, job, task));
-    sg::TlsOptions tls;
-    if (cert_file != nullptr) tls.cert_file = cert_file;
-    if (key_file != nullptr) tls.key_file = key_file;
-    if (ca_file != nullptr) tls.ca_file = ca_file;
+    sg::ServerOptions options;
+    if (cert_file != nullptr) options.tls.cert_file = cert_file;
+    if (key_file != nullptr) options.tls.key_file = key_file;
+    if (ca_file != nullptr) options.tls.ca_file = ca_file;
     std::unique_ptr<sg::ServerInterface> server;
-    SG_RETURN_IF_ERROR(sg::NewGrpcServer(def, tls, &server));
+    SG_RETURN_IF_ERROR(sg::NewServer(def, options, &server));
     out = Wrap(std::move(server));
     return absl::OkStatus();
   });

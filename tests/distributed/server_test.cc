@@ -98,6 +98,60 @@ TEST(NewGrpcServer, RejectsAMissingTaskOrAnotherProtocol) {
   EXPECT_EQ(NewGrpcServer(def, TlsOptions(), &server).code(), absl::StatusCode::kInvalidArgument);
 }
 
+// A server of protocol "test" from a factory of this test, to check that NewServer goes through
+// the registry: it records the ServerDef and options it was made with.
+class TestServer : public ServerInterface {
+ public:
+  explicit TestServer(std::string target) : target_(std::move(target)) {}
+  absl::Status Start() override { return absl::OkStatus(); }
+  absl::Status Stop() override { return absl::OkStatus(); }
+  absl::Status Join() override { return absl::OkStatus(); }
+  const std::string& target() const override { return target_; }
+
+ private:
+  const std::string target_;
+};
+
+class TestServerFactory : public ServerFactory {
+ public:
+  bool AcceptsOptions(const ServerDef& def) override { return def.protocol() == "test"; }
+  absl::Status NewServer(const ServerDef& def, const ServerOptions& options,
+                         std::unique_ptr<ServerInterface>* out) override {
+    *out = std::make_unique<TestServer>(
+        absl::StrCat("test://", def.job_name(), "/", def.task_index(), "/", options.tls.ca_file));
+    return absl::OkStatus();
+  }
+};
+
+TEST(ServerFactory, NewServerTakesTheFactoryOfTheProtocol) {
+  static bool registered = [] {
+    ServerFactory::Register("TEST_SERVER", new TestServerFactory);
+    return true;
+  }();
+  ASSERT_TRUE(registered);
+  ServerDef def = *ServerDefFromClusterSpec("worker=127.0.0.1:0", "worker", 0);
+  std::unique_ptr<ServerInterface> server;
+
+  // "grpc": the gRPC server, bound to a port of its own when started.
+  ASSERT_TRUE(NewServer(def, ServerOptions(), &server).ok());
+  ASSERT_TRUE(server->Start().ok());
+  EXPECT_EQ(server->target().rfind("grpc://127.0.0.1:", 0), 0u) << server->target();
+  EXPECT_NE(server->target(), "grpc://127.0.0.1:0");
+  ASSERT_TRUE(server->Stop().ok());
+
+  def.set_protocol("test");
+  ServerOptions options;
+  options.tls.ca_file = "ca.pem";
+  ASSERT_TRUE(NewServer(def, options, &server).ok());
+  EXPECT_EQ(server->target(), "test://worker/0/ca.pem");
+
+  def.set_protocol("grpc+verbs");
+  absl::Status s = NewServer(def, ServerOptions(), &server);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("'grpc+verbs'"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("GRPC_SERVER, TEST_SERVER"), std::string::npos) << s;
+}
+
 TEST(NewGrpcServer, RejectsUnreadableTlsFiles) {
   ServerDef def = *ServerDefFromClusterSpec("worker=127.0.0.1:0", "worker", 0);
   std::unique_ptr<ServerInterface> server;
