@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "absl/time/time.h"
 
 namespace sg {
@@ -26,11 +26,11 @@ class CallOptions {
 
   // The transport installs a callback that cancels the call in flight; StartCancel runs it.
   void SetCancelCallback(std::function<void()> cb) {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     cancel_ = std::move(cb);
   }
   void ClearCancelCallback() {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     cancel_ = nullptr;
   }
   // Runs the cancel callback at most once. It is dropped before it runs: it often holds the
@@ -38,7 +38,7 @@ class CallOptions {
   void StartCancel() {
     std::function<void()> cb;
     {
-      absl::MutexLock lock(&mu_);
+      mutex_lock lock(mu_);
       cancelled_ = true;
       cb = std::move(cancel_);
       cancel_ = nullptr;
@@ -46,13 +46,13 @@ class CallOptions {
     if (cb) cb();
   }
   bool cancelled() const {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     return cancelled_;
   }
 
  private:
   absl::Time deadline_ = absl::InfiniteFuture();
-  mutable absl::Mutex mu_;
+  mutable mutex mu_;
   std::function<void()> cancel_ ABSL_GUARDED_BY(mu_);
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
 };

@@ -5,19 +5,19 @@
 namespace sg {
 
 CancellationManager::Token CancellationManager::NewToken() {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   return next_++;
 }
 
 bool CancellationManager::RegisterCallback(Token token, Callback cb) {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   if (cancelled_) return false;
   callbacks_[token] = std::move(cb);
   return true;
 }
 
 bool CancellationManager::DeregisterCallback(Token token) {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   if (cancelled_) return false;
   callbacks_.erase(token);
   return true;
@@ -26,7 +26,7 @@ bool CancellationManager::DeregisterCallback(Token token) {
 void CancellationManager::StartCancel() {
   std::map<Token, Callback> callbacks;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (cancelled_) return;
     cancelled_ = true;
     callbacks.swap(callbacks_);
@@ -35,7 +35,7 @@ void CancellationManager::StartCancel() {
 }
 
 bool CancellationManager::IsCancelled() const {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   return cancelled_;
 }
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <map>
 
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 
 namespace sg {
 
@@ -25,7 +25,7 @@ class CancellationManager {
   bool IsCancelled() const;
 
  private:
-  mutable absl::Mutex mu_;
+  mutable mutex mu_;
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
   Token next_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<Token, Callback> callbacks_ ABSL_GUARDED_BY(mu_);

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/notification.h"
+#include "core/util/mutex.h"
 #include "absl/time/time.h"
 #include "core/framework/device.h"
 #include "core/framework/host_memory.h"
@@ -38,7 +38,7 @@ class StepCallFrame : public CallFrameInterface {
     return absl::OkStatus();
   }
   absl::Status SetRetval(int index, const Tensor& value) override {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (index < 0 || index >= retvals_.size()) return errors::Internal("no fetch ", index);
     if (set_[index]) return errors::Internal("fetch ", index, " set twice");
     retvals_[index] = value;
@@ -47,7 +47,7 @@ class StepCallFrame : public CallFrameInterface {
   }
   // The value of fetch `index`, or false when the step never set it (a dead fetch).
   bool GetRetval(int index, Tensor* value) {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (!set_[index]) return false;
     *value = retvals_[index];
     return true;
@@ -56,7 +56,7 @@ class StepCallFrame : public CallFrameInterface {
  private:
   const std::vector<Tensor> args_;
   const int num_retvals_;
-  absl::Mutex mu_;
+  mutex mu_;
   std::vector<Tensor> retvals_ ABSL_GUARDED_BY(mu_);
   std::vector<bool> set_ ABSL_GUARDED_BY(mu_);
 };
@@ -72,8 +72,8 @@ struct PartialRun {
   std::unique_ptr<LocalRendezvous> rendezvous;
   std::unique_ptr<CancellationManager> cancellation;
   std::unique_ptr<ResourceMgr> step_resources;
-  absl::Notification done;
-  absl::Mutex mu;
+  Notification done;
+  mutex mu;
   std::set<std::string> pending_feeds ABSL_GUARDED_BY(mu);
   std::set<std::string> pending_fetches ABSL_GUARDED_BY(mu);
   absl::Status status ABSL_GUARDED_BY(mu);
@@ -88,21 +88,21 @@ class DirectSessionRegistry {
     return r;
   }
   void Add(DirectSession* s) {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     sessions_.insert(s);
   }
   void Remove(DirectSession* s) {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     sessions_.erase(s);
   }
   template <typename Fn>
   void ForEach(Fn fn) {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     for (DirectSession* s : sessions_) fn(s);
   }
 
  private:
-  absl::Mutex mu_;
+  mutex mu_;
   std::set<DirectSession*> sessions_ ABSL_GUARDED_BY(mu_);
 };
 
@@ -192,7 +192,7 @@ class DirectSession : public Session {
   void ReleasePRun(const std::string& handle) override {
     std::shared_ptr<PartialRun> run;
     {
-      absl::MutexLock lock(&prun_mu_);
+      mutex_lock lock(prun_mu_);
       auto it = partial_runs_.find(handle);
       if (it == partial_runs_.end()) return;
       run = it->second;
@@ -211,21 +211,20 @@ class DirectSession : public Session {
 
   absl::Status Close() override {
     {
-      absl::MutexLock lock(&graph_mu_);
+      mutex_lock lock(graph_mu_);
       if (closed_) return absl::OkStatus();
       closed_ = true;
       // Waits for runs in flight.
-      graph_mu_.Await(absl::Condition(
-          +[](int* n) { return *n == 0; }, &in_flight_));
+      while (in_flight_ != 0) calls_done_.wait(graph_mu_);
     }
     std::vector<std::string> handles;
     {
-      absl::MutexLock lock(&prun_mu_);
+      mutex_lock lock(prun_mu_);
       for (auto& kv : partial_runs_) handles.push_back(kv.first);
     }
     for (const auto& h : handles) ReleasePRun(h);
     {
-      absl::MutexLock lock(&cache_mu_);
+      mutex_lock lock(cache_mu_);
       cache_.clear();
     }
     return absl::OkStatus();
@@ -243,14 +242,14 @@ class DirectSession : public Session {
 
  private:
   absl::Status BeginCall() {
-    absl::MutexLock lock(&graph_mu_);
+    mutex_lock lock(graph_mu_);
     if (closed_) return errors::Cancelled("Session has been closed.");
     ++in_flight_;
     return absl::OkStatus();
   }
   void EndCall() {
-    absl::MutexLock lock(&graph_mu_);
-    --in_flight_;
+    mutex_lock lock(graph_mu_);
+    if (--in_flight_ == 0) calls_done_.notify_all();
   }
 
   std::function<void(std::function<void()>)> Runner() {
@@ -268,13 +267,13 @@ class DirectSession : public Session {
                                         "->", absl::StrJoin(fetches_in, ","), "/",
                                         absl::StrJoin(targets_in, ","));
     {
-      absl::MutexLock lock(&cache_mu_);
+      mutex_lock lock(cache_mu_);
       auto it = cache_.find(fast_key);
       if (it != cache_.end()) return it->second;
     }
     SG_ASSIGN_OR_RETURN(auto set, GetCanonicalExecutors(feeds_in, fetches_in, targets_in,
                                                         use_rendezvous));
-    absl::MutexLock lock(&cache_mu_);
+    mutex_lock lock(cache_mu_);
     cache_.emplace(fast_key, set);
     return set;
   }
@@ -292,7 +291,7 @@ class DirectSession : public Session {
         absl::StrCat(use_rendezvous ? "prun:" : "", canonical(feeds, false), "->",
                      canonical(fetches, true), "/", canonical(targets, true));
     {
-      absl::MutexLock lock(&cache_mu_);
+      mutex_lock lock(cache_mu_);
       auto it = cache_.find(key);
       if (it != cache_.end()) return it->second;
     }
@@ -320,7 +319,7 @@ class DirectSession : public Session {
     }
     step.graph.reset();
     step.partitions.clear();
-    absl::MutexLock lock(&cache_mu_);
+    mutex_lock lock(cache_mu_);
     auto inserted = cache_.emplace(key, std::move(set));
     return inserted.first->second;
   }
@@ -333,7 +332,7 @@ class DirectSession : public Session {
           : rendezvous(r), done(std::move(d)), remaining(n) {}
       Rendezvous* const rendezvous;
       std::function<void(const absl::Status&)> done;  // taken by the last executor out
-      absl::Mutex mu;
+      mutex mu;
       int remaining ABSL_GUARDED_BY(mu);
       absl::Status status ABSL_GUARDED_BY(mu);
     };
@@ -344,7 +343,7 @@ class DirectSession : public Session {
         bool last;
         absl::Status st;
         {
-          absl::MutexLock lock(&b->mu);
+          mutex_lock lock(b->mu);
           if (!s.ok() && b->status.ok()) {
             b->status = s;
             if (b->rendezvous) b->rendezvous->StartAbort(s);
@@ -394,7 +393,7 @@ class DirectSession : public Session {
     if (run_metadata != nullptr && run_options.trace_level() > RunOptions::NO_TRACE) {
       eargs.stats_collector = &stats.emplace();
     }
-    absl::Notification finished;
+    Notification finished;
     absl::Status status;
     StartStep(*set, eargs, [&](const absl::Status& s) {
       status = s;
@@ -447,7 +446,7 @@ class DirectSession : public Session {
     run->cancellation = std::make_unique<CancellationManager>();
     run->step_resources = std::make_unique<ResourceMgr>();
     {
-      absl::MutexLock lock(&run->mu);
+      mutex_lock lock(run->mu);
       run->pending_feeds.insert(set->step.feeds.begin(), set->step.feeds.end());
       run->pending_fetches.insert(set->step.fetches.begin(), set->step.fetches.end());
     }
@@ -459,13 +458,13 @@ class DirectSession : public Session {
     eargs.runner = Runner();
     *handle = absl::StrCat("prun_", next_prun_.fetch_add(1));
     {
-      absl::MutexLock lock(&prun_mu_);
+      mutex_lock lock(prun_mu_);
       partial_runs_[*handle] = run;
     }
     PartialRun* raw = run.get();
     StartStep(*set, eargs, [raw](const absl::Status& s) {
       {
-        absl::MutexLock lock(&raw->mu);
+        mutex_lock lock(raw->mu);
         raw->status = s;
       }
       raw->done.Notify();
@@ -479,7 +478,7 @@ class DirectSession : public Session {
                       std::vector<Tensor>* outputs) {
     std::shared_ptr<PartialRun> run;
     {
-      absl::MutexLock lock(&prun_mu_);
+      mutex_lock lock(prun_mu_);
       auto it = partial_runs_.find(handle);
       if (it == partial_runs_.end()) {
         return errors::InvalidArgument("unknown partial run handle '", handle, "'");
@@ -489,7 +488,7 @@ class DirectSession : public Session {
     const ExecutorSet& set = *run->executors;
     for (const auto& in : inputs) {
       {
-        absl::MutexLock lock(&run->mu);
+        mutex_lock lock(run->mu);
         if (!run->pending_feeds.erase(in.first)) {
           return errors::InvalidArgument("'", in.first,
                                          "' was not declared as a feed of this partial run, or "
@@ -505,7 +504,7 @@ class DirectSession : public Session {
     outputs->clear();
     for (const std::string& name : output_names) {
       {
-        absl::MutexLock lock(&run->mu);
+        mutex_lock lock(run->mu);
         if (!run->pending_fetches.erase(name)) {
           return errors::InvalidArgument("'", name,
                                          "' was not declared as a fetch of this partial run, or "
@@ -520,7 +519,7 @@ class DirectSession : public Session {
       absl::Status s = run->rendezvous->Recv(key, &value, &is_dead);
       if (!s.ok()) {
         run->done.WaitForNotification();
-        absl::MutexLock lock(&run->mu);
+        mutex_lock lock(run->mu);
         return run->status.ok() ? s : run->status;
       }
       if (is_dead) return errors::InvalidArgument("fetch '", name, "' is dead");
@@ -528,16 +527,16 @@ class DirectSession : public Session {
     }
     bool finished;
     {
-      absl::MutexLock lock(&run->mu);
+      mutex_lock lock(run->mu);
       finished = run->pending_feeds.empty() && run->pending_fetches.empty();
     }
     if (finished) {
       run->done.WaitForNotification();
       {
-        absl::MutexLock lock(&prun_mu_);
+        mutex_lock lock(prun_mu_);
         partial_runs_.erase(handle);
       }
-      absl::MutexLock lock(&run->mu);
+      mutex_lock lock(run->mu);
       return run->status;
     }
     return absl::OkStatus();
@@ -553,14 +552,15 @@ class DirectSession : public Session {
 
   std::unique_ptr<StepBuilder> builder_;
 
-  absl::Mutex graph_mu_;  // guards the session's state: closed, calls in flight
+  mutex graph_mu_;  // guards the session's state: closed, calls in flight
   bool closed_ ABSL_GUARDED_BY(graph_mu_) = false;
   int in_flight_ ABSL_GUARDED_BY(graph_mu_) = 0;
+  condition_variable calls_done_;  // in_flight_ went to 0
 
-  absl::Mutex cache_mu_;
+  mutex cache_mu_;
   std::map<std::string, std::shared_ptr<const ExecutorSet>> cache_ ABSL_GUARDED_BY(cache_mu_);
 
-  absl::Mutex prun_mu_;
+  mutex prun_mu_;
   std::map<std::string, std::shared_ptr<PartialRun>> partial_runs_ ABSL_GUARDED_BY(prun_mu_);
 };
 

@@ -13,14 +13,14 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/notification.h"
+#include "core/util/mutex.h"
 #include "absl/time/clock.h"
 #include "core/runtime/step_stats_collector.h"
 
 namespace sg {
 
 absl::Status Executor::Run(const Args& args) {
-  absl::Notification n;
+  Notification n;
   absl::Status result;
   RunAsync(args, [&](const absl::Status& s) {
     result = s;
@@ -424,7 +424,7 @@ class ExecutorState {
       EntryVector outputs;
       bool aborted;
       {
-        absl::MutexLock lock(&mu_);
+        mutex_lock lock(mu_);
         aborted = !status_.ok();
       }
       if (!aborted && args_.cancellation_manager != nullptr &&
@@ -663,7 +663,7 @@ class ExecutorState {
   void RecordError(const absl::Status& s) {
     bool first = false;
     {
-      absl::MutexLock lock(&mu_);
+      mutex_lock lock(mu_);
       if (status_.ok()) {
         status_ = s;
         first = true;
@@ -688,7 +688,7 @@ class ExecutorState {
                 ReadyQueue* inline_ready) {
     ReadyQueue ready;
     {
-      absl::MutexLock lock(&mu_);
+      mutex_lock lock(mu_);
       if (outputs != nullptr && status_.ok()) PropagateOutputs(tn, *outputs, &ready);
       tn.iter_state->outstanding_ops--;
       if (tn.iter_state->outstanding_ops == 0) CleanupFramesIterations(tn.frame, tn.iter, &ready);
@@ -886,7 +886,7 @@ class ExecutorState {
   void Finish() {
     absl::Status s;
     {
-      absl::MutexLock lock(&mu_);
+      mutex_lock lock(mu_);
       s = status_;
     }
     Executor::DoneCallback done = std::move(done_);
@@ -905,7 +905,7 @@ class ExecutorState {
   const Executor::Args args_;
   Executor::DoneCallback done_;
   std::atomic<int64_t> num_outstanding_{0};
-  absl::Mutex mu_;
+  mutex mu_;
   absl::Status status_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<FrameState> root_;
   std::map<std::tuple<FrameState*, int64_t, int>, std::unique_ptr<FrameState>> children_

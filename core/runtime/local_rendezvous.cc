@@ -7,7 +7,7 @@ LocalRendezvous::~LocalRendezvous() { StartAbort(errors::Cancelled("rendezvous d
 absl::Status LocalRendezvous::Send(const ParsedKey& key, const Tensor& value, bool is_dead) {
   DoneCallback waiter;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (!abort_.ok()) return abort_;
     Item& item = table_[key.full_key];
     if (item.has_value) {
@@ -31,12 +31,12 @@ void LocalRendezvous::RecvAsync(const ParsedKey& key, DoneCallback done) {
   Tensor value;
   bool is_dead = false;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (!abort_.ok()) {
       absl::Status s = abort_;
-      mu_.Unlock();
+      mu_.unlock();
       done(s, Tensor(), false);
-      mu_.Lock();
+      mu_.lock();
       return;
     }
     Item& item = table_[key.full_key];
@@ -44,9 +44,9 @@ void LocalRendezvous::RecvAsync(const ParsedKey& key, DoneCallback done) {
       if (item.waiter) {
         absl::Status s = errors::Internal("rendezvous key '", key.full_key,
                                           "' is received twice");
-        mu_.Unlock();
+        mu_.unlock();
         done(s, Tensor(), false);
-        mu_.Lock();
+        mu_.lock();
         return;
       }
       item.waiter = std::move(done);
@@ -60,14 +60,14 @@ void LocalRendezvous::RecvAsync(const ParsedKey& key, DoneCallback done) {
 }
 
 size_t LocalRendezvous::Pending() {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   return table_.size();
 }
 
 void LocalRendezvous::StartAbort(const absl::Status& status) {
   std::vector<DoneCallback> waiters;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (!abort_.ok()) return;
     abort_ = status;
     for (auto& kv : table_) {

@@ -6,7 +6,7 @@
 #include <deque>
 #include <unordered_map>
 
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "core/framework/rendezvous.h"
 
 namespace sg {
@@ -27,7 +27,7 @@ class LocalRendezvous : public Rendezvous {
     bool is_dead = false;
     DoneCallback waiter;
   };
-  absl::Mutex mu_;
+  mutex mu_;
   absl::Status abort_ ABSL_GUARDED_BY(mu_);
   std::unordered_map<std::string, Item> table_ ABSL_GUARDED_BY(mu_);
 };

@@ -5,14 +5,14 @@
 namespace sg {
 
 void StepStatsCollector::Save(const std::string& device, NodeExecStats stats) {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   by_device_[device].push_back(std::move(stats));
 }
 
 void StepStatsCollector::Finalize(StepStats* out) {
   std::map<std::string, std::vector<NodeExecStats>> by_device;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     by_device.swap(by_device_);
   }
   for (auto& [device, nodes] : by_device) {

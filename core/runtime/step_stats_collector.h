@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "core/proto/step_stats.pb.h"
 
 namespace sg {
@@ -30,7 +30,7 @@ class StepStatsCollector {
   void Finalize(StepStats* out);
 
  private:
-  absl::Mutex mu_;
+  mutex mu_;
   std::map<std::string, std::vector<NodeExecStats>> by_device_ ABSL_GUARDED_BY(mu_);
 };
 

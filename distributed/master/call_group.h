@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "absl/time/time.h"
 #include "core/framework/status.h"
 #include "distributed/call_options.h"
@@ -54,32 +54,32 @@ class CallGroup {
   // Waits for every call. Calls still running kGrace past the deadline are cancelled and then
   // waited for; timed_out() tells whether that happened.
   void Wait() {
-    absl::MutexLock lock(&mu_);
-    auto all_done = [this]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
-      return remaining_ == 0 && cancelling_now_ == 0;
-    };
+    mutex_lock lock(mu_);
     if (deadline_ != absl::InfiniteFuture()) {
-      if (!mu_.AwaitWithDeadline(absl::Condition(&all_done), deadline_ + kGrace)) {
-        timed_out_ = true;
-        mu_.Unlock();
-        CancelAll();
-        mu_.Lock();
+      while (!AllDone()) {
+        if (!done_cv_.wait_until(mu_, deadline_ + kGrace) && !AllDone()) {
+          timed_out_ = true;
+          mu_.unlock();
+          CancelAll();
+          mu_.lock();
+          break;
+        }
       }
     }
-    mu_.Await(absl::Condition(&all_done));
+    while (!AllDone()) done_cv_.wait(mu_);
   }
 
   bool timed_out() const {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     return timed_out_;
   }
   absl::Status status(int i) const {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     return calls_[i]->status;
   }
   // Indexes of failed calls in the order they failed.
   std::vector<int> failure_order() const {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     return failures_;
   }
 
@@ -92,7 +92,7 @@ class CallGroup {
   void Finish(int i, const absl::Status& s) {
     bool cancel_others = false;
     {
-      absl::MutexLock lock(&mu_);
+      mutex_lock lock(mu_);
       calls_[i]->status = s;
       if (!s.ok()) {
         failures_.push_back(i);
@@ -103,20 +103,27 @@ class CallGroup {
         }
       }
       --remaining_;
+      if (AllDone()) done_cv_.notify_all();
     }
     if (!cancel_others) return;
     // Outside the lock: a cancel may complete another call on this thread.
     for (int j = 0; j < size(); ++j) {
       if (j != i) calls_[j]->opts.StartCancel();
     }
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     --cancelling_now_;
+    if (AllDone()) done_cv_.notify_all();
+  }
+
+  bool AllDone() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return remaining_ == 0 && cancelling_now_ == 0;
   }
 
   const absl::Time deadline_;
   std::vector<std::unique_ptr<Call>> calls_;
   bool cancel_others_on_error_ = false;
-  mutable absl::Mutex mu_;
+  mutable mutex mu_;
+  condition_variable done_cv_;  // AllDone() became true
   int remaining_ ABSL_GUARDED_BY(mu_) = 0;
   bool cancelling_ ABSL_GUARDED_BY(mu_) = false;
   int cancelling_now_ ABSL_GUARDED_BY(mu_) = 0;

@@ -6,7 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "core/framework/device.h"
 #include "distributed/master/master.h"
 #include "distributed/rpc/grpc_remote_master.h"
@@ -65,14 +65,14 @@ class GrpcSession : public Session {
   ~GrpcSession() override { Close().IgnoreError(); }
 
   absl::Status Create(const GraphDef& graph) override {
-    absl::MutexLock lock(&graph_mu_);
+    mutex_lock lock(graph_mu_);
     if (closed_) return errors::Cancelled("Session has been closed.");
     if (!handle_.empty()) return errors::AlreadyExists("Session::Create called twice; use Extend");
     return CreateLocked(graph);
   }
 
   absl::Status Extend(const GraphDef& graph) override {
-    absl::MutexLock lock(&graph_mu_);
+    mutex_lock lock(graph_mu_);
     if (closed_) return errors::Cancelled("Session has been closed.");
     if (handle_.empty()) return CreateLocked(graph);
     ExtendSessionRequest req;
@@ -141,7 +141,7 @@ class GrpcSession : public Session {
   absl::Status ListDevices(std::vector<DeviceAttributes>* devices) override {
     std::string session;
     {
-      absl::MutexLock lock(&graph_mu_);
+      mutex_lock lock(graph_mu_);
       session = handle_;
     }
     ListDevicesRequest req;
@@ -159,10 +159,10 @@ class GrpcSession : public Session {
   absl::Status Close() override {
     std::string session;
     {
-      absl::MutexLock lock(&graph_mu_);
+      mutex_lock lock(graph_mu_);
       if (closed_) return absl::OkStatus();
       closed_ = true;
-      graph_mu_.Await(absl::Condition(+[](int* n) { return *n == 0; }, &in_flight_));
+      while (in_flight_ != 0) calls_done_.wait(graph_mu_);
       session = handle_;
     }
     if (session.empty()) return absl::OkStatus();
@@ -191,7 +191,7 @@ class GrpcSession : public Session {
 
   // The session handle, counting the call in flight; Close waits for it.
   absl::StatusOr<std::string> BeginCall() {
-    absl::MutexLock lock(&graph_mu_);
+    mutex_lock lock(graph_mu_);
     if (closed_) return errors::Cancelled("Session has been closed.");
     if (handle_.empty()) {
       return errors::FailedPrecondition("Session::Create was not called: the session has no graph");
@@ -200,8 +200,8 @@ class GrpcSession : public Session {
     return handle_;
   }
   void EndCall() {
-    absl::MutexLock lock(&graph_mu_);
-    --in_flight_;
+    mutex_lock lock(graph_mu_);
+    if (--in_flight_ == 0) calls_done_.notify_all();
   }
 
   absl::Status DoRun(const RunOptions& run_options,
@@ -273,11 +273,12 @@ class GrpcSession : public Session {
 
   const SessionOptions options_;
   const std::unique_ptr<MasterInterface> master_;
-  absl::Mutex graph_mu_;
+  mutex graph_mu_;
   std::string handle_ ABSL_GUARDED_BY(graph_mu_);
   int64_t graph_version_ ABSL_GUARDED_BY(graph_mu_) = 0;
   bool closed_ ABSL_GUARDED_BY(graph_mu_) = false;
   int in_flight_ ABSL_GUARDED_BY(graph_mu_) = 0;
+  condition_variable calls_done_;  // in_flight_ went to 0
 };
 
 class GrpcSessionFactory : public SessionFactory {

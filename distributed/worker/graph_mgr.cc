@@ -121,13 +121,13 @@ absl::Status GraphMgr::Register(const std::string& session_handle, const GraphDe
     }
   }
   *handle = absl::StrFormat("%016x", next_handle_.fetch_add(1));
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   items_[*handle] = std::move(item);
   return absl::OkStatus();
 }
 
 absl::Status GraphMgr::Deregister(const std::string& handle) {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   if (items_.erase(handle) == 0) {
     return errors::Aborted("Graph handle ", handle,
                            " is not found (the worker may have restarted)");
@@ -136,7 +136,7 @@ absl::Status GraphMgr::Deregister(const std::string& handle) {
 }
 
 void GraphMgr::DeregisterSession(const std::string& session_handle) {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   for (auto it = items_.begin(); it != items_.end();) {
     if (it->second->session_handle == session_handle) {
       it = items_.erase(it);
@@ -147,7 +147,7 @@ void GraphMgr::DeregisterSession(const std::string& session_handle) {
 }
 
 std::shared_ptr<const GraphMgr::Item> GraphMgr::Lookup(const std::string& handle) const {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   auto it = items_.find(handle);
   return it == items_.end() ? nullptr : it->second;
 }
@@ -159,7 +159,7 @@ void GraphMgr::ExecuteAsync(const Item& item, const Executor::Args& args,
         : rendezvous(r), done(std::move(d)), remaining(n) {}
     Rendezvous* const rendezvous;
     std::function<void(const absl::Status&)> done;  // taken by the last executor out
-    absl::Mutex mu;
+    mutex mu;
     int remaining ABSL_GUARDED_BY(mu);
     absl::Status status ABSL_GUARDED_BY(mu);
   };
@@ -175,16 +175,16 @@ void GraphMgr::ExecuteAsync(const Item& item, const Executor::Args& args,
       absl::Status st;
       Rendezvous* abort = nullptr;
       {
-        absl::MutexLock lock(&b->mu);
+        mutex_lock lock(b->mu);
         if (!s.ok() && b->status.ok()) {
           b->status = s;
           abort = b->rendezvous;
         }
         // While this executor has not counted itself out, `b` stays alive.
         if (abort != nullptr) {
-          b->mu.Unlock();
+          b->mu.unlock();
           abort->StartAbort(s);
-          b->mu.Lock();
+          b->mu.lock();
         }
         last = --b->remaining == 0;
         if (last) st = b->status;

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "core/framework/device.h"
 #include "core/proto/graph.pb.h"
 #include "core/runtime/executor.h"
@@ -57,7 +57,7 @@ class GraphMgr {
 
   const std::vector<Device*> devices_;
   std::atomic<uint64_t> next_handle_{1};
-  mutable absl::Mutex mu_;
+  mutable mutex mu_;
   std::map<std::string, std::shared_ptr<const Item>> items_ ABSL_GUARDED_BY(mu_);
 };
 

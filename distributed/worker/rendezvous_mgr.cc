@@ -11,9 +11,9 @@ namespace {
 constexpr size_t kRememberCleanedSteps = 10000;
 
 int64_t NewRequestId() {
-  static absl::Mutex mu(absl::kConstInit);
+  static mutex mu;
   static absl::BitGen* gen = new absl::BitGen;
-  absl::MutexLock lock(&mu);
+  mutex_lock lock(mu);
   // Non-zero, positive.
   return static_cast<int64_t>(absl::Uniform<uint64_t>(*gen) >> 1) | 1;
 }
@@ -68,7 +68,7 @@ void StepRendezvous::RecvLocalAsync(const ParsedKey& key, DoneCallback done) {
 
 void StepRendezvous::WhenDrained(std::function<void()> fn) {
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (!abort_.ok()) return;
     on_drained_ = std::move(fn);
   }
@@ -78,7 +78,7 @@ void StepRendezvous::WhenDrained(std::function<void()> fn) {
 void StepRendezvous::CheckDrained() {
   std::function<void()> fn;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (!on_drained_ || !abort_.ok() || local_.Pending() > 0) return;
     fn = std::move(on_drained_);
     on_drained_ = nullptr;
@@ -87,7 +87,7 @@ void StepRendezvous::CheckDrained() {
 }
 
 void StepRendezvous::SetDeadline(absl::Time deadline) {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   deadline_ = deadline;
 }
 
@@ -106,12 +106,12 @@ void StepRendezvous::RecvRemoteAsync(const ParsedKey& key, DoneCallback done) {
   call->req.set_rendezvous_key(key.full_key);
   call->req.set_request_id(NewRequestId());
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (!abort_.ok()) {
       absl::Status s = abort_;
-      mu_.Unlock();
+      mu_.unlock();
       done(s, Tensor(), false);
-      mu_.Lock();
+      mu_.lock();
       return;
     }
     call->opts.SetDeadline(deadline_);
@@ -121,7 +121,7 @@ void StepRendezvous::RecvRemoteAsync(const ParsedKey& key, DoneCallback done) {
       &call->opts, &call->req, &call->result,
       [weak = weak_from_this(), call, done = std::move(done)](const absl::Status& s) {
         if (auto self = weak.lock()) {
-          absl::MutexLock lock(&self->mu_);
+          mutex_lock lock(self->mu_);
           self->calls_.erase(call);
         }
         done(s, s.ok() ? call->result.tensor : Tensor(), s.ok() && call->result.is_dead);
@@ -131,7 +131,7 @@ void StepRendezvous::RecvRemoteAsync(const ParsedKey& key, DoneCallback done) {
 void StepRendezvous::StartAbort(const absl::Status& status) {
   std::vector<std::shared_ptr<RemoteCall>> calls;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     if (abort_.ok()) abort_ = status.ok() ? errors::Cancelled("step aborted") : status;
     calls.assign(calls_.begin(), calls_.end());
   }
@@ -143,7 +143,7 @@ void StepRendezvous::StartAbort(const absl::Status& status) {
 RendezvousMgr::~RendezvousMgr() { AbortAll(errors::Cancelled("worker shut down")); }
 
 std::shared_ptr<StepRendezvous> RendezvousMgr::Find(int64_t step_id) {
-  absl::MutexLock lock(&mu_);
+  mutex_lock lock(mu_);
   auto it = table_.find(step_id);
   if (it != table_.end()) return it->second;
   auto r = std::make_shared<StepRendezvous>(env_, step_id);
@@ -158,7 +158,7 @@ std::shared_ptr<StepRendezvous> RendezvousMgr::Find(int64_t step_id) {
 void RendezvousMgr::Cleanup(int64_t step_id, const absl::Status& status) {
   std::shared_ptr<StepRendezvous> r;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     auto it = table_.find(step_id);
     if (it != table_.end()) {
       r = std::move(it->second);
@@ -180,7 +180,7 @@ void RendezvousMgr::Cleanup(int64_t step_id, const absl::Status& status) {
 void RendezvousMgr::CleanupWhenDrained(int64_t step_id) {
   std::shared_ptr<StepRendezvous> r;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     auto it = table_.find(step_id);
     if (it == table_.end()) return;
     r = it->second;
@@ -188,7 +188,7 @@ void RendezvousMgr::CleanupWhenDrained(int64_t step_id) {
   std::weak_ptr<StepRendezvous> weak = r;
   r->WhenDrained([this, step_id, weak] {
     {
-      absl::MutexLock lock(&mu_);
+      mutex_lock lock(mu_);
       auto it = table_.find(step_id);
       // Only the rendezvous this was asked for (not one made again for the same step id).
       if (it == table_.end() || it->second != weak.lock()) return;
@@ -200,7 +200,7 @@ void RendezvousMgr::CleanupWhenDrained(int64_t step_id) {
 void RendezvousMgr::AbortAll(const absl::Status& status) {
   std::vector<int64_t> steps;
   {
-    absl::MutexLock lock(&mu_);
+    mutex_lock lock(mu_);
     for (const auto& kv : table_) steps.push_back(kv.first);
   }
   for (int64_t step : steps) Cleanup(step, status);

@@ -23,7 +23,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "absl/time/time.h"
 #include "core/runtime/local_rendezvous.h"
 #include "distributed/worker/worker_interface.h"
@@ -69,7 +69,7 @@ class StepRendezvous : public Rendezvous,
   const RendezvousEnv env_;
   const int64_t step_id_;
   LocalRendezvous local_;
-  absl::Mutex mu_;
+  mutex mu_;
   absl::Status abort_ ABSL_GUARDED_BY(mu_);
   absl::Time deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
   std::set<std::shared_ptr<RemoteCall>> calls_ ABSL_GUARDED_BY(mu_);
@@ -94,7 +94,7 @@ class RendezvousMgr {
 
  private:
   const RendezvousEnv env_;
-  absl::Mutex mu_;
+  mutex mu_;
   std::map<int64_t, std::shared_ptr<StepRendezvous>> table_ ABSL_GUARDED_BY(mu_);
   // Recently cleaned-up steps (bounded), oldest first.
   std::deque<int64_t> cleaned_order_ ABSL_GUARDED_BY(mu_);

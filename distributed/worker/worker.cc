@@ -7,7 +7,7 @@
 #include <unordered_set>
 
 #include "absl/strings/str_format.h"
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "core/framework/cancellation.h"
 #include "core/runtime/step_stats_collector.h"
 #include "distributed/worker/graph_mgr.h"
@@ -30,7 +30,7 @@ struct Step {
   // Set when the RunGraph request asks for a timeline (ExecutorOpts.record_timeline).
   std::unique_ptr<StepStatsCollector> stats;
 
-  absl::Mutex mu;
+  mutex mu;
   bool finished ABSL_GUARDED_BY(mu) = false;
   absl::Status status ABSL_GUARDED_BY(mu);
   std::vector<std::function<void(const absl::Status&)>> on_finish ABSL_GUARDED_BY(mu);
@@ -39,7 +39,7 @@ struct Step {
   void WhenFinished(std::function<void(const absl::Status&)> fn) {
     absl::Status s;
     {
-      absl::MutexLock lock(&mu);
+      mutex_lock lock(mu);
       if (!finished) {
         on_finish.push_back(std::move(fn));
         return;
@@ -66,23 +66,24 @@ struct Worker::Impl {
   GraphMgr graph_mgr;
   RendezvousMgr rendezvous_mgr;
 
-  absl::Mutex mu;
+  mutex mu;
   std::set<std::string> sessions ABSL_GUARDED_BY(mu);
   std::unordered_set<int64_t> request_ids ABSL_GUARDED_BY(mu);
   std::deque<int64_t> request_order ABSL_GUARDED_BY(mu);
   std::set<std::shared_ptr<Step>> active ABSL_GUARDED_BY(mu);
+  condition_variable steps_done;  // active became empty
   std::map<int64_t, std::shared_ptr<Step>> partial_runs ABSL_GUARDED_BY(mu);
   absl::Status stopping ABSL_GUARDED_BY(mu);  // not OK between BeginStop and Resume
 
   absl::Status Stopping() {
-    absl::MutexLock lock(&mu);
+    mutex_lock lock(mu);
     return stopping;
   }
 
   // False (and remembered) for a non-zero id seen before.
   bool FirstUse(int64_t request_id) {
     if (request_id == 0) return true;
-    absl::MutexLock lock(&mu);
+    mutex_lock lock(mu);
     if (!request_ids.insert(request_id).second) return false;
     request_order.push_back(request_id);
     if (request_order.size() > kRememberRequestIds) {
@@ -94,7 +95,7 @@ struct Worker::Impl {
 
   absl::Status CheckSession(const std::string& handle, bool create_worker_session_called) {
     if (!create_worker_session_called) return absl::OkStatus();
-    absl::MutexLock lock(&mu);
+    mutex_lock lock(mu);
     if (sessions.count(handle)) return absl::OkStatus();
     return errors::Aborted("Session ", handle, " is not found on ", env.task_name,
                            " (the worker may have restarted)");
@@ -111,7 +112,7 @@ struct Worker::Impl {
   void Start(const std::shared_ptr<Step>& step) {
     absl::Status stop;
     {
-      absl::MutexLock lock(&mu);
+      mutex_lock lock(mu);
       active.insert(step);
       stop = stopping;
     }
@@ -134,14 +135,15 @@ struct Worker::Impl {
     GraphMgr::ExecuteAsync(*step->item, args, [this, step](const absl::Status& s) {
       std::vector<std::function<void(const absl::Status&)>> fns;
       {
-        absl::MutexLock lock(&step->mu);
+        mutex_lock lock(step->mu);
         step->finished = true;
         step->status = s;
         fns.swap(step->on_finish);
       }
       for (auto& fn : fns) fn(s);
-      absl::MutexLock lock(&mu);
+      mutex_lock lock(mu);
       active.erase(step);
+      if (active.empty()) steps_done.notify_all();
     });
   }
 
@@ -174,7 +176,7 @@ struct Worker::Impl {
     struct State {
       State(int n, StatusCallback d) : done(std::move(d)), remaining(n), values(n) {}
       const StatusCallback done;
-      absl::Mutex mu;
+      mutex mu;
       int remaining ABSL_GUARDED_BY(mu);
       absl::Status status ABSL_GUARDED_BY(mu);
       std::vector<Tensor> values ABSL_GUARDED_BY(mu);
@@ -189,7 +191,7 @@ struct Worker::Impl {
       absl::Status status;
       std::vector<Tensor> values;
       {
-        absl::MutexLock lock(&st->mu);
+        mutex_lock lock(st->mu);
         if (s.ok() && dead) {
           if (st->status.ok()) {
             st->status = errors::InvalidArgument("The tensor for rendezvous key ",
@@ -238,9 +240,8 @@ Worker::Worker(const WorkerEnv& env) : impl_(std::make_unique<Impl>(env)) {}
 
 Worker::~Worker() {
   AbortAll(errors::Cancelled("The worker was destroyed"));
-  absl::MutexLock lock(&impl_->mu);
-  impl_->mu.Await(absl::Condition(
-      +[](std::set<std::shared_ptr<Step>>* a) { return a->empty(); }, &impl_->active));
+  mutex_lock lock(impl_->mu);
+  while (!impl_->active.empty()) impl_->steps_done.wait(impl_->mu);
 }
 
 void Worker::GetStatusAsync(CallOptions* opts, const GetStatusRequest* req,
@@ -257,7 +258,7 @@ void Worker::CreateWorkerSessionAsync(CallOptions* opts, const CreateWorkerSessi
     return;
   }
   {
-    absl::MutexLock lock(&impl_->mu);
+    mutex_lock lock(impl_->mu);
     impl_->sessions.insert(req->session_handle());
   }
   done(absl::OkStatus());
@@ -266,7 +267,7 @@ void Worker::CreateWorkerSessionAsync(CallOptions* opts, const CreateWorkerSessi
 void Worker::DeleteWorkerSessionAsync(CallOptions* opts, const DeleteWorkerSessionRequest* req,
                                       DeleteWorkerSessionResponse* resp, StatusCallback done) {
   {
-    absl::MutexLock lock(&impl_->mu);
+    mutex_lock lock(impl_->mu);
     impl_->sessions.erase(req->session_handle());
   }
   impl_->graph_mgr.DeregisterSession(req->session_handle());
@@ -329,7 +330,7 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
   std::shared_ptr<Step> step;
   bool start = true;
   if (req->is_partial()) {
-    absl::MutexLock lock(&impl->mu);
+    mutex_lock lock(impl->mu);
     auto it = impl->partial_runs.find(req->step_id());
     if (it != impl->partial_runs.end()) {
       step = it->second;
@@ -345,7 +346,7 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
       step->stats = std::make_unique<StepStatsCollector>();
     }
     if (req->is_partial()) {
-      absl::MutexLock lock(&impl->mu);
+      mutex_lock lock(impl->mu);
       impl->partial_runs[req->step_id()] = step;
     }
   }
@@ -361,7 +362,7 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
   if (!s.ok()) {
     step->rendezvous->StartAbort(s);
     if (req->is_partial()) {
-      absl::MutexLock lock(&impl->mu);
+      mutex_lock lock(impl->mu);
       impl->partial_runs.erase(req->step_id());
     }
     if (!start) {
@@ -402,7 +403,7 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
           if (!s.ok()) step->cancellation.StartCancel();
           step->WhenFinished([impl, step, req, finish, s](const absl::Status& run_status) {
             {
-              absl::MutexLock lock(&impl->mu);
+              mutex_lock lock(impl->mu);
               auto it = impl->partial_runs.find(req->step_id());
               if (it != impl->partial_runs.end() && it->second == step) {
                 impl->partial_runs.erase(it);
@@ -427,7 +428,7 @@ void Worker::CleanupGraphAsync(CallOptions* opts, const CleanupGraphRequest* req
                                CleanupGraphResponse* resp, StatusCallback done) {
   std::shared_ptr<Step> partial;
   {
-    absl::MutexLock lock(&impl_->mu);
+    mutex_lock lock(impl_->mu);
     auto it = impl_->partial_runs.find(req->step_id());
     if (it != impl_->partial_runs.end()) {
       partial = it->second;
@@ -505,21 +506,21 @@ void Worker::RecvTensorAsync(CallOptions* opts, const RecvTensorRequest* req,
 
 void Worker::BeginStop(const absl::Status& status) {
   {
-    absl::MutexLock lock(&impl_->mu);
+    mutex_lock lock(impl_->mu);
     impl_->stopping = status.ok() ? errors::Cancelled("the worker is stopping") : status;
   }
   AbortAll(status);
 }
 
 void Worker::Resume() {
-  absl::MutexLock lock(&impl_->mu);
+  mutex_lock lock(impl_->mu);
   impl_->stopping = absl::OkStatus();
 }
 
 void Worker::AbortAll(const absl::Status& status) {
   std::vector<std::shared_ptr<Step>> steps;
   {
-    absl::MutexLock lock(&impl_->mu);
+    mutex_lock lock(impl_->mu);
     steps.assign(impl_->active.begin(), impl_->active.end());
     impl_->partial_runs.clear();
   }
