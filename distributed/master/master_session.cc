@@ -9,7 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "core/framework/attr_value_util.h"
 #include "core/framework/device.h"
 #include "core/framework/device_name.h"
@@ -146,15 +146,16 @@ struct MasterSession::Impl {
   // The session's graph, its placement, and how a signature becomes partitions. Made by Create
   // once the cluster's devices are known.
   std::unique_ptr<StepBuilder> builder;
-  absl::Mutex extend_mu;  // makes Extend's version check and the extension one step
+  mutex extend_mu;  // makes Extend's version check and the extension one step
 
-  absl::Mutex build_mu;  // one signature is built (and registered) at a time
-  absl::Mutex cache_mu;
+  mutex build_mu;  // one signature is built (and registered) at a time
+  mutex cache_mu;
   std::map<std::string, std::shared_ptr<StepGraph>> cache ABSL_GUARDED_BY(cache_mu);
 
-  absl::Mutex run_mu;
+  mutex run_mu;
   bool closed ABSL_GUARDED_BY(run_mu) = false;
   int in_flight ABSL_GUARDED_BY(run_mu) = 0;
+  condition_variable calls_done;  // in_flight went to 0
   absl::Time last_used ABSL_GUARDED_BY(run_mu) = absl::Now();  // for the session GC
   // Steps in flight, each with where CancelSteps leaves its reason.
   std::map<CallGroup*, absl::Status*> steps ABSL_GUARDED_BY(run_mu);
@@ -165,15 +166,15 @@ struct MasterSession::Impl {
   }
 
   absl::Status BeginCall() {
-    absl::MutexLock lock(&run_mu);
+    mutex_lock lock(run_mu);
     if (closed) return errors::Cancelled("Session has been closed.");
     ++in_flight;
     last_used = absl::Now();
     return absl::OkStatus();
   }
   void EndCall() {
-    absl::MutexLock lock(&run_mu);
-    --in_flight;
+    mutex_lock lock(run_mu);
+    if (--in_flight == 0) calls_done.notify_all();
     last_used = absl::Now();
   }
 
@@ -292,7 +293,7 @@ int64_t MasterSession::graph_version() const {
 absl::Status MasterSession::Extend(const ExtendSessionRequest& req, ExtendSessionResponse* resp) {
   SG_RETURN_IF_ERROR(impl_->BeginCall());
   absl::Status status = [&]() -> absl::Status {
-    absl::MutexLock lock(&impl_->extend_mu);
+    mutex_lock lock(impl_->extend_mu);
     const int64_t version = graph_version();
     if (req.current_graph_version() != version) {
       return errors::Aborted("Current version is ", version, " but the caller expected ",
@@ -319,20 +320,20 @@ absl::StatusOr<std::shared_ptr<StepGraph>> MasterSession::Impl::GetOrBuild(
   const std::string key = absl::StrCat(canonical(feeds, false), "->", canonical(fetches, true),
                                        "/", canonical(targets, true), partial ? "/partial" : "");
   {
-    absl::MutexLock lock(&cache_mu);
+    mutex_lock lock(cache_mu);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
   }
-  absl::MutexLock build_lock(&build_mu);
+  mutex_lock build_lock(build_mu);
   {
-    absl::MutexLock lock(&cache_mu);
+    mutex_lock lock(cache_mu);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
   }
   auto sg = std::make_shared<StepGraph>();
   SG_RETURN_IF_ERROR(Build(StepSignature{feeds, fetches, targets, /*use_rendezvous=*/true},
                            sg.get(), session_handle, deadline, partial));
-  absl::MutexLock lock(&cache_mu);
+  mutex_lock lock(cache_mu);
   cache[key] = sg;
   return sg;
 }
@@ -550,13 +551,42 @@ int IndexOf(const std::vector<std::string>& sorted, const std::string& name) {
 struct MasterSession::PartialRunState {
   std::shared_ptr<StepGraph> sg;
   int64_t step_id = 0;
-  absl::Mutex mu;  // one piece at a time
+  mutex mu;  // one piece at a time
   std::set<std::string> pending_feeds ABSL_GUARDED_BY(mu);
   std::set<std::string> pending_fetches ABSL_GUARDED_BY(mu);
   // Guarded by Impl::run_mu: the RunGraph calls of the piece in flight, if any, which
   // ReleasePartialRun cancels; whether it was released (a piece that was waiting then fails).
   CallGroup* piece = nullptr;
   bool released = false;
+};
+
+struct MasterSession::StepCall {
+  const StepGraph& sg;
+  int64_t step_id;
+  const std::map<std::string, const TensorProto*>& feeds;  // fed in this call, by name
+  const std::vector<std::string>& fetches;                 // fetched in this call, sorted, unique
+  PartialRunState* partial;  // the partial run this is a piece of; nullptr for a whole step
+  bool last_partial;         // the partial run's last piece
+  absl::Time deadline;
+  int64_t timeout_ms;  // the timeout the deadline came from, for its error message
+  CallOptions* opts;
+  const RunStepRequest& req;
+  RunStepResponse* resp;
+
+  // One RunGraph request per partition: the feeds and fetches of this call that it holds.
+  absl::Status MakeRequests(const std::string& session_handle,
+                            std::vector<RunGraphRequest>* greqs) const;
+  // The callback of partition i's RunGraph: it hands the tensors the reply carries for the
+  // master's own task to that task's worker; a failed hand-over fails the call, which cancels the
+  // rest of the step.
+  StatusCallback Completion(int i, std::vector<RunGraphResponse>* gresps,
+                            StatusCallback done) const;
+  // The step's error once every call ended, or OK: the first failure that is not a cancellation
+  // it caused, named with its task; DEADLINE_EXCEEDED when the deadline ended it.
+  absl::Status Failure(const CallGroup& group, const std::vector<RunGraphResponse>& gresps,
+                       const absl::Status& cancel_status, WorkerCacheInterface* cache) const;
+  // The tasks' statistics and graphs (when asked for), and the fetches by name.
+  absl::Status CollectReplies(std::vector<RunGraphResponse>* gresps) const;
 };
 
 absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
@@ -588,7 +618,7 @@ absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
   if (!req.partial_run_handle().empty()) {
     std::shared_ptr<PartialRunState> run;
     {
-      absl::MutexLock lock(&im.run_mu);
+      mutex_lock lock(im.run_mu);
       auto it = partial_runs_.find(req.partial_run_handle());
       if (it == partial_runs_.end()) {
         return errors::InvalidArgument("unknown partial run handle '", req.partial_run_handle(),
@@ -596,7 +626,7 @@ absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
       }
       run = it->second;
     }
-    absl::MutexLock piece(&run->mu);
+    mutex_lock piece(run->mu);
     for (const auto& [name, t] : feeds) {
       if (!run->pending_feeds.count(name)) {
         return errors::InvalidArgument("'", name, "' was not declared as a feed of this partial "
@@ -612,11 +642,11 @@ absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
     for (const auto& [name, t] : feeds) run->pending_feeds.erase(name);
     for (const auto& name : fetches) run->pending_fetches.erase(name);
     const bool last = run->pending_feeds.empty() && run->pending_fetches.empty();
-    absl::Status s = RunPartitions(*run->sg, run->step_id, feeds, fetches, run.get(), last,
-                                   deadline, timeout_ms, opts, req, resp);
+    absl::Status s = RunPartitions(StepCall{*run->sg, run->step_id, feeds, fetches, run.get(),
+                                            last, deadline, timeout_ms, opts, req, resp});
     if (!s.ok() || last) {
       {
-        absl::MutexLock lock(&im.run_mu);
+        mutex_lock lock(im.run_mu);
         partial_runs_.erase(req.partial_run_handle());
       }
       CleanupStep(run->sg, run->step_id);
@@ -633,9 +663,9 @@ absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
                       im.GetOrBuild(feed_names, fetches, targets, handle_, setup_deadline,
                                     /*partial=*/false));
   const int64_t step_id = NewStepId();
-  absl::Status s =
-      RunPartitions(*sg, step_id, feeds, fetches, nullptr, false, deadline, timeout_ms, opts, req,
-                    resp);
+  absl::Status s = RunPartitions(StepCall{*sg, step_id, feeds, fetches, /*partial=*/nullptr,
+                                          /*last_partial=*/false, deadline, timeout_ms, opts, req,
+                                          resp});
   // After a step that ran to its end on every task, each worker has dropped the step's state
   // itself (once its peers took what it sent them): CleanupGraph is for a failed step only.
   if (!s.ok()) CleanupStep(sg, step_id);
@@ -664,14 +694,9 @@ void MasterSession::CleanupStep(std::shared_ptr<const StepGraph> sg, int64_t ste
   }
 }
 
-absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
-                                          const std::map<std::string, const TensorProto*>& feeds,
-                                          const std::vector<std::string>& fetches,
-                                          PartialRunState* partial, bool last_partial,
-                                          absl::Time deadline,
-                                          int64_t timeout_ms, CallOptions* opts,
-                                          const RunStepRequest& req, RunStepResponse* resp) {
-  Impl& im = *impl_;
+
+absl::Status MasterSession::StepCall::MakeRequests(const std::string& session_handle,
+                                                   std::vector<RunGraphRequest>* greqs) const {
   std::vector<bool> fed(sg.step.feeds.size(), false), fetched(sg.step.fetches.size(), false);
   for (const auto& [name, t] : feeds) {
     int i = IndexOf(sg.step.feeds, name);
@@ -684,16 +709,13 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
     if (i < 0) return errors::Internal("fetch '", name, "' is not in the step's signature");
     fetched[i] = true;
   }
-
-  const int n = static_cast<int>(sg.parts.size());
-  std::vector<RunGraphRequest> greqs(n);
-  std::vector<RunGraphResponse> gresps(n);
-  for (int i = 0; i < n; ++i) {
+  greqs->assign(sg.parts.size(), RunGraphRequest());
+  for (size_t i = 0; i < sg.parts.size(); ++i) {
     const MasterPartition& p = sg.parts[i];
-    RunGraphRequest& g = greqs[i];
+    RunGraphRequest& g = (*greqs)[i];
     g.set_graph_handle(p.graph_handle);
     g.set_step_id(step_id);
-    g.set_session_handle(handle_);
+    g.set_session_handle(session_handle);
     g.set_create_worker_session_called(true);
     g.set_request_id(NewRequestId());
     g.set_is_partial(partial != nullptr);
@@ -717,53 +739,35 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
     }
     for (const std::string& key : p.forward_keys) g.add_recv_key(key);
   }
+  return absl::OkStatus();
+}
 
-  CallGroup group(n, deadline);
-  group.set_cancel_others_on_error(true);
-  absl::Status cancel_status;
-  {
-    absl::MutexLock lock(&im.run_mu);
-    if (partial != nullptr) {
-      if (partial->released) return errors::Cancelled("The partial run was released");
-      partial->piece = &group;
+StatusCallback MasterSession::StepCall::Completion(int i, std::vector<RunGraphResponse>* gresps,
+                                                   StatusCallback done) const {
+  if (sg.parts[i].forward_keys.empty()) return done;
+  return [&sg = sg, gresps, i, step_id = step_id, done = std::move(done)](absl::Status s) {
+    RunGraphResponse& r = (*gresps)[i];
+    if (s.ok() && r.status_code() != error::OK) {
+      s = absl::Status(static_cast<absl::StatusCode>(r.status_code()), r.status_error_message());
     }
-    im.steps[&group] = &cancel_status;
-  }
-  opts->SetCancelCallback([&group]() { group.CancelAll(); });
-  if (opts->cancelled()) group.CancelAll();
-  for (int i = 0; i < n; ++i) {
-    StatusCallback done = group.done(i);
-    if (!sg.parts[i].forward_keys.empty()) {
-      // Hands the tensors the reply carries for the master's own task to its worker; a failed
-      // hand-over fails this call, which cancels the rest of the step.
-      done = [&sg, &gresps, i, step_id, done = std::move(done)](absl::Status s) {
-        RunGraphResponse& r = gresps[i];
-        if (s.ok() && r.status_code() != error::OK) {
-          s = absl::Status(static_cast<absl::StatusCode>(r.status_code()),
-                           r.status_error_message());
-        }
-        const std::vector<std::string>& keys = sg.parts[i].forward_keys;
-        for (const NamedTensorProto& t : r.recv()) {
-          if (!s.ok()) break;
-          if (std::find(keys.begin(), keys.end(), t.name()) == keys.end()) continue;
-          absl::StatusOr<Tensor> value = Tensor::FromProto(t.tensor());
-          s = value.ok() ? sg.local_worker->DeliverTensor(step_id, t.name(), *value)
-                         : value.status();
-        }
-        done(s);
-      };
+    const std::vector<std::string>& keys = sg.parts[i].forward_keys;
+    for (const NamedTensorProto& t : r.recv()) {
+      if (!s.ok()) break;
+      if (std::find(keys.begin(), keys.end(), t.name()) == keys.end()) continue;
+      absl::StatusOr<Tensor> value = Tensor::FromProto(t.tensor());
+      s = value.ok() ? sg.local_worker->DeliverTensor(step_id, t.name(), *value)
+                     : value.status();
     }
-    sg.parts[i].worker->RunGraphAsync(group.opts(i), &greqs[i], &gresps[i], std::move(done));
-  }
-  group.Wait();
-  opts->ClearCancelCallback();
-  {
-    absl::MutexLock lock(&im.run_mu);
-    im.steps.erase(&group);
-    if (partial != nullptr) partial->piece = nullptr;
-  }
+    done(s);
+  };
+}
 
+absl::Status MasterSession::StepCall::Failure(const CallGroup& group,
+                                              const std::vector<RunGraphResponse>& gresps,
+                                              const absl::Status& cancel_status,
+                                              WorkerCacheInterface* cache) const {
   // An error stored in a response body counts as the call's error.
+  const int n = static_cast<int>(sg.parts.size());
   std::vector<absl::Status> statuses(n);
   std::vector<int> order = group.failure_order();
   for (int i = 0; i < n; ++i) {
@@ -774,41 +778,40 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
       order.push_back(i);
     }
   }
-  if (!order.empty()) {
-    if (!cancel_status.ok()) return cancel_status;
-    if (opts->cancelled()) return errors::Cancelled("the step was cancelled by its caller");
-    int root = order[0];
-    for (int i : order) {
-      if (statuses[i].code() != absl::StatusCode::kCancelled) {
-        root = i;
-        break;
-      }
+  if (order.empty()) return absl::OkStatus();
+  if (!cancel_status.ok()) return cancel_status;
+  if (opts->cancelled()) return errors::Cancelled("the step was cancelled by its caller");
+  int root = order[0];
+  for (int i : order) {
+    if (statuses[i].code() != absl::StatusCode::kCancelled) {
+      root = i;
+      break;
     }
-    absl::Status s = statuses[root];
-    if (group.timed_out() || (deadline != absl::InfiniteFuture() && absl::Now() >= deadline &&
-                              (s.code() == absl::StatusCode::kCancelled ||
-                               s.code() == absl::StatusCode::kDeadlineExceeded))) {
-      return errors::DeadlineExceeded("Timed out after ", timeout_ms,
-                                      " ms waiting for the step to finish (", sg.parts[root].task,
-                                      ": ", s.message(), ")");
-    }
-    return TaskError(s, sg.parts[root].task, im.env.worker_cache);
   }
+  const absl::Status& s = statuses[root];
+  if (group.timed_out() || (deadline != absl::InfiniteFuture() && absl::Now() >= deadline &&
+                            (s.code() == absl::StatusCode::kCancelled ||
+                             s.code() == absl::StatusCode::kDeadlineExceeded))) {
+    return errors::DeadlineExceeded("Timed out after ", timeout_ms,
+                                    " ms waiting for the step to finish (", sg.parts[root].task,
+                                    ": ", s.message(), ")");
+  }
+  return TaskError(s, sg.parts[root].task, cache);
+}
 
-  // The tasks' statistics and graphs, when asked for (empty otherwise).
-  for (int i = 0; i < n; ++i) {
-    for (DeviceStepStats& d : *gresps[i].mutable_step_stats()->mutable_dev_stats()) {
+absl::Status MasterSession::StepCall::CollectReplies(std::vector<RunGraphResponse>* gresps) const {
+  for (RunGraphResponse& r : *gresps) {
+    for (DeviceStepStats& d : *r.mutable_step_stats()->mutable_dev_stats()) {
       resp->mutable_metadata()->mutable_step_stats()->add_dev_stats()->Swap(&d);
     }
-    for (GraphDef& g : *gresps[i].mutable_partition_graph()) {
+    for (GraphDef& g : *r.mutable_partition_graph()) {
       resp->mutable_metadata()->add_partition_graphs()->Swap(&g);
     }
   }
-
   // Fetches back by name, in the caller's order.
   std::map<std::string, TensorProto*> by_key;
-  for (int i = 0; i < n; ++i) {
-    for (auto& r : *gresps[i].mutable_recv()) by_key[r.name()] = r.mutable_tensor();
+  for (RunGraphResponse& r : *gresps) {
+    for (auto& t : *r.mutable_recv()) by_key[t.name()] = t.mutable_tensor();
   }
   std::set<std::string> moved;
   for (const std::string& f : req.fetch()) {
@@ -825,6 +828,41 @@ absl::Status MasterSession::RunPartitions(const StepGraph& sg, int64_t step_id,
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status MasterSession::RunPartitions(const StepCall& call) {
+  Impl& im = *impl_;
+  std::vector<RunGraphRequest> greqs;
+  SG_RETURN_IF_ERROR(call.MakeRequests(handle_, &greqs));
+  const int n = static_cast<int>(greqs.size());
+  std::vector<RunGraphResponse> gresps(n);
+
+  CallGroup group(n, call.deadline);
+  group.set_cancel_others_on_error(true);
+  absl::Status cancel_status;
+  {
+    mutex_lock lock(im.run_mu);
+    if (call.partial != nullptr) {
+      if (call.partial->released) return errors::Cancelled("The partial run was released");
+      call.partial->piece = &group;
+    }
+    im.steps[&group] = &cancel_status;
+  }
+  call.opts->SetCancelCallback([&group]() { group.CancelAll(); });
+  if (call.opts->cancelled()) group.CancelAll();
+  for (int i = 0; i < n; ++i) {
+    call.sg.parts[i].worker->RunGraphAsync(group.opts(i), &greqs[i], &gresps[i],
+                                           call.Completion(i, &gresps, group.done(i)));
+  }
+  group.Wait();
+  call.opts->ClearCancelCallback();
+  {
+    mutex_lock lock(im.run_mu);
+    im.steps.erase(&group);
+    if (call.partial != nullptr) call.partial->piece = nullptr;
+  }
+  SG_RETURN_IF_ERROR(call.Failure(group, gresps, cancel_status, im.env.worker_cache));
+  return call.CollectReplies(&gresps);
 }
 
 absl::Status MasterSession::PartialRunSetup(CallOptions* opts, const PartialRunSetupRequest& req,
@@ -854,11 +892,11 @@ absl::Status MasterSession::PartialRunSetup(CallOptions* opts, const PartialRunS
   run->sg = sg;
   run->step_id = NewStepId();
   {
-    absl::MutexLock lock(&run->mu);
+    mutex_lock lock(run->mu);
     run->pending_feeds.insert(sg->step.feeds.begin(), sg->step.feeds.end());
     run->pending_fetches.insert(sg->step.fetches.begin(), sg->step.fetches.end());
   }
-  absl::MutexLock lock(&impl_->run_mu);
+  mutex_lock lock(impl_->run_mu);
   const std::string handle = absl::StrCat(handle_, ";prun", ++next_partial_run_);
   partial_runs_[handle] = run;
   resp->set_partial_run_handle(handle);
@@ -868,7 +906,7 @@ absl::Status MasterSession::PartialRunSetup(CallOptions* opts, const PartialRunS
 absl::Status MasterSession::ReleasePartialRun(const std::string& partial_run_handle) {
   std::shared_ptr<PartialRunState> run;
   {
-    absl::MutexLock lock(&impl_->run_mu);
+    mutex_lock lock(impl_->run_mu);
     auto it = partial_runs_.find(partial_run_handle);
     if (it == partial_runs_.end()) return absl::OkStatus();  // finished, failed or released
     run = std::move(it->second);
@@ -895,18 +933,18 @@ double MasterSession::gc_seconds() const {
 }
 
 void MasterSession::MarkUsed() {
-  absl::MutexLock lock(&impl_->run_mu);
+  mutex_lock lock(impl_->run_mu);
   impl_->last_used = absl::Now();
 }
 
 absl::Duration MasterSession::IdleFor(absl::Time now) {
-  absl::MutexLock lock(&impl_->run_mu);
+  mutex_lock lock(impl_->run_mu);
   if (impl_->in_flight > 0) return absl::ZeroDuration();
   return now - impl_->last_used;
 }
 
 void MasterSession::CancelSteps(const absl::Status& status) {
-  absl::MutexLock lock(&impl_->run_mu);
+  mutex_lock lock(impl_->run_mu);
   // Cancelling under the lock keeps each group alive: Run erases it under this lock first.
   for (auto& [group, reason] : impl_->steps) {
     *reason = status;
@@ -916,25 +954,24 @@ void MasterSession::CancelSteps(const absl::Status& status) {
 
 void MasterSession::Close() {
   {
-    absl::MutexLock lock(&impl_->run_mu);
+    mutex_lock lock(impl_->run_mu);
     if (impl_->closed) return;
     impl_->closed = true;
   }
   CancelSteps(errors::Cancelled("Step was cancelled by an explicit call to Session::Close()."));
   {
-    absl::MutexLock lock(&impl_->run_mu);
-    impl_->run_mu.Await(absl::Condition(
-        +[](int* n) { return *n == 0; }, &impl_->in_flight));
+    mutex_lock lock(impl_->run_mu);
+    while (impl_->in_flight != 0) impl_->calls_done.wait(impl_->run_mu);
   }
   std::map<std::string, std::shared_ptr<PartialRunState>> partial_runs;
   {
-    absl::MutexLock lock(&impl_->run_mu);
+    mutex_lock lock(impl_->run_mu);
     partial_runs.swap(partial_runs_);
   }
   for (auto& kv : partial_runs) CleanupStep(kv.second->sg, kv.second->step_id);
   std::map<std::string, std::shared_ptr<StepGraph>> cache;
   {
-    absl::MutexLock lock(&impl_->cache_mu);
+    mutex_lock lock(impl_->cache_mu);
     cache.swap(impl_->cache);
   }
   for (auto& kv : cache) impl_->Deregister(*kv.second, handle_);

@@ -98,14 +98,11 @@ class MasterSession {
   struct Impl;
   struct PartialRunState;
   explicit MasterSession(const MasterEnv& env, const std::string& handle);
-  // RunGraph on every partition of `sg` under `step_id` with the given feeds (by name) and
-  // fetches (sorted, unique); fills `resp` in the order of req.fetch(). `partial` is the partial
-  // run this is a piece of (nullptr for a whole step).
-  absl::Status RunPartitions(const StepGraph& sg, int64_t step_id,
-                             const std::map<std::string, const TensorProto*>& feeds,
-                             const std::vector<std::string>& fetches, PartialRunState* partial,
-                             bool last_partial, absl::Time deadline, int64_t timeout_ms,
-                             CallOptions* opts, const RunStepRequest& req, RunStepResponse* resp);
+  // One step, or one piece of a partial run, as RunPartitions runs it (master_session.cc).
+  struct StepCall;
+  // RunGraph on every partition of the call's step graph; fills the call's response in the
+  // order of req.fetch().
+  absl::Status RunPartitions(const StepCall& call);
   // CleanupGraph(step_id) to every partition's worker, without waiting (after a failed step or a
   // partial run).
   void CleanupStep(std::shared_ptr<const StepGraph> sg, int64_t step_id);
