@@ -144,7 +144,7 @@ class OpKernelContext {
   struct Params {
     Device* device = nullptr;
     OpKernel* op_kernel = nullptr;
-    const std::vector<TensorValue>* inputs = nullptr;
+    std::vector<TensorValue>* inputs = nullptr;
     bool is_input_dead = false;
     Rendezvous* rendezvous = nullptr;
     int64_t step_id = 0;
@@ -162,6 +162,12 @@ class OpKernelContext {
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   // Input i. For an input the OpDef declares as a reference, this is a snapshot of the variable.
   const Tensor& input(int i) const { return (*params_->inputs)[i].value; }
+  // Input i for writing in place, when this kernel holds the only reference to its buffer (as
+  // TensorFlow's forward_input): nullptr for a reference input or a buffer another tensor shares.
+  Tensor* input_if_unique(int i) const {
+    TensorValue& v = (*params_->inputs)[i];
+    return !v.is_ref() && v.value.RefCountIsOne() ? &v.value : nullptr;
+  }
   DataType input_dtype(int i) const { return params_->op_kernel->input_type(i); }
   DataType expected_output_dtype(int i) const { return params_->op_kernel->output_type(i); }
   bool input_is_ref(int i) const { return (*params_->inputs)[i].is_ref(); }

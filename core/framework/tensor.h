@@ -95,10 +95,18 @@ class Tensor {
   // Bytes a serialization would need: for strings, the sum of the string lengths.
   size_t AllocatedBytes() const;
 
-  void* raw_data() const { return buf_ ? buf_->data() : nullptr; }
+  // The elements. A const Tensor gives read-only views (as TensorFlow's ConstFlat and friends):
+  // tensors share buffers, so writing through one that a kernel was given as input would change
+  // every tensor sharing it. Write only into tensors you allocated, or whose RefCountIsOne().
+  void* raw_data() { return buf_ ? buf_->data() : nullptr; }
+  const void* raw_data() const { return buf_ ? buf_->data() : nullptr; }
   template <typename T>
-  T* data() const {
+  T* data() {
     return static_cast<T*>(raw_data());
+  }
+  template <typename T>
+  const T* data() const {
+    return static_cast<const T*>(raw_data());
   }
   const std::shared_ptr<TensorBuffer>& buffer() const { return buf_; }
   bool SharesBufferWith(const Tensor& other) const { return buf_ && buf_ == other.buf_; }
@@ -106,47 +114,62 @@ class Tensor {
   bool RefCountIsOne() const { return buf_ && buf_.use_count() == 1; }
 
   template <typename T>
-  typename TTypes<T>::Flat flat() const {
+  typename TTypes<T>::Flat flat() {
     return typename TTypes<T>::Flat(data<T>(), NumElements());
   }
   template <typename T>
-  typename TTypes<T>::Flat vec() const {
+  typename TTypes<T>::ConstFlat flat() const {
+    return typename TTypes<T>::ConstFlat(data<T>(), NumElements());
+  }
+  template <typename T>
+  typename TTypes<T>::Flat vec() {
     return flat<T>();
   }
   template <typename T>
-  typename TTypes<T, 0>::Tensor scalar() const {
+  typename TTypes<T>::ConstFlat vec() const {
+    return flat<T>();
+  }
+  template <typename T>
+  typename TTypes<T, 0>::Tensor scalar() {
     return typename TTypes<T, 0>::Tensor(data<T>());
   }
   template <typename T>
-  typename TTypes<T>::Matrix matrix() const {
+  typename TTypes<T, 0>::ConstTensor scalar() const {
+    return typename TTypes<T, 0>::ConstTensor(data<T>());
+  }
+  template <typename T>
+  typename TTypes<T>::Matrix matrix() {
     return typename TTypes<T>::Matrix(data<T>(), dim_size(0), dim_size(1));
   }
+  template <typename T>
+  typename TTypes<T>::ConstMatrix matrix() const {
+    return typename TTypes<T>::ConstMatrix(data<T>(), dim_size(0), dim_size(1));
+  }
   template <typename T, int N>
-  typename TTypes<T, N>::Tensor tensor() const {
-    Eigen::array<Eigen::DenseIndex, N> d;
-    for (int i = 0; i < N; ++i) d[i] = dim_size(i);
-    return typename TTypes<T, N>::Tensor(data<T>(), d);
+  typename TTypes<T, N>::Tensor tensor() {
+    return typename TTypes<T, N>::Tensor(data<T>(), Dims<N>());
+  }
+  template <typename T, int N>
+  typename TTypes<T, N>::ConstTensor tensor() const {
+    return typename TTypes<T, N>::ConstTensor(data<T>(), Dims<N>());
   }
   // A view with N dims: the last N-1 dims kept, all leading dims folded into the first; a
   // tensor of lower rank gets leading dims of 1.
   template <typename T, int N>
-  typename TTypes<T, N>::Tensor flat_inner_dims() const {
-    Eigen::array<Eigen::DenseIndex, N> d;
-    const int r = dims();
-    for (int i = 0; i < N; ++i) d[i] = 1;
-    for (int k = 0; k < N - 1 && k < r; ++k) d[N - 1 - k] = dim_size(r - 1 - k);
-    if (r >= N) {
-      int64_t outer = 1;
-      for (int i = 0; i <= r - N; ++i) outer *= dim_size(i);
-      d[0] = outer;
-    }
-    return typename TTypes<T, N>::Tensor(data<T>(), d);
+  typename TTypes<T, N>::Tensor flat_inner_dims() {
+    return typename TTypes<T, N>::Tensor(data<T>(), InnerDims<N>());
   }
   template <typename T, int N>
-  typename TTypes<T, N>::Tensor shaped(absl::Span<const int64_t> dims) const {
-    Eigen::array<Eigen::DenseIndex, N> d;
-    for (int i = 0; i < N; ++i) d[i] = dims[i];
-    return typename TTypes<T, N>::Tensor(data<T>(), d);
+  typename TTypes<T, N>::ConstTensor flat_inner_dims() const {
+    return typename TTypes<T, N>::ConstTensor(data<T>(), InnerDims<N>());
+  }
+  template <typename T, int N>
+  typename TTypes<T, N>::Tensor shaped(absl::Span<const int64_t> dims) {
+    return typename TTypes<T, N>::Tensor(data<T>(), ShapedDims<N>(dims));
+  }
+  template <typename T, int N>
+  typename TTypes<T, N>::ConstTensor shaped(absl::Span<const int64_t> dims) const {
+    return typename TTypes<T, N>::ConstTensor(data<T>(), ShapedDims<N>(dims));
   }
 
   // Makes this tensor share `other`'s buffer under `shape`; false if element counts differ.
@@ -170,6 +193,32 @@ class Tensor {
   std::string SummarizeValue(int max_entries) const;
 
  private:
+  template <int N>
+  Eigen::array<Eigen::DenseIndex, N> Dims() const {
+    Eigen::array<Eigen::DenseIndex, N> d;
+    for (int i = 0; i < N; ++i) d[i] = dim_size(i);
+    return d;
+  }
+  template <int N>
+  Eigen::array<Eigen::DenseIndex, N> InnerDims() const {
+    Eigen::array<Eigen::DenseIndex, N> d;
+    const int r = dims();
+    for (int i = 0; i < N; ++i) d[i] = 1;
+    for (int k = 0; k < N - 1 && k < r; ++k) d[N - 1 - k] = dim_size(r - 1 - k);
+    if (r >= N) {
+      int64_t outer = 1;
+      for (int i = 0; i <= r - N; ++i) outer *= dim_size(i);
+      d[0] = outer;
+    }
+    return d;
+  }
+  template <int N>
+  static Eigen::array<Eigen::DenseIndex, N> ShapedDims(absl::Span<const int64_t> dims) {
+    Eigen::array<Eigen::DenseIndex, N> d;
+    for (int i = 0; i < N; ++i) d[i] = dims[i];
+    return d;
+  }
+
   DataType dtype_ = DT_INVALID;
   TensorShape shape_;
   std::shared_ptr<TensorBuffer> buf_;

@@ -133,10 +133,9 @@ absl::Status SetListOutput(OpKernelContext* ctx, int i, TensorList list) {
 // update), else a new copy of `list` (its elements share their buffers with `list`'s).
 absl::StatusOr<TensorList*> ForwardOrCopyList(OpKernelContext* ctx, int in, int out,
                                               const TensorList& list) {
-  const Tensor& t = ctx->input(in);
-  if (t.RefCountIsOne()) {
-    if (TensorList* own = t.data<Variant>()[0].GetMutableIfUnique<TensorList>()) {
-      ctx->set_output(out, t);
+  if (Tensor* t = ctx->input_if_unique(in)) {
+    if (TensorList* own = t->data<Variant>()[0].GetMutableIfUnique<TensorList>()) {
+      ctx->set_output(out, *t);
       return own;
     }
   }

@@ -102,7 +102,8 @@ void EncodeRecvTensorResponse(const Tensor& tensor, bool is_dead, ::grpc::ByteBu
   }
   std::vector<::grpc::Slice> slices;
   slices.emplace_back(header);
-  slices.emplace_back(tensor.raw_data(), nbytes, &ReleaseBuffer,
+  // The slice only reads the buffer (gRPC's constructor takes a non-const pointer).
+  slices.emplace_back(tensor.buffer() ? tensor.buffer()->data() : nullptr, nbytes, &ReleaseBuffer,
                       new std::shared_ptr<TensorBuffer>(tensor.buffer()));
   if (!trailer.empty()) slices.emplace_back(trailer);
   *out = ::grpc::ByteBuffer(slices.data(), slices.size());
