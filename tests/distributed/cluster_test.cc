@@ -358,45 +358,39 @@ TEST(ClusterFailures, ATaskDownAtCreateSessionIsNamedWithItsAddress) {
   EXPECT_LT(absl::Now() - start, absl::Seconds(4));
 }
 
-// A long chain of 600x600 MatMuls on worker 1, and a small graph on the ps and worker 0.
-GraphDef SlowGraph() {
-  GraphDef g;
-  const std::string w1 = "/job:worker/task:1";
-  *g.add_node() = test::Const("shape", Make<int32_t>({2}, {600, 600}), w1);
-  *g.add_node() = test::Node("r", "RandomUniform", {"shape"}, w1,
-                             {{"dtype", test::TypeAttr(DT_FLOAT)}, {"T", test::TypeAttr(DT_INT32)}});
-  std::string prev = "r";
-  for (int i = 0; i < 400; ++i) {
-    std::string name = "m" + std::to_string(i);
-    *g.add_node() = test::Node(name, "MatMul", {prev, "r"}, w1, {{"T", test::TypeAttr(DT_FLOAT)}});
-    prev = name;
-  }
-  *g.add_node() = test::Const("a", Tensor::Scalar<float>(3), "/job:ps");
-  *g.add_node() = test::Binary("a2", "Mul", "a", "a", "/job:worker/task:0");
+// CrossTaskGraph (d on worker 1 needs the feed x) and a small graph on the ps and worker 0.
+GraphDef GraphWithAStepThatWaits() {
+  GraphDef g = test::CrossTaskGraph();
+  *g.add_node() = test::Const("a2_in", Tensor::Scalar<float>(3), "/job:ps");
+  *g.add_node() = test::Binary("a2", "Mul", "a2_in", "a2_in", "/job:worker/task:0");
   return g;
 }
 
+// The step never ends by itself: a partial run fetches d without ever feeding x, so its piece on
+// worker 1 waits. Whenever the kill lands (before the piece reached worker 1 or while it waits),
+// the step must fail naming the task, long before the session's 30 s timeout.
 TEST(ClusterFailures, AWorkerKilledMidStepFailsTheStepAndTheMasterStaysUsable) {
   TestCluster cluster;
   absl::Status st = cluster.Start({{"ps", 1}, {"worker", 2}});
   ASSERT_TRUE(st.ok()) << st;
-  auto s = NewSessionOn(cluster.target("worker", 0), SlowGraph());
+  ConfigProto config;
+  config.set_operation_timeout_in_ms(30000);
+  auto s = NewSessionOn(cluster.target("worker", 0), GraphWithAStepThatWaits(), config);
   ASSERT_NE(s, nullptr);
-  RunOptions run_options;
-  run_options.set_timeout_in_ms(10000);
+  std::string handle;
+  st = s->PRunSetup({"x:0"}, {"d:0"}, {}, &handle);
+  ASSERT_TRUE(st.ok()) << st;
   absl::Status step;
-  absl::Duration took;
+  absl::Time start;
   std::thread t([&] {
     std::vector<Tensor> out;
-    absl::Time start = absl::Now();
-    step = s->Run(run_options, {}, {"m399:0"}, {}, &out, nullptr);
-    took = absl::Now() - start;
+    step = s->PRun(handle, {}, {"d:0"}, &out);
   });
-  absl::SleepFor(absl::Milliseconds(700));
+  start = absl::Now();
   cluster.Kill("worker", 1);
   t.join();
   EXPECT_FALSE(step.ok());
-  EXPECT_LT(took, absl::Seconds(12)) << step;
+  EXPECT_LT(absl::Now() - start, absl::Seconds(20)) << step;
   EXPECT_TRUE(absl::StrContains(step.message(), "/job:worker/replica:0/task:1")) << step;
   // The master still serves steps that do not need the dead task.
   std::vector<Tensor> out;

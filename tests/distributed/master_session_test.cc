@@ -673,31 +673,27 @@ TEST_F(InProcessCluster, AStepThatWaitsPastTheTimeoutIsDeadlineExceeded) {
   EXPECT_TRUE(st.ok()) << st;
 }
 
+// The step waits on worker 1 (w, until cancelled); Close comes once w has started, so the step is
+// in flight whatever the timing.
 TEST_F(InProcessCluster, ClosingTheSessionCancelsItsStepsInFlight) {
   auto master = LookupLocalMaster(target());
   ASSERT_NE(master, nullptr);
   CallOptions opts;
   CreateSessionRequest creq;
-  *creq.mutable_graph_def() = test::CrossTaskGraph();
+  *creq.mutable_graph_def() = CrossTaskGraphWithWait();
   CreateSessionResponse cresp;
   ASSERT_TRUE(master->CreateSession(&opts, creq, &cresp).ok());
-  PartialRunSetupRequest preq;
-  preq.set_session_handle(cresp.session_handle());
-  preq.add_feed("x:0");
-  preq.add_fetch("d:0");
-  PartialRunSetupResponse presp;
-  ASSERT_TRUE(master->PartialRunSetup(&opts, preq, &presp).ok());
+  const int started = g_waits_started.load();
   absl::Status step_status;
   std::thread step([&] {
     CallOptions o;
     RunStepRequest r;
     r.set_session_handle(cresp.session_handle());
-    r.set_partial_run_handle(presp.partial_run_handle());
-    r.add_fetch("d:0");  // waits for x forever
+    r.add_fetch("w:0");  // waits until the step is cancelled
     RunStepResponse resp;
     step_status = master->RunStep(&o, r, &resp);
   });
-  absl::SleepFor(absl::Milliseconds(300));
+  EXPECT_TRUE(Eventually([&] { return g_waits_started.load() > started; }));
   absl::Time start = absl::Now();
   CloseSessionRequest close;
   close.set_session_handle(cresp.session_handle());

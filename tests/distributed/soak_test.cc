@@ -68,6 +68,8 @@ struct Tally {
   int64_t ok_per_third[3] ABSL_GUARDED_BY(mu) = {0, 0, 0};
   std::vector<std::string> violations ABSL_GUARDED_BY(mu);
   std::map<std::string, int64_t> failures_by_code ABSL_GUARDED_BY(mu);
+  // The first failures of each kind (code and the message's start), printed at the end.
+  std::map<std::string, std::string> failure_samples ABSL_GUARDED_BY(mu);
 
   void Violation(std::string what) {
     absl::MutexLock lock(&mu);
@@ -77,6 +79,13 @@ struct Tally {
     absl::MutexLock lock(&mu);
     ++failed;
     ++failures_by_code[absl::StatusCodeToString(s.code())];
+    const std::string kind = absl::StrCat(absl::StatusCodeToString(s.code()), ": ",
+                                          s.message().substr(0, 60));
+    if (failure_samples.size() < 20) {
+      failure_samples.emplace(kind, absl::StrCat(absl::FormatTime("%H:%M:%E3S", absl::Now(),
+                                                                  absl::LocalTimeZone()),
+                                                 " ", s.message()));
+    }
   }
   void Success(int third) {
     absl::MutexLock lock(&mu);
@@ -136,7 +145,7 @@ void Client(int id, const std::vector<std::string>& targets, absl::Time start,
                                     out.empty() ? "nothing" : out[0].DebugString(), ", want ",
                                     12.0f + x));
     }
-    tally->Success(static_cast<int>(3 * ((absl::Now() - start) / duration)));
+    tally->Success(static_cast<int>(3 * absl::FDivDuration(absl::Now() - start, duration)));
   }
   if (session != nullptr) session->Close().IgnoreError();
 }
@@ -171,10 +180,14 @@ TEST(Soak, ClientsGetRightValuesOrTimelyErrorsWhileTasksAreKilledAndRestarted) {
     for (const auto& [j, t] : tasks) {
       server_rss_max = std::max(server_rss_max, RssKiB(cluster.pid(j, t)));
     }
+    auto now = [] { return absl::FormatTime("%H:%M:%E3S", absl::Now(), absl::LocalTimeZone()); };
+    std::printf("soak_test: %s kill /job:%s/task:%d\n", now().c_str(), job.c_str(), task);
     cluster.Kill(job, task);
     ++kills;
     absl::SleepFor(absl::Milliseconds(200 + rng() % 1300));
     absl::Status s = cluster.StartTask(job, task);
+    std::printf("soak_test: %s restarted /job:%s/task:%d: %s\n", now().c_str(), job.c_str(),
+                task, s.ToString().c_str());
     if (!s.ok()) restart_failures.push_back(s.ToString());
     const int64_t rss = RssKiB(0);
     client_rss_max = std::max(client_rss_max, rss);
@@ -211,6 +224,9 @@ TEST(Soak, ClientsGetRightValuesOrTimelyErrorsWhileTasksAreKilledAndRestarted) {
               static_cast<long long>(tally.ok_per_third[2]), static_cast<long long>(tally.failed),
               codes.c_str(), static_cast<long long>(client_rss_after_warmup),
               static_cast<long long>(client_rss_end), static_cast<long long>(server_rss_max));
+  for (const auto& [kind, sample] : tally.failure_samples) {
+    std::printf("soak_test: a failure: %s\n", sample.c_str());
+  }
   EXPECT_TRUE(restart_failures.empty()) << restart_failures.front();
   for (const std::string& v : tally.violations) ADD_FAILURE() << v;
   for (int i = 0; i < 3; ++i) {
