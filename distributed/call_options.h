@@ -5,8 +5,8 @@
 
 #include <functional>
 
-#include "core/util/mutex.h"
 #include "absl/time/time.h"
+#include "core/util/mutex.h"
 
 namespace sg {
 

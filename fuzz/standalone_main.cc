@@ -58,5 +58,6 @@ int main(int argc, char** argv) {
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   }
   std::fprintf(stderr, "%s: ran %zu inputs\n", argv[0], inputs.size());
-  return 0;
+  // No input at all is a mistake of the caller (an empty corpus directory), not a pass.
+  return inputs.empty() ? 1 : 0;
 }

@@ -7,7 +7,6 @@
 #include <set>
 
 #include "absl/strings/str_join.h"
-#include "core/util/mutex.h"
 #include "absl/time/time.h"
 #include "core/framework/device.h"
 #include "core/framework/host_memory.h"
@@ -18,6 +17,7 @@
 #include "core/runtime/step_builder.h"
 #include "core/runtime/step_stats_collector.h"
 #include "core/runtime/threadpool.h"
+#include "core/util/mutex.h"
 
 namespace sg {
 namespace {

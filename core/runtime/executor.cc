@@ -13,9 +13,9 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
-#include "core/util/mutex.h"
 #include "absl/time/clock.h"
 #include "core/runtime/step_stats_collector.h"
+#include "core/util/mutex.h"
 
 namespace sg {
 

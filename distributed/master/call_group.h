@@ -11,9 +11,9 @@
 #include <memory>
 #include <vector>
 
-#include "core/util/mutex.h"
 #include "absl/time/time.h"
 #include "core/framework/status.h"
+#include "core/util/mutex.h"
 #include "distributed/call_options.h"
 #include "distributed/worker/worker_interface.h"
 

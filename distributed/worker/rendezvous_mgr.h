@@ -23,9 +23,9 @@
 #include <string>
 #include <unordered_set>
 
-#include "core/util/mutex.h"
 #include "absl/time/time.h"
 #include "core/runtime/local_rendezvous.h"
+#include "core/util/mutex.h"
 #include "distributed/worker/worker_interface.h"
 
 namespace sg {
