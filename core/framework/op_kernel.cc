@@ -1,7 +1,7 @@
 #include "core/framework/op_kernel.h"
 
 #include "absl/strings/str_join.h"
-#include "core/util/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "core/framework/node_def_util.h"
 
 namespace sg {
@@ -12,7 +12,7 @@ OpKernel::OpKernel(OpKernelConstruction* ctx)
 OpKernel::~OpKernel() = default;
 
 void AsyncOpKernel::Compute(OpKernelContext* ctx) {
-  Notification n;
+  absl::Notification n;
   ComputeAsync(ctx, [&n]() { n.Notify(); });
   n.WaitForNotification();
 }

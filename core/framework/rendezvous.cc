@@ -5,7 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "core/util/mutex.h"
+#include "absl/synchronization/notification.h"
 
 namespace sg {
 
@@ -32,7 +32,7 @@ absl::Status Rendezvous::ParseKey(absl::string_view key, ParsedKey* out) {
 }
 
 absl::Status Rendezvous::Recv(const ParsedKey& key, Tensor* value, bool* is_dead) {
-  Notification n;
+  absl::Notification n;
   absl::Status result;
   RecvAsync(key, [&](const absl::Status& s, const Tensor& v, bool dead) {
     result = s;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "core/framework/device.h"
 #include "core/framework/host_memory.h"
@@ -72,7 +73,7 @@ struct PartialRun {
   std::unique_ptr<LocalRendezvous> rendezvous;
   std::unique_ptr<CancellationManager> cancellation;
   std::unique_ptr<ResourceMgr> step_resources;
-  Notification done;
+  absl::Notification done;
   mutex mu;
   std::set<std::string> pending_feeds ABSL_GUARDED_BY(mu);
   std::set<std::string> pending_fetches ABSL_GUARDED_BY(mu);
@@ -393,7 +394,7 @@ class DirectSession : public Session {
     if (run_metadata != nullptr && run_options.trace_level() > RunOptions::NO_TRACE) {
       eargs.stats_collector = &stats.emplace();
     }
-    Notification finished;
+    absl::Notification finished;
     absl::Status status;
     StartStep(*set, eargs, [&](const absl::Status& s) {
       status = s;

@@ -13,6 +13,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "core/runtime/step_stats_collector.h"
 #include "core/util/mutex.h"
@@ -20,7 +21,7 @@
 namespace sg {
 
 absl::Status Executor::Run(const Args& args) {
-  Notification n;
+  absl::Notification n;
   absl::Status result;
   RunAsync(args, [&](const absl::Status& s) {
     result = s;

@@ -1,8 +1,9 @@
 // ThreadSanitizer's view of Abseil's synchronization, for the TSan build (SG_SANITIZE=thread).
 //
 // Debian's libabsl is not built with -fsanitize=thread, so TSan cannot see that absl::Mutex,
-// absl::Notification and absl::CondVar order memory: their atomics and futex calls run in
-// uninstrumented code, and every member guarded by a Mutex would be reported as a race. Each
+// absl::Notification and absl::CondVar order memory (nor that absl::Status counts its message's
+// references): their atomics and futex calls run in uninstrumented code, and every member guarded
+// by a Mutex would be reported as a race. Each
 // function below stands in, at link time, for one Abseil function called from sg's code
 // (`ld --wrap=SYMBOL` sends sg's calls to __wrap_SYMBOL; __real_SYMBOL is Abseil's function): it
 // calls Abseil's, and tells TSan what happened with the annotation calls of
@@ -28,9 +29,11 @@
 #include <sanitizer/tsan_interface.h>
 
 #include <atomic>
+#include <cstdint>
 #include <type_traits>
 
 #include "absl/synchronization/mutex.h"
+#include "absl/status/status.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 
@@ -103,6 +106,7 @@ bool __real__ZN4absl7debian37CondVar16WaitWithDeadlineEPNS0_5MutexENS0_4TimeE(Co
                                                                               Time deadline);
 void __real__ZN4absl7debian312Notification6NotifyEv(Notification* self);
 void __real__ZNK4absl7debian312Notification19WaitForNotificationEv(const Notification* self);
+void __real__ZN4absl7debian36Status15UnrefNonInlinedEm(uintptr_t rep);
 bool __real__ZNK4absl7debian312Notification30WaitForNotificationWithTimeoutENS0_8DurationE(
     const Notification* self, Duration timeout);
 bool __real__ZNK4absl7debian312Notification31WaitForNotificationWithDeadlineENS0_4TimeE(
@@ -255,6 +259,16 @@ SG_WRAPPER bool __wrap__ZNK4absl7debian312Notification31WaitForNotificationWithD
           self, deadline);
   if (notified) Acquire(FlagOf(self));
   return notified;
+}
+
+// Status::UnrefNonInlined: an absl::Status's message is counted with atomics inside Abseil, so the
+// thread that drops the last reference and frees it seems unordered with the threads that held
+// it. Each drop releases the rep's address and acquires what the others released, as the atomic
+// decrement does.
+SG_WRAPPER void __wrap__ZN4absl7debian36Status15UnrefNonInlinedEm(uintptr_t rep) {
+  Release(reinterpret_cast<const void*>(rep));
+  Acquire(reinterpret_cast<const void*>(rep));
+  __real__ZN4absl7debian36Status15UnrefNonInlinedEm(rep);
 }
 
 #undef SG_WRAPPER

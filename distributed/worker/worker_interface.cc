@@ -1,12 +1,12 @@
 #include "distributed/worker/worker_interface.h"
 
-#include "core/util/mutex.h"
+#include "absl/synchronization/notification.h"
 
 namespace sg {
 
 absl::Status WorkerInterface::GetStatus(CallOptions* opts, const GetStatusRequest& req,
                                         GetStatusResponse* resp) {
-  Notification n;
+  absl::Notification n;
   absl::Status result;
   GetStatusAsync(opts, &req, resp, [&](const absl::Status& s) {
     result = s;
