@@ -328,6 +328,12 @@ class DirectSession : public Session {
   // Runs every executor of `set` once; `done` gets the first error.
   void StartStep(const ExecutorSet& set, Executor::Args args,
                  std::function<void(const absl::Status&)> done) {
+    // A step with nothing to run (no fetches, no targets, or an empty graph) is done at once:
+    // no executor would ever call `done`.
+    if (set.executors.empty()) {
+      done(absl::OkStatus());
+      return;
+    }
     struct Barrier {
       Barrier(int n, Rendezvous* r, std::function<void(const absl::Status&)> d)
           : rendezvous(r), done(std::move(d)), remaining(n) {}

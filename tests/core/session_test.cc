@@ -594,5 +594,19 @@ TEST(DirectSession, ParallelIterationsBelowOneIsInvalidArgument) {
   EXPECT_NE(st.message().find("parallel_iterations"), std::string::npos) << st;
 }
 
+// Found by the graph fuzzer: a step with nothing to run (an empty graph, no fetches, no targets)
+// used to wait forever (with a timeout, forever after it). It returns OK at once, as TensorFlow's.
+TEST(DirectSession, AStepWithNothingToRunReturnsAtOnce) {
+  auto s = MakeSession(GraphDef());
+  std::vector<Tensor> out;
+  RunOptions run_options;
+  run_options.set_timeout_in_ms(60000);
+  absl::Status st = s->Run(run_options, {}, {}, {}, &out, nullptr);
+  EXPECT_TRUE(st.ok()) << st;
+  EXPECT_TRUE(out.empty());
+  st = s->Run({}, {}, {}, &out);
+  EXPECT_TRUE(st.ok()) << st;
+}
+
 }  // namespace
 }  // namespace sg
