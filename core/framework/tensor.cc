@@ -196,6 +196,11 @@ absl::StatusOr<Tensor> Tensor::FromProto(const TensorProto& proto) {
                                      shape.DebugString(), " needs ", t.TotalBytes());
     }
     std::memcpy(t.raw_data(), c.data(), c.size());
+    if (dt == DT_BOOL) {
+      // A bool holds 0 or 1; any other byte of the proto is true.
+      auto* bytes = static_cast<unsigned char*>(t.raw_data());
+      for (size_t i = 0; i < c.size(); ++i) bytes[i] = bytes[i] != 0;
+    }
     return t;
   }
   switch (dt) {
