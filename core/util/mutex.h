@@ -1,4 +1,4 @@
-// sg::mutex, mutex_lock, condition_variable and Notification: the locks of the runtime's hot
+// sg::mutex, mutex_lock and condition_variable: the locks of the runtime's hot
 // paths (a step's executor state, rendezvous, call frame, cancellation, a session's bookkeeping).
 //
 // Why not absl::Mutex there: Debian's libabsl is built without NDEBUG, so every absl::Mutex
@@ -76,41 +76,6 @@ class condition_variable {
 
  private:
   std::condition_variable cv_;
-};
-
-// A one-shot event, as absl::Notification: Notify once; waiters return once it happened.
-class Notification {
- public:
-  Notification() = default;
-  Notification(const Notification&) = delete;
-  Notification& operator=(const Notification&) = delete;
-
-  void Notify() {
-    mutex_lock lock(mu_);
-    notified_.store(true, std::memory_order_release);
-    cv_.notify_all();
-  }
-  bool HasBeenNotified() const { return notified_.load(std::memory_order_acquire); }
-  void WaitForNotification() {
-    if (HasBeenNotified()) return;
-    mutex_lock lock(mu_);
-    while (!notified_.load(std::memory_order_acquire)) cv_.wait(mu_);
-  }
-  // False when `timeout` passed first.
-  bool WaitForNotificationWithTimeout(absl::Duration timeout) {
-    if (HasBeenNotified()) return true;
-    const absl::Time deadline = absl::Now() + timeout;
-    mutex_lock lock(mu_);
-    while (!notified_.load(std::memory_order_acquire)) {
-      if (!cv_.wait_until(mu_, deadline)) return notified_.load(std::memory_order_acquire);
-    }
-    return true;
-  }
-
- private:
-  mutex mu_;
-  condition_variable cv_;
-  std::atomic<bool> notified_{false};
 };
 
 }  // namespace sg
