@@ -51,13 +51,13 @@ absl::Status ServerFactory::GetFactory(const ServerDef& def, ServerFactory** out
     }
   }
   if (accepting.empty()) {
+    const std::string registered = names.empty() ? "none" : absl::StrJoin(names, ", ");
     return errors::InvalidArgument("No server factory accepts protocol '", def.protocol(),
-                            "' (registered: ", names.empty() ? "none" : absl::StrJoin(names, ", "),
-                            ")");
+                                   "' (registered: ", registered, ")");
   }
   if (accepting.size() > 1) {
-    return errors::Internal("Several server factories accept protocol '", def.protocol(),
-                            "': ", absl::StrJoin(accepting, ", "));
+    return errors::Internal("Several server factories accept protocol '", def.protocol(), "': ",
+                            absl::StrJoin(accepting, ", "));
   }
   return absl::OkStatus();
 }
