@@ -53,6 +53,22 @@ inline void AppendRecord(uint8_t tag, std::string_view bytes, std::string* out) 
   out->append(bytes);
 }
 
+// A proto request from a record's bytes; false when they do not parse.
+template <typename Request>
+bool ParseRecord(std::string_view bytes, Request* req) {
+  return req->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+}
+
+// "$K" (K a digit) names the K-th handle of `made`, as the seed corpus writes the handles a
+// target's earlier calls returned; anything else stays as it is.
+inline std::string ResolveHandle(const std::string& handle, const std::vector<std::string>& made) {
+  if (handle.size() == 2 && handle[0] == '$' && handle[1] >= '0' && handle[1] <= '9') {
+    const size_t k = static_cast<size_t>(handle[1] - '0');
+    if (k < made.size()) return made[k];
+  }
+  return handle;
+}
+
 // A directory of this process's own under $TMPDIR (or /tmp), made on first use. It is left
 // behind at exit (a crash must not lose the files it was reading); its name says whose it is.
 inline const std::string& TempDir() {

@@ -21,22 +21,8 @@ namespace {
 
 constexpr size_t kMaxCalls = 16;
 
-// "$K" names the K-th handle of `made`; anything else stays as it is.
-std::string Resolve(const std::string& handle, const std::vector<std::string>& made) {
-  if (handle.size() == 2 && handle[0] == '$' && handle[1] >= '0' && handle[1] <= '9') {
-    const size_t k = static_cast<size_t>(handle[1] - '0');
-    if (k < made.size()) return made[k];
-  }
-  return handle;
-}
-
 int64_t Bounded(int64_t timeout_ms) {
   return timeout_ms > 0 && timeout_ms < fuzz::kStepTimeoutMs ? timeout_ms : fuzz::kStepTimeoutMs;
-}
-
-template <typename Request>
-bool Parse(std::string_view bytes, Request* req) {
-  return req->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
 }
 
 void RunCalls(Master* master, const std::vector<fuzz::Record>& records) {
@@ -48,7 +34,7 @@ void RunCalls(Master* master, const std::vector<fuzz::Record>& records) {
       case 0: {
         CreateSessionRequest req;
         CreateSessionResponse resp;
-        if (!Parse(r.bytes, &req)) break;
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
         req.mutable_config()->set_operation_timeout_in_ms(
             Bounded(req.config().operation_timeout_in_ms()));
         if (master->CreateSession(&opts, req, &resp).ok()) {
@@ -59,16 +45,16 @@ void RunCalls(Master* master, const std::vector<fuzz::Record>& records) {
       case 1: {
         ExtendSessionRequest req;
         ExtendSessionResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        req.set_session_handle(Resolve(req.session_handle(), sessions));
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        req.set_session_handle(fuzz::ResolveHandle(req.session_handle(), sessions));
         master->ExtendSession(&opts, req, &resp).IgnoreError();
         break;
       }
       case 2: {
         PartialRunSetupRequest req;
         PartialRunSetupResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        req.set_session_handle(Resolve(req.session_handle(), sessions));
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        req.set_session_handle(fuzz::ResolveHandle(req.session_handle(), sessions));
         if (master->PartialRunSetup(&opts, req, &resp).ok()) {
           partial_runs.push_back(resp.partial_run_handle());
         }
@@ -77,9 +63,9 @@ void RunCalls(Master* master, const std::vector<fuzz::Record>& records) {
       case 3: {
         RunStepRequest req;
         RunStepResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        req.set_session_handle(Resolve(req.session_handle(), sessions));
-        req.set_partial_run_handle(Resolve(req.partial_run_handle(), partial_runs));
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        req.set_session_handle(fuzz::ResolveHandle(req.session_handle(), sessions));
+        req.set_partial_run_handle(fuzz::ResolveHandle(req.partial_run_handle(), partial_runs));
         req.mutable_options()->set_timeout_in_ms(Bounded(req.options().timeout_in_ms()));
         master->RunStep(&opts, req, &resp).IgnoreError();
         break;
@@ -87,23 +73,23 @@ void RunCalls(Master* master, const std::vector<fuzz::Record>& records) {
       case 4: {
         CloseSessionRequest req;
         CloseSessionResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        req.set_session_handle(Resolve(req.session_handle(), sessions));
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        req.set_session_handle(fuzz::ResolveHandle(req.session_handle(), sessions));
         master->CloseSession(&opts, req, &resp).IgnoreError();
         break;
       }
       case 5: {
         ListDevicesRequest req;
         ListDevicesResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        req.set_session_handle(Resolve(req.session_handle(), sessions));
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        req.set_session_handle(fuzz::ResolveHandle(req.session_handle(), sessions));
         master->ListDevices(&opts, req, &resp).IgnoreError();
         break;
       }
       case 6: {
         ResetRequest req;
         ResetResponse resp;
-        if (!Parse(r.bytes, &req)) break;
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
         master->Reset(&opts, req, &resp).IgnoreError();
         break;
       }

@@ -22,20 +22,8 @@ namespace {
 
 constexpr size_t kMaxCalls = 16;
 
-std::string Resolve(const std::string& handle, const std::vector<std::string>& made) {
-  if (handle.size() == 2 && handle[0] == '$' && handle[1] >= '0' && handle[1] <= '9') {
-    const size_t k = static_cast<size_t>(handle[1] - '0');
-    if (k < made.size()) return made[k];
-  }
-  return handle;
-}
-
-template <typename Request>
-bool Parse(std::string_view bytes, Request* req) {
-  return req->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
-}
-
-// Calls `start(opts, done)` and waits for `done`, cancelling the call past its deadline.
+// Calls `start(opts, done)` and waits for `done`, cancelling the call past its deadline; returns
+// the call's status.
 template <typename Start>
 absl::Status Call(Start start) {
   CallOptions opts;
@@ -53,6 +41,12 @@ absl::Status Call(Start start) {
   return status;
 }
 
+// Call, for the records whose status does not matter.
+template <typename Start>
+void Run(Start start) {
+  Call(std::move(start)).IgnoreError();
+}
+
 void RunCalls(Worker* w, const std::vector<fuzz::Record>& records) {
   std::vector<std::string> graphs;
   for (const fuzz::Record& r : records) {
@@ -60,15 +54,15 @@ void RunCalls(Worker* w, const std::vector<fuzz::Record>& records) {
       case 0: {
         GetStatusRequest req;
         GetStatusResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        Call([&](CallOptions* o, StatusCallback d) { w->GetStatusAsync(o, &req, &resp, d); });
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        Run([&](CallOptions* o, StatusCallback d) { w->GetStatusAsync(o, &req, &resp, d); });
         break;
       }
       case 1: {
         CreateWorkerSessionRequest req;
         CreateWorkerSessionResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        Call([&](CallOptions* o, StatusCallback d) {
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        Run([&](CallOptions* o, StatusCallback d) {
           w->CreateWorkerSessionAsync(o, &req, &resp, d);
         });
         break;
@@ -76,8 +70,8 @@ void RunCalls(Worker* w, const std::vector<fuzz::Record>& records) {
       case 2: {
         DeleteWorkerSessionRequest req;
         DeleteWorkerSessionResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        Call([&](CallOptions* o, StatusCallback d) {
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        Run([&](CallOptions* o, StatusCallback d) {
           w->DeleteWorkerSessionAsync(o, &req, &resp, d);
         });
         break;
@@ -85,7 +79,7 @@ void RunCalls(Worker* w, const std::vector<fuzz::Record>& records) {
       case 3: {
         RegisterGraphRequest req;
         RegisterGraphResponse resp;
-        if (!Parse(r.bytes, &req)) break;
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
         if (Call([&](CallOptions* o, StatusCallback d) {
               w->RegisterGraphAsync(o, &req, &resp, d);
             }).ok()) {
@@ -96,9 +90,9 @@ void RunCalls(Worker* w, const std::vector<fuzz::Record>& records) {
       case 4: {
         DeregisterGraphRequest req;
         DeregisterGraphResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        req.set_graph_handle(Resolve(req.graph_handle(), graphs));
-        Call([&](CallOptions* o, StatusCallback d) {
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        req.set_graph_handle(fuzz::ResolveHandle(req.graph_handle(), graphs));
+        Run([&](CallOptions* o, StatusCallback d) {
           w->DeregisterGraphAsync(o, &req, &resp, d);
         });
         break;
@@ -106,30 +100,30 @@ void RunCalls(Worker* w, const std::vector<fuzz::Record>& records) {
       case 5: {
         RunGraphRequest req;
         RunGraphResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        req.set_graph_handle(Resolve(req.graph_handle(), graphs));
-        Call([&](CallOptions* o, StatusCallback d) { w->RunGraphAsync(o, &req, &resp, d); });
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        req.set_graph_handle(fuzz::ResolveHandle(req.graph_handle(), graphs));
+        Run([&](CallOptions* o, StatusCallback d) { w->RunGraphAsync(o, &req, &resp, d); });
         break;
       }
       case 6: {
         CleanupGraphRequest req;
         CleanupGraphResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        Call([&](CallOptions* o, StatusCallback d) { w->CleanupGraphAsync(o, &req, &resp, d); });
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        Run([&](CallOptions* o, StatusCallback d) { w->CleanupGraphAsync(o, &req, &resp, d); });
         break;
       }
       case 7: {
         CleanupAllRequest req;
         CleanupAllResponse resp;
-        if (!Parse(r.bytes, &req)) break;
-        Call([&](CallOptions* o, StatusCallback d) { w->CleanupAllAsync(o, &req, &resp, d); });
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        Run([&](CallOptions* o, StatusCallback d) { w->CleanupAllAsync(o, &req, &resp, d); });
         break;
       }
       case 8: {
         RecvTensorRequest req;
         RecvTensorResult result;
-        if (!Parse(r.bytes, &req)) break;
-        Call([&](CallOptions* o, StatusCallback d) { w->RecvTensorAsync(o, &req, &result, d); });
+        if (!fuzz::ParseRecord(r.bytes, &req)) break;
+        Run([&](CallOptions* o, StatusCallback d) { w->RecvTensorAsync(o, &req, &result, d); });
         break;
       }
     }
