@@ -46,8 +46,11 @@ class ServerInterface {
 class ServerFactory {
  public:
   virtual ~ServerFactory() = default;
+  // Whether this factory makes servers for `def` (its protocol). Must not block.
   virtual bool AcceptsOptions(const ServerDef& def) = 0;
-  // INVALID_ARGUMENT when the ServerDef names no such job/task or has a malformed address.
+  // Makes a server, not started, into *out (the caller owns it). INVALID_ARGUMENT when the
+  // ServerDef names no such job/task or has a malformed address, or a TLS file is unreadable.
+  // Called from any thread.
   virtual absl::Status NewServer(const ServerDef& def, const ServerOptions& options,
                                  std::unique_ptr<ServerInterface>* out) = 0;
 
@@ -59,7 +62,9 @@ class ServerFactory {
   static absl::Status GetFactory(const ServerDef& def, ServerFactory** out);
 };
 
-// A server for `def` from the factory that accepts it; not started.
+// A server for `def` from the one factory that accepts it, not started, into *out (the caller
+// owns it). Errors: those of ServerFactory::GetFactory, then those of the factory's NewServer;
+// *out is untouched on error. Thread-safe.
 absl::Status NewServer(const ServerDef& def, const ServerOptions& options,
                        std::unique_ptr<ServerInterface>* out);
 

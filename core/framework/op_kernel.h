@@ -164,6 +164,8 @@ class OpKernelContext {
   const Tensor& input(int i) const { return (*params_->inputs)[i].value; }
   // Input i for writing in place, when this kernel holds the only reference to its buffer (as
   // TensorFlow's forward_input): nullptr for a reference input or a buffer another tensor shares.
+  // The tensor stays the context's (valid during this Compute); call it from the kernel's own
+  // thread only, as input(). i must be in [0, num_inputs()).
   Tensor* input_if_unique(int i) const {
     TensorValue& v = (*params_->inputs)[i];
     return !v.is_ref() && v.value.RefCountIsOne() ? &v.value : nullptr;
