@@ -127,9 +127,12 @@ std::vector<Lerp> LerpWeights(int64_t out_size, int64_t in_size, float scale, bo
   return lerps;
 }
 
-class ResizeBilinearOp final : public OpKernel {
+// What ResizeBilinear and ResizeBicubic share: their attrs, the checks, and a float output of
+// [batch, out_height, out_width, channels] that Impl::Fill<T> writes from the input's elements.
+template <typename Impl>
+class FloatResizeOp : public OpKernel {
  public:
-  explicit ResizeBilinearOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit FloatResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("align_corners", &align_corners_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("half_pixel_centers", &half_pixel_centers_));
   }
@@ -143,14 +146,21 @@ class ResizeBilinearOp final : public OpKernel {
                             &output));
     if (output->NumElements() == 0) return;
     DispatchImageType(ctx->input(0).dtype(), [&](auto tag) {
-      Compute<decltype(tag)>(ctx, r, ctx->input(0).data<decltype(tag)>(),
-                             output->data<float>());
+      static_cast<Impl*>(this)->template Fill<decltype(tag)>(
+          ctx, r, ctx->input(0).data<decltype(tag)>(), output->data<float>());
     });
   }
 
- private:
+ protected:
+  bool align_corners_, half_pixel_centers_;
+};
+
+class ResizeBilinearOp final : public FloatResizeOp<ResizeBilinearOp> {
+ public:
+  using FloatResizeOp::FloatResizeOp;
+
   template <typename T>
-  void Compute(OpKernelContext* ctx, const Resize& r, const T* in, float* out) {
+  void Fill(OpKernelContext* ctx, const Resize& r, const T* in, float* out) {
     const int64_t c = r.channels, in_row = r.in_width * c, out_row = r.out_width * c;
     if (r.out_height == r.in_height && r.out_width == r.in_width) {
       const int64_t n = r.batch * r.in_height * in_row;
@@ -182,7 +192,6 @@ class ResizeBilinearOp final : public OpKernel {
     });
   }
 
-  bool align_corners_, half_pixel_centers_;
 };
 REGISTER_KERNEL_BUILDER(Name("ResizeBilinear").Device(DEVICE_CPU), ResizeBilinearOp);
 
@@ -297,30 +306,12 @@ Cubic CubicAt(int64_t out, int64_t limit, float scale, bool half_pixel) {
   return c;
 }
 
-class ResizeBicubicOp final : public OpKernel {
+class ResizeBicubicOp final : public FloatResizeOp<ResizeBicubicOp> {
  public:
-  explicit ResizeBicubicOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("align_corners", &align_corners_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("half_pixel_centers", &half_pixel_centers_));
-  }
+  using FloatResizeOp::FloatResizeOp;
 
-  void Compute(OpKernelContext* ctx) override {
-    Resize r;
-    OP_REQUIRES_OK(ctx, ValidateResize(ctx, align_corners_, half_pixel_centers_, &r));
-    Tensor* output;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(
-                            0, TensorShape({r.batch, r.out_height, r.out_width, r.channels}),
-                            &output));
-    if (output->NumElements() == 0) return;
-    DispatchImageType(ctx->input(0).dtype(), [&](auto tag) {
-      Compute<decltype(tag)>(ctx, r, ctx->input(0).data<decltype(tag)>(),
-                             output->data<float>());
-    });
-  }
-
- private:
   template <typename T>
-  void Compute(OpKernelContext* ctx, const Resize& r, const T* in, float* out) {
+  void Fill(OpKernelContext* ctx, const Resize& r, const T* in, float* out) {
     const int64_t c = r.channels, in_row = r.in_width * c, out_row = r.out_width * c;
     std::vector<Cubic> xs(r.out_width);
     for (int64_t x = 0; x < r.out_width; ++x) {
@@ -350,7 +341,6 @@ class ResizeBicubicOp final : public OpKernel {
     });
   }
 
-  bool align_corners_, half_pixel_centers_;
 };
 REGISTER_KERNEL_BUILDER(Name("ResizeBicubic").Device(DEVICE_CPU), ResizeBicubicOp);
 
