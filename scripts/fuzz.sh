@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets of fuzz/ as libFuzzer binaries with Clang under AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-fuzz/; the runtime's lock annotations are checked in the same
-# build, SG_THREAD_SAFETY_ANALYSIS), then runs each target for a bounded time from its committed
+# UndefinedBehaviorSanitizer (scripts/build.sh --asan, build-asan/, the build scripts/test.sh
+# also runs the sanitizer tests in), then runs each target for a bounded time from its committed
 # seed corpus and regression inputs, and prints the executions per target. Exits non-zero when a
 # target crashes, hangs, leaks or trips a sanitizer; the input that did it is kept under
-# build-fuzz/artifacts/<target>/ and the command to reproduce it is printed.
+# build-asan/artifacts/<target>/ and the command to reproduce it is printed.
 #
 #   scripts/fuzz.sh [TARGET...]       targets: graph tensor_proto checkpoint saved_model master
 #                                     worker (default: all)
 #
 #   FUZZ_SECONDS     how long each target runs (default 60)
-#   FUZZ_BUILD_DIR   build directory (default build-fuzz/)
+#   FUZZ_BUILD_DIR   build directory (default build-asan/)
 #   FUZZ_SKIP_BUILD  1: use the binaries already built
 #   JOBS             parallel build jobs (default: nproc)
 #
-# New inputs that reach new code go to build-fuzz/corpus/<target>/ (not to the repository);
+# New inputs that reach new code go to build-asan/corpus/<target>/ (not to the repository);
 # fuzz/README.md says how to turn a crash into a regression input.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 REPO="$(pwd)"
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
-FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
+FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-build-asan}"
 case "$FUZZ_BUILD_DIR" in /*) ;; *) FUZZ_BUILD_DIR="$REPO/$FUZZ_BUILD_DIR" ;; esac
 ALL_TARGETS=(graph tensor_proto checkpoint saved_model master worker)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${ALL_TARGETS[@]}"); fi
@@ -29,14 +29,7 @@ if [ $# -gt 0 ]; then targets=("$@"); else targets=("${ALL_TARGETS[@]}"); fi
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
   fuzzers=()
   for t in "${targets[@]}"; do fuzzers+=("${t}_fuzzer"); done
-  # -O1 with line tables: quicker to build, still fast to run, and crash stacks name lines.
-  BUILD_DIR="$FUZZ_BUILD_DIR" CC=clang CXX=clang++ scripts/build.sh \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_C_FLAGS_RELEASE="-O1 -gline-tables-only" \
-    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -gline-tables-only" \
-    -DSG_BUILD_FUZZERS=ON -DSG_SANITIZE=address,undefined -DSG_THREAD_SAFETY_ANALYSIS=ON \
-    -DSG_BUILD_TESTS=OFF -DSG_BUILD_JAVA=OFF -DSG_BUILD_GO=OFF -DSG_C_API_DEBUG_INFO=OFF \
-    -- "${fuzzers[@]}"
+  BUILD_DIR="$FUZZ_BUILD_DIR" scripts/build.sh --asan -- "${fuzzers[@]}"
 fi
 
 # A single allocation over 1 GiB fails (new throws, the step fails with RESOURCE_EXHAUSTED), as

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds sg and runs every test: once in the Release-with-assertions
-# build (build/), once more under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/).
-# Then, with Clang: the runtime's concurrency tests under ThreadSanitizer (build-tsan/, where
-# Clang's thread-safety analysis also checks the lock annotations, as errors), and every fuzz
-# target for FUZZ_SECONDS (scripts/fuzz.sh, build-fuzz/).
+# build (build/, GCC), then in one Clang build (build-asan/, scripts/build.sh --asan) under
+# AddressSanitizer + UndefinedBehaviorSanitizer, where the lock annotations are also checked as
+# errors and every fuzz target is built as a libFuzzer binary and run for FUZZ_SECONDS
+# (scripts/fuzz.sh); then the runtime's concurrency tests under ThreadSanitizer (build-tsan/,
+# scripts/build.sh --tsan).
 # Exits non-zero if anything fails. Each phase prints how long the previous one took.
 #
 #   BUILD_DIR       plain build (default build/)
-#   ASAN_BUILD_DIR  sanitizer build (default build-asan/)
+#   ASAN_BUILD_DIR  sanitizer and fuzz build (default build-asan/)
 #   TSAN_BUILD_DIR  ThreadSanitizer build (default build-tsan/)
-#   FUZZ_BUILD_DIR  fuzz build (default build-fuzz/)
 #   FUZZ_SECONDS    how long each fuzz target runs (default 20 here)
-#   SG_SKIP_ASAN=1  skip the ASan pass; SG_SKIP_TSAN=1, SG_SKIP_FUZZ=1 likewise (quick local
-#                   runs; CI never sets them)
+#   SG_SKIP_ASAN=1  skip the ASan build (its tests and the fuzz runs); SG_SKIP_TSAN=1,
+#                   SG_SKIP_FUZZ=1 likewise (quick local runs; CI never sets them)
 #   SG_SKIP_ORACLE=1  do not make the TensorFlow oracle's venv (the model corpus's Keras
 #                   applications are then skipped, and ctest says so)
 set -euo pipefail
@@ -67,35 +67,42 @@ if ! (cd "$BUILD_DIR" && ctest "${ctest_args[@]}"); then
 fi
 
 if [ "${SG_SKIP_ASAN:-0}" != 1 ]; then
-  phase "build under ASan+UBSan ($ASAN_BUILD_DIR)"
-  BUILD_DIR="$ASAN_BUILD_DIR" scripts/build.sh -DSG_SANITIZE=address,undefined
+  phase "build under ASan+UBSan, with the fuzz targets and thread-safety analysis ($ASAN_BUILD_DIR)"
+  BUILD_DIR="$ASAN_BUILD_DIR" scripts/build.sh --asan
 
   phase "ctest under ASan+UBSan ($ASAN_BUILD_DIR)"
-  # Leaks are errors; UBSan stops at the first report (-fno-sanitize-recover) with a stack.
-  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=0}"
-  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-  if ! (cd "$ASAN_BUILD_DIR" && ctest "${ctest_args[@]}"); then
+  # Leaks are errors; UBSan stops at the first report (-fno-sanitize-recover) with a stack. The
+  # soak test runs in the plain build only: its bound on memory growth is not one that ASan's
+  # quarantine (freed memory held back on purpose) can meet.
+  if ! (cd "$ASAN_BUILD_DIR" &&
+        ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=0}" \
+        UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
+        ctest "${ctest_args[@]}" -LE soak); then
     failed+=("ctest under ASan+UBSan in $ASAN_BUILD_DIR")
+  fi
+
+  if [ "${SG_SKIP_FUZZ:-0}" != 1 ]; then
+    phase "fuzz targets, ${FUZZ_SECONDS:-20} s each (scripts/fuzz.sh, $ASAN_BUILD_DIR)"
+    if ! FUZZ_BUILD_DIR="$ASAN_BUILD_DIR" FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
+         scripts/fuzz.sh; then
+      failed+=("scripts/fuzz.sh")
+    fi
   fi
 fi
 
 # The concurrency tests under ThreadSanitizer: sessions under concurrent Run and Close, the
 # executor's pools (the test graphs' loops and conds), master and worker in process and over gRPC
 # (rendezvous, RecvTensor, cancellation, three tasks in one process), and the C API's graph lock.
-# Built with Clang, whose -Wthread-safety checks the lock annotations of core/, distributed/ and
-# c_api/ as errors in the same build. Not here: cluster_test, whose tasks are `sg server`
-# processes (a report inside one would not reach the test, and three TSan processes on a small
-# machine miss the tests' connection deadlines), and the Java and Go bindings' stress tests (a JVM
-# or a Go binary does not load a TSan-instrumented libsg: TSan must be in the executable; each
-# binding only converts and calls the C API that c_api_bad_input_test covers).
+# Not here: cluster_test, whose tasks are `sg server` processes (a report inside one would not
+# reach the test, and three TSan processes on a small machine miss the tests' connection
+# deadlines), and the Java and Go bindings' stress tests (a JVM or a Go binary does not load a
+# TSan-instrumented libsg: TSan must be in the executable; each binding only converts and calls
+# the C API that c_api_bad_input_test covers).
 TSAN_TESTS=(session_test testdata_graphs_test master_session_test worker_test server_test
             c_api_bad_input_test)
 if [ "${SG_SKIP_TSAN:-0}" != 1 ]; then
-  phase "build under TSan, with thread-safety analysis ($TSAN_BUILD_DIR)"
-  BUILD_DIR="$TSAN_BUILD_DIR" CC=clang CXX=clang++ scripts/build.sh \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DSG_SANITIZE=thread -DSG_THREAD_SAFETY_ANALYSIS=ON -DSG_BUILD_JAVA=OFF -DSG_BUILD_GO=OFF \
-    -- sg_core sg_distributed sg "${TSAN_TESTS[@]}"
+  phase "build under TSan ($TSAN_BUILD_DIR)"
+  BUILD_DIR="$TSAN_BUILD_DIR" scripts/build.sh --tsan -- sg_core sg_distributed sg "${TSAN_TESTS[@]}"
 
   phase "ctest under TSan ($TSAN_BUILD_DIR)"
   tsan_regex="^($(IFS='|'; echo "${TSAN_TESTS[*]}"))\$"
@@ -103,13 +110,6 @@ if [ "${SG_SKIP_TSAN:-0}" != 1 ]; then
         TSAN_OPTIONS="${TSAN_OPTIONS:-second_deadlock_stack=1 suppressions=$REPO/tests/tsan_suppressions.txt}" \
         ctest "${ctest_args[@]}" -R "$tsan_regex"); then
     failed+=("ctest under TSan in $TSAN_BUILD_DIR")
-  fi
-fi
-
-if [ "${SG_SKIP_FUZZ:-0}" != 1 ]; then
-  phase "fuzz targets, ${FUZZ_SECONDS:-20} s each (scripts/fuzz.sh)"
-  if ! FUZZ_SECONDS="${FUZZ_SECONDS:-20}" scripts/fuzz.sh; then
-    failed+=("scripts/fuzz.sh")
   fi
 fi
 
