@@ -9,8 +9,9 @@
 #                annotations checked as errors (SG_THREAD_SAFETY_ANALYSIS), all in one build so
 #                that the sanitizer tests, the fuzz runs and the analysis share its objects;
 #                no Java or Go bindings; build-asan/
-#   --tsan       Clang, -O1 with line tables; ThreadSanitizer and the lock annotations checked;
-#                no Java or Go bindings; build-tsan/
+#   --tsan       Clang, -O2 without debug info; ThreadSanitizer and the lock annotations checked;
+#                no Java or Go bindings; build-tsan/ (tests/tsan_suppressions.txt matches the
+#                frames of this build: line tables would add inlined frames without namespaces)
 #
 #   BUILD_DIR   build directory (default as above; relative paths are taken from the repo)
 #   CCACHE_DIR  ccache's store (default: ~/.cache/ccache)
@@ -40,7 +41,6 @@ case "$preset" in
     ;;
   --tsan)
     default_dir=build-tsan
-    opt_flags="-O1 -gline-tables-only"
     preset_args=("${clang_args[@]}" -DSG_SANITIZE=thread)
     ;;
   *) default_dir=build ;;

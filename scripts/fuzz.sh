@@ -12,6 +12,7 @@
 #   FUZZ_SECONDS     how long each target runs (default 60)
 #   FUZZ_BUILD_DIR   build directory (default build-asan/)
 #   FUZZ_SKIP_BUILD  1: use the binaries already built
+#   FUZZ_JOBS        how many targets run at once (default 1)
 #   JOBS             parallel build jobs (default: nproc)
 #
 # New inputs that reach new code go to build-asan/corpus/<target>/ (not to the repository);
@@ -21,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO="$(pwd)"
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+FUZZ_JOBS="${FUZZ_JOBS:-1}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-build-asan}"
 case "$FUZZ_BUILD_DIR" in /*) ;; *) FUZZ_BUILD_DIR="$REPO/$FUZZ_BUILD_DIR" ;; esac
 ALL_TARGETS=(graph tensor_proto checkpoint saved_model master worker)
@@ -38,33 +40,49 @@ fi
 export ASAN_OPTIONS="${FUZZ_ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_size_mb=1024:detect_leaks=1:detect_stack_use_after_return=0}"
 export UBSAN_OPTIONS="${FUZZ_UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
+# fuzz_one TARGET: runs it, then writes "rc runs coverage" to its log's .result file.
+fuzz_one() {
+  local t=$1
+  local exe="$FUZZ_BUILD_DIR/fuzz/${t}_fuzzer"
+  local work="$FUZZ_BUILD_DIR/corpus/$t" artifacts="$FUZZ_BUILD_DIR/artifacts/$t"
+  local log="$FUZZ_BUILD_DIR/fuzz-$t.log"
+  mkdir -p "$work" "$artifacts"
+  local inputs=("$work" "$REPO/fuzz/corpus/$t")
+  [ -d "$REPO/fuzz/regressions/$t" ] && inputs+=("$REPO/fuzz/regressions/$t")
+  local rc=0
+  "$exe" -max_total_time="$FUZZ_SECONDS" -timeout=60 -rss_limit_mb=3072 -malloc_limit_mb=4096 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" "${inputs[@]}" >"$log" 2>&1 || rc=$?
+  local runs cov
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  echo "$rc ${runs:-?} ${cov:-?}" >"$log.result"
+}
+
+# FUZZ_JOBS targets at a time (each libFuzzer process uses one core).
+running=0
+for t in "${targets[@]}"; do
+  echo "=== fuzz.sh: $t for ${FUZZ_SECONDS} s"
+  rm -f "$FUZZ_BUILD_DIR/fuzz-$t.log.result"
+  fuzz_one "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$FUZZ_JOBS" ]; then wait -n || true; running=$((running - 1)); fi
+done
+wait
+
 failed=()
 summary=()
 for t in "${targets[@]}"; do
-  exe="$FUZZ_BUILD_DIR/fuzz/${t}_fuzzer"
-  work="$FUZZ_BUILD_DIR/corpus/$t"
-  artifacts="$FUZZ_BUILD_DIR/artifacts/$t"
   log="$FUZZ_BUILD_DIR/fuzz-$t.log"
-  mkdir -p "$work" "$artifacts"
-  inputs=("$work" "$REPO/fuzz/corpus/$t")
-  [ -d "$REPO/fuzz/regressions/$t" ] && inputs+=("$REPO/fuzz/regressions/$t")
-  echo "=== fuzz.sh: $t for ${FUZZ_SECONDS} s"
-  set +e
-  "$exe" -max_total_time="$FUZZ_SECONDS" -timeout=60 -rss_limit_mb=3072 -malloc_limit_mb=4096 \
-    -print_final_stats=1 -artifact_prefix="$artifacts/" "${inputs[@]}" >"$log" 2>&1
-  rc=$?
-  set -e
-  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  if [ $rc -ne 0 ]; then
+  read -r rc runs cov <"$log.result" || { rc=1; runs="?"; cov="?"; }
+  if [ "$rc" -ne 0 ]; then
     failed+=("$t")
-    summary+=("$t: FAILED (exit $rc) after ${runs:-?} executions; see $log")
+    summary+=("$t: FAILED (exit $rc) after $runs executions; see $log")
     tail -60 "$log" >&2
-    for a in "$artifacts"/*; do
-      [ -f "$a" ] && echo "fuzz.sh: reproduce with: $exe $a" >&2
+    for a in "$FUZZ_BUILD_DIR/artifacts/$t"/*; do
+      [ -f "$a" ] && echo "fuzz.sh: reproduce with: $FUZZ_BUILD_DIR/fuzz/${t}_fuzzer $a" >&2
     done
   else
-    summary+=("$t: ${runs:-?} executions in ${FUZZ_SECONDS} s, coverage ${cov:-?}, no crash")
+    summary+=("$t: $runs executions in ${FUZZ_SECONDS} s, coverage $cov, no crash")
   fi
 done
 

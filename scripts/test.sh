@@ -3,9 +3,10 @@
 # build (build/, GCC), then in one Clang build (build-asan/, scripts/build.sh --asan) under
 # AddressSanitizer + UndefinedBehaviorSanitizer, where the lock annotations are also checked as
 # errors and every fuzz target is built as a libFuzzer binary and run for FUZZ_SECONDS
-# (scripts/fuzz.sh); then the runtime's concurrency tests under ThreadSanitizer (build-tsan/,
-# scripts/build.sh --tsan).
-# Exits non-zero if anything fails. Each phase prints how long the previous one took.
+# (scripts/fuzz.sh, JOBS targets at a time); then the runtime's concurrency tests under
+# ThreadSanitizer (build-tsan/, scripts/build.sh --tsan).
+# Exits non-zero if anything fails. Each phase prints how long the previous one took. CI runs
+# this from a cold start on 2 cores within its hour; the README gives the time of each phase.
 #
 #   BUILD_DIR       plain build (default build/)
 #   ASAN_BUILD_DIR  sanitizer and fuzz build (default build-asan/)
@@ -39,14 +40,25 @@ scripts/install-deps.sh
 
 # The TensorFlow oracle (tests/oracle/setup_venv.sh, pinned tensorflow-cpu from PyPI): ctest's
 # model_corpus_generate writes the Keras applications of the model corpus with it. Without it
-# (no PyPI) those cases are skipped and ctest prints why; every other test runs.
+# (no PyPI) those cases are skipped and ctest prints why; every other test runs. It is made in the
+# background while sg builds (most of it is waiting for the download), and waited for before ctest.
+venv_pid=""
+venv_log="$(mktemp)"
 if [ "${SG_SKIP_ORACLE:-0}" != 1 ]; then
-  phase "TensorFlow oracle venv"
-  if ! tests/oracle/setup_venv.sh >/dev/null; then
+  echo "=== test.sh: making the TensorFlow oracle venv in the background"
+  tests/oracle/setup_venv.sh >"$venv_log" 2>&1 &
+  venv_pid=$!
+fi
+wait_for_venv() {
+  [ -n "$venv_pid" ] || return 0
+  phase "waiting for the TensorFlow oracle venv"
+  if ! wait "$venv_pid"; then
+    cat "$venv_log" >&2
     echo "test.sh: could not make the TensorFlow oracle venv; the model corpus's Keras" \
          "applications will be skipped" >&2
   fi
-fi
+  venv_pid=""
+}
 
 # The Java and Go bindings are built and tested in the plain build wherever their toolchains are
 # (explicitly, so that a build directory configured before they existed picks them up too).
@@ -61,6 +73,7 @@ fi
 phase "build ($BUILD_DIR)"
 BUILD_DIR="$BUILD_DIR" scripts/build.sh ${binding_args[@]+"${binding_args[@]}"}
 
+wait_for_venv
 phase "ctest ($BUILD_DIR)"
 if ! (cd "$BUILD_DIR" && ctest "${ctest_args[@]}"); then
   failed+=("ctest in $BUILD_DIR")
@@ -82,9 +95,9 @@ if [ "${SG_SKIP_ASAN:-0}" != 1 ]; then
   fi
 
   if [ "${SG_SKIP_FUZZ:-0}" != 1 ]; then
-    phase "fuzz targets, ${FUZZ_SECONDS:-20} s each (scripts/fuzz.sh, $ASAN_BUILD_DIR)"
+    phase "fuzz targets, ${FUZZ_SECONDS:-20} s each, $JOBS at a time (scripts/fuzz.sh, $ASAN_BUILD_DIR)"
     if ! FUZZ_BUILD_DIR="$ASAN_BUILD_DIR" FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
-         scripts/fuzz.sh; then
+         FUZZ_JOBS="$JOBS" scripts/fuzz.sh; then
       failed+=("scripts/fuzz.sh")
     fi
   fi
