@@ -3249,6 +3249,132 @@ def segment_sparse(g):
                                         segment_ids=g.const([0, 0, 1], "int32"), name="op"))
 
 
+TENSOR_SCATTER_OPS = ["TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
+                      "TensorScatterMin", "TensorScatterMax"]
+
+
+@group
+def scatter_nd(g):
+    I = "int32"
+    for dt in tf_types("GatherNd", "Tparams"):
+        g.case(f"GatherNd.{sgname(dt)}.elements",
+               lambda: raw.GatherNd(params=g.rand(dt, [3, 4]),
+                                    indices=g.const([[0, 1], [2, 3], [1, 0], [2, 3]], I),
+                                    name="op"))
+        g.case(f"GatherNd.{sgname(dt)}.rows",
+               lambda: raw.GatherNd(params=g.rand(dt, [4, 3]),
+                                    indices=g.const([[3], [0], [3]], "int64"), name="op"))
+        if not is_main(dt):
+            continue
+        for sname, ps, idx, ity in [
+                ("batch", [2, 3, 4], [[[0, 1]], [[1, 2]]], "int16"),
+                ("depth0", [2, 3], np.zeros([2, 0]), I),
+                ("one_index", [2, 3], [1, 2], "int64"),
+                ("empty", [2, 3], np.zeros([0, 2]), I),
+                ("empty_params_no_index", [0, 2], np.zeros([0, 1]), I),
+                ("rank4", [2, 2, 3, 2], [[1, 0, 2], [0, 1, 1]], I)]:
+            g.case(f"GatherNd.{sgname(dt)}.{sname}",
+                   lambda: raw.GatherNd(params=g.rand(dt, ps), indices=g.const(idx, ity),
+                                        name="op"))
+        g.case(f"GatherNd.{sgname(dt)}.ignore_bad",
+               lambda: raw.GatherNd(params=g.rand(dt, [3, 2]), indices=g.const([[1], [3], [-1]], I),
+                                    bad_indices_policy="IGNORE", name="op"))
+    for sname, ps, idx, ity, policy in [
+            ("out_of_range", [2, 2], [[0, 1], [2, 0]], I, ""),
+            ("negative", [2, 2], [[-1]], "int16", ""),
+            ("out_of_range_error_policy", [3], [[3]], "int64", "ERROR"),
+            ("too_deep", [2], [[0, 1]], I, ""),
+            ("scalar_indices", [2], 1, I, ""),
+            ("scalar_params", [], np.zeros([1, 0]), I, ""),
+            ("empty_params", [0, 2], [[0]], I, ""),
+            ("empty_slice", [2, 0], [[1]], I, "")]:
+        g.case(f"GatherNd.float.{sname}",
+               lambda: raw.GatherNd(params=hide_rank(g.rand("float32", ps)),
+                                    indices=hide_rank(g.const(idx, ity)),
+                                    bad_indices_policy=policy, name="op"), error=True)
+
+    for dt in tf_types("ScatterNd"):
+        # Index 1 twice: ScatterNd adds (bools OR, strings concatenate).
+        g.case(f"ScatterNd.{sgname(dt)}.rows",
+               lambda: raw.ScatterNd(indices=g.const([[1], [3], [1]], I),
+                                     updates=g.rand(dt, [3, 2]), shape=g.const([4, 2], I),
+                                     name="op"))
+        if not is_main(dt):
+            continue
+        for sname, idx, ushape, shape, ity in [
+                ("elements", [[0, 1], [2, 0], [0, 1]], [3], [3, 2], "int64"),
+                ("batch", [[[0], [3]], [[3], [1]]], [2, 2, 3], [4, 3], I),
+                ("empty", np.zeros([0, 1]), [0, 2], [3, 2], I),
+                ("empty_output", np.zeros([0, 1]), [0], [0], I),
+                ("rank3", [[1, 0], [0, 2]], [2, 2], [2, 3, 2], "int64")]:
+            g.case(f"ScatterNd.{sgname(dt)}.{sname}",
+                   lambda: raw.ScatterNd(indices=g.const(idx, ity), updates=g.rand(dt, ushape),
+                                         shape=g.const(shape, ity), name="op"))
+        g.case(f"ScatterNd.{sgname(dt)}.ignore_bad",
+               lambda: raw.ScatterNd(indices=g.const([[1], [3], [-1], [0]], I),
+                                     updates=g.rand(dt, [4, 2]), shape=g.const([3, 2], I),
+                                     bad_indices_policy="IGNORE", name="op"))
+    for sname, idx, ushape, shape in [
+            ("out_of_range", [[0], [3]], [2], [3]),
+            ("negative", [[0], [-1]], [2], [3]),
+            ("depth0", np.zeros([2, 0]), [2, 3], [3]),
+            ("depth8", np.zeros([1, 8]), [1], [1] * 8),
+            ("updates_mismatch", [[0], [1]], [3], [2]),
+            ("inner_mismatch", [[0], [1]], [2, 3], [2, 2]),
+            ("scalar_updates", [1], [], [3]),
+            ("vector_indices", [2], [2], [3, 2]),
+            ("negative_dim", [[0]], [1, 0], [3, -1]),
+            ("shape_matrix", [[0]], [1], [[2]]),
+            ("updates_into_empty", [[0]], [1, 0], [3, 0])]:
+        g.case(f"ScatterNd.float.{sname}",
+               lambda: raw.ScatterNd(indices=hide_rank(g.const(idx, I)),
+                                     updates=hide_rank(g.rand("float32", ushape)),
+                                     shape=hide_rank(g.const(shape, I)), name="op"), error=True)
+
+    for op in TENSOR_SCATTER_OPS:
+        for dt in tf_types(op):
+            g.case(f"{op}.{sgname(dt)}.rows",
+                   lambda: op_fn(op)(tensor=g.rand(dt, [4, 2]),
+                                     indices=g.const([[1], [3], [1]], I),
+                                     updates=g.rand(dt, [3, 2]), name="op"))
+            if not is_main(dt):
+                continue
+            for sname, tshape, idx, ushape, ity in [
+                    ("elements", [3, 2], [[0, 1], [2, 0], [0, 1]], [3], "int64"),
+                    ("batch", [4, 3], [[[0], [3]], [[3], [1]]], [2, 2, 3], I),
+                    ("empty", [3, 2], np.zeros([0, 1]), [0, 2], I),
+                    ("empty_tensor", [0], np.zeros([0, 1]), [0], I)]:
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: op_fn(op)(tensor=g.rand(dt, tshape), indices=g.const(idx, ity),
+                                         updates=g.rand(dt, ushape), name="op"))
+            g.case(f"{op}.{sgname(dt)}.ignore_bad",
+                   lambda: op_fn(op)(tensor=g.rand(dt, [3, 2]),
+                                     indices=g.const([[1], [3], [-1], [0]], I),
+                                     updates=g.rand(dt, [4, 2]), bad_indices_policy="IGNORE",
+                                     name="op"))
+        for sname, tshape, idx, ushape in [
+                ("out_of_range", [3], [[0], [3]], [2]),
+                ("negative", [3], [[0], [-1]], [2]),
+                ("depth0", [3], np.zeros([2, 0]), [2, 3]),
+                ("updates_mismatch", [3], [[0], [1]], [3]),
+                ("inner_mismatch", [2, 2], [[0], [1]], [2, 3]),
+                ("scalar_updates", [3], [1], []),
+                ("scalar_tensor", [], [[0]], [1]),
+                ("vector_indices", [3, 2], [2], [2]),
+                ("updates_into_empty", [3, 0], [[0]], [1, 0])]:
+            g.case(f"{op}.float.{sname}",
+                   lambda: op_fn(op)(tensor=hide_rank(g.rand("float32", tshape)),
+                                     indices=hide_rank(g.const(idx, I)),
+                                     updates=hide_rank(g.rand("float32", ushape)), name="op"),
+                   error=True)
+    for op in ("TensorScatterMin", "TensorScatterMax", "TensorScatterAdd"):
+        g.case(f"{op}.float.nan",
+               lambda: op_fn(op)(tensor=g.const([np.nan, 2, 3, -1], "float32"),
+                                 indices=g.const([[0], [1], [2], [2], [3]], I),
+                                 updates=g.const([5, np.nan, -7, np.inf, np.nan], "float32"),
+                                 name="op"))
+
+
 def table_kv(g, kdt, vdt, keys, values, shared_name="t", op="HashTableV2"):
     h = op_fn(op)(key_dtype=kdt, value_dtype=vdt, shared_name=shared_name, name="table")
     return h, raw.InitializeTableV2(table_handle=h, keys=g.const(keys, kdt),
