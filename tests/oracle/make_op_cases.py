@@ -3375,6 +3375,67 @@ def scatter_nd(g):
                                  name="op"))
 
 
+@group
+def dynamic_stitch(g):
+    I = "int32"
+    for dt in tf_types("DynamicPartition"):
+        # Partition 3 is empty.
+        g.case(f"DynamicPartition.{sgname(dt)}.rows",
+               lambda: raw.DynamicPartition(data=g.rand(dt, [5, 2]),
+                                            partitions=g.const([1, 0, 2, 1, 1], I),
+                                            num_partitions=4, name="op"))
+        if not is_main(dt):
+            continue
+        for sname, dshape, parts, n in [
+                ("matrix_partitions", [2, 3, 2], [[0, 1, 0], [1, 1, 0]], 2),
+                ("same_shape", [2, 3], [[0, 1, 2], [2, 1, 0]], 3),
+                ("scalar", [], 1, 2),
+                ("empty", [0, 3], np.zeros([0]), 2),
+                ("one", [4], [0, 0, 0, 0], 1),
+                ("vec", [67], None, 5)]:
+            g.case(f"DynamicPartition.{sgname(dt)}.{sname}",
+                   lambda: raw.DynamicPartition(data=g.rand(dt, dshape),
+                                                partitions=g.const(
+                                                    g.rng.integers(0, n, dshape)
+                                                    if parts is None else parts, I),
+                                                num_partitions=n, name="op"))
+    for sname, dshape, parts, n in [("out_of_range", [3], [0, 2, 1], 2),
+                                    ("negative", [3], [0, -1, 1], 2),
+                                    ("shape_mismatch", [3, 2], [0, 1], 2),
+                                    ("partitions_longer", [2], [[0, 1]], 2)]:
+        g.case(f"DynamicPartition.float.{sname}",
+               lambda: raw.DynamicPartition(data=hide_rank(g.rand("float32", dshape)),
+                                            partitions=hide_rank(g.const(parts, I)),
+                                            num_partitions=n, name="op"), error=True)
+
+    for op in ("DynamicStitch", "ParallelDynamicStitch"):
+        for dt in tf_types(op):
+            g.case(f"{op}.{sgname(dt)}.basic",
+                   lambda: op_fn(op)(indices=[g.const([0, 2], I), g.const([[1], [3]], I)],
+                                     data=[g.rand(dt, [2, 2]), g.rand(dt, [2, 1, 2])],
+                                     name="op"))
+            if not is_main(dt):
+                continue
+            cases = [("gap", [[0, 4]], [[2, 3]]),
+                     ("scalars", [1, 0], [[], []]),
+                     ("empty", [np.zeros([0])], [[0, 2]]),
+                     ("three", [[4, 0], [2], [[1, 3]]], [[2], [1], [1, 2]]),
+                     ("matrix_indices", [[[0, 1], [2, 3]]], [[2, 2, 3]])]
+            if op == "DynamicStitch":  # ParallelDynamicStitch leaves duplicates' order open
+                cases.append(("duplicates", [[0, 1, 2], [1, 0]], [[3], [2]]))
+            for sname, idx, shapes in cases:
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: op_fn(op)(indices=[g.const(i, I) for i in idx],
+                                         data=[g.rand(dt, s) for s in shapes], name="op"))
+        for sname, idx, shapes in [("negative", [[0, -1]], [[2]]),
+                                   ("data_not_prefixed", [[0, 1]], [[3, 2]]),
+                                   ("element_mismatch", [[0], [1]], [[1, 2], [1, 3]])]:
+            g.case(f"{op}.float.{sname}",
+                   lambda: op_fn(op)(indices=[hide_rank(g.const(i, I)) for i in idx],
+                                     data=[hide_rank(g.rand("float32", s)) for s in shapes],
+                                     name="op"), error=True)
+
+
 def table_kv(g, kdt, vdt, keys, values, shared_name="t", op="HashTableV2"):
     h = op_fn(op)(key_dtype=kdt, value_dtype=vdt, shared_name=shared_name, name="table")
     return h, raw.InitializeTableV2(table_handle=h, keys=g.const(keys, kdt),
