@@ -1,10 +1,22 @@
-// UnsortedSegmentSum / Prod / Max / Min and DenseBincount, as TensorFlow's CPU kernels.
+// UnsortedSegmentSum / Prod / Max / Min, the sorted Segment{Sum,Mean,Prod,Min,Max},
+// SparseSegment{Sum,Mean,SqrtN}[WithNumSegments] and DenseBincount, as TensorFlow's CPU kernels.
 //
 // UnsortedSegment<R>: output [num_segments] + data.shape[segment_ids.rank:]; row i of data
 // (flattened over segment_ids' dims) goes into segment segment_ids[i], in order. A negative id
 // drops the row; an id >= num_segments is INVALID_ARGUMENT. Integer sums and products wrap.
 // Max keeps a NaN it meets until a later number replaces it (Min likewise), as TensorFlow's
 // `max(value, current)` order does.
+//
+// Segment<R>: segment_ids is a sorted vector of ids >= 0, one per row of data; the output has
+// segment_ids[-1] + 1 rows and an empty segment is 0 (1 for Prod). Rows are reduced in order in
+// T itself (half and bfloat16 round after each add, integers wrap); Mean divides the sum by the
+// row count in T (integer division for integers).
+//
+// SparseSegment<R>: as Segment<R> over the rows data[indices[j]], j in order; the output has
+// num_segments rows when given. half and bfloat16 sum in float and round once, as TensorFlow's
+// kernels do; Mean divides by the count, SqrtN by its square root.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -17,7 +29,7 @@
 namespace sg {
 namespace {
 
-enum class Reduce { kSum, kProd, kMax, kMin };
+enum class Reduce { kSum, kProd, kMax, kMin, kMean, kSqrtN };
 
 // The unsigned type integer arithmetic of T wraps in (at least 32 bits: uint16 products promote
 // to int otherwise, and overflow it).
@@ -26,7 +38,7 @@ using WrapType = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigne
 
 template <Reduce R, typename T>
 T Identity() {
-  if constexpr (R == Reduce::kSum) return T(0);
+  if constexpr (R == Reduce::kSum || R == Reduce::kMean || R == Reduce::kSqrtN) return T(0);
   if constexpr (R == Reduce::kProd) return T(1);
   if constexpr (R == Reduce::kMax) return Eigen::NumTraits<T>::lowest();
   if constexpr (R == Reduce::kMin) return Eigen::NumTraits<T>::highest();
@@ -41,11 +53,15 @@ inline void Accumulate(T v, T* o) {
   } else if constexpr (std::is_integral_v<T>) {
     using W = WrapType<T>;
     const W a = static_cast<W>(*o), b = static_cast<W>(v);
-    *o = static_cast<T>(R == Reduce::kSum ? a + b : a * b);
-  } else if constexpr (R == Reduce::kSum) {
-    *o = *o + v;
-  } else {
+    if constexpr (R == Reduce::kProd) {
+      *o = static_cast<T>(a * b);
+    } else {
+      *o = static_cast<T>(a + b);
+    }
+  } else if constexpr (R == Reduce::kProd) {
     *o = *o * v;
+  } else {
+    *o = *o + v;
   }
 }
 
@@ -148,6 +164,236 @@ REGISTER_KERNEL_BUILDER(Name("UnsortedSegmentMin")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", DataTypesOf(MaxTypes())),
                         UnsortedSegmentOp<Reduce::kMin>);
+
+// ---- Segment<R> and SparseSegment<R> (sorted segment ids) -----------------------------------
+
+// The value an empty segment of the sorted reductions holds: 1 for Prod, else 0.
+template <Reduce R, typename T>
+T EmptySegmentValue() {
+  return R == Reduce::kProd ? T(1) : T(0);
+}
+
+// The type SparseSegment<R> sums in: float for half and bfloat16, T otherwise.
+template <typename T>
+using SparseAccumType =
+    std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
+
+// Checks that `ids` (a vector, n entries) is sorted with every id in [0, rows): the error
+// TensorFlow gives for the first id that is not.
+absl::Status CheckSortedIds(const OpKernel& k, const Tensor& ids, int64_t rows) {
+  int64_t prev = 0;
+  for (int64_t i = 0; i < ids.NumElements(); ++i) {
+    const int64_t id = IndexAt(ids, i);
+    if (i > 0 && id < prev) return KernelError(k, "segment ids are not increasing");
+    if (id < 0 || id >= rows) {
+      return KernelError(k, "Segment id ", id, " out of range [0, ", rows,
+                         "), possibly because 'segment_ids' input is not sorted.");
+    }
+    prev = id;
+  }
+  return absl::OkStatus();
+}
+
+// [rows] + data.shape[1:].
+absl::StatusOr<TensorShape> SegmentOutputShape(const Tensor& data, int64_t rows) {
+  std::vector<int64_t> dims = {rows};
+  for (int d = 1; d < data.dims(); ++d) dims.push_back(data.dim_size(d));
+  return TensorShape::Build(dims);
+}
+
+template <Reduce R>
+class SegmentOp final : public OpKernel {
+ public:
+  explicit SegmentOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& data = ctx->input(0);
+    const Tensor& ids = ctx->input(1);
+    OP_REQUIRES(ctx, data.dims() >= 1, KernelError(*this, "input must be at least rank 1"));
+    OP_REQUIRES(ctx, ids.dims() == 1, KernelError(*this, "segment_ids should be a vector."));
+    const int64_t n = ids.NumElements();
+    OP_REQUIRES(ctx, n == data.dim_size(0),
+                KernelError(*this, "segment_ids should be the same size as dimension 0 of "
+                                   "input."));
+    const int64_t last = n > 0 ? IndexAt(ids, n - 1) : -1;
+    OP_REQUIRES(ctx, n == 0 || last >= 0, KernelError(*this, "segment ids must be >= 0"));
+    OP_REQUIRES(ctx, last < kMaxTensorElements,
+                KernelError(*this, "segment id ", last, " is too large"));
+    const int64_t rows = last + 1;
+    OP_REQUIRES_OK(ctx, CheckSortedIds(*this, ids, rows));
+    auto shape = SegmentOutputShape(data, rows);
+    OP_REQUIRES(ctx, shape.ok(), KernelError(*this, shape.status().message()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
+    const int64_t inner = n == 0 ? 0 : data.NumElements() / n;
+    const bool ok = Dispatch(data.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      T* o = out->data<T>();
+      const T* x = data.data<T>();
+      std::fill(o, o + out->NumElements(), EmptySegmentValue<R, T>());
+      // Each run of equal ids is one segment.
+      for (int64_t begin = 0, end; begin < n; begin = end) {
+        const int64_t id = IndexAt(ids, begin);
+        for (end = begin + 1; end < n && IndexAt(ids, end) == id; ++end) {
+        }
+        T* row = o + id * inner;
+        std::fill(row, row + inner, Identity<R, T>());
+        for (int64_t i = begin; i < end; ++i) {
+          for (int64_t k = 0; k < inner; ++k) Accumulate<R>(x[i * inner + k], &row[k]);
+        }
+        if constexpr (R == Reduce::kMean) {
+          const T count = static_cast<T>(end - begin);
+          // An integer count that wraps to 0 in T (over 255 rows of uint8) cannot divide.
+          for (int64_t k = 0; k < inner; ++k) row[k] = count == T(0) ? T(0) : row[k] / count;
+        }
+      }
+    });
+    OP_REQUIRES(ctx, ok, UnsupportedType(*this, data.dtype()));
+  }
+
+ private:
+  template <typename Fn>
+  static bool Dispatch(DataType dt, Fn&& fn) {
+    if constexpr (R == Reduce::kMax || R == Reduce::kMin) {
+      return DispatchTypes(MaxTypes(), dt, fn);
+    } else {
+      return DispatchTypes(SumTypes(), dt, fn);
+    }
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("SegmentSum")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(SumTypes())),
+                        SegmentOp<Reduce::kSum>);
+REGISTER_KERNEL_BUILDER(Name("SegmentMean")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(SumTypes())),
+                        SegmentOp<Reduce::kMean>);
+REGISTER_KERNEL_BUILDER(Name("SegmentProd")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(SumTypes())),
+                        SegmentOp<Reduce::kProd>);
+REGISTER_KERNEL_BUILDER(Name("SegmentMax")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(MaxTypes())),
+                        SegmentOp<Reduce::kMax>);
+REGISTER_KERNEL_BUILDER(Name("SegmentMin")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(MaxTypes())),
+                        SegmentOp<Reduce::kMin>);
+
+using SparseMeanTypes = TypeList<float, double, half, bfloat16>;
+
+// R is kSum, kMean or kSqrtN; with_num_segments reads input 3.
+template <Reduce R>
+class SparseSegmentOp final : public OpKernel {
+ public:
+  explicit SparseSegmentOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    with_num_segments_ = ctx->num_inputs() == 4;
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& data = ctx->input(0);
+    const Tensor& indices = ctx->input(1);
+    const Tensor& ids = ctx->input(2);
+    OP_REQUIRES(ctx, indices.dims() == 1, KernelError(*this, "indices should be a vector."));
+    OP_REQUIRES(ctx, ids.dims() == 1, KernelError(*this, "segment_ids should be a vector."));
+    const int64_t n = indices.NumElements();
+    OP_REQUIRES(ctx, ids.NumElements() == n,
+                KernelError(*this, "segment_ids and indices should have same size."));
+    OP_REQUIRES(ctx, data.dims() >= 1,
+                KernelError(*this, "data must be at least rank 1, got shape ",
+                            data.shape().DebugString()));
+    const int64_t last = n > 0 ? IndexAt(ids, n - 1) : -1;
+    int64_t rows;
+    if (with_num_segments_) {
+      const Tensor& num = ctx->input(3);
+      OP_REQUIRES(ctx, num.dims() == 0,
+                  KernelError(*this, "num_segments should be a scalar, not shape ",
+                              num.shape().DebugString()));
+      rows = IndexAt(num, 0);
+      OP_REQUIRES(ctx, rows >= 0,
+                  KernelError(*this, "num_segments must be >= 0, got ", rows));
+      OP_REQUIRES(ctx, last < rows, KernelError(*this, "segment ids must be < num_segments"));
+    } else {
+      OP_REQUIRES(ctx, n == 0 || last >= 0, KernelError(*this, "segment ids must be >= 0"));
+      OP_REQUIRES(ctx, last < kMaxTensorElements,
+                  KernelError(*this, "segment id ", last, " is too large"));
+      rows = last + 1;
+    }
+    OP_REQUIRES_OK(ctx, CheckSortedIds(*this, ids, rows));
+    const int64_t limit = data.dim_size(0);
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t index = IndexAt(indices, j);
+      OP_REQUIRES(ctx, index >= 0 && index < limit,
+                  KernelError(*this, "Bad: indices[", j, "] == ", index, " out of range [0, ",
+                              limit, ")"));
+    }
+    auto shape = SegmentOutputShape(data, rows);
+    OP_REQUIRES(ctx, shape.ok(), KernelError(*this, shape.status().message()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
+    int64_t inner = 1;
+    for (int d = 1; d < data.dims(); ++d) inner *= data.dim_size(d);
+    const bool ok = Dispatch(data.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      using A = SparseAccumType<T>;
+      T* o = out->data<T>();
+      const T* x = data.data<T>();
+      std::fill(o, o + out->NumElements(), T(0));
+      std::vector<A> acc(inner);
+      for (int64_t begin = 0, end; begin < n; begin = end) {
+        const int64_t id = IndexAt(ids, begin);
+        for (end = begin + 1; end < n && IndexAt(ids, end) == id; ++end) {
+        }
+        std::fill(acc.begin(), acc.end(), A(0));
+        for (int64_t j = begin; j < end; ++j) {
+          const T* src = x + IndexAt(indices, j) * inner;
+          for (int64_t k = 0; k < inner; ++k) {
+            Accumulate<Reduce::kSum>(static_cast<A>(src[k]), &acc[k]);
+          }
+        }
+        T* row = o + id * inner;
+        if constexpr (R == Reduce::kSum) {
+          for (int64_t k = 0; k < inner; ++k) row[k] = static_cast<T>(acc[k]);
+        } else {
+          const A count = static_cast<A>(end - begin);
+          const A scale = R == Reduce::kMean ? count : std::sqrt(count);
+          for (int64_t k = 0; k < inner; ++k) row[k] = static_cast<T>(acc[k] / scale);
+        }
+      }
+    });
+    OP_REQUIRES(ctx, ok, UnsupportedType(*this, data.dtype()));
+  }
+
+ private:
+  template <typename Fn>
+  static bool Dispatch(DataType dt, Fn&& fn) {
+    if constexpr (R == Reduce::kSum) {
+      return DispatchTypes(MaxTypes(), dt, fn);
+    } else {
+      return DispatchTypes(SparseMeanTypes(), dt, fn);
+    }
+  }
+
+  bool with_num_segments_;
+};
+REGISTER_KERNEL_BUILDER(Name("SparseSegmentSum")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(MaxTypes())),
+                        SparseSegmentOp<Reduce::kSum>);
+REGISTER_KERNEL_BUILDER(Name("SparseSegmentSumWithNumSegments")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(MaxTypes())),
+                        SparseSegmentOp<Reduce::kSum>);
+REGISTER_KERNEL_BUILDER(Name("SparseSegmentMean").Device(DEVICE_CPU),
+                        SparseSegmentOp<Reduce::kMean>);
+REGISTER_KERNEL_BUILDER(Name("SparseSegmentMeanWithNumSegments").Device(DEVICE_CPU),
+                        SparseSegmentOp<Reduce::kMean>);
+REGISTER_KERNEL_BUILDER(Name("SparseSegmentSqrtN").Device(DEVICE_CPU),
+                        SparseSegmentOp<Reduce::kSqrtN>);
+REGISTER_KERNEL_BUILDER(Name("SparseSegmentSqrtNWithNumSegments").Device(DEVICE_CPU),
+                        SparseSegmentOp<Reduce::kSqrtN>);
 
 // ---- DenseBincount --------------------------------------------------------------------------
 

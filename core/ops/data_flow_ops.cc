@@ -1,8 +1,12 @@
-// TensorArrays (the V3 family that tf.while_loop and dynamic_rnn graphs use).
+// TensorArrays (the V3 family that tf.while_loop and dynamic_rnn graphs use), and the
+// partition/stitch pair DynamicPartition, DynamicStitch and ParallelDynamicStitch.
 //
 // One deliberate difference from TensorFlow: TensorFlow's shape function says the handle of
 // TensorArrayV3 is a vector of 2 while its kernel makes a scalar DT_RESOURCE; here the shape
 // function says scalar, as the kernel makes, and the consumers accept a handle of either shape.
+#include <algorithm>
+#include <vector>
+
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -37,6 +41,77 @@ PartialTensorShape PrependDim(int64_t n, const PartialTensorShape& element_shape
   std::vector<int64_t> dims = {n};
   for (int64_t d : element_shape.dim_sizes()) dims.push_back(d);
   return PartialTensorShape(absl::Span<const int64_t>(dims));
+}
+
+// DynamicPartition: output i is [?] + data.shape[partitions.rank:]; partitions' shape must
+// start data's.
+absl::Status DynamicPartitionShape(InferenceContext* c) {
+  const PartialTensorShape& data = c->input(0);
+  const PartialTensorShape& partitions = c->input(1);
+  PartialTensorShape out;
+  if (!partitions.unknown_rank() && !data.unknown_rank()) {
+    bool prefix = data.dims() >= partitions.dims();
+    for (int i = 0; prefix && i < partitions.dims(); ++i) {
+      const int64_t a = data.dim_size(i), b = partitions.dim_size(i);
+      prefix = a < 0 || b < 0 || a == b;
+    }
+    if (!prefix) {
+      return c->Error("data.shape = ", data.DebugString(),
+                      " must start with partitions.shape = ", partitions.DebugString());
+    }
+    std::vector<int64_t> dims = {-1};
+    for (int i = partitions.dims(); i < data.dims(); ++i) dims.push_back(data.dim_size(i));
+    out = PartialTensorShape(dims);
+  }
+  for (int i = 0; i < c->num_outputs(); ++i) c->set_output(i, out);
+  return absl::OkStatus();
+}
+
+// (Parallel)DynamicStitch: [max index + 1] (when every indices input is a constant, else ?) +
+// the element shape data[i].shape[indices[i].rank:], which must agree across i.
+absl::Status DynamicStitchShape(InferenceContext* c) {
+  const int n = c->num_inputs() / 2;
+  bool all_constant = true;
+  int64_t max_index = -1;
+  PartialTensorShape element;
+  for (int i = 0; i < n; ++i) {
+    if (const Tensor* t = c->input_tensor(i); t != nullptr && t->dtype() == DT_INT32) {
+      for (int64_t k = 0; k < t->NumElements(); ++k) {
+        max_index = std::max<int64_t>(max_index, t->data<int32_t>()[k]);
+      }
+    } else {
+      all_constant = false;
+    }
+    const PartialTensorShape& indices = c->input(i);
+    const PartialTensorShape& data = c->input(n + i);
+    if (indices.unknown_rank() || data.unknown_rank()) continue;
+    bool prefix = data.dims() >= indices.dims();
+    for (int d = 0; prefix && d < indices.dims(); ++d) {
+      const int64_t a = data.dim_size(d), b = indices.dim_size(d);
+      prefix = a < 0 || b < 0 || a == b;
+    }
+    if (!prefix) {
+      return c->Error("data[", i, "].shape = ", data.DebugString(),
+                      " does not start with indices[", i, "].shape = ", indices.DebugString());
+    }
+    std::vector<int64_t> rest;
+    for (int d = indices.dims(); d < data.dims(); ++d) rest.push_back(data.dim_size(d));
+    auto merged = element.Merge(PartialTensorShape(rest));
+    if (!merged.ok()) {
+      return c->Error("data[", i, "].shape[", indices.dims(), ":] = ",
+                      PartialTensorShape(rest).DebugString(), " does not match the other inputs' ",
+                      element.DebugString());
+    }
+    element = *merged;
+  }
+  if (element.unknown_rank()) {
+    c->set_output(0, PartialTensorShape());
+    return absl::OkStatus();
+  }
+  std::vector<int64_t> dims = {all_constant ? max_index + 1 : -1};
+  for (int64_t d : element.dim_sizes()) dims.push_back(d);
+  c->set_output(0, PartialTensorShape(dims));
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -172,5 +247,35 @@ REGISTER_OP("TensorArrayCloseV3")
     .Input("handle: resource")
     .SetIsStateful()
     .SetShapeFn([](InferenceContext* c) { return CheckHandle(c, 0); });
+
+// Splits the rows of data (indexed by partitions' dims) into num_partitions outputs: output i
+// holds, in order, the rows whose partitions value is i. A value outside [0, num_partitions) is
+// INVALID_ARGUMENT.
+REGISTER_OP("DynamicPartition")
+    .Input("data: T")
+    .Input("partitions: int32")
+    .Output("outputs: num_partitions * T")
+    .Attr("num_partitions: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(DynamicPartitionShape);
+
+// merged[indices[i][j...], ...] = data[i][j..., ...], i and j in order (a later duplicate wins);
+// merged has max(indices) + 1 rows and rows no index names are zero. A negative index is
+// INVALID_ARGUMENT. ParallelDynamicStitch computes the same (duplicates in any order).
+REGISTER_OP("DynamicStitch")
+    .Input("indices: N * int32")
+    .Input("data: N * T")
+    .Output("merged: T")
+    .Attr("N: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(DynamicStitchShape);
+
+REGISTER_OP("ParallelDynamicStitch")
+    .Input("indices: N * int32")
+    .Input("data: N * T")
+    .Output("merged: T")
+    .Attr("N: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(DynamicStitchShape);
 
 }  // namespace sg

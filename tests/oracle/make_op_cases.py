@@ -3112,6 +3112,330 @@ def bincount(g):
     error_case("weights_shape", [1, 2, 3], 4, [1.0, 2.0])
 
 
+SORTED_SEGMENT_OPS = ["SegmentSum", "SegmentMean", "SegmentProd", "SegmentMin", "SegmentMax"]
+
+
+@group
+def segment_sorted(g):
+    for op in SORTED_SEGMENT_OPS:
+        lo, hi = (-2, 3) if op == "SegmentProd" else (-4, 4)
+        for dt in tf_types(op):
+            # Segment 2 is empty: 0 (1 for SegmentProd).
+            g.case(f"{op}.{sgname(dt)}.rows",
+                   lambda: op_fn(op)(data=g.rand(dt, [6, 3], lo=lo, hi=hi),
+                                     segment_ids=g.const([0, 0, 1, 3, 3, 3], "int32"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.int64_ids",
+                   lambda: op_fn(op)(data=g.rand(dt, [5, 2, 2], lo=lo, hi=hi),
+                                     segment_ids=g.const([1, 1, 1, 2, 4], "int64"), name="op"))
+            if not is_main(dt):
+                continue
+            g.case(f"{op}.{sgname(dt)}.vec",
+                   lambda: op_fn(op)(data=g.rand(dt, [67], lo=lo, hi=hi),
+                                     segment_ids=g.const(np.sort(g.rng.integers(0, 12, [67])),
+                                                         "int32"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.one_row",
+                   lambda: op_fn(op)(data=g.rand(dt, [1, 3], lo=lo, hi=hi),
+                                     segment_ids=g.const([2], "int64"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.empty",
+                   lambda: op_fn(op)(data=g.const(np.zeros([0, 2]), dt),
+                                     segment_ids=g.const(np.zeros([0], np.int32)), name="op"))
+            g.case(f"{op}.{sgname(dt)}.empty_inner",
+                   lambda: op_fn(op)(data=g.const(np.zeros([3, 0]), dt),
+                                     segment_ids=g.const([0, 1, 1], "int32"), name="op"))
+        F = "float32"
+        for sname, data, ids in [("unsorted", [3], [0, 2, 1]), ("negative", [3], [-1, 0, 1]),
+                                 ("all_negative", [3], [-1, -1, -1]),
+                                 ("size_mismatch", [3], [0, 1]), ("ids_matrix", [2, 2], [[0, 0],
+                                                                                     [1, 1]]),
+                                 ("scalar_data", [], [0])]:
+            g.case(f"{op}.float.{sname}",
+                   lambda: op_fn(op)(data=hide_rank(g.rand(F, data)),
+                                     segment_ids=hide_rank(g.const(ids, "int32")), name="op"),
+                   error=True)
+    for op in ("SegmentMin", "SegmentMax"):
+        g.case(f"{op}.float.nan",
+               lambda: op_fn(op)(data=g.const([[np.nan, 1], [2, np.nan], [1, 3], [np.nan, np.nan],
+                                               [3, np.inf], [np.nan, -np.inf]], "float32"),
+                                 segment_ids=g.const([0, 0, 1, 1, 2, 2], "int32"), name="op"))
+        g.case(f"{op}.float.nan_vec",
+               lambda: op_fn(op)(data=g.const([np.nan, 2, 1, np.nan, 5, np.nan, np.nan, 4],
+                                              "float32"),
+                                 segment_ids=g.const([0, 0, 1, 1, 2, 2, 2, 3], "int32"),
+                                 name="op"))
+    # Sums in T itself: 1 + 1/256 is 1 in bfloat16, and so on.
+    for dt, small in (("bfloat16", 1 / 256), ("float16", 1 / 2048)):
+        for op in ("SegmentSum", "SegmentMean"):
+            g.case(f"{op}.{sgname(dt)}.rounding",
+                   lambda: op_fn(op)(data=g.const([[1], [small], [small], [small]], dt),
+                                     segment_ids=g.const([0, 0, 0, 0], "int32"), name="op"))
+    g.case("SegmentSum.half.overflow",
+           lambda: raw.SegmentSum(data=g.const([60000, 60000, -60000], "float16"),
+                                  segment_ids=g.const([0, 0, 0], "int32"), name="op"))
+    g.case("SegmentMean.int8.wraps",
+           lambda: raw.SegmentMean(data=g.const([127, 127, 1, -128, -128], "int8"),
+                                   segment_ids=g.const([0, 0, 1, 2, 2], "int32"), name="op"))
+    g.case("SegmentMean.uint8.many_rows",
+           lambda: raw.SegmentMean(data=g.const(np.ones([300]), "uint8"),
+                                   segment_ids=g.const(np.zeros([300], np.int32)), name="op"))
+
+
+SPARSE_SEGMENT_OPS = ["SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN"]
+
+
+@group
+def segment_sparse(g):
+    for base in SPARSE_SEGMENT_OPS:
+        for op in (base, base + "WithNumSegments"):
+            with_num = op != base
+
+            def call(data, indices, ids, num, nty="int32", hide=False, **kw):
+                args = dict(data=data, indices=indices, segment_ids=ids, name="op", **kw)
+                if with_num:
+                    n = g.const(num, nty)
+                    args["num_segments"] = hide_rank(n) if hide else n
+                return op_fn(op)(**args)
+
+            for dt in tf_types(op):
+                # Segment 1 is empty; with num_segments 6, so are 4 and 5.
+                g.case(f"{op}.{sgname(dt)}.rows",
+                       lambda: call(g.rand(dt, [5, 3]), g.const([0, 4, 2, 2, 1], "int32"),
+                                    g.const([0, 0, 2, 2, 3], "int32"), 6))
+                g.case(f"{op}.{sgname(dt)}.int64",
+                       lambda: call(g.rand(dt, [4, 2, 2]), g.const([3, 0, 3], "int64"),
+                                    g.const([1, 1, 2], "int64"), 3, "int64"))
+                if not (is_main(dt) or dt == "float64"):
+                    continue
+                g.case(f"{op}.{sgname(dt)}.mixed_index_types",
+                       lambda: call(g.rand(dt, [4, 3]), g.const([1, 2, 3, 0], "int64"),
+                                    g.const([0, 1, 1, 1], "int32"), 2, "int64"))
+                g.case(f"{op}.{sgname(dt)}.vec",
+                       lambda: call(g.rand(dt, [20]), g.const(g.rng.integers(0, 20, [30]),
+                                                               "int32"),
+                                    g.const(np.sort(g.rng.integers(0, 8, [30])), "int32"),
+                                    9))
+                g.case(f"{op}.{sgname(dt)}.empty",
+                       lambda: call(g.rand(dt, [4, 2]), g.const(np.zeros([0], np.int32)),
+                                    g.const(np.zeros([0], np.int32)), 3))
+                g.case(f"{op}.{sgname(dt)}.sparse_gradient",
+                       lambda: call(g.rand(dt, [3, 2]), g.const([2, 0], "int32"),
+                                    g.const([0, 1], "int32"), 2, sparse_gradient=True))
+            F, I = "float32", "int32"
+            for sname, data, idx, ids, num in [
+                    ("unsorted", [3, 2], [0, 1, 2], [1, 0, 1], 3),
+                    ("negative_id", [3, 2], [0, 1, 2], [-1, 0, 1], 3),
+                    ("all_negative", [3, 2], [0, 1], [-1, -1], 3),
+                    ("index_out_of_range", [3, 2], [0, 3, 1], [0, 0, 1], 3),
+                    ("negative_index", [3, 2], [0, -1, 1], [0, 0, 1], 3),
+                    ("length_mismatch", [3, 2], [0, 1, 2], [0, 0], 3),
+                    ("indices_matrix", [3, 2], [[0, 1]], [0, 0], 3),
+                    ("ids_matrix", [3, 2], [0, 1], [[0, 0]], 3),
+                    ("scalar_data", [], [0], [0], 3)] + ([
+                    ("id_past_num_segments", [3, 2], [0, 1, 2], [0, 1, 3], 3),
+                    ("negative_num_segments", [3, 2], [0, 1], [0, 0], -1),
+                    ("num_segments_vector", [3, 2], [0, 1], [0, 0], [2])] if with_num else []):
+                g.case(f"{op}.float.{sname}",
+                       lambda: call(hide_rank(g.rand(F, data)), hide_rank(g.const(idx, I)),
+                                    hide_rank(g.const(ids, I)), num, hide=True),
+                       error=True)
+        # half and bfloat16 sum in float and round once.
+        for dt, small in (("bfloat16", 1 / 256), ("float16", 1 / 2048)):
+            g.case(f"{base}.{sgname(dt)}.rounding",
+                   lambda: op_fn(base)(data=g.const([1, small, small, small], dt),
+                                       indices=g.const([0, 1, 2, 3], "int32"),
+                                       segment_ids=g.const([0, 0, 0, 0], "int32"), name="op"))
+    g.case("SparseSegmentSum.int8.wraps",
+           lambda: raw.SparseSegmentSum(data=g.const([100, 100], "int8"),
+                                        indices=g.const([0, 1, 1], "int32"),
+                                        segment_ids=g.const([0, 0, 1], "int32"), name="op"))
+
+
+TENSOR_SCATTER_OPS = ["TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
+                      "TensorScatterMin", "TensorScatterMax"]
+
+
+@group
+def scatter_nd(g):
+    I = "int32"
+    for dt in tf_types("GatherNd", "Tparams"):
+        g.case(f"GatherNd.{sgname(dt)}.elements",
+               lambda: raw.GatherNd(params=g.rand(dt, [3, 4]),
+                                    indices=g.const([[0, 1], [2, 3], [1, 0], [2, 3]], I),
+                                    name="op"))
+        g.case(f"GatherNd.{sgname(dt)}.rows",
+               lambda: raw.GatherNd(params=g.rand(dt, [4, 3]),
+                                    indices=g.const([[3], [0], [3]], "int64"), name="op"))
+        if not is_main(dt):
+            continue
+        for sname, ps, idx, ity in [
+                ("batch", [2, 3, 4], [[[0, 1]], [[1, 2]]], "int16"),
+                ("depth0", [2, 3], np.zeros([2, 0]), I),
+                ("one_index", [2, 3], [1, 2], "int64"),
+                ("empty", [2, 3], np.zeros([0, 2]), I),
+                ("empty_params_no_index", [0, 2], np.zeros([0, 1]), I),
+                ("rank4", [2, 2, 3, 2], [[1, 0, 2], [0, 1, 1]], I)]:
+            g.case(f"GatherNd.{sgname(dt)}.{sname}",
+                   lambda: raw.GatherNd(params=g.rand(dt, ps), indices=g.const(idx, ity),
+                                        name="op"))
+        g.case(f"GatherNd.{sgname(dt)}.ignore_bad",
+               lambda: raw.GatherNd(params=g.rand(dt, [3, 2]), indices=g.const([[1], [3], [-1]], I),
+                                    bad_indices_policy="IGNORE", name="op"))
+    for sname, ps, idx, ity, policy in [
+            ("out_of_range", [2, 2], [[0, 1], [2, 0]], I, ""),
+            ("negative", [2, 2], [[-1]], "int16", ""),
+            ("out_of_range_error_policy", [3], [[3]], "int64", "ERROR"),
+            ("too_deep", [2], [[0, 1]], I, ""),
+            ("scalar_indices", [2], 1, I, ""),
+            ("scalar_params", [], np.zeros([1, 0]), I, ""),
+            ("empty_params", [0, 2], [[0]], I, ""),
+            ("empty_slice", [2, 0], [[1]], I, "")]:
+        g.case(f"GatherNd.float.{sname}",
+               lambda: raw.GatherNd(params=hide_rank(g.rand("float32", ps)),
+                                    indices=hide_rank(g.const(idx, ity)),
+                                    bad_indices_policy=policy, name="op"), error=True)
+
+    for dt in tf_types("ScatterNd"):
+        # Index 1 twice: ScatterNd adds (bools OR, strings concatenate).
+        g.case(f"ScatterNd.{sgname(dt)}.rows",
+               lambda: raw.ScatterNd(indices=g.const([[1], [3], [1]], I),
+                                     updates=g.rand(dt, [3, 2]), shape=g.const([4, 2], I),
+                                     name="op"))
+        if not is_main(dt):
+            continue
+        for sname, idx, ushape, shape, ity in [
+                ("elements", [[0, 1], [2, 0], [0, 1]], [3], [3, 2], "int64"),
+                ("batch", [[[0], [3]], [[3], [1]]], [2, 2, 3], [4, 3], I),
+                ("empty", np.zeros([0, 1]), [0, 2], [3, 2], I),
+                ("empty_output", np.zeros([0, 1]), [0], [0], I),
+                ("rank3", [[1, 0], [0, 2]], [2, 2], [2, 3, 2], "int64")]:
+            g.case(f"ScatterNd.{sgname(dt)}.{sname}",
+                   lambda: raw.ScatterNd(indices=g.const(idx, ity), updates=g.rand(dt, ushape),
+                                         shape=g.const(shape, ity), name="op"))
+        g.case(f"ScatterNd.{sgname(dt)}.ignore_bad",
+               lambda: raw.ScatterNd(indices=g.const([[1], [3], [-1], [0]], I),
+                                     updates=g.rand(dt, [4, 2]), shape=g.const([3, 2], I),
+                                     bad_indices_policy="IGNORE", name="op"))
+    for sname, idx, ushape, shape in [
+            ("out_of_range", [[0], [3]], [2], [3]),
+            ("negative", [[0], [-1]], [2], [3]),
+            ("depth0", np.zeros([2, 0]), [2, 3], [3]),
+            ("depth8", np.zeros([1, 8]), [1], [1] * 8),
+            ("updates_mismatch", [[0], [1]], [3], [2]),
+            ("inner_mismatch", [[0], [1]], [2, 3], [2, 2]),
+            ("scalar_updates", [1], [], [3]),
+            ("vector_indices", [2], [2], [3, 2]),
+            ("negative_dim", [[0]], [1, 0], [3, -1]),
+            ("shape_matrix", [[0]], [1], [[2]]),
+            ("updates_into_empty", [[0]], [1, 0], [3, 0])]:
+        g.case(f"ScatterNd.float.{sname}",
+               lambda: raw.ScatterNd(indices=hide_rank(g.const(idx, I)),
+                                     updates=hide_rank(g.rand("float32", ushape)),
+                                     shape=hide_rank(g.const(shape, I)), name="op"), error=True)
+
+    for op in TENSOR_SCATTER_OPS:
+        for dt in tf_types(op):
+            g.case(f"{op}.{sgname(dt)}.rows",
+                   lambda: op_fn(op)(tensor=g.rand(dt, [4, 2]),
+                                     indices=g.const([[1], [3], [1]], I),
+                                     updates=g.rand(dt, [3, 2]), name="op"))
+            if not is_main(dt):
+                continue
+            for sname, tshape, idx, ushape, ity in [
+                    ("elements", [3, 2], [[0, 1], [2, 0], [0, 1]], [3], "int64"),
+                    ("batch", [4, 3], [[[0], [3]], [[3], [1]]], [2, 2, 3], I),
+                    ("empty", [3, 2], np.zeros([0, 1]), [0, 2], I),
+                    ("empty_tensor", [0], np.zeros([0, 1]), [0], I)]:
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: op_fn(op)(tensor=g.rand(dt, tshape), indices=g.const(idx, ity),
+                                         updates=g.rand(dt, ushape), name="op"))
+            g.case(f"{op}.{sgname(dt)}.ignore_bad",
+                   lambda: op_fn(op)(tensor=g.rand(dt, [3, 2]),
+                                     indices=g.const([[1], [3], [-1], [0]], I),
+                                     updates=g.rand(dt, [4, 2]), bad_indices_policy="IGNORE",
+                                     name="op"))
+        for sname, tshape, idx, ushape in [
+                ("out_of_range", [3], [[0], [3]], [2]),
+                ("negative", [3], [[0], [-1]], [2]),
+                ("depth0", [3], np.zeros([2, 0]), [2, 3]),
+                ("updates_mismatch", [3], [[0], [1]], [3]),
+                ("inner_mismatch", [2, 2], [[0], [1]], [2, 3]),
+                ("scalar_updates", [3], [1], []),
+                ("scalar_tensor", [], [[0]], [1]),
+                ("vector_indices", [3, 2], [2], [2]),
+                ("updates_into_empty", [3, 0], [[0]], [1, 0])]:
+            g.case(f"{op}.float.{sname}",
+                   lambda: op_fn(op)(tensor=hide_rank(g.rand("float32", tshape)),
+                                     indices=hide_rank(g.const(idx, I)),
+                                     updates=hide_rank(g.rand("float32", ushape)), name="op"),
+                   error=True)
+    for op in ("TensorScatterMin", "TensorScatterMax", "TensorScatterAdd"):
+        g.case(f"{op}.float.nan",
+               lambda: op_fn(op)(tensor=g.const([np.nan, 2, 3, -1], "float32"),
+                                 indices=g.const([[0], [1], [2], [2], [3]], I),
+                                 updates=g.const([5, np.nan, -7, np.inf, np.nan], "float32"),
+                                 name="op"))
+
+
+@group
+def dynamic_stitch(g):
+    I = "int32"
+    for dt in tf_types("DynamicPartition"):
+        # Partition 3 is empty.
+        g.case(f"DynamicPartition.{sgname(dt)}.rows",
+               lambda: raw.DynamicPartition(data=g.rand(dt, [5, 2]),
+                                            partitions=g.const([1, 0, 2, 1, 1], I),
+                                            num_partitions=4, name="op"))
+        if not is_main(dt):
+            continue
+        for sname, dshape, parts, n in [
+                ("matrix_partitions", [2, 3, 2], [[0, 1, 0], [1, 1, 0]], 2),
+                ("same_shape", [2, 3], [[0, 1, 2], [2, 1, 0]], 3),
+                ("scalar", [], 1, 2),
+                ("empty", [0, 3], np.zeros([0]), 2),
+                ("one", [4], [0, 0, 0, 0], 1),
+                ("vec", [67], None, 5)]:
+            g.case(f"DynamicPartition.{sgname(dt)}.{sname}",
+                   lambda: raw.DynamicPartition(data=g.rand(dt, dshape),
+                                                partitions=g.const(
+                                                    g.rng.integers(0, n, dshape)
+                                                    if parts is None else parts, I),
+                                                num_partitions=n, name="op"))
+    for sname, dshape, parts, n in [("out_of_range", [3], [0, 2, 1], 2),
+                                    ("negative", [3], [0, -1, 1], 2),
+                                    ("shape_mismatch", [3, 2], [0, 1], 2),
+                                    ("partitions_longer", [2], [[0, 1]], 2)]:
+        g.case(f"DynamicPartition.float.{sname}",
+               lambda: raw.DynamicPartition(data=hide_rank(g.rand("float32", dshape)),
+                                            partitions=hide_rank(g.const(parts, I)),
+                                            num_partitions=n, name="op"), error=True)
+
+    for op in ("DynamicStitch", "ParallelDynamicStitch"):
+        for dt in tf_types(op):
+            g.case(f"{op}.{sgname(dt)}.basic",
+                   lambda: op_fn(op)(indices=[g.const([0, 2], I), g.const([[1], [3]], I)],
+                                     data=[g.rand(dt, [2, 2]), g.rand(dt, [2, 1, 2])],
+                                     name="op"))
+            if not is_main(dt):
+                continue
+            cases = [("gap", [[0, 4]], [[2, 3]]),
+                     ("scalars", [1, 0], [[], []]),
+                     ("empty", [np.zeros([0])], [[0, 2]]),
+                     ("three", [[4, 0], [2], [[1, 3]]], [[2], [1], [1, 2]]),
+                     ("matrix_indices", [[[0, 1], [2, 3]]], [[2, 2, 3]])]
+            if op == "DynamicStitch":  # ParallelDynamicStitch leaves duplicates' order open
+                cases.append(("duplicates", [[0, 1, 2], [1, 0]], [[3], [2]]))
+            for sname, idx, shapes in cases:
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: op_fn(op)(indices=[g.const(i, I) for i in idx],
+                                         data=[g.rand(dt, s) for s in shapes], name="op"))
+        for sname, idx, shapes in [("negative", [[0, -1]], [[2]]),
+                                   ("data_not_prefixed", [[0, 1]], [[3, 2]]),
+                                   ("element_mismatch", [[0], [1]], [[1, 2], [1, 3]])]:
+            g.case(f"{op}.float.{sname}",
+                   lambda: op_fn(op)(indices=[hide_rank(g.const(i, I)) for i in idx],
+                                     data=[hide_rank(g.rand("float32", s)) for s in shapes],
+                                     name="op"), error=True)
+
+
 def table_kv(g, kdt, vdt, keys, values, shared_name="t", op="HashTableV2"):
     h = op_fn(op)(key_dtype=kdt, value_dtype=vdt, shared_name=shared_name, name="table")
     return h, raw.InitializeTableV2(table_handle=h, keys=g.const(keys, kdt),

@@ -1,0 +1,336 @@
+// GatherNd, ScatterNd and TensorScatter{Update,Add,Sub,Min,Max}, as TensorFlow's CPU kernels.
+//
+// indices has shape outer + [depth]; its prod(outer) rows each name a slice of the gathered or
+// scattered tensor (the slice at [i_0, ..., i_{depth-1}], of shape shape[depth:]). An index out
+// of range is INVALID_ARGUMENT unless bad_indices_policy is "IGNORE": a gather then yields zeros
+// for it and a scatter skips it. Scatters apply their updates in order: duplicates add (ScatterNd
+// and TensorScatterAdd: integers wrap, bools OR, strings concatenate), subtract, or min/max in
+// turn; TensorScatterUpdate's last duplicate wins. Min and Max keep a NaN already in the output
+// and ignore a NaN update, as TensorFlow's `a < b ? a : b` order does.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "core/framework/op_kernel.h"
+#include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/element_copy.h"
+
+namespace sg {
+namespace {
+
+// TensorFlow's kernels handle index depths up to 7.
+constexpr int64_t kMaxIndexDepth = 7;
+
+enum class BadIndices { kError, kIgnore };
+
+absl::Status ParseBadIndicesPolicy(OpKernelConstruction* ctx, BadIndices* policy) {
+  std::string s;
+  SG_RETURN_IF_ERROR(ctx->GetAttr("bad_indices_policy", &s));
+  if (s.empty() || s == "DEFAULT" || s == "ERROR") {
+    *policy = BadIndices::kError;
+  } else if (s == "IGNORE") {
+    *policy = BadIndices::kIgnore;
+  } else {
+    return errors::InvalidArgument("Unknown bad indices handling attribute: ", s);
+  }
+  return absl::OkStatus();
+}
+
+int64_t IndexValue(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case DT_INT16: return t.data<int16_t>()[i];
+    case DT_UINT16: return t.data<uint16_t>()[i];
+    case DT_INT32: return t.data<int32_t>()[i];
+    default: return t.data<int64_t>()[i];
+  }
+}
+
+// The position (in slices of shape[depth:]) of each of the `num` index rows of `indices` in a
+// tensor of `shape`: -1 for a row out of range under kIgnore, INVALID_ARGUMENT `what` under
+// kError ("indices[1] = [3, 0] does not index into <what> [2,2]").
+absl::Status SlicePositions(const OpKernel& k, const Tensor& indices, int64_t num, int64_t depth,
+                            const TensorShape& shape, BadIndices policy, const char* what,
+                            std::vector<int64_t>* pos) {
+  pos->assign(num, 0);
+  for (int64_t i = 0; i < num; ++i) {
+    int64_t p = 0;
+    bool in_range = true;
+    for (int64_t d = 0; d < depth; ++d) {
+      const int64_t v = IndexValue(indices, i * depth + d);
+      const int64_t size = shape.dim_size(static_cast<int>(d));
+      if (v < 0 || v >= size) {
+        in_range = false;
+        break;
+      }
+      p = p * size + v;
+    }
+    if (in_range) {
+      (*pos)[i] = p;
+      continue;
+    }
+    if (policy == BadIndices::kIgnore) {
+      (*pos)[i] = -1;
+      continue;
+    }
+    std::vector<int64_t> row(depth);
+    for (int64_t d = 0; d < depth; ++d) row[d] = IndexValue(indices, i * depth + d);
+    return KernelError(k, "indices[", i, "] = [", absl::StrJoin(row, ", "),
+                       "] does not index into ", what, " ", shape.DebugString());
+  }
+  return absl::OkStatus();
+}
+
+// ---- GatherNd --------------------------------------------------------------------------------
+
+class GatherNdOp final : public OpKernel {
+ public:
+  explicit GatherNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ParseBadIndicesPolicy(ctx, &policy_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& params = ctx->input(0);
+    const Tensor& indices = ctx->input(1);
+    OP_REQUIRES(ctx, params.dims() >= 1, KernelError(*this, "params must be at least a vector"));
+    OP_REQUIRES(ctx, indices.dims() >= 1,
+                KernelError(*this, "indices must be at least a vector"));
+    const int64_t depth = indices.dim_size(indices.dims() - 1);
+    OP_REQUIRES(ctx, depth <= params.dims(),
+                KernelError(*this, "index innermost dimension length must be <= params rank; "
+                                   "saw: ",
+                            depth, " vs. ", params.dims()));
+    OP_REQUIRES(ctx, depth <= kMaxIndexDepth,
+                KernelError(*this, "Only indices.shape[-1] values between 1 and ",
+                            kMaxIndexDepth, " are currently supported.  Requested rank: ",
+                            depth));
+    std::vector<int64_t> dims;
+    int64_t num = 1;
+    for (int d = 0; d + 1 < indices.dims(); ++d) {
+      dims.push_back(indices.dim_size(d));
+      num *= indices.dim_size(d);
+    }
+    int64_t slice = 1;
+    for (int d = static_cast<int>(depth); d < params.dims(); ++d) {
+      dims.push_back(params.dim_size(d));
+      slice *= params.dim_size(d);
+    }
+    OP_REQUIRES(ctx, num == 0 || params.NumElements() > 0,
+                KernelError(*this, "Requested more than 0 entries, but params is empty.  "
+                                   "Params shape: ",
+                            params.shape().DebugString()));
+    std::vector<int64_t> pos;
+    OP_REQUIRES_OK(ctx, SlicePositions(*this, indices, num, depth, params.shape(), policy_,
+                                       "param shape", &pos));
+    auto shape = TensorShape::Build(dims);
+    OP_REQUIRES(ctx, shape.ok(), KernelError(*this, shape.status().message()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
+    const bool ok = DispatchByCopy(params.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* src = static_cast<const T*>(params.raw_data());
+      T* dst = static_cast<T*>(out->raw_data());
+      for (int64_t i = 0; i < num; ++i) {
+        if (pos[i] < 0) {
+          std::fill(dst + i * slice, dst + (i + 1) * slice, T{});
+        } else {
+          std::copy(src + pos[i] * slice, src + (pos[i] + 1) * slice, dst + i * slice);
+        }
+      }
+    });
+    OP_REQUIRES(ctx, ok, UnsupportedType(*this, params.dtype()));
+  }
+
+ private:
+  BadIndices policy_;
+};
+REGISTER_KERNEL_BUILDER(Name("GatherNd").Device(DEVICE_CPU), GatherNdOp);
+
+// ---- ScatterNd and TensorScatter* ---------------------------------------------------------------
+
+enum class Scatter { kAdd, kSub, kUpdate, kMin, kMax };
+
+// The unsigned type integer arithmetic of T wraps in (at least 32 bits, so that no promotion to
+// int can overflow).
+template <typename T>
+using Unsigned = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
+
+template <Scatter S, typename T>
+inline void Apply(const T& u, T* o) {
+  if constexpr (S == Scatter::kUpdate) {
+    *o = u;
+  } else if constexpr (S == Scatter::kMin) {
+    *o = (u < *o) ? u : *o;
+  } else if constexpr (S == Scatter::kMax) {
+    *o = (*o < u) ? u : *o;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    *o = *o || u;
+  } else if constexpr (std::is_same_v<T, tstring>) {
+    o->append(u);
+  } else if constexpr (std::is_integral_v<T>) {
+    const auto a = static_cast<Unsigned<T>>(*o), b = static_cast<Unsigned<T>>(u);
+    *o = static_cast<T>(S == Scatter::kAdd ? a + b : a - b);
+  } else if constexpr (S == Scatter::kAdd) {
+    *o = *o + u;
+  } else {
+    *o = *o - u;
+  }
+}
+
+using AddTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                          uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
+using ScatterNdTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                                uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128,
+                                bool, tstring>;
+using MinMaxTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                             uint8_t, uint16_t, uint32_t, uint64_t>;
+
+// Scatters `updates` into the `out` its caller has filled: ScatterNd (S = kAdd into zeros,
+// shape from input 2) or TensorScatter<S> (into a copy of input 0).
+template <Scatter S>
+class ScatterNdOp final : public OpKernel {
+ public:
+  explicit ScatterNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ParseBadIndicesPolicy(ctx, &policy_));
+    scatter_nd_ = ctx->def().op() == "ScatterNd";
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& indices = ctx->input(scatter_nd_ ? 0 : 1);
+    const Tensor& updates = ctx->input(scatter_nd_ ? 1 : 2);
+    TensorShape out_shape;
+    if (scatter_nd_) {
+      const Tensor& shape_t = ctx->input(2);
+      OP_REQUIRES(ctx, shape_t.dims() == 1, KernelError(*this, "Shape must be a vector"));
+      std::vector<int64_t> dims(shape_t.NumElements());
+      for (int64_t i = 0; i < shape_t.NumElements(); ++i) {
+        dims[i] = IndexValue(shape_t, i);
+        OP_REQUIRES(ctx, dims[i] >= 0,
+                    KernelError(*this, "Dimension ", dims[i], " must be >= 0"));
+      }
+      auto built = TensorShape::Build(dims);
+      OP_REQUIRES(ctx, built.ok(), KernelError(*this, built.status().message()));
+      out_shape = *built;
+    } else {
+      out_shape = ctx->input(0).shape();
+    }
+    OP_REQUIRES(ctx, indices.dims() >= 1,
+                KernelError(*this, "Indices shape must have rank at least one. Found:",
+                            indices.shape().DebugString()));
+    OP_REQUIRES(ctx, updates.dims() >= 1,
+                KernelError(*this, "Updates shape must have rank at least one. Found:",
+                            updates.shape().DebugString()));
+    const int outer = indices.dims() - 1;
+    const int64_t depth = indices.dim_size(outer);
+    // TensorFlow's kernels also read a vector of indices as that many indices of depth 1, and
+    // require both readings to fit: in effect a vector of indices is an error.
+    OP_REQUIRES(ctx, outer > 0 || updates.dim_size(0) == depth,
+                KernelError(*this, "Dimensions [0,1) of indices[shape=",
+                            indices.shape().DebugString(), "] = ", depth,
+                            " must match dimensions [0,1) of updates[shape=",
+                            updates.shape().DebugString(), "] = ", updates.dim_size(0)));
+    bool outer_match = updates.dims() >= outer;
+    for (int d = 0; outer_match && d < outer; ++d) {
+      outer_match = updates.dim_size(d) == indices.dim_size(d);
+    }
+    OP_REQUIRES(ctx, outer_match,
+                KernelError(*this, "Dimensions [0,", outer, ") of indices[shape=",
+                            indices.shape().DebugString(), "] must match dimensions [0,", outer,
+                            ") of updates[shape=", updates.shape().DebugString(), "]"));
+    bool inner_match = depth <= out_shape.dims() &&
+                       out_shape.dims() - depth == updates.dims() - outer;
+    for (int d = 0; inner_match && d < updates.dims() - outer; ++d) {
+      inner_match = out_shape.dim_size(static_cast<int>(depth) + d) ==
+                    updates.dim_size(outer + d);
+    }
+    OP_REQUIRES(ctx, inner_match,
+                KernelError(*this, "Dimensions [", depth, ",", out_shape.dims(),
+                            ") of input[shape=", out_shape.DebugString(),
+                            "] must match dimensions [", outer, ",", updates.dims(),
+                            ") of updates[shape=", updates.shape().DebugString(), "]"));
+    OP_REQUIRES(ctx,
+                out_shape.num_elements() > 0 ||
+                    (indices.NumElements() == 0 && updates.NumElements() == 0),
+                KernelError(*this, "Indices and updates specified for empty output shape"));
+    OP_REQUIRES(ctx, depth >= 1 && depth <= kMaxIndexDepth,
+                KernelError(*this, "Only indices.shape[-1] values between 1 and ",
+                            kMaxIndexDepth, " are currently supported.  Requested rank: ",
+                            depth));
+    const int64_t num = indices.NumElements() / depth;
+    int64_t slice = 1;
+    for (int d = static_cast<int>(depth); d < out_shape.dims(); ++d) {
+      slice *= out_shape.dim_size(d);
+    }
+    std::vector<int64_t> pos;
+    OP_REQUIRES_OK(ctx, SlicePositions(*this, indices, num, depth, out_shape, policy_, "shape",
+                                       &pos));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    auto run = [&](auto tag) {
+      using T = decltype(tag);
+      T* o = static_cast<T*>(out->raw_data());
+      if (scatter_nd_) {
+        std::fill(o, o + out->NumElements(), T{});
+      } else {
+        const T* in = static_cast<const T*>(ctx->input(0).raw_data());
+        std::copy(in, in + out->NumElements(), o);
+      }
+      const T* u = static_cast<const T*>(updates.raw_data());
+      for (int64_t i = 0; i < num; ++i) {
+        if (pos[i] < 0) continue;
+        T* dst = o + pos[i] * slice;
+        const T* src = u + i * slice;
+        for (int64_t k = 0; k < slice; ++k) Apply<S>(src[k], &dst[k]);
+      }
+    };
+    bool ok;
+    if constexpr (S == Scatter::kUpdate) {
+      ok = DispatchByCopy(updates.dtype(), run);
+    } else if constexpr (S == Scatter::kMin || S == Scatter::kMax) {
+      ok = DispatchTypes(MinMaxTypes(), updates.dtype(), run);
+    } else if constexpr (S == Scatter::kSub) {
+      ok = DispatchTypes(AddTypes(), updates.dtype(), run);
+    } else {
+      ok = scatter_nd_ ? DispatchTypes(ScatterNdTypes(), updates.dtype(), run)
+                       : DispatchTypes(AddTypes(), updates.dtype(), run);
+    }
+    OP_REQUIRES(ctx, ok, UnsupportedType(*this, updates.dtype()));
+  }
+
+ private:
+  BadIndices policy_;
+  bool scatter_nd_;
+};
+
+std::vector<DataType> ScatterIndexTypes() { return {DT_INT32, DT_INT64}; }
+
+REGISTER_KERNEL_BUILDER(Name("ScatterNd")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(ScatterNdTypes()))
+                            .TypeConstraint("Tindices", ScatterIndexTypes()),
+                        ScatterNdOp<Scatter::kAdd>);
+REGISTER_KERNEL_BUILDER(Name("TensorScatterUpdate")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("Tindices", ScatterIndexTypes()),
+                        ScatterNdOp<Scatter::kUpdate>);
+REGISTER_KERNEL_BUILDER(Name("TensorScatterAdd")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(AddTypes())),
+                        ScatterNdOp<Scatter::kAdd>);
+REGISTER_KERNEL_BUILDER(Name("TensorScatterSub")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(AddTypes())),
+                        ScatterNdOp<Scatter::kSub>);
+REGISTER_KERNEL_BUILDER(Name("TensorScatterMin")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(MinMaxTypes())),
+                        ScatterNdOp<Scatter::kMin>);
+REGISTER_KERNEL_BUILDER(Name("TensorScatterMax")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(MinMaxTypes())),
+                        ScatterNdOp<Scatter::kMax>);
+
+}  // namespace
+}  // namespace sg
