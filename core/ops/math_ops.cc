@@ -1,7 +1,7 @@
 // Op definitions of the math family: element-wise arithmetic and comparisons (broadcasting as
 // numpy), activations, Select, AddN, Cast, reductions, ArgMax/ArgMin, MatMul and BatchMatMul,
-// BiasAdd, Softmax, Range, ClipByValue, Cumsum. Names, attrs, defaults and allowed types are
-// TensorFlow's.
+// BiasAdd, Softmax, Range, ClipByValue, Cumsum, trigonometric ops. Names, attrs, defaults and
+// allowed types are TensorFlow's.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -331,6 +331,9 @@ REGISTER_OP("LogicalAnd").Input("x: bool").Input("y: bool").Output("z: bool")
 REGISTER_OP("LogicalOr").Input("x: bool").Input("y: bool").Output("z: bool")
     .SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
 
+REGISTER_OP("Atan2").Input("y: T").Input("x: T").Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}").SetShapeFn(shape_fns::BroadcastBinary);
+
 // ---- Unary element-wise -------------------------------------------------------------------------
 
 #define SG_UNARY_OP(NAME, TYPES) \
@@ -361,6 +364,14 @@ SG_UNARY_OP("Floor", "{bfloat16, half, float, double}");
 SG_UNARY_OP("Ceil", "{bfloat16, half, float, double}");
 SG_UNARY_OP("Round", "{bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
                      "complex128}");
+#define SG_TRIG_TYPES "{bfloat16, half, float, double, complex64, complex128}"
+SG_UNARY_OP("Sin", SG_TRIG_TYPES);
+SG_UNARY_OP("Cos", SG_TRIG_TYPES);
+SG_UNARY_OP("Tan", SG_TRIG_TYPES);
+SG_UNARY_OP("Atan", SG_TRIG_TYPES);
+SG_UNARY_OP("Sinh", SG_TRIG_TYPES);
+SG_UNARY_OP("Cosh", SG_TRIG_TYPES);
+#undef SG_TRIG_TYPES
 #undef SG_UNARY_OP
 
 #define SG_PREDICATE_OP(NAME)                                                                 \

@@ -566,6 +566,36 @@ def math_binary(g):
                    lambda: op_fn(op)(x=g.const([7, -7, 7, -7, 6, -6, 0, 1], dt),
                                      y=g.const([2, 2, -2, -2, 3, -3, 5, -4], dt), name="op"))
 
+# Trigonometric and hyperbolic functions: op, value range.
+TRIG = [("Sin", (-8, 8)), ("Cos", (-8, 8)), ("Tan", (-1.5, 1.5)), ("Atan", (-8, 8)),
+        ("Sinh", (-5, 5)), ("Cosh", (-5, 5))]
+
+
+@group
+def math_trig(g):
+    for op, (lo, hi) in TRIG:
+        f = op_fn(op)
+        for dt in tf_types(op):
+            for sname, shape in shapes_for(dt, UNARY_SHAPES, UNARY_SHAPES_MAIN):
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: f(x=g.rand(dt, shape, lo=lo, hi=hi), name="op"))
+            if is_float(dt):
+                g.case(f"{op}.{sgname(dt)}.special",
+                       lambda: f(x=g.const(special_values(dt), dt), name="op"))
+    for dt in tf_types("Atan2"):
+        for sname, ys, xs in shapes_for(dt, BINARY_SHAPES, BINARY_SHAPES_MAIN):
+            g.case(f"Atan2.{sgname(dt)}.{sname}",
+                   lambda: raw.Atan2(y=g.rand(dt, ys), x=g.rand(dt, xs), name="op"))
+        # Every quadrant, the axes, signed zeros, infinities and NaN.
+        g.case(f"Atan2.{sgname(dt)}.special",
+               lambda: raw.Atan2(y=g.const(special_values(dt).reshape(-1, 1), dt),
+                                 x=g.const(special_values(dt).reshape(1, -1), dt), name="op"))
+    # Shapes that do not broadcast, seen only by the kernel.
+    g.case("Atan2.float.incompatible",
+           lambda: raw.Atan2(y=hide_shape(g.rand("float32", [2, 3])),
+                             x=hide_shape(g.rand("float32", [4])), name="op"), error=True)
+
+
 @group
 def math_select(g):
     for dt in tf_types("Select", universe=UNIVERSE):
