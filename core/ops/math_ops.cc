@@ -1,7 +1,7 @@
 // Op definitions of the math family: element-wise arithmetic and comparisons (broadcasting as
 // numpy), activations, Select, AddN, Cast, reductions, ArgMax/ArgMin, MatMul and BatchMatMul,
-// BiasAdd, Softmax, Range, ClipByValue, Cumsum, trigonometric ops. Names, attrs, defaults and
-// allowed types are TensorFlow's.
+// BiasAdd, Softmax, Range, ClipByValue, Cumsum, trigonometric and bitwise ops. Names, attrs,
+// defaults and allowed types are TensorFlow's.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -333,6 +333,25 @@ REGISTER_OP("LogicalOr").Input("x: bool").Input("y: bool").Output("z: bool")
 
 REGISTER_OP("Atan2").Input("y: T").Input("x: T").Output("z: T")
     .Attr("T: {bfloat16, half, float, double}").SetShapeFn(shape_fns::BroadcastBinary);
+
+// ---- Bitwise ------------------------------------------------------------------------------------
+
+#define SG_BITWISE_TYPES "{int8, int16, int32, int64, uint8, uint16, uint32, uint64}"
+REGISTER_OP("BitwiseAnd").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("BitwiseOr").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("BitwiseXor").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("LeftShift").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("RightShift").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("Invert").Input("x: T").Output("y: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("PopulationCount").Input("x: T").Output("y: uint8")
+    .Attr("T: " SG_BITWISE_TYPES).SetShapeFn(shape_fns::Unchanged);
+#undef SG_BITWISE_TYPES
 
 // ---- Unary element-wise -------------------------------------------------------------------------
 

@@ -596,6 +596,62 @@ def math_trig(g):
                              x=hide_shape(g.rand("float32", [4])), name="op"), error=True)
 
 
+def bit_values(rng, dt, shape):
+    """Integers over the whole range of `dt`."""
+    info = np.iinfo(tf.as_dtype(dt).as_numpy_dtype)
+    return rng.integers(info.min, info.max, size=shape, dtype=info.dtype, endpoint=True)
+
+
+def shift_amounts(dt):
+    """Shift amounts in range, at the width, past it and (signed types) negative."""
+    dt = tf.as_dtype(dt)
+    bits = dt.size * 8
+    v = [0, 1, 3, bits - 1, bits, bits + 1, 2 * bits, dt.max]
+    if dt.min < 0:
+        v += [-1, -bits, dt.min]
+    return np.array(sorted(set(v)), dtype=dt.as_numpy_dtype)
+
+
+BITWISE_BINARY = ["BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift"]
+
+
+@group
+def math_bitwise(g):
+    for op in BITWISE_BINARY:
+        f = op_fn(op)
+        for dt in tf_types(op):
+            shift = op.endswith("Shift")
+            for sname, xs, ys in shapes_for(dt, BINARY_SHAPES, BINARY_SHAPES_MAIN):
+                def build(xs=xs, ys=ys):
+                    x = bit_values(g.rng, dt, xs)
+                    if shift:
+                        bits = tf.as_dtype(dt).size * 8
+                        y = g.rng.integers(0, bits, size=ys).astype(npdtype(dt))
+                    else:
+                        y = bit_values(g.rng, dt, ys)
+                    return f(x=g.const(x, dt), y=g.const(y, dt), name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}", build)
+            s = special_values(dt)
+            y = shift_amounts(dt) if shift else s
+            g.case(f"{op}.{sgname(dt)}.special",
+                   lambda: f(x=g.const(s.reshape(-1, 1), dt), y=g.const(y.reshape(1, -1), dt),
+                             name="op"))
+    for op in ("Invert", "PopulationCount"):
+        f = op_fn(op)
+        for dt in tf_types(op):
+            for sname, shape in shapes_for(dt, UNARY_SHAPES, UNARY_SHAPES_MAIN):
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: f(x=g.const(bit_values(g.rng, dt, shape), dt), name="op"))
+            g.case(f"{op}.{sgname(dt)}.special",
+                   lambda: f(x=g.const(special_values(dt), dt), name="op"))
+    # Shapes that do not broadcast, seen only by the kernel.
+    for op in BITWISE_BINARY:
+        g.case(f"{op}.int32.incompatible",
+               lambda: op_fn(op)(x=hide_shape(g.const([[1, 2, 3], [4, 5, 6]], "int32")),
+                                 y=hide_shape(g.const([1, 2], "int32")), name="op"),
+               error=True)
+
+
 @group
 def math_select(g):
     for dt in tf_types("Select", universe=UNIVERSE):
