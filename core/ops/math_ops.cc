@@ -233,6 +233,17 @@ absl::Status EqualityShape(InferenceContext* c) {
 
 absl::Status ClipByValueShape(InferenceContext* c) { return shape_fns::Unchanged(c); }
 
+// ApproximateEqual: x and y merged, without broadcasting.
+absl::Status ApproximateEqualShape(InferenceContext* c) {
+  auto merged = c->input(0).Merge(c->input(1));
+  if (!merged.ok()) {
+    return c->Error("x and y must have the same shape: ", c->input(0).DebugString(), " vs. ",
+                    c->input(1).DebugString());
+  }
+  c->set_output(0, *merged);
+  return absl::OkStatus();
+}
+
 // The output dims are the sizes of the output's labels (core/kernels/einsum_spec.h); unknown rank
 // while an input's rank is unknown.
 absl::Status EinsumShape(InferenceContext* c) {
@@ -331,8 +342,27 @@ REGISTER_OP("LogicalAnd").Input("x: bool").Input("y: bool").Output("z: bool")
 REGISTER_OP("LogicalOr").Input("x: bool").Input("y: bool").Output("z: bool")
     .SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
 
+#define SG_FLOAT_COMPLEX_TYPES "{half, bfloat16, float, double, complex64, complex128}"
 REGISTER_OP("Atan2").Input("y: T").Input("x: T").Output("z: T")
     .Attr("T: {bfloat16, half, float, double}").SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("Xdivy").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_FLOAT_COMPLEX_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("Xlogy").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_FLOAT_COMPLEX_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("Xlog1py").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_FLOAT_COMPLEX_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("DivNoNan").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: {half, float, bfloat16, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("MulNoNan").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+#undef SG_FLOAT_COMPLEX_TYPES
+// No broadcasting: x and y have one shape.
+REGISTER_OP("ApproximateEqual").Input("x: T").Input("y: T").Output("z: bool")
+    .Attr("T: " SG_NUMBER_TYPES).Attr("tolerance: float = 1e-05")
+    .SetIsCommutative()
+    .SetShapeFn(ApproximateEqualShape);
 
 // ---- Bitwise ------------------------------------------------------------------------------------
 

@@ -79,6 +79,7 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"Cumsum", {"bfloat16", "complex128", "complex64"}},
     {"DepthwiseConv2dNative", {"bfloat16"}},
     {"Div", {"bfloat16", "complex128", "complex64"}},
+    {"DivNoNan", {"complex128", "complex64"}},
     {"Elu", {"bfloat16"}},
     {"Equal", {"bfloat16", "complex128", "complex64"}},
     {"Einsum", {"bfloat16", "complex128", "complex64"}},
@@ -107,6 +108,7 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"Min", {"bfloat16"}},
     {"Minimum", {"bfloat16"}},
     {"Mul", {"bfloat16", "complex128", "complex64"}},
+    {"MulNoNan", {"complex128", "complex64"}},
     {"Neg", {"bfloat16", "complex128", "complex64"}},
     {"NotEqual", {"bfloat16", "complex128", "complex64"}},
     {"Pow", {"bfloat16", "complex128", "complex64"}},
@@ -137,6 +139,9 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"TruncateDiv", {"bfloat16"}},
     {"TruncatedNormal", {"bfloat16"}},
 
+    {"Xdivy", {"complex128", "complex64"}},
+    {"Xlog1py", {"complex128", "complex64"}},
+    {"Xlogy", {"complex128", "complex64"}},
 };
 
 // Cases of what sg's kernels do not do at all, and why: they may fail, and must until the entry

@@ -652,6 +652,69 @@ def math_bitwise(g):
                error=True)
 
 
+# Binary ops with a guard on a zero operand: op, x range, y range.
+BINARY_EXTRA = [
+    ("Xdivy", (-4, 4), (-4, 4)), ("Xlogy", (-4, 4), (0.05, 8)), ("Xlog1py", (-4, 4), (-0.9, 8)),
+    ("DivNoNan", (-4, 4), (-4, 4)), ("MulNoNan", (-4, 4), (-4, 4)),
+]
+
+
+@group
+def math_binary_extra(g):
+    for op, (lo, hi), (ylo, yhi) in BINARY_EXTRA:
+        f = op_fn(op)
+        for dt in tf_types(op):
+            for sname, xs, ys in shapes_for(dt, BINARY_SHAPES, BINARY_SHAPES_MAIN):
+                def build(xs=xs, ys=ys):
+                    x = g.vals(dt, xs, lo=lo, hi=hi)
+                    y = g.vals(dt, ys, lo=ylo, hi=yhi)
+                    # Zeros on both sides, which the guards are about.
+                    if x.size:
+                        x.reshape(-1)[0] = 0
+                    if y.size > 1:
+                        y.reshape(-1)[1] = 0
+                    return f(x=g.const(x, dt), y=g.const(y, dt), name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}", build)
+            if is_float(dt):
+                s = special_values(dt)
+                g.case(f"{op}.{sgname(dt)}.special",
+                       lambda: f(x=g.const(s.reshape(-1, 1), dt), y=g.const(s.reshape(1, -1), dt),
+                                 name="op"))
+        g.case(f"{op}.float.incompatible",
+               lambda: f(x=hide_shape(g.rand("float32", [2, 3])),
+                         y=hide_shape(g.rand("float32", [4])), name="op"), error=True)
+    for dt in tf_types("ApproximateEqual"):
+        for tol in (None, 0.5, 0.0, 2.0):
+            def build(tol=tol):
+                # Differences within [-1, 1], one of them tiny.
+                x = g.vals(dt, [4, 5])
+                y = x + g.vals(dt, [4, 5], lo=-1, hi=1)
+                if is_float(dt):
+                    y.reshape(-1)[0] = x.reshape(-1)[0] + np.asarray(1e-6, x.dtype)
+                kw = {} if tol is None else {"tolerance": tol}
+                return raw.ApproximateEqual(x=g.const(x, dt), y=g.const(y, dt), name="op", **kw)
+            g.case(f"ApproximateEqual.{sgname(dt)}.tol{tol}", build)
+        if is_float(dt):
+            s = special_values(dt)
+            g.case(f"ApproximateEqual.{sgname(dt)}.special",
+                   lambda: raw.ApproximateEqual(
+                       x=g.const(np.repeat(s, len(s)).reshape(len(s), len(s)), dt),
+                       y=g.const(np.tile(s, len(s)).reshape(len(s), len(s)), dt),
+                       tolerance=0.75, name="op"))
+        if dt in ("float32", "float64"):
+            g.case(f"ApproximateEqual.{sgname(dt)}.scalar",
+                   lambda: raw.ApproximateEqual(x=g.const(1.0, dt), y=g.const(1.0 + 1e-6, dt),
+                                                name="op"))
+            g.case(f"ApproximateEqual.{sgname(dt)}.empty",
+                   lambda: raw.ApproximateEqual(x=g.rand(dt, [0, 3]), y=g.rand(dt, [0, 3]),
+                                                name="op"))
+    # No broadcasting: shapes must be equal.
+    g.case("ApproximateEqual.float.shape_mismatch",
+           lambda: raw.ApproximateEqual(x=hide_rank(g.rand("float32", [2, 3])),
+                                        y=hide_rank(g.rand("float32", [3])), name="op"),
+           error=True)
+
+
 @group
 def math_select(g):
     for dt in tf_types("Select", universe=UNIVERSE):
