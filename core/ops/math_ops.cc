@@ -449,6 +449,8 @@ REGISTER_OP("LeakyRelu").Input("features: T").Output("activations: T")
     .SetShapeFn(shape_fns::Unchanged);
 REGISTER_OP("Softplus").Input("features: T").Output("activations: T")
     .Attr("T: " SG_FLOAT_TYPES).SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("Softsign").Input("features: T").Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}").SetShapeFn(shape_fns::Unchanged);
 REGISTER_OP("Softmax").Input("logits: T").Output("softmax: T")
     .Attr("T: " SG_FLOAT_TYPES).SetShapeFn(UnchangedAtLeastRank1);
 REGISTER_OP("LogSoftmax").Input("logits: T").Output("logsoftmax: T")

@@ -596,6 +596,27 @@ def math_trig(g):
                              x=hide_shape(g.rand("float32", [4])), name="op"), error=True)
 
 
+@group
+def math_unary_extra(g):
+    """Softsign and CheckNumericsV2."""
+    for dt in tf_types("Softsign"):
+        for sname, shape in shapes_for(dt, UNARY_SHAPES, UNARY_SHAPES_MAIN):
+            g.case(f"Softsign.{sgname(dt)}.{sname}",
+                   lambda: raw.Softsign(features=g.rand(dt, shape, lo=-20, hi=20), name="op"))
+        g.case(f"Softsign.{sgname(dt)}.special",
+               lambda: raw.Softsign(features=g.const(special_values(dt), dt), name="op"))
+    for dt in tf_types("CheckNumericsV2"):
+        g.case(f"CheckNumericsV2.{sgname(dt)}.finite",
+               lambda: raw.CheckNumericsV2(tensor=g.rand(dt, [2, 3]), message="m", name="op"))
+        for sname, v in [("nan", [1.0, np.nan]), ("pos_inf", [np.inf, 2.0]),
+                         ("neg_inf", [-np.inf, 0.0]), ("all", [np.nan, np.inf, -np.inf])]:
+            g.case(f"CheckNumericsV2.{sgname(dt)}.{sname}",
+                   lambda: raw.CheckNumericsV2(tensor=g.const(v, dt), message="m", name="op"),
+                   error=True)
+    g.case("CheckNumericsV2.float.empty",
+           lambda: raw.CheckNumericsV2(tensor=g.rand("float32", [0, 2]), message="", name="op"))
+
+
 def bit_values(rng, dt, shape):
     """Integers over the whole range of `dt`."""
     info = np.iinfo(tf.as_dtype(dt).as_numpy_dtype)
