@@ -1,5 +1,9 @@
-// Kernels for constants, placeholders, identities, NoOp, _Arg and _Retval.
+// Kernels for constants, placeholders, identities, CheckNumerics, NoOp, _Arg and _Retval.
 #include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/cwise_ops_common.h"
@@ -74,31 +78,55 @@ REGISTER_KERNEL_BUILDER(Name("Snapshot").Device(DEVICE_CPU), SnapshotOp);
 
 using CheckNumericsTypes = TypeList<float, double, half, bfloat16>;
 
+// CheckNumerics and CheckNumericsV2: the input passes through when every element is finite;
+// otherwise INVALID_ARGUMENT with the op's message and what was found (V2 tells +Inf from -Inf).
 class CheckNumericsOp final : public OpKernel {
  public:
-  explicit CheckNumericsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit CheckNumericsOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), signed_inf_(type_string() == "CheckNumericsV2") {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("message", &message_));
   }
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
-    bool bad = false;
+    bool nan = false, pos_inf = false, neg_inf = false;
     DispatchTypes(CheckNumericsTypes(), in.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* p = in.data<T>();
-      for (int64_t i = 0; i < in.NumElements() && !bad; ++i) {
-        bad = !std::isfinite(static_cast<double>(p[i]));
+      for (int64_t i = 0; i < in.NumElements(); ++i) {
+        const double v = static_cast<double>(p[i]);
+        if (std::isnan(v)) {
+          nan = true;
+        } else if (std::isinf(v)) {
+          (v > 0 ? pos_inf : neg_inf) = true;
+        }
       }
     });
-    OP_REQUIRES(ctx, !bad,
-                errors::InvalidArgument(message_, " : Tensor had NaN or Inf values (node '",
-                                        name(), "')"));
+    if (nan || pos_inf || neg_inf) {
+      std::vector<std::string> found;
+      if (signed_inf_) {
+        if (pos_inf) found.push_back("+Inf");
+        if (neg_inf) found.push_back("-Inf");
+      } else if (pos_inf || neg_inf) {
+        found.push_back("Inf");
+      }
+      if (nan) found.push_back("NaN");
+      ctx->CtxFailure(errors::InvalidArgument(message_, " : Tensor had ",
+                                              absl::StrJoin(found, " and "),
+                                              " values (node '", name(), "')"));
+      return;
+    }
     ctx->set_output(0, in);
   }
 
  private:
+  const bool signed_inf_;
   std::string message_;
 };
 REGISTER_KERNEL_BUILDER(Name("CheckNumerics")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(CheckNumericsTypes())),
+                        CheckNumericsOp);
+REGISTER_KERNEL_BUILDER(Name("CheckNumericsV2")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", DataTypesOf(CheckNumericsTypes())),
                         CheckNumericsOp);

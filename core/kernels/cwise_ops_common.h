@@ -41,6 +41,9 @@ std::vector<DataType> DataTypesOf(TypeList<Ts...>) {
 }
 
 using FloatTypes = TypeList<float, double, half>;
+using FloatTypesWithBf16 = TypeList<float, double, half, bfloat16>;
+using BitwiseTypes =
+    TypeList<int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t>;
 using IntTypes = TypeList<int32_t, int64_t, int8_t, int16_t, uint8_t, uint16_t>;
 using SignedTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t>;
 using RealTypes =

@@ -1,5 +1,5 @@
 // Unary element-wise kernels: Eigen expressions evaluated on the intra-op pool (vectorized exp,
-// log, tanh...), plus the activations Relu, Relu6, Elu, Selu, LeakyRelu, Softplus.
+// log, tanh...), plus the activations Relu, Relu6, Elu, Selu, LeakyRelu, Softplus, Softsign.
 #include <cmath>
 
 #include "core/kernels/cwise_ops_common.h"
@@ -132,6 +132,9 @@ struct SoftplusF {
   }
 };
 
+// x / (1 + |x|), rounded after each step in the input's type as TensorFlow's kernel does.
+SG_EIGEN_UNARY(SoftsignF, x / (x.abs() + x.constant(T(1))));
+
 // Sign: -1, 0, 1; NaN stays NaN.
 struct SignF {
   template <typename T>
@@ -236,6 +239,7 @@ SG_UNARY_KERNEL("Relu6", Relu6F, WideRealTypes);
 SG_UNARY_KERNEL("Elu", EluF, FloatTypes);
 SG_UNARY_KERNEL("Selu", SeluF, FloatTypes);
 SG_UNARY_KERNEL("Softplus", SoftplusF, FloatTypes);
+SG_UNARY_KERNEL("Softsign", SoftsignF, FloatTypesWithBf16);
 SG_UNARY_KERNEL("LogicalNot", LogicalNotF, TypeList<bool>);
 REGISTER_KERNEL_BUILDER(Name("IsNan").Device(DEVICE_CPU), UnaryOp<IsNanF, FloatTypes, true>);
 REGISTER_KERNEL_BUILDER(Name("IsInf").Device(DEVICE_CPU), UnaryOp<IsInfF, FloatTypes, true>);

@@ -94,6 +94,14 @@ REGISTER_OP("CheckNumerics")
     .Attr("message: string")
     .SetIsStateful()
     .SetShapeFn(shape_fns::Unchanged);
+// As CheckNumerics; the error tells +Inf from -Inf.
+REGISTER_OP("CheckNumericsV2")
+    .Input("tensor: T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("message: string")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unchanged);
 REGISTER_OP("IdentityN")
     .Input("input: T")
     .Output("output: T")

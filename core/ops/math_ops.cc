@@ -1,7 +1,7 @@
 // Op definitions of the math family: element-wise arithmetic and comparisons (broadcasting as
 // numpy), activations, Select, AddN, Cast, reductions, ArgMax/ArgMin, MatMul and BatchMatMul,
-// BiasAdd, Softmax, Range, ClipByValue, Cumsum. Names, attrs, defaults and allowed types are
-// TensorFlow's.
+// BiasAdd, Softmax, Range, ClipByValue, Cumsum, trigonometric and bitwise ops. Names, attrs,
+// defaults and allowed types are TensorFlow's.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -233,6 +233,17 @@ absl::Status EqualityShape(InferenceContext* c) {
 
 absl::Status ClipByValueShape(InferenceContext* c) { return shape_fns::Unchanged(c); }
 
+// ApproximateEqual: x and y merged, without broadcasting.
+absl::Status ApproximateEqualShape(InferenceContext* c) {
+  auto merged = c->input(0).Merge(c->input(1));
+  if (!merged.ok()) {
+    return c->Error("x and y must have the same shape: ", c->input(0).DebugString(), " vs. ",
+                    c->input(1).DebugString());
+  }
+  c->set_output(0, *merged);
+  return absl::OkStatus();
+}
+
 // The output dims are the sizes of the output's labels (core/kernels/einsum_spec.h); unknown rank
 // while an input's rank is unknown.
 absl::Status EinsumShape(InferenceContext* c) {
@@ -331,6 +342,47 @@ REGISTER_OP("LogicalAnd").Input("x: bool").Input("y: bool").Output("z: bool")
 REGISTER_OP("LogicalOr").Input("x: bool").Input("y: bool").Output("z: bool")
     .SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
 
+#define SG_FLOAT_COMPLEX_TYPES "{half, bfloat16, float, double, complex64, complex128}"
+REGISTER_OP("Atan2").Input("y: T").Input("x: T").Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}").SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("Xdivy").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_FLOAT_COMPLEX_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("Xlogy").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_FLOAT_COMPLEX_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("Xlog1py").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_FLOAT_COMPLEX_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("DivNoNan").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: {half, float, bfloat16, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("MulNoNan").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+#undef SG_FLOAT_COMPLEX_TYPES
+// No broadcasting: x and y have one shape.
+REGISTER_OP("ApproximateEqual").Input("x: T").Input("y: T").Output("z: bool")
+    .Attr("T: " SG_NUMBER_TYPES).Attr("tolerance: float = 1e-05")
+    .SetIsCommutative()
+    .SetShapeFn(ApproximateEqualShape);
+
+// ---- Bitwise ------------------------------------------------------------------------------------
+
+#define SG_BITWISE_TYPES "{int8, int16, int32, int64, uint8, uint16, uint32, uint64}"
+REGISTER_OP("BitwiseAnd").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("BitwiseOr").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("BitwiseXor").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetIsCommutative().SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("LeftShift").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("RightShift").Input("x: T").Input("y: T").Output("z: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetShapeFn(shape_fns::BroadcastBinary);
+REGISTER_OP("Invert").Input("x: T").Output("y: T")
+    .Attr("T: " SG_BITWISE_TYPES).SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("PopulationCount").Input("x: T").Output("y: uint8")
+    .Attr("T: " SG_BITWISE_TYPES).SetShapeFn(shape_fns::Unchanged);
+#undef SG_BITWISE_TYPES
+
 // ---- Unary element-wise -------------------------------------------------------------------------
 
 #define SG_UNARY_OP(NAME, TYPES) \
@@ -361,6 +413,14 @@ SG_UNARY_OP("Floor", "{bfloat16, half, float, double}");
 SG_UNARY_OP("Ceil", "{bfloat16, half, float, double}");
 SG_UNARY_OP("Round", "{bfloat16, half, float, double, int8, int16, int32, int64, complex64, "
                      "complex128}");
+#define SG_TRIG_TYPES "{bfloat16, half, float, double, complex64, complex128}"
+SG_UNARY_OP("Sin", SG_TRIG_TYPES);
+SG_UNARY_OP("Cos", SG_TRIG_TYPES);
+SG_UNARY_OP("Tan", SG_TRIG_TYPES);
+SG_UNARY_OP("Atan", SG_TRIG_TYPES);
+SG_UNARY_OP("Sinh", SG_TRIG_TYPES);
+SG_UNARY_OP("Cosh", SG_TRIG_TYPES);
+#undef SG_TRIG_TYPES
 #undef SG_UNARY_OP
 
 #define SG_PREDICATE_OP(NAME)                                                                 \
@@ -389,6 +449,8 @@ REGISTER_OP("LeakyRelu").Input("features: T").Output("activations: T")
     .SetShapeFn(shape_fns::Unchanged);
 REGISTER_OP("Softplus").Input("features: T").Output("activations: T")
     .Attr("T: " SG_FLOAT_TYPES).SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("Softsign").Input("features: T").Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}").SetShapeFn(shape_fns::Unchanged);
 REGISTER_OP("Softmax").Input("logits: T").Output("softmax: T")
     .Attr("T: " SG_FLOAT_TYPES).SetShapeFn(UnchangedAtLeastRank1);
 REGISTER_OP("LogSoftmax").Input("logits: T").Output("logsoftmax: T")

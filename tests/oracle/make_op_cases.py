@@ -566,6 +566,176 @@ def math_binary(g):
                    lambda: op_fn(op)(x=g.const([7, -7, 7, -7, 6, -6, 0, 1], dt),
                                      y=g.const([2, 2, -2, -2, 3, -3, 5, -4], dt), name="op"))
 
+# Trigonometric and hyperbolic functions: op, value range.
+TRIG = [("Sin", (-8, 8)), ("Cos", (-8, 8)), ("Tan", (-1.5, 1.5)), ("Atan", (-8, 8)),
+        ("Sinh", (-5, 5)), ("Cosh", (-5, 5))]
+
+
+@group
+def math_trig(g):
+    for op, (lo, hi) in TRIG:
+        f = op_fn(op)
+        for dt in tf_types(op):
+            for sname, shape in shapes_for(dt, UNARY_SHAPES, UNARY_SHAPES_MAIN):
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: f(x=g.rand(dt, shape, lo=lo, hi=hi), name="op"))
+            if is_float(dt):
+                g.case(f"{op}.{sgname(dt)}.special",
+                       lambda: f(x=g.const(special_values(dt), dt), name="op"))
+    for dt in tf_types("Atan2"):
+        for sname, ys, xs in shapes_for(dt, BINARY_SHAPES, BINARY_SHAPES_MAIN):
+            g.case(f"Atan2.{sgname(dt)}.{sname}",
+                   lambda: raw.Atan2(y=g.rand(dt, ys), x=g.rand(dt, xs), name="op"))
+        # Every quadrant, the axes, signed zeros, infinities and NaN.
+        g.case(f"Atan2.{sgname(dt)}.special",
+               lambda: raw.Atan2(y=g.const(special_values(dt).reshape(-1, 1), dt),
+                                 x=g.const(special_values(dt).reshape(1, -1), dt), name="op"))
+    # Shapes that do not broadcast, seen only by the kernel.
+    g.case("Atan2.float.incompatible",
+           lambda: raw.Atan2(y=hide_shape(g.rand("float32", [2, 3])),
+                             x=hide_shape(g.rand("float32", [4])), name="op"), error=True)
+
+
+@group
+def math_unary_extra(g):
+    """Softsign and CheckNumericsV2."""
+    for dt in tf_types("Softsign"):
+        for sname, shape in shapes_for(dt, UNARY_SHAPES, UNARY_SHAPES_MAIN):
+            g.case(f"Softsign.{sgname(dt)}.{sname}",
+                   lambda: raw.Softsign(features=g.rand(dt, shape, lo=-20, hi=20), name="op"))
+        g.case(f"Softsign.{sgname(dt)}.special",
+               lambda: raw.Softsign(features=g.const(special_values(dt), dt), name="op"))
+    for dt in tf_types("CheckNumericsV2"):
+        g.case(f"CheckNumericsV2.{sgname(dt)}.finite",
+               lambda: raw.CheckNumericsV2(tensor=g.rand(dt, [2, 3]), message="m", name="op"))
+        for sname, v in [("nan", [1.0, np.nan]), ("pos_inf", [np.inf, 2.0]),
+                         ("neg_inf", [-np.inf, 0.0]), ("all", [np.nan, np.inf, -np.inf])]:
+            g.case(f"CheckNumericsV2.{sgname(dt)}.{sname}",
+                   lambda: raw.CheckNumericsV2(tensor=g.const(v, dt), message="m", name="op"),
+                   error=True)
+    g.case("CheckNumericsV2.float.empty",
+           lambda: raw.CheckNumericsV2(tensor=g.rand("float32", [0, 2]), message="", name="op"))
+
+
+def bit_values(rng, dt, shape):
+    """Integers over the whole range of `dt`."""
+    info = np.iinfo(tf.as_dtype(dt).as_numpy_dtype)
+    return rng.integers(info.min, info.max, size=shape, dtype=info.dtype, endpoint=True)
+
+
+def shift_amounts(dt):
+    """Shift amounts in range, at the width, past it and (signed types) negative."""
+    dt = tf.as_dtype(dt)
+    bits = dt.size * 8
+    v = [0, 1, 3, bits - 1, bits, bits + 1, 2 * bits, dt.max]
+    if dt.min < 0:
+        v += [-1, -bits, dt.min]
+    return np.array(sorted(set(v)), dtype=dt.as_numpy_dtype)
+
+
+BITWISE_BINARY = ["BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift"]
+
+
+@group
+def math_bitwise(g):
+    for op in BITWISE_BINARY:
+        f = op_fn(op)
+        for dt in tf_types(op):
+            shift = op.endswith("Shift")
+            for sname, xs, ys in shapes_for(dt, BINARY_SHAPES, BINARY_SHAPES_MAIN):
+                def build(xs=xs, ys=ys):
+                    x = bit_values(g.rng, dt, xs)
+                    if shift:
+                        bits = tf.as_dtype(dt).size * 8
+                        y = g.rng.integers(0, bits, size=ys).astype(npdtype(dt))
+                    else:
+                        y = bit_values(g.rng, dt, ys)
+                    return f(x=g.const(x, dt), y=g.const(y, dt), name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}", build)
+            s = special_values(dt)
+            y = shift_amounts(dt) if shift else s
+            g.case(f"{op}.{sgname(dt)}.special",
+                   lambda: f(x=g.const(s.reshape(-1, 1), dt), y=g.const(y.reshape(1, -1), dt),
+                             name="op"))
+    for op in ("Invert", "PopulationCount"):
+        f = op_fn(op)
+        for dt in tf_types(op):
+            for sname, shape in shapes_for(dt, UNARY_SHAPES, UNARY_SHAPES_MAIN):
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: f(x=g.const(bit_values(g.rng, dt, shape), dt), name="op"))
+            g.case(f"{op}.{sgname(dt)}.special",
+                   lambda: f(x=g.const(special_values(dt), dt), name="op"))
+    # Shapes that do not broadcast, seen only by the kernel.
+    for op in BITWISE_BINARY:
+        g.case(f"{op}.int32.incompatible",
+               lambda: op_fn(op)(x=hide_shape(g.const([[1, 2, 3], [4, 5, 6]], "int32")),
+                                 y=hide_shape(g.const([1, 2], "int32")), name="op"),
+               error=True)
+
+
+# Binary ops with a guard on a zero operand: op, x range, y range.
+BINARY_EXTRA = [
+    ("Xdivy", (-4, 4), (-4, 4)), ("Xlogy", (-4, 4), (0.05, 8)), ("Xlog1py", (-4, 4), (-0.9, 8)),
+    ("DivNoNan", (-4, 4), (-4, 4)), ("MulNoNan", (-4, 4), (-4, 4)),
+]
+
+
+@group
+def math_binary_extra(g):
+    for op, (lo, hi), (ylo, yhi) in BINARY_EXTRA:
+        f = op_fn(op)
+        for dt in tf_types(op):
+            for sname, xs, ys in shapes_for(dt, BINARY_SHAPES, BINARY_SHAPES_MAIN):
+                def build(xs=xs, ys=ys):
+                    x = g.vals(dt, xs, lo=lo, hi=hi)
+                    y = g.vals(dt, ys, lo=ylo, hi=yhi)
+                    # Zeros on both sides, which the guards are about.
+                    if x.size:
+                        x.reshape(-1)[0] = 0
+                    if y.size > 1:
+                        y.reshape(-1)[1] = 0
+                    return f(x=g.const(x, dt), y=g.const(y, dt), name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}", build)
+            if is_float(dt):
+                s = special_values(dt)
+                g.case(f"{op}.{sgname(dt)}.special",
+                       lambda: f(x=g.const(s.reshape(-1, 1), dt), y=g.const(s.reshape(1, -1), dt),
+                                 name="op"))
+        g.case(f"{op}.float.incompatible",
+               lambda: f(x=hide_shape(g.rand("float32", [2, 3])),
+                         y=hide_shape(g.rand("float32", [4])), name="op"), error=True)
+    for dt in tf_types("ApproximateEqual"):
+        for tol in (None, 0.5, 0.0, 2.0):
+            def build(tol=tol):
+                # Differences within [-1, 1], one of them tiny.
+                x = g.vals(dt, [4, 5])
+                y = x + g.vals(dt, [4, 5], lo=-1, hi=1)
+                if is_float(dt):
+                    y.reshape(-1)[0] = x.reshape(-1)[0] + np.asarray(1e-6, x.dtype)
+                kw = {} if tol is None else {"tolerance": tol}
+                return raw.ApproximateEqual(x=g.const(x, dt), y=g.const(y, dt), name="op", **kw)
+            g.case(f"ApproximateEqual.{sgname(dt)}.tol{tol}", build)
+        if is_float(dt):
+            s = special_values(dt)
+            g.case(f"ApproximateEqual.{sgname(dt)}.special",
+                   lambda: raw.ApproximateEqual(
+                       x=g.const(np.repeat(s, len(s)).reshape(len(s), len(s)), dt),
+                       y=g.const(np.tile(s, len(s)).reshape(len(s), len(s)), dt),
+                       tolerance=0.75, name="op"))
+        if dt in ("float32", "float64"):
+            g.case(f"ApproximateEqual.{sgname(dt)}.scalar",
+                   lambda: raw.ApproximateEqual(x=g.const(1.0, dt), y=g.const(1.0 + 1e-6, dt),
+                                                name="op"))
+            g.case(f"ApproximateEqual.{sgname(dt)}.empty",
+                   lambda: raw.ApproximateEqual(x=g.rand(dt, [0, 3]), y=g.rand(dt, [0, 3]),
+                                                name="op"))
+    # No broadcasting: shapes must be equal.
+    g.case("ApproximateEqual.float.shape_mismatch",
+           lambda: raw.ApproximateEqual(x=hide_rank(g.rand("float32", [2, 3])),
+                                        y=hide_rank(g.rand("float32", [3])), name="op"),
+           error=True)
+
+
 @group
 def math_select(g):
     for dt in tf_types("Select", universe=UNIVERSE):

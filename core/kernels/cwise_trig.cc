@@ -1,0 +1,66 @@
+// Trigonometric and hyperbolic element-wise kernels: Sin, Cos, Tan, Atan, Sinh, Cosh (unary) and
+// Atan2 (binary, broadcasting). float and double use Eigen's functors (the vectorized sin and cos
+// where Eigen has them); half and bfloat16 compute in float and round once.
+#include <cmath>
+
+#include "core/kernels/cwise_ops_common.h"
+
+namespace sg {
+namespace {
+
+using Device = Eigen::ThreadPoolDevice;
+template <typename T>
+using In = typename TTypes<T>::ConstFlat;
+template <typename T>
+using OutF = typename TTypes<T>::Flat;
+
+template <typename T>
+constexpr bool kNarrowFloat = std::is_same<T, half>::value || std::is_same<T, bfloat16>::value;
+
+// EigenOp<T> for float and double; FloatFn on the value widened to float for half and bfloat16.
+#define SG_TRIG_UNARY(NAME, EIGEN_OP, FLOAT_FN)                                           \
+  struct NAME {                                                                           \
+    template <typename T>                                                                 \
+    void Run(const Device& d, In<T> x, OutF<T> y) const {                                 \
+      if constexpr (kNarrowFloat<T>) {                                                    \
+        y.device(d) = x.unaryExpr(                                                        \
+            [](T v) { return static_cast<T>(FLOAT_FN(static_cast<float>(v))); });         \
+      } else {                                                                            \
+        y.device(d) = x.unaryExpr(Eigen::internal::EIGEN_OP<T>());                        \
+      }                                                                                   \
+    }                                                                                     \
+  }
+
+SG_TRIG_UNARY(SinF, scalar_sin_op, std::sin);
+SG_TRIG_UNARY(CosF, scalar_cos_op, std::cos);
+SG_TRIG_UNARY(TanF, scalar_tan_op, std::tan);
+SG_TRIG_UNARY(AtanF, scalar_atan_op, std::atan);
+SG_TRIG_UNARY(SinhF, scalar_sinh_op, std::sinh);
+SG_TRIG_UNARY(CoshF, scalar_cosh_op, std::cosh);
+#undef SG_TRIG_UNARY
+
+// atan2(y, x): the angle of the point (x, y), in (-pi, pi].
+struct Atan2F : BinaryFunctorBase {
+  template <typename T>
+  T operator()(T y, T x) const {
+    using W = std::conditional_t<kNarrowFloat<T>, float, T>;
+    return static_cast<T>(std::atan2(static_cast<W>(y), static_cast<W>(x)));
+  }
+  static constexpr double kCost = 20.0;
+};
+
+#define SG_KERNEL(NAME, ...)                                                               \
+  REGISTER_KERNEL_BUILDER(                                                                    \
+      Name(NAME).Device(DEVICE_CPU).TypeConstraint("T", DataTypesOf(FloatTypesWithBf16())), \
+      __VA_ARGS__)
+SG_KERNEL("Sin", UnaryOp<SinF, FloatTypesWithBf16>);
+SG_KERNEL("Cos", UnaryOp<CosF, FloatTypesWithBf16>);
+SG_KERNEL("Tan", UnaryOp<TanF, FloatTypesWithBf16>);
+SG_KERNEL("Atan", UnaryOp<AtanF, FloatTypesWithBf16>);
+SG_KERNEL("Sinh", UnaryOp<SinhF, FloatTypesWithBf16>);
+SG_KERNEL("Cosh", UnaryOp<CoshF, FloatTypesWithBf16>);
+SG_KERNEL("Atan2", BinaryOp<Atan2F, FloatTypesWithBf16>);
+#undef SG_KERNEL
+
+}  // namespace
+}  // namespace sg
