@@ -576,6 +576,45 @@ absl::Status UniqueShape(InferenceContext* c) {
 
 absl::Status ReverseV2Shape(InferenceContext* c) { return shape_fns::Unchanged(c); }
 
+// UniqueV2 / UniqueWithCountsV2: the axis (input 1) holds no or one value.
+absl::Status UniqueAxisShape(InferenceContext* c) {
+  const Shape& x = c->input(0);
+  const Shape& axis_shape = c->input(1);
+  if (!axis_shape.unknown_rank() && axis_shape.dims() != 1) {
+    return c->Error("axis expects a 1D vector.");
+  }
+  std::vector<int64_t> axis;
+  Shape y, idx({-1});
+  if (ConstInts(c, 1, &axis)) {
+    if (axis.size() > 1) {
+      return c->Error("axis does not support input tensors larger than 1 elements.");
+    }
+    if (axis.empty()) {
+      Shape v;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 1, &v));
+      y = Shape({-1});
+      idx = v;
+    } else if (!x.unknown_rank()) {
+      int64_t a = axis[0];
+      if (a < -x.dims() || a >= x.dims()) {
+        return c->Error("axis expects to be in the range [", -x.dims(), ", ", x.dims(), ")");
+      }
+      if (a < 0) a += x.dims();
+      std::vector<int64_t> dims = Dims(x);
+      idx = Shape({dims[a]});
+      dims[a] = -1;
+      y = Shape(dims);
+    }
+  } else if (!x.unknown_rank()) {
+    y = UnknownOfRank(x.dims());
+  }
+  c->set_output(0, y);
+  c->set_output(1, idx);
+  if (c->num_outputs() > 2) c->set_output(2, Shape({-1}));
+  return absl::OkStatus();
+}
+
+
 }  // namespace
 
 REGISTER_OP("Reshape")
@@ -853,5 +892,55 @@ REGISTER_OP("Unique")
     .Attr("T: type")
     .Attr("out_idx: {int32, int64} = DT_INT32")
     .SetShapeFn(UniqueShape);
+
+REGISTER_OP("UniqueV2")
+    .Input("x: T")
+    .Input("axis: Taxis")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("Taxis: {int32, int64} = DT_INT64")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(UniqueAxisShape);
+
+REGISTER_OP("UniqueWithCounts")
+    .Input("x: T")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Output("count: out_idx")
+    .Attr("T: type")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(UniqueShape(c));
+      c->set_output(2, Shape({-1}));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("UniqueWithCountsV2")
+    .Input("x: T")
+    .Input("axis: Taxis")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Output("count: out_idx")
+    .Attr("T: type")
+    .Attr("Taxis: {int32, int64} = DT_INT64")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(UniqueAxisShape);
+
+REGISTER_OP("ListDiff")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("out: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape v;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 1, &v));
+      SG_RETURN_IF_ERROR(c->WithRank(1, 1, &v));
+      c->set_output(0, Shape({-1}));
+      c->set_output(1, Shape({-1}));
+      return absl::OkStatus();
+    });
 
 }  // namespace sg

@@ -3680,6 +3680,81 @@ def tensor_list(g):
     g.case("While.float.tensor_list", while_v2_list)
 
 
+@group
+def array_unique(g):
+    for dt in tf_types("UniqueV2"):
+        lo, hi = (-2, 2)
+        for oi in ("int32", "int64") if is_main(dt) else ("int32",):
+            g.case(f"UniqueV2.{sgname(dt)}.vec_{oi}",
+                   lambda: list(raw.UniqueV2(x=g.rand(dt, [9], lo=lo, hi=hi),
+                                             axis=g.const([0], "int64"), out_idx=oi,
+                                             name="op")))
+            g.case(f"UniqueWithCounts.{sgname(dt)}.vec_{oi}",
+                   lambda: list(raw.UniqueWithCounts(x=g.rand(dt, [9], lo=lo, hi=hi),
+                                                     out_idx=oi, name="op")))
+            g.case(f"UniqueWithCountsV2.{sgname(dt)}.vec_{oi}",
+                   lambda: list(raw.UniqueWithCountsV2(x=g.rand(dt, [9], lo=lo, hi=hi),
+                                                       axis=g.const([-1], "int32"), out_idx=oi,
+                                                       name="op")))
+            g.case(f"ListDiff.{sgname(dt)}.vec_{oi}",
+                   lambda: list(raw.ListDiff(x=g.rand(dt, [9], lo=lo, hi=hi),
+                                             y=g.rand(dt, [3], lo=lo, hi=hi), out_idx=oi,
+                                             name="op")))
+        def rows():
+            v = g.vals(dt, [3, 2], lo=-1, hi=1)
+            return g.const(np.concatenate([v, v[::-1], v[1:2]], axis=0), dt)
+        g.case(f"UniqueV2.{sgname(dt)}.rows",
+               lambda: list(raw.UniqueV2(x=rows(), axis=g.const([0], "int64"), name="op")))
+        g.case(f"UniqueWithCountsV2.{sgname(dt)}.rows",
+               lambda: list(raw.UniqueWithCountsV2(x=rows(), axis=g.const([0], "int32"),
+                                                   name="op")))
+        if is_float(dt) or is_int(dt):
+            s = special_values(dt)
+            g.case(f"UniqueWithCounts.{sgname(dt)}.special",
+                   lambda: list(raw.UniqueWithCounts(x=g.const(np.concatenate([s, s[::-1]]), dt),
+                                                     name="op")))
+            g.case(f"ListDiff.{sgname(dt)}.special",
+                   lambda: list(raw.ListDiff(x=g.const(np.concatenate([s, s[::-1]]), dt),
+                                             y=g.const(s[::3], dt), name="op")))
+        if not is_main(dt):
+            continue
+        for sname, shape, axis in [("cols", [2, 7], 1), ("mid", [2, 5, 2], 1),
+                                   ("neg_axis", [3, 4], -2), ("empty_axis", [2, 0], 1),
+                                   ("empty_slices", [2, 0], 0), ("scalar_rows", [6], 0)]:
+            for op in ("UniqueV2", "UniqueWithCountsV2"):
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: list(op_fn(op)(x=g.rand(dt, shape, lo=-1, hi=1),
+                                              axis=g.const([axis], "int64"), name="op")))
+        g.case(f"UniqueV2.{sgname(dt)}.no_axis",
+               lambda: list(raw.UniqueV2(x=g.rand(dt, [8], lo=-1, hi=1),
+                                         axis=g.const(np.zeros([0]), "int64"), name="op")))
+        g.case(f"UniqueV2.{sgname(dt)}.no_axis_matrix",
+               lambda: list(raw.UniqueV2(x=hide_rank(g.rand(dt, [2, 2])),
+                                         axis=g.const(np.zeros([0]), "int64"), name="op")),
+               error=True)
+        g.case(f"UniqueV2.{sgname(dt)}.two_axes",
+               lambda: list(raw.UniqueV2(x=g.rand(dt, [2, 2]),
+                                         axis=hide_rank(g.const([0, 1], "int64")), name="op")),
+               error=True)
+        g.case(f"UniqueWithCountsV2.{sgname(dt)}.bad_axis",
+               lambda: list(raw.UniqueWithCountsV2(x=g.rand(dt, [2, 2]),
+                                                   axis=hide_shape(g.const([2], "int64")),
+                                                   name="op")),
+               error=True)
+        g.case(f"UniqueWithCounts.{sgname(dt)}.empty",
+               lambda: list(raw.UniqueWithCounts(x=g.rand(dt, [0]), name="op")))
+        g.case(f"UniqueWithCounts.{sgname(dt)}.matrix",
+               lambda: list(raw.UniqueWithCounts(x=hide_rank(g.rand(dt, [2, 2])), name="op")),
+               error=True)
+        for sname, xs, ys in [("empty_x", [0], [3]), ("empty_y", [5], [0]), ("all", [4], [9])]:
+            g.case(f"ListDiff.{sgname(dt)}.{sname}",
+                   lambda: list(raw.ListDiff(x=g.rand(dt, xs, lo=-1, hi=1),
+                                             y=g.rand(dt, ys, lo=-1, hi=1), name="op")))
+        g.case(f"ListDiff.{sgname(dt)}.matrix",
+               lambda: list(raw.ListDiff(x=hide_rank(g.rand(dt, [2, 2])), y=g.rand(dt, [2]),
+                                         name="op")), error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
