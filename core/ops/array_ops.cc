@@ -576,6 +576,139 @@ absl::Status UniqueShape(InferenceContext* c) {
 
 absl::Status ReverseV2Shape(InferenceContext* c) { return shape_fns::Unchanged(c); }
 
+// ---- space, depth and batch ----------------------------------------------------------------
+
+// Where H, W and C sit in the 4-D input of SpaceToDepth / DepthToSpace; false for
+// NCHW_VECT_C, whose shapes sg does not work out.
+bool SpatialLayout(InferenceContext* c, int* h, int* w, int* ch) {
+  std::string format = "NHWC";
+  c->GetAttr("data_format", &format).IgnoreError();
+  if (format == "NHWC") {
+    *h = 1, *w = 2, *ch = 3;
+  } else if (format == "NCHW") {
+    *ch = 1, *h = 2, *w = 3;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// SpaceToDepth (to_depth) and DepthToSpace.
+absl::Status DepthSpaceShape(InferenceContext* c, bool to_depth) {
+  int h, w, ch;
+  if (!SpatialLayout(c, &h, &w, &ch)) return shape_fns::Unknown(c);
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &in));
+  int64_t bs;
+  SG_RETURN_IF_ERROR(c->GetAttr("block_size", &bs));
+  std::vector<int64_t> out = Dims(in);
+  auto divide = [&](int d, int64_t by) -> absl::Status {
+    if (out[d] < 0) return absl::OkStatus();
+    if (out[d] % by != 0) {
+      return c->Error("Dimension size must be evenly divisible by ", by, " but is ", out[d]);
+    }
+    out[d] /= by;
+    return absl::OkStatus();
+  };
+  auto multiply = [&](int d, int64_t by) {
+    if (out[d] >= 0) out[d] *= by;
+  };
+  if (to_depth) {
+    SG_RETURN_IF_ERROR(divide(h, bs));
+    SG_RETURN_IF_ERROR(divide(w, bs));
+    multiply(ch, bs * bs);
+  } else {
+    SG_RETURN_IF_ERROR(divide(ch, bs * bs));
+    multiply(h, bs);
+    multiply(w, bs);
+  }
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+// SpaceToBatchND (to_batch) and BatchToSpaceND with the block shape `block` (empty when not
+// known) and the paddings or crops in input `pads_input`.
+absl::Status SpaceBatchShapeImpl(InferenceContext* c, bool to_batch,
+                                 const std::vector<int64_t>* block, int pads_input) {
+  const Shape& in = c->input(0);
+  std::vector<int64_t> pads;
+  const bool pads_known = ConstInts(c, pads_input, &pads);
+  if (block == nullptr || in.unknown_rank()) {
+    c->set_output(0, in.unknown_rank() ? Shape() : UnknownOfRank(in.dims()));
+    return absl::OkStatus();
+  }
+  const int m = static_cast<int>(block->size());
+  if (in.dims() < 1 + m) {
+    return c->Error("input rank should be >= ", 1 + m, " instead of ", in.dims());
+  }
+  int64_t prod = 1;
+  for (int64_t b : *block) {
+    if (b < 1) return c->Error("block_shape must be positive");
+    prod *= b;
+  }
+  if (pads_known && static_cast<int>(pads.size()) != 2 * m) {
+    return c->Error(to_batch ? "paddings" : "crops", " must have shape [", m, ", 2]");
+  }
+  std::vector<int64_t> out = Dims(in);
+  if (to_batch) {
+    out[0] = out[0] < 0 ? -1 : out[0] * prod;
+  } else if (out[0] >= 0) {
+    if (out[0] % prod != 0) {
+      return c->Error("batch size ", out[0], " is not divisible by the product of the block "
+                      "shape, ", prod);
+    }
+    out[0] /= prod;
+  }
+  for (int i = 0; i < m; ++i) {
+    int64_t& d = out[1 + i];
+    if (!pads_known) {
+      d = -1;
+      continue;
+    }
+    const int64_t lo = pads[2 * i], hi = pads[2 * i + 1];
+    if (lo < 0 || hi < 0) {
+      return c->Error(to_batch ? "paddings" : "crops", " cannot be negative");
+    }
+    if (d < 0) continue;
+    if (to_batch) {
+      if ((d + lo + hi) % (*block)[i] != 0) {
+        return c->Error("padded_shape[", i, "]=", d + lo + hi,
+                        " is not divisible by block_shape[", i, "]=", (*block)[i]);
+      }
+      d = (d + lo + hi) / (*block)[i];
+    } else {
+      if (d * (*block)[i] < lo + hi) {
+        return c->Error("crops must be less than or equal to the cropped dimension's size: ",
+                        lo, " + ", hi, " > ", d * (*block)[i]);
+      }
+      d = d * (*block)[i] - lo - hi;
+    }
+  }
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+absl::Status SpaceBatchNDShape(InferenceContext* c, bool to_batch) {
+  Shape block_shape;
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &block_shape));
+  Shape pads_shape;
+  SG_RETURN_IF_ERROR(c->WithRank(2, 2, &pads_shape));
+  std::vector<int64_t> block;
+  return SpaceBatchShapeImpl(c, to_batch, ConstInts(c, 1, &block) ? &block : nullptr, 2);
+}
+
+// SpaceToBatch and BatchToSpace: 4-D input, block_size on both spatial dims.
+absl::Status SpaceBatchShape(InferenceContext* c, bool to_batch) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &in));
+  Shape pads_shape;
+  SG_RETURN_IF_ERROR(c->WithRank(1, 2, &pads_shape));
+  int64_t bs;
+  SG_RETURN_IF_ERROR(c->GetAttr("block_size", &bs));
+  std::vector<int64_t> block = {bs, bs};
+  return SpaceBatchShapeImpl(c, to_batch, &block, 1);
+}
+
 // UniqueV2 / UniqueWithCountsV2: the axis (input 1) holds no or one value.
 absl::Status UniqueAxisShape(InferenceContext* c) {
   const Shape& x = c->input(0);
@@ -942,5 +1075,59 @@ REGISTER_OP("ListDiff")
       c->set_output(1, Shape({-1}));
       return absl::OkStatus();
     });
+
+REGISTER_OP("SpaceToDepth")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'")
+    .SetShapeFn([](InferenceContext* c) { return DepthSpaceShape(c, true); });
+
+REGISTER_OP("DepthToSpace")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'")
+    .SetShapeFn([](InferenceContext* c) { return DepthSpaceShape(c, false); });
+
+REGISTER_OP("SpaceToBatchND")
+    .Input("input: T")
+    .Input("block_shape: Tblock_shape")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tblock_shape: {int32, int64} = DT_INT32")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) { return SpaceBatchNDShape(c, true); });
+
+REGISTER_OP("BatchToSpaceND")
+    .Input("input: T")
+    .Input("block_shape: Tblock_shape")
+    .Input("crops: Tcrops")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tblock_shape: {int32, int64} = DT_INT32")
+    .Attr("Tcrops: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) { return SpaceBatchNDShape(c, false); });
+
+REGISTER_OP("SpaceToBatch")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .Attr("block_size: int >= 2")
+    .SetShapeFn([](InferenceContext* c) { return SpaceBatchShape(c, true); });
+
+REGISTER_OP("BatchToSpace")
+    .Input("input: T")
+    .Input("crops: Tidx")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) { return SpaceBatchShape(c, false); });
 
 }  // namespace sg

@@ -3681,6 +3681,124 @@ def tensor_list(g):
 
 
 @group
+def array_layout(g):
+    for op in ("SpaceToDepth", "DepthToSpace"):
+        f = op_fn(op)
+        base = [1, 4, 6, 3] if op == "SpaceToDepth" else [1, 2, 3, 8]
+        for dt in tf_types(op):
+            g.case(f"{op}.{sgname(dt)}.block2", lambda: f(input=g.rand(dt, base), block_size=2,
+                                                          name="op"))
+            if not is_main(dt):
+                continue
+            for sname, shape, bs in [("block3", [2, 3, 6, 2] if op == "SpaceToDepth"
+                                      else [2, 1, 2, 18], 3),
+                                     ("empty", [0, 2, 2, 4], 2),
+                                     ("one", [1, 2, 2, 4], 2)]:
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: f(input=g.rand(dt, shape), block_size=bs, name="op"))
+            # TensorFlow's CPU kernels take NHWC only: NCHW finds no kernel.
+            g.case(f"{op}.{sgname(dt)}.nchw",
+                   lambda: f(input=g.rand(dt, [1, 8, 4, 4]), block_size=2, data_format="NCHW",
+                             name="op"), error=True)
+            g.case(f"{op}.{sgname(dt)}.not_divisible",
+                   lambda: f(input=hide_shape(g.rand(dt, [1, 3, 3, 3])), block_size=2,
+                             name="op"), error=True)
+            g.case(f"{op}.{sgname(dt)}.rank3",
+                   lambda: f(input=hide_rank(g.rand(dt, [4, 4, 4])), block_size=2, name="op"),
+                   error=True)
+    for dt in tf_types("SpaceToBatchND"):
+        g.case(f"SpaceToBatchND.{sgname(dt)}.block2",
+               lambda: raw.SpaceToBatchND(input=g.rand(dt, [2, 4, 4, 1]),
+                                          block_shape=g.const([2, 2], "int32"),
+                                          paddings=g.const([[0, 0], [0, 0]], "int32"),
+                                          name="op"))
+        g.case(f"BatchToSpaceND.{sgname(dt)}.block2",
+               lambda: raw.BatchToSpaceND(input=g.rand(dt, [8, 2, 2, 1]),
+                                          block_shape=g.const([2, 2], "int32"),
+                                          crops=g.const([[0, 0], [0, 0]], "int32"), name="op"))
+        g.case(f"SpaceToBatch.{sgname(dt)}.pad",
+               lambda: raw.SpaceToBatch(input=g.rand(dt, [1, 3, 4, 2]),
+                                        paddings=g.const([[1, 0], [0, 2]], "int32"),
+                                        block_size=2, name="op"))
+        g.case(f"BatchToSpace.{sgname(dt)}.crop",
+               lambda: raw.BatchToSpace(input=g.rand(dt, [4, 2, 3, 2]),
+                                        crops=g.const([[1, 0], [0, 2]], "int32"),
+                                        block_size=2, name="op"))
+        if not is_main(dt):
+            continue
+        # input shape, block_shape, paddings (crops), index types
+        for sname, shape, block, pads, bt, pt in [
+                ("pad", [1, 3, 5, 2], [2, 3], [[1, 0], [2, 2]], "int32", "int64"),
+                ("one_dim", [2, 5, 3], [3], [[1, 0]], "int64", "int32"),
+                ("three_dims", [1, 2, 4, 2, 2], [2, 2, 1], [[0, 0], [0, 2], [1, 1]], "int64",
+                 "int64"),
+                ("no_block", [2, 3], np.zeros([0], np.int32), np.zeros([0, 2], np.int32),
+                 "int32", "int32"),
+                ("empty", [0, 4, 2], [2], [[0, 0]], "int32", "int32"),
+                ("block1", [2, 3, 2], [1, 1], [[1, 1], [0, 1]], "int32", "int32")]:
+            g.case(f"SpaceToBatchND.{sgname(dt)}.{sname}",
+                   lambda: raw.SpaceToBatchND(input=g.rand(dt, shape),
+                                              block_shape=g.const(block, bt),
+                                              paddings=g.const(pads, pt), name="op"))
+        for sname, shape, block, crops, bt, ct in [
+                ("crop", [6, 2, 2, 2], [2, 3], [[1, 0], [2, 2]], "int32", "int64"),
+                ("one_dim", [6, 2, 3], [3], [[1, 2]], "int64", "int32"),
+                ("three_dims", [8, 1, 3, 2, 2], [2, 2, 2], [[0, 0], [0, 2], [1, 1]], "int64",
+                 "int64"),
+                ("no_block", [2, 3], np.zeros([0], np.int32), np.zeros([0, 2], np.int32),
+                 "int32", "int32"),
+                ("empty", [0, 4, 2], [2], [[0, 0]], "int32", "int32"),
+                ("crop_all", [4, 1, 2], [2, 2], [[2, 0], [1, 1]], "int32", "int32")]:
+            g.case(f"BatchToSpaceND.{sgname(dt)}.{sname}",
+                   lambda: raw.BatchToSpaceND(input=g.rand(dt, shape),
+                                              block_shape=g.const(block, bt),
+                                              crops=g.const(crops, ct), name="op"))
+        g.case(f"SpaceToBatch.{sgname(dt)}.int64_block3",
+               lambda: raw.SpaceToBatch(input=g.rand(dt, [2, 3, 6, 1]),
+                                        paddings=g.const([[0, 0], [0, 0]], "int64"),
+                                        block_size=3, name="op"))
+        g.case(f"BatchToSpace.{sgname(dt)}.int64_block3",
+               lambda: raw.BatchToSpace(input=g.rand(dt, [9, 1, 2, 1]),
+                                        crops=g.const([[0, 1], [2, 0]], "int64"),
+                                        block_size=3, name="op"))
+        g.case(f"SpaceToBatchND.{sgname(dt)}.not_divisible",
+               lambda: raw.SpaceToBatchND(input=hide_shape(g.rand(dt, [1, 3, 4])),
+                                          block_shape=g.const([2], "int32"),
+                                          paddings=hide_shape(g.const([[0, 0]], "int32")),
+                                          name="op"), error=True)
+        g.case(f"SpaceToBatchND.{sgname(dt)}.negative_pad",
+               lambda: raw.SpaceToBatchND(input=hide_shape(g.rand(dt, [1, 4, 4])),
+                                          block_shape=g.const([2], "int32"),
+                                          paddings=hide_shape(g.const([[-2, 0]], "int32")),
+                                          name="op"), error=True)
+        def zero_block():
+            block = tf.compat.v1.placeholder("int32", [1], name="block")
+            g.feed(block, np.array([0], np.int32))  # a constant 0 fails in the shape function
+            return raw.SpaceToBatchND(input=hide_shape(g.rand(dt, [1, 4, 4])), block_shape=block,
+                                      paddings=hide_shape(g.const([[0, 0]], "int32")), name="op")
+        g.case(f"SpaceToBatchND.{sgname(dt)}.zero_block", zero_block, error=True)
+        g.case(f"SpaceToBatchND.{sgname(dt)}.rank_too_small",
+               lambda: raw.SpaceToBatchND(input=hide_rank(g.rand(dt, [4, 4])),
+                                          block_shape=g.const([2, 2], "int32"),
+                                          paddings=g.const([[0, 0], [0, 0]], "int32"),
+                                          name="op"), error=True)
+        g.case(f"BatchToSpaceND.{sgname(dt)}.batch_not_divisible",
+               lambda: raw.BatchToSpaceND(input=hide_shape(g.rand(dt, [3, 2, 2])),
+                                          block_shape=g.const([2], "int32"),
+                                          crops=hide_shape(g.const([[0, 0]], "int32")),
+                                          name="op"), error=True)
+        g.case(f"BatchToSpaceND.{sgname(dt)}.crop_too_big",
+               lambda: raw.BatchToSpaceND(input=hide_shape(g.rand(dt, [2, 2, 2])),
+                                          block_shape=g.const([2], "int32"),
+                                          crops=hide_shape(g.const([[3, 2]], "int32")),
+                                          name="op"), error=True)
+        g.case(f"SpaceToBatch.{sgname(dt)}.rank3",
+               lambda: raw.SpaceToBatch(input=hide_rank(g.rand(dt, [2, 2, 2])),
+                                        paddings=g.const([[0, 0], [0, 0]], "int32"),
+                                        block_size=2, name="op"), error=True)
+
+
+@group
 def array_unique(g):
     for dt in tf_types("UniqueV2"):
         lo, hi = (-2, 2)
