@@ -195,15 +195,18 @@ class Group:
         self.cur = None
         self.rng = None
 
-    def case(self, name, build, error=False, rtol=None, atol=None, rename=None):
+    def case(self, name, build, error=False, rtol=None, atol=None, rename=None, edit=None):
         """Builds case `name`: build() returns a tensor, an Out, an Operation (a target) or a
         list of them. error=True: TensorFlow's run fails and sg's must fail with the same code;
         error="any": with any code. rename={"node": "Op"}: the stored NodeDef of node `name/node`
         gets op type Op (an op TensorFlow no longer builds, run here as its successor).
+        edit(graph_def, name): rewrites the case's stored GraphDef after TensorFlow ran it (an
+        op TensorFlow cannot run, stored in place of the one it ran).
         rtol/atol apply to every output that does not set its own."""
         assert "/" not in name and name not in {c.name for c in self.cases}, name
         self.cur = Case(name, error)
         self.cur.rename = rename or {}
+        self.cur.edit = edit
         self.rng = np.random.default_rng(zlib.crc32(name.encode()))
         try:
             with self.cur.graph.as_default(), tf.compat.v1.name_scope(name + "/"):
@@ -363,6 +366,8 @@ def run_group(group, tmpdir):
             suffix = n.name[len(c.name) + 1:]
             if suffix in c.rename:
                 n.op = c.rename[suffix]
+        if c.edit is not None:
+            c.edit(cdef, c.name)
         gdef.node.extend(cdef.node)
         for fdef in cdef.library.function:
             if fdef.signature.name not in functions:
@@ -3796,6 +3801,108 @@ def array_layout(g):
                lambda: raw.SpaceToBatch(input=hide_rank(g.rand(dt, [2, 2, 2])),
                                         paddings=g.const([[0, 0], [0, 0]], "int32"),
                                         block_size=2, name="op"), error=True)
+
+
+def topk_v1(k):
+    """Makes the stored TopKV2 node `op` a TopK with attr k: TensorFlow 2.21's CPU kernel of
+    TopK asks for an index_type attr TopK does not have, so TensorFlow runs TopKV2 instead."""
+    def edit(gdef, case):
+        for n in gdef.node:
+            if n.name == f"{case}/op":
+                n.op = "TopK"
+                del n.input[1]
+                del n.attr["Tk"]
+                del n.attr["index_type"]
+                n.attr["k"].i = k
+    return edit
+
+
+@group
+def array_topk(g):
+    for dt in tf_types("TopKV2"):
+        for kt in ("int32",) if not is_main(dt) else ("int32", "int64", "int16"):
+            g.case(f"TopKV2.{sgname(dt)}.mat_k{kt}",
+                   lambda: list(raw.TopKV2(input=g.rand(dt, [3, 7], lo=-3, hi=3),
+                                           k=g.const(3, kt), name="op")))
+        g.case(f"TopKV2.{sgname(dt)}.idx64",
+               lambda: list(raw.TopKV2(input=g.rand(dt, [5], lo=-2, hi=2), k=g.const(5, "int32"),
+                                       index_type="int64", name="op")))
+        g.case(f"TopKV2.{sgname(dt)}.idx16",
+               lambda: list(raw.TopKV2(input=g.rand(dt, [2, 4], lo=-2, hi=2),
+                                       k=g.const(2, "int32"), index_type="int16", name="op")))
+        g.case(f"TopK.{sgname(dt)}.mat",
+               lambda: list(raw.TopKV2(input=g.rand(dt, [2, 6], lo=-3, hi=3),
+                                       k=g.const(4, "int32"), name="op")), edit=topk_v1(4))
+        s = special_values(dt)
+        if is_float(dt):
+            s = s[~np.isnan(s.astype(np.float64))]  # NaN has no place in TensorFlow's order
+        g.case(f"TopKV2.{sgname(dt)}.special",
+               lambda: list(raw.TopKV2(input=g.const(s, dt), k=g.const(len(s), "int32"),
+                                       name="op")))
+        if not is_main(dt):
+            continue
+        for sname, shape, k in [("k1", [4, 9], 1), ("k0", [2, 3], 0), ("all", [2, 3, 5], 5),
+                                ("vec", [67], 10), ("empty_rows", [0, 4], 2),
+                                ("ties", [2, 40], 7)]:
+            lo, hi = (-1, 1) if sname in ("ties", "k1") else (-4, 4)
+            g.case(f"TopKV2.{sgname(dt)}.{sname}",
+                   lambda: list(raw.TopKV2(input=g.rand(dt, shape, lo=lo, hi=hi),
+                                           k=g.const(k, "int32"), name="op")))
+        g.case(f"TopK.{sgname(dt)}.ties",
+               lambda: list(raw.TopKV2(input=g.rand(dt, [3, 20], lo=-1, hi=1),
+                                       k=g.const(5, "int32"), name="op")), edit=topk_v1(5))
+        # Unsorted: the order is the kernel's own; sorting the result again makes it comparable.
+        def unsorted():
+            x = g.const(np.arange(24).reshape(2, 12) % 7 * 3 - 5 + np.arange(24).reshape(2, 12)
+                        / 64, dt) if is_float(dt) else g.const(
+                            np.random.default_rng(1).permutation(24).reshape(2, 12), dt)
+            v, i = raw.TopKV2(input=x, k=g.const(5, "int32"), sorted=False, name="op")
+            sv, _ = raw.TopKV2(input=v, k=g.const(5, "int32"), name="resort_values")
+            si, _ = raw.TopKV2(input=raw.Neg(x=i), k=g.const(5, "int32"), name="resort_indices")
+            return [sv, si]
+        g.case(f"TopKV2.{sgname(dt)}.unsorted", unsorted)
+        g.case(f"TopKV2.{sgname(dt)}.k_too_big",
+               lambda: raw.TopKV2(input=hide_shape(g.rand(dt, [2, 3])),
+                                  k=hide_shape(g.const(4, "int32")), name="op"), error=True)
+        g.case(f"TopKV2.{sgname(dt)}.negative_k",
+               lambda: raw.TopKV2(input=hide_shape(g.rand(dt, [2, 3])),
+                                  k=hide_shape(g.const(-1, "int32")), name="op"), error=True)
+        g.case(f"TopKV2.{sgname(dt)}.scalar",
+               lambda: raw.TopKV2(input=hide_rank(g.rand(dt, [])),
+                                  k=hide_shape(g.const(0, "int32")), name="op"), error=True)
+    preds = np.array([[0.5, 2.0, 2.0, -1.0, np.nan], [1.0, 1.0, 1.0, 1.0, 1.0],
+                      [np.inf, 3.0, -np.inf, 0.0, 3.0], [0.0, -0.0, 0.25, 0.25, -3.0]])
+    for dt in tf_types("InTopKV2"):
+        for k in (0, 1, 2, 3, 5, 6):
+            g.case(f"InTopKV2.{sgname(dt)}.k{k}",
+                   lambda: raw.InTopKV2(predictions=g.const(preds, "float32"),
+                                        targets=g.const([1, 3, 4, 0], dt), k=g.const(k, dt),
+                                        name="op"))
+            g.case(f"InTopK.{sgname(dt)}.k{k}",
+                   lambda: raw.InTopK(predictions=g.const(preds, "float32"),
+                                      targets=g.const([2, 0, 2, 1], dt), k=k, name="op"))
+        g.case(f"InTopKV2.{sgname(dt)}.nan_and_out_of_range",
+               lambda: raw.InTopKV2(predictions=g.const(preds, "float32"),
+                                    targets=g.const([4, 5, -1, 3], dt), k=g.const(5, dt),
+                                    name="op"))
+        g.case(f"InTopKV2.{sgname(dt)}.random",
+               lambda: raw.InTopKV2(predictions=g.rand("float32", [6, 10]),
+                                    targets=g.const([0, 9, 3, 4, 5, 1], dt), k=g.const(3, dt),
+                                    name="op"))
+        g.case(f"InTopK.{sgname(dt)}.empty",
+               lambda: raw.InTopK(predictions=g.rand("float32", [0, 3]),
+                                  targets=g.const(np.zeros([0]), dt), k=1, name="op"))
+        g.case(f"InTopKV2.{sgname(dt)}.batch_mismatch",
+               lambda: raw.InTopKV2(predictions=hide_shape(g.rand("float32", [2, 3])),
+                                    targets=hide_shape(g.const([0, 1, 2], dt)),
+                                    k=g.const(1, dt), name="op"), error=True)
+        g.case(f"InTopKV2.{sgname(dt)}.k_not_scalar",
+               lambda: raw.InTopKV2(predictions=g.rand("float32", [2, 3]),
+                                    targets=g.const([0, 1], dt),
+                                    k=hide_rank(g.const([1], dt)), name="op"), error=True)
+        g.case(f"InTopK.{sgname(dt)}.rank1",
+               lambda: raw.InTopK(predictions=hide_rank(g.rand("float32", [3])),
+                                  targets=g.const([0], dt), k=1, name="op"), error=True)
 
 
 @group
