@@ -709,6 +709,96 @@ absl::Status SpaceBatchShape(InferenceContext* c, bool to_batch) {
   return SpaceBatchShapeImpl(c, to_batch, &block, 1);
 }
 
+// ---- sequences, rolls, shapes --------------------------------------------------------------
+
+absl::Status ReverseSequenceShape(InferenceContext* c) {
+  const Shape& in = c->input(0);
+  Shape lens;
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &lens));
+  int64_t seq_dim, batch_dim;
+  SG_RETURN_IF_ERROR(c->GetAttr("seq_dim", &seq_dim));
+  SG_RETURN_IF_ERROR(c->GetAttr("batch_dim", &batch_dim));
+  if (in.unknown_rank()) return shape_fns::Unchanged(c);
+  const int rank = in.dims();
+  if (batch_dim < 0 || batch_dim >= rank) {
+    return c->Error("batch_dim must be in [0, ", rank, "), got ", batch_dim);
+  }
+  if (seq_dim < 0 || seq_dim >= rank) {
+    return c->Error("seq_dim must be in [0, ", rank, "), got ", seq_dim);
+  }
+  if (seq_dim == batch_dim) {
+    return c->Error("seq_dim and batch_dim must not be the same: ", seq_dim);
+  }
+  int64_t merged;
+  if (!MergeDim(in.dim_size(batch_dim), lens.dim_size(0), &merged)) {
+    return c->Error("Length of seq_lengths != input.dims(", batch_dim, "), (",
+                    lens.dim_size(0), " vs. ", in.dim_size(batch_dim), ")");
+  }
+  std::vector<int64_t> out = Dims(in);
+  out[batch_dim] = merged;
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+absl::Status RollShape(InferenceContext* c) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1, &in));
+  for (int i : {1, 2}) {
+    const Shape& s = c->input(i);
+    if (!s.unknown_rank() && s.dims() > 1) {
+      return c->Error(i == 1 ? "shift" : "axis", " must be a scalar or a vector, got ",
+                      s.DebugString());
+    }
+  }
+  c->set_output(0, in);
+  return absl::OkStatus();
+}
+
+absl::Status BroadcastArgsShape(InferenceContext* c) {
+  Shape a, b;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 1, &a));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &b));
+  const int64_t n = a.dim_size(0) < 0 || b.dim_size(0) < 0
+                        ? -1
+                        : std::max(a.dim_size(0), b.dim_size(0));
+  c->set_output(0, Shape({n}));
+  return absl::OkStatus();
+}
+
+absl::Status ConcatOffsetShape(InferenceContext* c) {
+  Shape dim;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 0, &dim));
+  for (int i = 1; i < c->num_inputs(); ++i) {
+    Shape s;
+    SG_RETURN_IF_ERROR(c->WithRank(i, 1, &s));
+    c->set_output(i - 1, s);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EnsureShapeShape(InferenceContext* c) {
+  PartialTensorShape want;
+  SG_RETURN_IF_ERROR(c->GetAttr("shape", &want));
+  auto merged = c->input(0).Merge(want);
+  if (!merged.ok()) {
+    return c->Error("Shape of tensor ", c->input(0).DebugString(),
+                    " is not compatible with expected shape ", want.DebugString(), ".");
+  }
+  c->set_output(0, *merged);
+  return absl::OkStatus();
+}
+
+absl::Status LinSpaceShape(InferenceContext* c) {
+  Shape s;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 0, &s));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 0, &s));
+  SG_RETURN_IF_ERROR(c->WithRank(2, 0, &s));
+  int64_t num = -1;
+  if (ConstScalar(c, 2, &num) && num <= 0) return c->Error("Requires num > 0: ", num);
+  c->set_output(0, Shape({num}));
+  return absl::OkStatus();
+}
+
 // UniqueV2 / UniqueWithCountsV2: the axis (input 1) holds no or one value.
 absl::Status UniqueAxisShape(InferenceContext* c) {
   const Shape& x = c->input(0);
@@ -1129,5 +1219,75 @@ REGISTER_OP("BatchToSpace")
     .Attr("block_size: int >= 2")
     .Attr("Tidx: {int32, int64} = DT_INT32")
     .SetShapeFn([](InferenceContext* c) { return SpaceBatchShape(c, false); });
+
+REGISTER_OP("ReverseSequence")
+    .Input("input: T")
+    .Input("seq_lengths: Tlen")
+    .Output("output: T")
+    .Attr("seq_dim: int")
+    .Attr("batch_dim: int = 0")
+    .Attr("T: type")
+    .Attr("Tlen: {int32, int64} = DT_INT64")
+    .SetShapeFn(ReverseSequenceShape);
+
+REGISTER_OP("Roll")
+    .Input("input: T")
+    .Input("shift: Tshift")
+    .Input("axis: Taxis")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tshift: {int32, int64}")
+    .Attr("Taxis: {int32, int64}")
+    .SetShapeFn(RollShape);
+
+REGISTER_OP("Bucketize")
+    .Input("input: T")
+    .Output("output: int32")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("boundaries: list(float)")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("LinSpace")
+    .Input("start: T")
+    .Input("stop: T")
+    .Input("num: Tidx")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(LinSpaceShape);
+
+REGISTER_OP("BroadcastArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn(BroadcastArgsShape);
+
+REGISTER_OP("ConcatOffset")
+    .Input("concat_dim: int32")
+    .Input("shape: N * shape_type")
+    .Output("offset: N * shape_type")
+    .Attr("N: int >= 2")
+    .Attr("shape_type: {int32, int64} = DT_INT32")
+    .SetShapeFn(ConcatOffsetShape);
+
+REGISTER_OP("Empty")
+    .Input("shape: int32")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("init: bool = false")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      Shape v;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 1, &v));
+      return ShapeFromInput(c, 0);
+    });
+
+REGISTER_OP("EnsureShape")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("shape: shape")
+    .Attr("T: type")
+    .SetShapeFn(EnsureShapeShape);
 
 }  // namespace sg

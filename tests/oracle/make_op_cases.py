@@ -3906,6 +3906,163 @@ def array_topk(g):
 
 
 @group
+def array_misc(g):
+    for dt in tf_types("ReverseSequence"):
+        for lt in ("int64", "int32") if is_main(dt) else ("int64",):
+            g.case(f"ReverseSequence.{sgname(dt)}.seq1_{lt}",
+                   lambda: raw.ReverseSequence(input=g.rand(dt, [3, 5, 2]),
+                                               seq_lengths=g.const([5, 0, 3], lt), seq_dim=1,
+                                               name="op"))
+        if is_main(dt):
+            for sname, shape, lens, sd, bd in [("batch_after", [4, 2, 3], [1, 4, 2], 0, 2),
+                                               ("seq_last", [2, 3, 4], [2, 3, 1], 2, 1),
+                                               ("vec2", [2, 6], [6, 1], 1, 0),
+                                               ("empty", [0, 3], np.zeros([0]), 1, 0),
+                                               ("rank4", [2, 2, 3, 2], [3, 2], 2, 0)]:
+                g.case(f"ReverseSequence.{sgname(dt)}.{sname}",
+                       lambda: raw.ReverseSequence(input=g.rand(dt, shape),
+                                                   seq_lengths=g.const(lens, "int64"),
+                                                   seq_dim=sd, batch_dim=bd, name="op"))
+            g.case(f"ReverseSequence.{sgname(dt)}.too_long",
+                   lambda: raw.ReverseSequence(input=g.rand(dt, [2, 3]),
+                                               seq_lengths=g.const([4, 1], "int64"), seq_dim=1,
+                                               name="op"), error=True)
+            g.case(f"ReverseSequence.{sgname(dt)}.negative_length",
+                   lambda: raw.ReverseSequence(input=g.rand(dt, [2, 3]),
+                                               seq_lengths=g.const([-1, 1], "int32"), seq_dim=1,
+                                               name="op"), error=True)
+            g.case(f"ReverseSequence.{sgname(dt)}.same_dims",
+                   lambda: raw.ReverseSequence(input=hide_rank(g.rand(dt, [2, 3])),
+                                               seq_lengths=g.const([1, 1], "int32"), seq_dim=0,
+                                               batch_dim=0, name="op"), error=True)
+            g.case(f"ReverseSequence.{sgname(dt)}.lengths_mismatch",
+                   lambda: raw.ReverseSequence(input=hide_shape(g.rand(dt, [2, 3])),
+                                               seq_lengths=hide_shape(g.const([1, 1, 1],
+                                                                              "int32")),
+                                               seq_dim=1, name="op"), error=True)
+    for dt in tf_types("Roll"):
+        g.case(f"Roll.{sgname(dt)}.mat",
+               lambda: raw.Roll(input=g.rand(dt, [3, 4]), shift=g.const([1, -3], "int32"),
+                                axis=g.const([0, 1], "int32"), name="op"))
+        if not is_main(dt):
+            continue
+        for sname, shape, shift, axis, st, at in [
+                ("scalar_shift", [5], 2, 0, "int64", "int32"),
+                ("big_shift", [2, 3, 4], [7, -10], [2, -3], "int32", "int64"),
+                ("repeat_axis", [6], [2, 3], [0, 0], "int64", "int64"),
+                ("zero", [3, 3], [0], [1], "int32", "int32"),
+                ("empty", [0, 3], [1, 2], [0, 1], "int32", "int32"),
+                ("rank4", [2, 3, 2, 3], [1, 1, -1], [0, 3, 1], "int32", "int32"),
+                ("no_axes", [2, 3], np.zeros([0]), np.zeros([0]), "int32", "int32")]:
+            g.case(f"Roll.{sgname(dt)}.{sname}",
+                   lambda: raw.Roll(input=g.rand(dt, shape), shift=g.const(shift, st),
+                                    axis=g.const(axis, at), name="op"))
+        g.case(f"Roll.{sgname(dt)}.bad_axis",
+               lambda: raw.Roll(input=g.rand(dt, [2, 3]), shift=g.const([1], "int32"),
+                                axis=hide_shape(g.const([2], "int32")), name="op"), error=True)
+        g.case(f"Roll.{sgname(dt)}.size_mismatch",
+               lambda: raw.Roll(input=g.rand(dt, [2, 3]), shift=hide_shape(g.const([1, 1],
+                                                                                  "int32")),
+                                axis=hide_shape(g.const([0], "int32")), name="op"), error=True)
+        g.case(f"Roll.{sgname(dt)}.scalar_input",
+               lambda: raw.Roll(input=hide_rank(g.rand(dt, [])), shift=g.const(1, "int32"),
+                                axis=g.const(0, "int32"), name="op"), error=True)
+    for dt in tf_types("Bucketize"):
+        g.case(f"Bucketize.{sgname(dt)}.mat",
+               lambda: raw.Bucketize(input=g.rand(dt, [3, 4], lo=-5, hi=5),
+                                     boundaries=[-3.0, -0.5, 0.0, 1.0, 2.5, 4.0], name="op"))
+        g.case(f"Bucketize.{sgname(dt)}.no_boundaries",
+               lambda: raw.Bucketize(input=g.rand(dt, [4]), boundaries=[], name="op"))
+        g.case(f"Bucketize.{sgname(dt)}.on_boundaries",
+               lambda: raw.Bucketize(input=g.const([-1, 0, 1, 2, 3], dt),
+                                     boundaries=[0.0, 1.0, 1.0, 2.0], name="op"))
+        g.case(f"Bucketize.{sgname(dt)}.special",
+               lambda: raw.Bucketize(input=g.const(special_values(dt), dt),
+                                     boundaries=[-10.0, -0.5, 0.0, 0.1, 0.5, 16777220.0],
+                                     name="op"))
+        g.case(f"Bucketize.{sgname(dt)}.float_rounding",
+               lambda: raw.Bucketize(input=g.const([16777219, 16777221, 0], dt),
+                                     boundaries=[0.1, 16777220.0], name="op"))
+        g.case(f"Bucketize.{sgname(dt)}.unsorted",
+               lambda: raw.Bucketize(input=g.const([1], dt), boundaries=[2.0, 1.0], name="op"),
+               error=True)
+    for dt in ("float32", "float64", "float16", "bfloat16"):
+        for it in ("int32", "int64"):
+            g.case(f"LinSpace.{sgname(dt)}.{it}",
+                   lambda: raw.LinSpace(start=g.const(-1.5, dt), stop=g.const(2.25, dt),
+                                        num=g.const(7, it), name="op"))
+        for sname, a, b, n in [("one", 3.0, 5.0, 1), ("down", 10.0, -2.0, 5),
+                               ("same", 1.0, 1.0, 3), ("many", 0.0, 1.0, 1001)]:
+            g.case(f"LinSpace.{sgname(dt)}.{sname}",
+                   lambda: raw.LinSpace(start=g.const(a, dt), stop=g.const(b, dt),
+                                        num=g.const(n, "int32"), name="op"))
+        g.case(f"LinSpace.{sgname(dt)}.zero_num",
+               lambda: raw.LinSpace(start=g.const(1.0, dt), stop=g.const(2.0, dt),
+                                    num=hide_shape(g.const(0, "int32")), name="op"), error=True)
+    for dt in tf_types("BroadcastArgs"):
+        for sname, a, b in [("bcast", [2, 1, 3], [4, 1]), ("zero", [2, 0, 3], [1, 3]),
+                            ("empty", np.zeros([0]), [3, 2]), ("both_empty", np.zeros([0]),
+                                                                 np.zeros([0])),
+                            ("same", [5, 4], [5, 4]), ("ones", [1, 1], [1])]:
+            g.case(f"BroadcastArgs.{sgname(dt)}.{sname}",
+                   lambda: raw.BroadcastArgs(s0=g.const(a, dt), s1=g.const(b, dt), name="op"))
+        g.case(f"BroadcastArgs.{sgname(dt)}.incompatible",
+               lambda: raw.BroadcastArgs(s0=hide_shape(g.const([2, 3], dt)),
+                                         s1=hide_shape(g.const([2], dt)), name="op"),
+               error=True)
+    for dt in tf_types("ConcatOffset", "shape_type"):
+        for sname, axis, shapes in [("axis1", 1, [[2, 3], [2, 5], [2, 0]]),
+                                    ("neg_axis", -1, [[2, 3], [2, 5]]),
+                                    ("axis0", 0, [[1, 4, 2], [3, 4, 2], [2, 4, 2], [0, 4, 2]]),
+                                    ("vec", 0, [[3], [4]])]:
+            g.case(f"ConcatOffset.{sgname(dt)}.{sname}",
+                   lambda: list(raw.ConcatOffset(concat_dim=g.const(axis, "int32"),
+                                                 shape=[g.const(s, dt) for s in shapes],
+                                                 name="op")))
+        g.case(f"ConcatOffset.{sgname(dt)}.bad_axis",
+               lambda: list(raw.ConcatOffset(concat_dim=hide_shape(g.const(2, "int32")),
+                                             shape=[g.const([2, 3], dt), g.const([2, 5], dt)],
+                                             name="op")), error=True)
+        g.case(f"ConcatOffset.{sgname(dt)}.mismatch",
+               lambda: list(raw.ConcatOffset(concat_dim=g.const(1, "int32"),
+                                             shape=[hide_shape(g.const([2, 3], dt)),
+                                                    hide_shape(g.const([3, 5], dt))],
+                                             name="op")), error=True)
+        g.case(f"ConcatOffset.{sgname(dt)}.rank_mismatch",
+               lambda: list(raw.ConcatOffset(concat_dim=g.const(0, "int32"),
+                                             shape=[hide_shape(g.const([2, 3], dt)),
+                                                    hide_shape(g.const([3], dt))],
+                                             name="op")), error=True)
+    for dt in UNIVERSE:
+        g.case(f"Empty.{sgname(dt)}.init",
+               lambda: raw.Empty(shape=g.const([2, 3], "int32"), dtype=dt, init=True, name="op"))
+        if is_main(dt):
+            g.case(f"Empty.{sgname(dt)}.scalar_init",
+                   lambda: raw.Empty(shape=g.const(np.zeros([0]), "int32"), dtype=dt, init=True,
+                                     name="op"))
+            g.case(f"Empty.{sgname(dt)}.no_elements",
+                   lambda: raw.Empty(shape=g.const([3, 0, 2], "int32"), dtype=dt, name="op"))
+            g.case(f"Empty.{sgname(dt)}.negative",
+                   lambda: raw.Empty(shape=hide_shape(g.const([2, -1], "int32")), dtype=dt,
+                                     name="op"), error=True)
+    for dt in UNIVERSE:
+        g.case(f"EnsureShape.{sgname(dt)}.exact",
+               lambda: raw.EnsureShape(input=g.rand(dt, [2, 3]), shape=[2, 3], name="op"))
+        if is_main(dt):
+            for sname, shape, want in [("partial", [2, 3], [None, 3]), ("unknown", [4], None),
+                                       ("scalar", [], []), ("empty", [0, 2], [0, None])]:
+                g.case(f"EnsureShape.{sgname(dt)}.{sname}",
+                       lambda: raw.EnsureShape(input=hide_rank(g.rand(dt, shape)),
+                                               shape=tf.TensorShape(want), name="op"))
+            g.case(f"EnsureShape.{sgname(dt)}.mismatch",
+                   lambda: raw.EnsureShape(input=hide_rank(g.rand(dt, [2, 3])), shape=[3, 2],
+                                           name="op"), error=True)
+            g.case(f"EnsureShape.{sgname(dt)}.rank_mismatch",
+                   lambda: raw.EnsureShape(input=hide_rank(g.rand(dt, [2, 3])), shape=[None],
+                                           name="op"), error=True)
+
+
+@group
 def array_unique(g):
     for dt in tf_types("UniqueV2"):
         lo, hi = (-2, 2)
