@@ -838,6 +838,90 @@ absl::Status UniqueAxisShape(InferenceContext* c) {
 }
 
 
+// ---- diagonals -----------------------------------------------------------------------------
+
+// The band k (input `k_input`, a constant): lower and upper; false when not known.
+bool ConstBand(InferenceContext* c, int k_input, int64_t* lower, int64_t* upper) {
+  std::vector<int64_t> k;
+  if (!ConstInts(c, k_input, &k) || k.empty() || k.size() > 2) return false;
+  *lower = k[0];
+  *upper = k.back();
+  return true;
+}
+
+// MatrixDiag (v1: the main diagonal) and MatrixDiagV2/V3.
+absl::Status MatrixDiagShape(InferenceContext* c) {
+  const Shape& diag = c->input(0);
+  if (c->num_inputs() == 1) {
+    Shape d;
+    SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1, &d));
+    if (d.unknown_rank()) return shape_fns::Unknown(c);
+    std::vector<int64_t> out = Dims(d);
+    out.push_back(out.back());
+    c->set_output(0, Shape(out));
+    return absl::OkStatus();
+  }
+  int64_t lower, upper, rows, cols;
+  if (diag.unknown_rank() || !ConstBand(c, 1, &lower, &upper) || !ConstScalar(c, 2, &rows) ||
+      !ConstScalar(c, 3, &cols)) {
+    return shape_fns::Unknown(c);
+  }
+  if (lower > upper) return c->Error("lower_diag_index must not be larger than upper_diag_index");
+  const bool single = lower == upper;
+  if (diag.dims() < (single ? 1 : 2)) {
+    return c->Error("diagonal must be at least ", single ? 1 : 2, "-dim, received shape: ",
+                    diag.DebugString());
+  }
+  std::vector<int64_t> out = Dims(diag);
+  const int64_t len = out.back();
+  out.resize(out.size() - (single ? 1 : 2));
+  if (len >= 0) {
+    const int64_t min_rows = len - std::min<int64_t>(upper, 0);
+    const int64_t min_cols = len + std::max<int64_t>(lower, 0);
+    if (rows == -1 && cols == -1) {
+      rows = cols = std::max(min_rows, min_cols);
+    } else if (rows == -1) {
+      rows = min_rows;
+    } else if (cols == -1) {
+      cols = min_cols;
+    }
+  } else {
+    rows = rows < 0 ? -1 : rows;
+    cols = cols < 0 ? -1 : cols;
+  }
+  out.push_back(rows);
+  out.push_back(cols);
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+// MatrixDiagPart (v1) and MatrixDiagPartV2/V3.
+absl::Status MatrixDiagPartShape(InferenceContext* c) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 2, &in));
+  int64_t lower = 0, upper = 0;
+  if (in.unknown_rank() || (c->num_inputs() > 1 && !ConstBand(c, 1, &lower, &upper))) {
+    return shape_fns::Unknown(c);
+  }
+  std::vector<int64_t> out = Dims(in);
+  const int64_t rows = out[out.size() - 2], cols = out.back();
+  out.resize(out.size() - 2);
+  if (lower != upper) out.push_back(upper - lower + 1);
+  out.push_back(rows < 0 || cols < 0
+                    ? -1
+                    : std::max<int64_t>(0, std::min(rows + std::min<int64_t>(upper, 0),
+                                                    cols - std::max<int64_t>(lower, 0))));
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+absl::Status MatrixSetDiagShape(InferenceContext* c) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 2, &in));
+  c->set_output(0, in);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 REGISTER_OP("Reshape")
@@ -1289,5 +1373,137 @@ REGISTER_OP("EnsureShape")
     .Attr("shape: shape")
     .Attr("T: type")
     .SetShapeFn(EnsureShapeShape);
+
+REGISTER_OP("Diag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape in;
+      SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1, &in));
+      if (in.unknown_rank()) return shape_fns::Unknown(c);
+      std::vector<int64_t> out = Dims(in);
+      out.insert(out.end(), out.begin(), out.end());
+      c->set_output(0, Shape(out));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("DiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .SetShapeFn([](InferenceContext* c) {
+      const Shape& in = c->input(0);
+      if (in.unknown_rank()) return shape_fns::Unknown(c);
+      if (in.dims() % 2 != 0 || in.dims() == 0) {
+        return c->Error("Input must have even and non-zero rank, input rank is ", in.dims());
+      }
+      const int k = in.dims() / 2;
+      std::vector<int64_t> out(k);
+      for (int d = 0; d < k; ++d) {
+        if (!MergeDim(in.dim_size(d), in.dim_size(d + k), &out[d])) {
+          return c->Error("Dimensions ", d, " and ", d + k, " of ", in.DebugString(),
+                          " do not match");
+        }
+      }
+      c->set_output(0, Shape(out));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("MatrixDiag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("MatrixDiagV2")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Input("num_rows: int32")
+    .Input("num_cols: int32")
+    .Input("padding_value: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("MatrixDiagV3")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Input("num_rows: int32")
+    .Input("num_cols: int32")
+    .Input("padding_value: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = 'RIGHT_LEFT'")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("MatrixDiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("MatrixDiagPartV2")
+    .Input("input: T")
+    .Input("k: int32")
+    .Input("padding_value: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("MatrixDiagPartV3")
+    .Input("input: T")
+    .Input("k: int32")
+    .Input("padding_value: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .Attr("align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = 'RIGHT_LEFT'")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("MatrixSetDiag")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixSetDiagShape);
+
+REGISTER_OP("MatrixSetDiagV2")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixSetDiagShape);
+
+REGISTER_OP("MatrixSetDiagV3")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = 'RIGHT_LEFT'")
+    .SetShapeFn(MatrixSetDiagShape);
+
+REGISTER_OP("BatchMatrixDiag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Deprecated(14, "Use MatrixDiag")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("BatchMatrixDiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .Deprecated(14, "Use MatrixDiagPart")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("BatchMatrixSetDiag")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Deprecated(14, "Use MatrixSetDiag")
+    .SetShapeFn(MatrixSetDiagShape);
 
 }  // namespace sg

@@ -4137,6 +4137,144 @@ def array_unique(g):
                                          name="op")), error=True)
 
 
+@group
+def array_matrix_diag(g):
+    aligns = ["RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT"]
+    for dt in tf_types("MatrixDiag"):
+        for op, new in (("MatrixDiag", "BatchMatrixDiag"),
+                        ("MatrixDiagPart", "BatchMatrixDiagPart"),
+                        ("MatrixSetDiag", "BatchMatrixSetDiag")):
+            for name in (op, new):
+                rename = {"op": new} if name == new else None
+                if op == "MatrixDiag":
+                    build = lambda: raw.MatrixDiag(diagonal=g.rand(dt, [2, 3]), name="op")
+                elif op == "MatrixDiagPart":
+                    build = lambda: raw.MatrixDiagPart(input=g.rand(dt, [2, 3, 4]), name="op")
+                else:
+                    build = lambda: raw.MatrixSetDiag(input=g.rand(dt, [2, 4, 3]),
+                                                      diagonal=g.rand(dt, [2, 3]), name="op")
+                g.case(f"{name}.{sgname(dt)}.batch", build, rename=rename)
+        pad = lambda: g.rand(dt, [])
+        g.case(f"MatrixDiagV3.{sgname(dt)}.band",
+               lambda: raw.MatrixDiagV3(diagonal=g.rand(dt, [2, 3, 4]),
+                                        k=g.const([-1, 1], "int32"),
+                                        num_rows=g.const(-1, "int32"),
+                                        num_cols=g.const(-1, "int32"), padding_value=pad(),
+                                        name="op"))
+        g.case(f"MatrixDiagPartV3.{sgname(dt)}.band",
+               lambda: raw.MatrixDiagPartV3(input=g.rand(dt, [2, 4, 5]),
+                                            k=g.const([-2, 1], "int32"), padding_value=pad(),
+                                            name="op"))
+        g.case(f"MatrixSetDiagV3.{sgname(dt)}.band",
+               lambda: raw.MatrixSetDiagV3(input=g.rand(dt, [2, 4, 5]),
+                                           diagonal=g.rand(dt, [2, 4, 4]),
+                                           k=g.const([-1, 2], "int32"), name="op"))
+        if not is_main(dt):
+            continue
+        for align in aligns:
+            a = align.lower()
+            g.case(f"MatrixDiagV3.{sgname(dt)}.{a}",
+                   lambda: raw.MatrixDiagV3(diagonal=g.rand(dt, [3, 4]),
+                                            k=g.const([-2, 0], "int32"),
+                                            num_rows=g.const(-1, "int32"),
+                                            num_cols=g.const(5, "int32"), padding_value=pad(),
+                                            align=align, name="op"))
+            g.case(f"MatrixDiagPartV3.{sgname(dt)}.{a}",
+                   lambda: raw.MatrixDiagPartV3(input=g.rand(dt, [3, 5, 4]),
+                                                k=g.const([-3, 2], "int32"),
+                                                padding_value=pad(), align=align, name="op"))
+            g.case(f"MatrixDiagPartV3.{sgname(dt)}.wide_{a}",
+                   lambda: raw.MatrixDiagPartV3(input=g.rand(dt, [2, 6]),
+                                                k=g.const([1, 4], "int32"),
+                                                padding_value=pad(), align=align, name="op"))
+            g.case(f"MatrixSetDiagV3.{sgname(dt)}.{a}",
+                   lambda: raw.MatrixSetDiagV3(input=g.rand(dt, [5, 4]),
+                                               diagonal=g.rand(dt, [4, 4]),
+                                               k=g.const([-3, 0], "int32"), align=align,
+                                               name="op"))
+        g.case(f"MatrixDiagV2.{sgname(dt)}.band",
+               lambda: raw.MatrixDiagV2(diagonal=g.rand(dt, [2, 2, 3]),
+                                        k=g.const([0, 1], "int32"),
+                                        num_rows=g.const(-1, "int32"),
+                                        num_cols=g.const(-1, "int32"), padding_value=pad(),
+                                        name="op"))
+        g.case(f"MatrixDiagPartV2.{sgname(dt)}.band",
+               lambda: raw.MatrixDiagPartV2(input=g.rand(dt, [4, 3]), k=g.const([-2, 1], "int32"),
+                                            padding_value=pad(), name="op"))
+        g.case(f"MatrixSetDiagV2.{sgname(dt)}.band",
+               lambda: raw.MatrixSetDiagV2(input=g.rand(dt, [3, 4]), diagonal=g.rand(dt, [2, 3]),
+                                           k=g.const([1, 2], "int32"), name="op"))
+        for sname, shape, k, rows, cols in [("super", [3], 1, -1, -1),
+                                            ("sub_rows", [3], -2, 6, -1),
+                                            ("cols", [2, 3], 0, -1, 4),
+                                            ("scalar_k", [1, 2], -1, 3, 2),
+                                            ("empty", [0, 2], 0, -1, -1)]:
+            g.case(f"MatrixDiagV3.{sgname(dt)}.{sname}",
+                   lambda: raw.MatrixDiagV3(diagonal=g.rand(dt, shape), k=g.const(k, "int32"),
+                                            num_rows=g.const(rows, "int32"),
+                                            num_cols=g.const(cols, "int32"), padding_value=pad(),
+                                            name="op"))
+        for sname, shape, k in [("super", [3, 4], 2), ("sub", [4, 3], -3),
+                                ("main_empty", [2, 0, 3], 0), ("rank4", [2, 1, 3, 3], [0, 1])]:
+            g.case(f"MatrixDiagPartV3.{sgname(dt)}.{sname}",
+                   lambda: raw.MatrixDiagPartV3(input=g.rand(dt, shape), k=g.const(k, "int32"),
+                                                padding_value=pad(), name="op"))
+        g.case(f"MatrixSetDiagV3.{sgname(dt)}.scalar_k",
+               lambda: raw.MatrixSetDiagV3(input=g.rand(dt, [2, 3, 4]),
+                                           diagonal=g.rand(dt, [2, 3]), k=g.const(1, "int32"),
+                                           name="op"))
+        g.case(f"MatrixDiag.{sgname(dt)}.vec",
+               lambda: raw.MatrixDiag(diagonal=g.rand(dt, [4]), name="op"))
+        g.case(f"MatrixDiagPart.{sgname(dt)}.wide",
+               lambda: raw.MatrixDiagPart(input=g.rand(dt, [2, 5]), name="op"))
+        g.case(f"MatrixSetDiag.{sgname(dt)}.tall",
+               lambda: raw.MatrixSetDiag(input=g.rand(dt, [5, 2]), diagonal=g.rand(dt, [2]),
+                                         name="op"))
+        g.case(f"MatrixDiagPartV3.{sgname(dt)}.k_reversed",
+               lambda: raw.MatrixDiagPartV3(input=g.rand(dt, [3, 3]),
+                                            k=hide_shape(g.const([1, -1], "int32")),
+                                            padding_value=pad(), name="op"), error=True)
+        g.case(f"MatrixDiagPartV3.{sgname(dt)}.k_out_of_bound",
+               lambda: raw.MatrixDiagPartV3(input=hide_shape(g.rand(dt, [3, 3])),
+                                            k=hide_shape(g.const([3], "int32")),
+                                            padding_value=pad(), name="op"), error=True)
+        g.case(f"MatrixSetDiagV3.{sgname(dt)}.bad_diagonal",
+               lambda: raw.MatrixSetDiagV3(input=hide_shape(g.rand(dt, [3, 4])),
+                                           diagonal=hide_shape(g.rand(dt, [4])),
+                                           k=g.const(0, "int32"), name="op"), error=True)
+        g.case(f"MatrixDiagV3.{sgname(dt)}.inconsistent",
+               lambda: raw.MatrixDiagV3(diagonal=hide_shape(g.rand(dt, [3])),
+                                        k=g.const(0, "int32"),
+                                        num_rows=hide_shape(g.const(5, "int32")),
+                                        num_cols=hide_shape(g.const(6, "int32")),
+                                        padding_value=pad(), name="op"), error=True)
+        g.case(f"MatrixDiagV3.{sgname(dt)}.wrong_num_diags",
+               lambda: raw.MatrixDiagV3(diagonal=hide_shape(g.rand(dt, [2, 3])),
+                                        k=hide_shape(g.const([0, 2], "int32")),
+                                        num_rows=g.const(-1, "int32"),
+                                        num_cols=g.const(-1, "int32"),
+                                        padding_value=pad(), name="op"), error=True)
+        g.case(f"MatrixDiagPart.{sgname(dt)}.vector",
+               lambda: raw.MatrixDiagPart(input=hide_rank(g.rand(dt, [3])), name="op"),
+               error=True)
+    for dt in tf_types("Diag"):
+        for sname, shape in [("vec", [3]), ("mat", [2, 2])] + (
+                [("rank3", [1, 2, 2]), ("empty", [0])] if is_main(dt) else []):
+            g.case(f"Diag.{sgname(dt)}.{sname}",
+                   lambda: raw.Diag(diagonal=g.rand(dt, shape), name="op"))
+            g.case(f"DiagPart.{sgname(dt)}.{sname}",
+                   lambda: raw.DiagPart(input=g.rand(dt, shape + shape), name="op"))
+        if is_main(dt):
+            g.case(f"DiagPart.{sgname(dt)}.odd_rank",
+                   lambda: raw.DiagPart(input=hide_rank(g.rand(dt, [2, 2, 2])), name="op"),
+                   error=True)
+            g.case(f"DiagPart.{sgname(dt)}.mismatch",
+                   lambda: raw.DiagPart(input=hide_shape(g.rand(dt, [2, 3])), name="op"),
+                   error=True)
+            g.case(f"Diag.{sgname(dt)}.scalar",
+                   lambda: raw.Diag(diagonal=hide_rank(g.rand(dt, [])), name="op"), error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
