@@ -125,7 +125,9 @@ class ConcatOffsetOp final : public OpKernel {
           out->data<int64_t>()[d] = v;
         }
       }
-      offset += s[axis];
+      // Wraps as TensorFlow's does on absurd sizes, without signed overflow.
+      offset = static_cast<int64_t>(static_cast<uint64_t>(offset) +
+                                    static_cast<uint64_t>(s[axis]));
     }
   }
 };

@@ -93,7 +93,8 @@ void SpaceBatch(OpKernelContext* ctx, bool to_batch, const Tensor& in,
     OP_REQUIRES(ctx, lo >= 0 && hi >= 0,
                 NodeError(ctx, to_batch ? "Negative paddings" : "Negative crops", " at dim ", i,
                           ": ", lo, ", ", hi));
-    OP_REQUIRES(ctx, lo <= kMaxTensorElements && hi <= kMaxTensorElements,
+    // Small enough that a dim plus both never overflows.
+    OP_REQUIRES(ctx, lo <= kMaxTensorElements / 4 && hi <= kMaxTensorElements / 4,
                 NodeError(ctx, what, " too large at dim ", i, ": ", lo, ", ", hi));
     g.block.push_back(block[i]);
     g.lo.push_back(lo);

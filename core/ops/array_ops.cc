@@ -601,6 +601,7 @@ absl::Status DepthSpaceShape(InferenceContext* c, bool to_depth) {
   SG_RETURN_IF_ERROR(c->WithRank(0, 4, &in));
   int64_t bs;
   SG_RETURN_IF_ERROR(c->GetAttr("block_size", &bs));
+  if (bs < 2 || bs > (int64_t{1} << 31)) return c->Error("block_size ", bs, " is out of range");
   std::vector<int64_t> out = Dims(in);
   auto divide = [&](int d, int64_t by) -> absl::Status {
     if (out[d] < 0) return absl::OkStatus();
@@ -610,17 +611,21 @@ absl::Status DepthSpaceShape(InferenceContext* c, bool to_depth) {
     out[d] /= by;
     return absl::OkStatus();
   };
-  auto multiply = [&](int d, int64_t by) {
+  auto multiply = [&](int d, int64_t by) -> absl::Status {
+    if (out[d] > 0 && by > kMaxTensorElements / out[d]) {
+      return c->Error("dimension ", d, " times ", by, " is too large");
+    }
     if (out[d] >= 0) out[d] *= by;
+    return absl::OkStatus();
   };
   if (to_depth) {
     SG_RETURN_IF_ERROR(divide(h, bs));
     SG_RETURN_IF_ERROR(divide(w, bs));
-    multiply(ch, bs * bs);
+    SG_RETURN_IF_ERROR(multiply(ch, bs * bs));
   } else {
     SG_RETURN_IF_ERROR(divide(ch, bs * bs));
-    multiply(h, bs);
-    multiply(w, bs);
+    SG_RETURN_IF_ERROR(multiply(h, bs));
+    SG_RETURN_IF_ERROR(multiply(w, bs));
   }
   c->set_output(0, Shape(out));
   return absl::OkStatus();
@@ -644,6 +649,7 @@ absl::Status SpaceBatchShapeImpl(InferenceContext* c, bool to_batch,
   int64_t prod = 1;
   for (int64_t b : *block) {
     if (b < 1) return c->Error("block_shape must be positive");
+    if (b > kMaxTensorElements / prod) return c->Error("block_shape is too large");
     prod *= b;
   }
   if (pads_known && static_cast<int>(pads.size()) != 2 * m) {
@@ -651,6 +657,9 @@ absl::Status SpaceBatchShapeImpl(InferenceContext* c, bool to_batch,
   }
   std::vector<int64_t> out = Dims(in);
   if (to_batch) {
+    if (out[0] > 0 && prod > kMaxTensorElements / out[0]) {
+      return c->Error("output batch size is too large");
+    }
     out[0] = out[0] < 0 ? -1 : out[0] * prod;
   } else if (out[0] >= 0) {
     if (out[0] % prod != 0) {
@@ -669,6 +678,9 @@ absl::Status SpaceBatchShapeImpl(InferenceContext* c, bool to_batch,
     if (lo < 0 || hi < 0) {
       return c->Error(to_batch ? "paddings" : "crops", " cannot be negative");
     }
+    if (lo > kMaxTensorElements / 4 || hi > kMaxTensorElements / 4) {
+      return c->Error(to_batch ? "paddings" : "crops", " are too large");
+    }
     if (d < 0) continue;
     if (to_batch) {
       if ((d + lo + hi) % (*block)[i] != 0) {
@@ -677,6 +689,9 @@ absl::Status SpaceBatchShapeImpl(InferenceContext* c, bool to_batch,
       }
       d = (d + lo + hi) / (*block)[i];
     } else {
+      if (d > 0 && (*block)[i] > kMaxTensorElements / d) {
+        return c->Error("dimension ", 1 + i, " times its block is too large");
+      }
       if (d * (*block)[i] < lo + hi) {
         return c->Error("crops must be less than or equal to the cropped dimension's size: ",
                         lo, " + ", hi, " > ", d * (*block)[i]);

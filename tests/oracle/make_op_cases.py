@@ -3797,6 +3797,16 @@ def array_layout(g):
                                           block_shape=g.const([2], "int32"),
                                           crops=hide_shape(g.const([[3, 2]], "int32")),
                                           name="op"), error=True)
+        g.case(f"SpaceToBatchND.{sgname(dt)}.huge_padding",
+               lambda: raw.SpaceToBatchND(input=hide_shape(g.rand(dt, [1, 4, 4])),
+                                          block_shape=g.const([2], "int64"),
+                                          paddings=hide_shape(g.const([[2**62, 0]], "int64")),
+                                          name="op"), error=True)
+        g.case(f"BatchToSpaceND.{sgname(dt)}.huge_block",
+               lambda: raw.BatchToSpaceND(input=hide_shape(g.rand(dt, [2, 4, 4])),
+                                          block_shape=g.const([2**40], "int64"),
+                                          crops=hide_shape(g.const([[0, 0]], "int64")),
+                                          name="op"), error=True)
         g.case(f"SpaceToBatch.{sgname(dt)}.rank3",
                lambda: raw.SpaceToBatch(input=hide_rank(g.rand(dt, [2, 2, 2])),
                                         paddings=g.const([[0, 0], [0, 0]], "int32"),
@@ -4019,6 +4029,10 @@ def array_misc(g):
                    lambda: list(raw.ConcatOffset(concat_dim=g.const(axis, "int32"),
                                                  shape=[g.const(s, dt) for s in shapes],
                                                  name="op")))
+        if dt == "int64":  # offsets past int64 wrap around, as TensorFlow's
+            g.case("ConcatOffset.int64.huge",
+                   lambda: list(raw.ConcatOffset(concat_dim=g.const(0, "int32"),
+                                                 shape=[g.const([2**62], dt)] * 3, name="op")))
         g.case(f"ConcatOffset.{sgname(dt)}.bad_axis",
                lambda: list(raw.ConcatOffset(concat_dim=hide_shape(g.const(2, "int32")),
                                              shape=[g.const([2, 3], dt), g.const([2, 5], dt)],
