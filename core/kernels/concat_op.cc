@@ -1,4 +1,5 @@
-// ConcatV2 (values..., axis) and the older Concat (concat_dim, values...).
+// ConcatV2 (values..., axis) and the older Concat (concat_dim, values...). ConcatOffset: where
+// each input of a concatenation starts.
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 
@@ -78,6 +79,59 @@ class ConcatOp final : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ConcatV2").Device(DEVICE_CPU), ConcatOp);
 REGISTER_KERNEL_BUILDER(Name("Concat").Device(DEVICE_CPU), ConcatOp);
+
+// ConcatOffset: where each input of a concatenation along concat_dim starts in the output.
+class ConcatOffsetOp final : public OpKernel {
+ public:
+  explicit ConcatOffsetOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& dim_t = ctx->input(0);
+    OP_REQUIRES(ctx, dim_t.dims() == 0,
+                NodeError(ctx, "Concat dim tensor should be a scalar integer, but got shape ",
+                          dim_t.shape().DebugString()));
+    const int n = ctx->num_inputs() - 1;
+    for (int i = 0; i < n; ++i) {
+      OP_REQUIRES(ctx, ctx->input(1 + i).dims() == 1,
+                  NodeError(ctx, "input ", i, " should be a vector, but got shape ",
+                            ctx->input(1 + i).shape().DebugString()));
+    }
+    const auto first = IntValues(ctx->input(1));
+    const int64_t rank = static_cast<int64_t>(first.size());
+    int64_t axis = dim_t.data<int32_t>()[0];
+    if (axis < 0) axis += rank;
+    OP_REQUIRES(ctx, axis >= 0 && axis < rank,
+                NodeError(ctx, "Concat dim is out of range: ", dim_t.data<int32_t>()[0], " vs. ",
+                          rank));
+    int64_t offset = 0;
+    for (int i = 0; i < n; ++i) {
+      const Tensor& s_t = ctx->input(1 + i);
+      const auto s = IntValues(s_t);
+      OP_REQUIRES(ctx, static_cast<int64_t>(s.size()) == rank,
+                  NodeError(ctx, "input ", i, " should contain ", rank, " elements, but got ",
+                            s.size()));
+      Tensor* out;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(i, TensorShape({rank}), &out));
+      for (int64_t d = 0; d < rank; ++d) {
+        OP_REQUIRES(ctx, d == axis || s[d] == first[d],
+                    NodeError(ctx, "All dimensions except ", axis, " must match. Input ", i,
+                              " has shape ", s_t.SummarizeValue(10),
+                              " and doesn't match input 0 with shape ",
+                              ctx->input(1).SummarizeValue(10), "."));
+        const int64_t v = d == axis ? offset : 0;
+        if (out->dtype() == DT_INT32) {
+          out->data<int32_t>()[d] = static_cast<int32_t>(v);
+        } else {
+          out->data<int64_t>()[d] = v;
+        }
+      }
+      // Wraps as TensorFlow's does on absurd sizes, without signed overflow.
+      offset = static_cast<int64_t>(static_cast<uint64_t>(offset) +
+                                    static_cast<uint64_t>(s[axis]));
+    }
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("ConcatOffset").Device(DEVICE_CPU), ConcatOffsetOp);
 
 }  // namespace
 }  // namespace sg

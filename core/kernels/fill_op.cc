@@ -1,4 +1,6 @@
-// Fill (dims, value), ZerosLike and OnesLike.
+// Fill (dims, value), ZerosLike, OnesLike and Empty.
+#include <cstring>
+
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 
@@ -51,6 +53,24 @@ class ConstantLikeOp final : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ZerosLike").Device(DEVICE_CPU), ConstantLikeOp);
 REGISTER_KERNEL_BUILDER(Name("OnesLike").Device(DEVICE_CPU), ConstantLikeOp);
+
+// Empty: a tensor of the given shape. sg always zeroes it, so init (zeros asked for) or not the
+// values are the same.
+class EmptyOp final : public OpKernel {
+ public:
+  explicit EmptyOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, ShapeFromIntVector(ctx, ctx->input(0), &shape));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    if (DataTypeIsPod(out->dtype()) && out->NumElements() > 0) {
+      std::memset(out->raw_data(), 0, out->TotalBytes());
+    }
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("Empty").Device(DEVICE_CPU), EmptyOp);
 
 }  // namespace
 

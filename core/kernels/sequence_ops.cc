@@ -1,5 +1,5 @@
 // Range: [start, start + delta, ...) up to limit, values accumulated by repeated addition of
-// delta as TensorFlow's CPU kernel does.
+// delta as TensorFlow's CPU kernel does. LinSpace: num evenly spaced values from start to stop.
 #include <cmath>
 
 #include "core/kernels/cwise_ops_common.h"
@@ -64,6 +64,45 @@ class RangeOp final : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(
     Name("Range").Device(DEVICE_CPU).TypeConstraint("Tidx", DataTypesOf(RangeTypes())), RangeOp);
+
+// LinSpace: num values from start to stop, start + i * step with the last one stop itself.
+class LinSpaceOp final : public OpKernel {
+ public:
+  explicit LinSpaceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const char* names[3] = {"start", "stop", "num"};
+    for (int i = 0; i < 3; ++i) {
+      OP_REQUIRES(ctx, ctx->input(i).dims() == 0,
+                  KernelError(*this, names[i], " must be a scalar, not shape ",
+                              ctx->input(i).shape().DebugString()));
+    }
+    const int64_t num = ctx->input(2).dtype() == DT_INT32 ? ctx->input(2).data<int32_t>()[0]
+                                                          : ctx->input(2).data<int64_t>()[0];
+    OP_REQUIRES(ctx, num > 0, KernelError(*this, "Requires num > 0: ", num));
+    auto shape = TensorShape::Build({num});
+    OP_REQUIRES(ctx, shape.ok(), KernelError(*this, shape.status().message()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
+    const bool ok = DispatchTypes(TypeList<float, double>(), out->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T start = ctx->input(0).data<T>()[0], stop = ctx->input(1).data<T>()[0];
+      T* o = out->data<T>();
+      if (num == 1) {
+        o[0] = start;
+        return;
+      }
+      const T step = (stop - start) / static_cast<T>(num - 1);
+      for (int64_t i = 0; i < num - 1; ++i) o[i] = start + step * static_cast<T>(i);
+      o[num - 1] = stop;
+    });
+    if (!ok) ctx->CtxFailure(UnsupportedType(*this, out->dtype()));
+  }
+};
+// TensorFlow's CPU kernels: float and double (its OpDef also allows half and bfloat16).
+REGISTER_KERNEL_BUILDER(Name("LinSpace").Device(DEVICE_CPU).TypeConstraint("T",
+                                                                         {DT_FLOAT, DT_DOUBLE}),
+                        LinSpaceOp);
 
 }  // namespace
 }  // namespace sg

@@ -1,6 +1,10 @@
 // Shape, ShapeN, Size and Rank: facts about the input's shape as small int tensors.
+// BroadcastArgs: the broadcast of two shapes. EnsureShape: the input, checked against a shape.
+#include <algorithm>
 #include <limits>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 
@@ -61,6 +65,60 @@ class RankOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("Rank").Device(DEVICE_CPU), RankOp);
+
+// BroadcastArgs: the shape two shapes broadcast to (numpy's rules).
+class BroadcastArgsOp final : public OpKernel {
+ public:
+  explicit BroadcastArgsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& a_t = ctx->input(0);
+    const Tensor& b_t = ctx->input(1);
+    for (int i = 0; i < 2; ++i) {
+      OP_REQUIRES(ctx, ctx->input(i).dims() == 1,
+                  NodeError(ctx, "In[", i, "] must be a vector. ",
+                            ctx->input(i).shape().DebugString()));
+    }
+    const auto a = IntValues(a_t), b = IntValues(b_t);
+    const size_t rank = std::max(a.size(), b.size());
+    std::vector<int64_t> out(rank);
+    auto shape_string = [](absl::Span<const int64_t> s) {
+      return absl::StrCat("[", absl::StrJoin(s, ","), "]");
+    };
+    for (size_t i = 0; i < rank; ++i) {
+      const int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1;
+      const int64_t y = i < b.size() ? b[b.size() - 1 - i] : 1;
+      OP_REQUIRES(ctx, (x == y || x == 1 || y == 1) && x >= 0 && y >= 0,
+                  NodeError(ctx, "Incompatible shapes: ", shape_string(a), " vs. ",
+                            shape_string(b)));
+      out[rank - 1 - i] = x == 1 ? y : x;
+    }
+    Tensor t;
+    OP_REQUIRES_OK(ctx, MakeIntTensor(ctx, ctx->expected_output_dtype(0),
+                                      TensorShape({static_cast<int64_t>(rank)}), out, &t));
+    ctx->set_output(0, t);
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("BroadcastArgs").Device(DEVICE_CPU), BroadcastArgsOp);
+
+// EnsureShape: the input, when its shape is compatible with attr shape; else INVALID_ARGUMENT.
+class EnsureShapeOp final : public OpKernel {
+ public:
+  explicit EnsureShapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("shape", &shape_));
+    set_expensive(false);
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    OP_REQUIRES(ctx, shape_.IsCompatibleWith(in.shape()),
+                NodeError(ctx, "Shape of tensor ", name(), " ", in.shape().DebugString(),
+                          " is not compatible with expected shape ", shape_.DebugString(), "."));
+    ctx->set_output(0, in);
+  }
+
+ private:
+  PartialTensorShape shape_;
+};
+REGISTER_KERNEL_BUILDER(Name("EnsureShape").Device(DEVICE_CPU), EnsureShapeOp);
 
 }  // namespace
 }  // namespace sg

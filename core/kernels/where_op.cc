@@ -1,8 +1,5 @@
 // Where (one input): the coordinates of the true / non-zero elements, as int64 [n, rank] in
-// row-major order (rank 1 or more). Unique: the distinct values of a vector in order of first
-// appearance.
-#include <unordered_map>
-
+// row-major order (rank 1 or more).
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 
@@ -50,59 +47,6 @@ REGISTER_KERNEL_BUILDER(Name("Where").Device(DEVICE_CPU).TypeConstraint(
                                   DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64,
                                   DT_BOOL, DT_COMPLEX64, DT_COMPLEX128}),
                         WhereOp);
-
-class UniqueOp final : public OpKernel {
- public:
-  explicit UniqueOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
-
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& in = ctx->input(0);
-    OP_REQUIRES(ctx, in.dims() == 1,
-                NodeError(ctx, "unique expects a 1D vector, got ", in.shape().DebugString()));
-    const int64_t n = in.NumElements();
-    Tensor* idx;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, in.shape(), &idx));
-    auto run = [&](auto tag) {
-      using T = decltype(tag);
-      const T* v = in.data<T>();
-      std::unordered_map<T, int64_t> first;
-      std::vector<T> uniq;
-      for (int64_t i = 0; i < n; ++i) {
-        auto it = first.emplace(v[i], static_cast<int64_t>(uniq.size()));
-        if (it.second) uniq.push_back(v[i]);
-        if (idx->dtype() == DT_INT32) {
-          idx->data<int32_t>()[i] = static_cast<int32_t>(it.first->second);
-        } else {
-          idx->data<int64_t>()[i] = it.first->second;
-        }
-      }
-      Tensor* y;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(
-                              0, TensorShape({static_cast<int64_t>(uniq.size())}), &y));
-      std::copy(uniq.begin(), uniq.end(), y->data<T>());
-    };
-    switch (in.dtype()) {
-      case DT_FLOAT: run(float{}); break;
-      case DT_DOUBLE: run(double{}); break;
-      case DT_INT32: run(int32_t{}); break;
-      case DT_INT64: run(int64_t{}); break;
-      case DT_INT8: run(int8_t{}); break;
-      case DT_UINT8: run(uint8_t{}); break;
-      case DT_INT16: run(int16_t{}); break;
-      case DT_UINT16: run(uint16_t{}); break;
-      case DT_UINT32: run(uint32_t{}); break;
-      case DT_UINT64: run(uint64_t{}); break;
-      case DT_HALF: run(half{}); break;
-      case DT_BFLOAT16: run(bfloat16{}); break;
-      case DT_BOOL: run(bool{}); break;
-      case DT_STRING: run(tstring{}); break;
-      default:
-        ctx->CtxFailure(NodeError(ctx, "Unique does not support dtype ",
-                                  DataTypeString(in.dtype())));
-    }
-  }
-};
-REGISTER_KERNEL_BUILDER(Name("Unique").Device(DEVICE_CPU), UniqueOp);
 
 }  // namespace
 }  // namespace sg

@@ -576,6 +576,367 @@ absl::Status UniqueShape(InferenceContext* c) {
 
 absl::Status ReverseV2Shape(InferenceContext* c) { return shape_fns::Unchanged(c); }
 
+// ---- space, depth and batch ----------------------------------------------------------------
+
+// Where H, W and C sit in the 4-D input of SpaceToDepth / DepthToSpace; false for
+// NCHW_VECT_C, whose shapes sg does not work out.
+bool SpatialLayout(InferenceContext* c, int* h, int* w, int* ch) {
+  std::string format = "NHWC";
+  c->GetAttr("data_format", &format).IgnoreError();
+  if (format == "NHWC") {
+    *h = 1, *w = 2, *ch = 3;
+  } else if (format == "NCHW") {
+    *ch = 1, *h = 2, *w = 3;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// SpaceToDepth (to_depth) and DepthToSpace.
+absl::Status DepthSpaceShape(InferenceContext* c, bool to_depth) {
+  int h, w, ch;
+  if (!SpatialLayout(c, &h, &w, &ch)) return shape_fns::Unknown(c);
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &in));
+  int64_t bs;
+  SG_RETURN_IF_ERROR(c->GetAttr("block_size", &bs));
+  if (bs < 2 || bs > (int64_t{1} << 31)) return c->Error("block_size ", bs, " is out of range");
+  std::vector<int64_t> out = Dims(in);
+  auto divide = [&](int d, int64_t by) -> absl::Status {
+    if (out[d] < 0) return absl::OkStatus();
+    if (out[d] % by != 0) {
+      return c->Error("Dimension size must be evenly divisible by ", by, " but is ", out[d]);
+    }
+    out[d] /= by;
+    return absl::OkStatus();
+  };
+  auto multiply = [&](int d, int64_t by) -> absl::Status {
+    if (out[d] > 0 && by > kMaxTensorElements / out[d]) {
+      return c->Error("dimension ", d, " times ", by, " is too large");
+    }
+    if (out[d] >= 0) out[d] *= by;
+    return absl::OkStatus();
+  };
+  if (to_depth) {
+    SG_RETURN_IF_ERROR(divide(h, bs));
+    SG_RETURN_IF_ERROR(divide(w, bs));
+    SG_RETURN_IF_ERROR(multiply(ch, bs * bs));
+  } else {
+    SG_RETURN_IF_ERROR(divide(ch, bs * bs));
+    SG_RETURN_IF_ERROR(multiply(h, bs));
+    SG_RETURN_IF_ERROR(multiply(w, bs));
+  }
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+// SpaceToBatchND (to_batch) and BatchToSpaceND with the block shape `block` (empty when not
+// known) and the paddings or crops in input `pads_input`.
+absl::Status SpaceBatchShapeImpl(InferenceContext* c, bool to_batch,
+                                 const std::vector<int64_t>* block, int pads_input) {
+  const Shape& in = c->input(0);
+  std::vector<int64_t> pads;
+  const bool pads_known = ConstInts(c, pads_input, &pads);
+  if (block == nullptr || in.unknown_rank()) {
+    c->set_output(0, in.unknown_rank() ? Shape() : UnknownOfRank(in.dims()));
+    return absl::OkStatus();
+  }
+  const int m = static_cast<int>(block->size());
+  if (in.dims() < 1 + m) {
+    return c->Error("input rank should be >= ", 1 + m, " instead of ", in.dims());
+  }
+  int64_t prod = 1;
+  for (int64_t b : *block) {
+    if (b < 1) return c->Error("block_shape must be positive");
+    if (b > kMaxTensorElements / prod) return c->Error("block_shape is too large");
+    prod *= b;
+  }
+  if (pads_known && static_cast<int>(pads.size()) != 2 * m) {
+    return c->Error(to_batch ? "paddings" : "crops", " must have shape [", m, ", 2]");
+  }
+  std::vector<int64_t> out = Dims(in);
+  if (to_batch) {
+    if (out[0] > 0 && prod > kMaxTensorElements / out[0]) {
+      return c->Error("output batch size is too large");
+    }
+    out[0] = out[0] < 0 ? -1 : out[0] * prod;
+  } else if (out[0] >= 0) {
+    if (out[0] % prod != 0) {
+      return c->Error("batch size ", out[0], " is not divisible by the product of the block "
+                      "shape, ", prod);
+    }
+    out[0] /= prod;
+  }
+  for (int i = 0; i < m; ++i) {
+    int64_t& d = out[1 + i];
+    if (!pads_known) {
+      d = -1;
+      continue;
+    }
+    const int64_t lo = pads[2 * i], hi = pads[2 * i + 1];
+    if (lo < 0 || hi < 0) {
+      return c->Error(to_batch ? "paddings" : "crops", " cannot be negative");
+    }
+    if (lo > kMaxTensorElements / 4 || hi > kMaxTensorElements / 4) {
+      return c->Error(to_batch ? "paddings" : "crops", " are too large");
+    }
+    if (d < 0) continue;
+    if (to_batch) {
+      if ((d + lo + hi) % (*block)[i] != 0) {
+        return c->Error("padded_shape[", i, "]=", d + lo + hi,
+                        " is not divisible by block_shape[", i, "]=", (*block)[i]);
+      }
+      d = (d + lo + hi) / (*block)[i];
+    } else {
+      if (d > 0 && (*block)[i] > kMaxTensorElements / d) {
+        return c->Error("dimension ", 1 + i, " times its block is too large");
+      }
+      if (d * (*block)[i] < lo + hi) {
+        return c->Error("crops must be less than or equal to the cropped dimension's size: ",
+                        lo, " + ", hi, " > ", d * (*block)[i]);
+      }
+      d = d * (*block)[i] - lo - hi;
+    }
+  }
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+absl::Status SpaceBatchNDShape(InferenceContext* c, bool to_batch) {
+  Shape block_shape;
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &block_shape));
+  Shape pads_shape;
+  SG_RETURN_IF_ERROR(c->WithRank(2, 2, &pads_shape));
+  std::vector<int64_t> block;
+  return SpaceBatchShapeImpl(c, to_batch, ConstInts(c, 1, &block) ? &block : nullptr, 2);
+}
+
+// SpaceToBatch and BatchToSpace: 4-D input, block_size on both spatial dims.
+absl::Status SpaceBatchShape(InferenceContext* c, bool to_batch) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &in));
+  Shape pads_shape;
+  SG_RETURN_IF_ERROR(c->WithRank(1, 2, &pads_shape));
+  int64_t bs;
+  SG_RETURN_IF_ERROR(c->GetAttr("block_size", &bs));
+  std::vector<int64_t> block = {bs, bs};
+  return SpaceBatchShapeImpl(c, to_batch, &block, 1);
+}
+
+// ---- sequences, rolls, shapes --------------------------------------------------------------
+
+absl::Status ReverseSequenceShape(InferenceContext* c) {
+  const Shape& in = c->input(0);
+  Shape lens;
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &lens));
+  int64_t seq_dim, batch_dim;
+  SG_RETURN_IF_ERROR(c->GetAttr("seq_dim", &seq_dim));
+  SG_RETURN_IF_ERROR(c->GetAttr("batch_dim", &batch_dim));
+  if (in.unknown_rank()) return shape_fns::Unchanged(c);
+  const int rank = in.dims();
+  if (batch_dim < 0 || batch_dim >= rank) {
+    return c->Error("batch_dim must be in [0, ", rank, "), got ", batch_dim);
+  }
+  if (seq_dim < 0 || seq_dim >= rank) {
+    return c->Error("seq_dim must be in [0, ", rank, "), got ", seq_dim);
+  }
+  if (seq_dim == batch_dim) {
+    return c->Error("seq_dim and batch_dim must not be the same: ", seq_dim);
+  }
+  int64_t merged;
+  if (!MergeDim(in.dim_size(batch_dim), lens.dim_size(0), &merged)) {
+    return c->Error("Length of seq_lengths != input.dims(", batch_dim, "), (",
+                    lens.dim_size(0), " vs. ", in.dim_size(batch_dim), ")");
+  }
+  std::vector<int64_t> out = Dims(in);
+  out[batch_dim] = merged;
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+absl::Status RollShape(InferenceContext* c) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1, &in));
+  for (int i : {1, 2}) {
+    const Shape& s = c->input(i);
+    if (!s.unknown_rank() && s.dims() > 1) {
+      return c->Error(i == 1 ? "shift" : "axis", " must be a scalar or a vector, got ",
+                      s.DebugString());
+    }
+  }
+  c->set_output(0, in);
+  return absl::OkStatus();
+}
+
+absl::Status BroadcastArgsShape(InferenceContext* c) {
+  Shape a, b;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 1, &a));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &b));
+  const int64_t n = a.dim_size(0) < 0 || b.dim_size(0) < 0
+                        ? -1
+                        : std::max(a.dim_size(0), b.dim_size(0));
+  c->set_output(0, Shape({n}));
+  return absl::OkStatus();
+}
+
+absl::Status ConcatOffsetShape(InferenceContext* c) {
+  Shape dim;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 0, &dim));
+  for (int i = 1; i < c->num_inputs(); ++i) {
+    Shape s;
+    SG_RETURN_IF_ERROR(c->WithRank(i, 1, &s));
+    c->set_output(i - 1, s);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EnsureShapeShape(InferenceContext* c) {
+  PartialTensorShape want;
+  SG_RETURN_IF_ERROR(c->GetAttr("shape", &want));
+  auto merged = c->input(0).Merge(want);
+  if (!merged.ok()) {
+    return c->Error("Shape of tensor ", c->input(0).DebugString(),
+                    " is not compatible with expected shape ", want.DebugString(), ".");
+  }
+  c->set_output(0, *merged);
+  return absl::OkStatus();
+}
+
+absl::Status LinSpaceShape(InferenceContext* c) {
+  Shape s;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 0, &s));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 0, &s));
+  SG_RETURN_IF_ERROR(c->WithRank(2, 0, &s));
+  int64_t num = -1;
+  if (ConstScalar(c, 2, &num) && num <= 0) return c->Error("Requires num > 0: ", num);
+  c->set_output(0, Shape({num}));
+  return absl::OkStatus();
+}
+
+// UniqueV2 / UniqueWithCountsV2: the axis (input 1) holds no or one value.
+absl::Status UniqueAxisShape(InferenceContext* c) {
+  const Shape& x = c->input(0);
+  const Shape& axis_shape = c->input(1);
+  if (!axis_shape.unknown_rank() && axis_shape.dims() != 1) {
+    return c->Error("axis expects a 1D vector.");
+  }
+  std::vector<int64_t> axis;
+  Shape y, idx({-1});
+  if (ConstInts(c, 1, &axis)) {
+    if (axis.size() > 1) {
+      return c->Error("axis does not support input tensors larger than 1 elements.");
+    }
+    if (axis.empty()) {
+      Shape v;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 1, &v));
+      y = Shape({-1});
+      idx = v;
+    } else if (!x.unknown_rank()) {
+      int64_t a = axis[0];
+      if (a < -x.dims() || a >= x.dims()) {
+        return c->Error("axis expects to be in the range [", -x.dims(), ", ", x.dims(), ")");
+      }
+      if (a < 0) a += x.dims();
+      std::vector<int64_t> dims = Dims(x);
+      idx = Shape({dims[a]});
+      dims[a] = -1;
+      y = Shape(dims);
+    }
+  } else if (!x.unknown_rank()) {
+    y = UnknownOfRank(x.dims());
+  }
+  c->set_output(0, y);
+  c->set_output(1, idx);
+  if (c->num_outputs() > 2) c->set_output(2, Shape({-1}));
+  return absl::OkStatus();
+}
+
+
+// ---- diagonals -----------------------------------------------------------------------------
+
+// The band k (input `k_input`, a constant): lower and upper; false when not known.
+bool ConstBand(InferenceContext* c, int k_input, int64_t* lower, int64_t* upper) {
+  std::vector<int64_t> k;
+  if (!ConstInts(c, k_input, &k) || k.empty() || k.size() > 2) return false;
+  *lower = k[0];
+  *upper = k.back();
+  return true;
+}
+
+// MatrixDiag (v1: the main diagonal) and MatrixDiagV2/V3.
+absl::Status MatrixDiagShape(InferenceContext* c) {
+  const Shape& diag = c->input(0);
+  if (c->num_inputs() == 1) {
+    Shape d;
+    SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1, &d));
+    if (d.unknown_rank()) return shape_fns::Unknown(c);
+    std::vector<int64_t> out = Dims(d);
+    out.push_back(out.back());
+    c->set_output(0, Shape(out));
+    return absl::OkStatus();
+  }
+  int64_t lower, upper, rows, cols;
+  if (diag.unknown_rank() || !ConstBand(c, 1, &lower, &upper) || !ConstScalar(c, 2, &rows) ||
+      !ConstScalar(c, 3, &cols)) {
+    return shape_fns::Unknown(c);
+  }
+  if (lower > upper) return c->Error("lower_diag_index must not be larger than upper_diag_index");
+  const bool single = lower == upper;
+  if (diag.dims() < (single ? 1 : 2)) {
+    return c->Error("diagonal must be at least ", single ? 1 : 2, "-dim, received shape: ",
+                    diag.DebugString());
+  }
+  std::vector<int64_t> out = Dims(diag);
+  const int64_t len = out.back();
+  out.resize(out.size() - (single ? 1 : 2));
+  if (len >= 0) {
+    const int64_t min_rows = len - std::min<int64_t>(upper, 0);
+    const int64_t min_cols = len + std::max<int64_t>(lower, 0);
+    if (rows == -1 && cols == -1) {
+      rows = cols = std::max(min_rows, min_cols);
+    } else if (rows == -1) {
+      rows = min_rows;
+    } else if (cols == -1) {
+      cols = min_cols;
+    }
+  } else {
+    rows = rows < 0 ? -1 : rows;
+    cols = cols < 0 ? -1 : cols;
+  }
+  out.push_back(rows);
+  out.push_back(cols);
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+// MatrixDiagPart (v1) and MatrixDiagPartV2/V3.
+absl::Status MatrixDiagPartShape(InferenceContext* c) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 2, &in));
+  int64_t lower = 0, upper = 0;
+  if (in.unknown_rank() || (c->num_inputs() > 1 && !ConstBand(c, 1, &lower, &upper))) {
+    return shape_fns::Unknown(c);
+  }
+  std::vector<int64_t> out = Dims(in);
+  const int64_t rows = out[out.size() - 2], cols = out.back();
+  out.resize(out.size() - 2);
+  if (lower != upper) out.push_back(upper - lower + 1);
+  out.push_back(rows < 0 || cols < 0
+                    ? -1
+                    : std::max<int64_t>(0, std::min(rows + std::min<int64_t>(upper, 0),
+                                                    cols - std::max<int64_t>(lower, 0))));
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
+absl::Status MatrixSetDiagShape(InferenceContext* c) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 2, &in));
+  c->set_output(0, in);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 REGISTER_OP("Reshape")
@@ -853,5 +1214,311 @@ REGISTER_OP("Unique")
     .Attr("T: type")
     .Attr("out_idx: {int32, int64} = DT_INT32")
     .SetShapeFn(UniqueShape);
+
+REGISTER_OP("UniqueV2")
+    .Input("x: T")
+    .Input("axis: Taxis")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("Taxis: {int32, int64} = DT_INT64")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(UniqueAxisShape);
+
+REGISTER_OP("UniqueWithCounts")
+    .Input("x: T")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Output("count: out_idx")
+    .Attr("T: type")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(UniqueShape(c));
+      c->set_output(2, Shape({-1}));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("UniqueWithCountsV2")
+    .Input("x: T")
+    .Input("axis: Taxis")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Output("count: out_idx")
+    .Attr("T: type")
+    .Attr("Taxis: {int32, int64} = DT_INT64")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(UniqueAxisShape);
+
+REGISTER_OP("ListDiff")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("out: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape v;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 1, &v));
+      SG_RETURN_IF_ERROR(c->WithRank(1, 1, &v));
+      c->set_output(0, Shape({-1}));
+      c->set_output(1, Shape({-1}));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("SpaceToDepth")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'")
+    .SetShapeFn([](InferenceContext* c) { return DepthSpaceShape(c, true); });
+
+REGISTER_OP("DepthToSpace")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'")
+    .SetShapeFn([](InferenceContext* c) { return DepthSpaceShape(c, false); });
+
+REGISTER_OP("SpaceToBatchND")
+    .Input("input: T")
+    .Input("block_shape: Tblock_shape")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tblock_shape: {int32, int64} = DT_INT32")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) { return SpaceBatchNDShape(c, true); });
+
+REGISTER_OP("BatchToSpaceND")
+    .Input("input: T")
+    .Input("block_shape: Tblock_shape")
+    .Input("crops: Tcrops")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tblock_shape: {int32, int64} = DT_INT32")
+    .Attr("Tcrops: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) { return SpaceBatchNDShape(c, false); });
+
+REGISTER_OP("SpaceToBatch")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .Attr("block_size: int >= 2")
+    .SetShapeFn([](InferenceContext* c) { return SpaceBatchShape(c, true); });
+
+REGISTER_OP("BatchToSpace")
+    .Input("input: T")
+    .Input("crops: Tidx")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("block_size: int >= 2")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) { return SpaceBatchShape(c, false); });
+
+REGISTER_OP("ReverseSequence")
+    .Input("input: T")
+    .Input("seq_lengths: Tlen")
+    .Output("output: T")
+    .Attr("seq_dim: int")
+    .Attr("batch_dim: int = 0")
+    .Attr("T: type")
+    .Attr("Tlen: {int32, int64} = DT_INT64")
+    .SetShapeFn(ReverseSequenceShape);
+
+REGISTER_OP("Roll")
+    .Input("input: T")
+    .Input("shift: Tshift")
+    .Input("axis: Taxis")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tshift: {int32, int64}")
+    .Attr("Taxis: {int32, int64}")
+    .SetShapeFn(RollShape);
+
+REGISTER_OP("Bucketize")
+    .Input("input: T")
+    .Output("output: int32")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("boundaries: list(float)")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("LinSpace")
+    .Input("start: T")
+    .Input("stop: T")
+    .Input("num: Tidx")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(LinSpaceShape);
+
+REGISTER_OP("BroadcastArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn(BroadcastArgsShape);
+
+REGISTER_OP("ConcatOffset")
+    .Input("concat_dim: int32")
+    .Input("shape: N * shape_type")
+    .Output("offset: N * shape_type")
+    .Attr("N: int >= 2")
+    .Attr("shape_type: {int32, int64} = DT_INT32")
+    .SetShapeFn(ConcatOffsetShape);
+
+REGISTER_OP("Empty")
+    .Input("shape: int32")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("init: bool = false")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      Shape v;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 1, &v));
+      return ShapeFromInput(c, 0);
+    });
+
+REGISTER_OP("EnsureShape")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("shape: shape")
+    .Attr("T: type")
+    .SetShapeFn(EnsureShapeShape);
+
+REGISTER_OP("Diag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape in;
+      SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1, &in));
+      if (in.unknown_rank()) return shape_fns::Unknown(c);
+      std::vector<int64_t> out = Dims(in);
+      out.insert(out.end(), out.begin(), out.end());
+      c->set_output(0, Shape(out));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("DiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .SetShapeFn([](InferenceContext* c) {
+      const Shape& in = c->input(0);
+      if (in.unknown_rank()) return shape_fns::Unknown(c);
+      if (in.dims() % 2 != 0 || in.dims() == 0) {
+        return c->Error("Input must have even and non-zero rank, input rank is ", in.dims());
+      }
+      const int k = in.dims() / 2;
+      std::vector<int64_t> out(k);
+      for (int d = 0; d < k; ++d) {
+        if (!MergeDim(in.dim_size(d), in.dim_size(d + k), &out[d])) {
+          return c->Error("Dimensions ", d, " and ", d + k, " of ", in.DebugString(),
+                          " do not match");
+        }
+      }
+      c->set_output(0, Shape(out));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("MatrixDiag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("MatrixDiagV2")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Input("num_rows: int32")
+    .Input("num_cols: int32")
+    .Input("padding_value: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("MatrixDiagV3")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Input("num_rows: int32")
+    .Input("num_cols: int32")
+    .Input("padding_value: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = 'RIGHT_LEFT'")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("MatrixDiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("MatrixDiagPartV2")
+    .Input("input: T")
+    .Input("k: int32")
+    .Input("padding_value: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("MatrixDiagPartV3")
+    .Input("input: T")
+    .Input("k: int32")
+    .Input("padding_value: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .Attr("align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = 'RIGHT_LEFT'")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("MatrixSetDiag")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixSetDiagShape);
+
+REGISTER_OP("MatrixSetDiagV2")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixSetDiagShape);
+
+REGISTER_OP("MatrixSetDiagV3")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = 'RIGHT_LEFT'")
+    .SetShapeFn(MatrixSetDiagShape);
+
+REGISTER_OP("BatchMatrixDiag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Deprecated(14, "Use MatrixDiag")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("BatchMatrixDiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .Deprecated(14, "Use MatrixDiagPart")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("BatchMatrixSetDiag")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Deprecated(14, "Use MatrixSetDiag")
+    .SetShapeFn(MatrixSetDiagShape);
 
 }  // namespace sg

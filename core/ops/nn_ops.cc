@@ -1,5 +1,6 @@
-// NN ops: convolutions, pooling, batch normalization and LRN, with TensorFlow's OpDefs and shape
-// functions. Kernels live in core/kernels/{conv_ops,pooling_ops,batch_norm_op,lrn_op}.cc.
+// NN ops: convolutions, pooling, batch normalization, LRN and top k, with TensorFlow's OpDefs and
+// shape functions. Kernels live in core/kernels/{conv_ops,pooling_ops,batch_norm_op,lrn_op,
+// topk_op}.cc.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 #include "core/kernels/window_util.h"
@@ -139,6 +140,61 @@ absl::Status BatchNormShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// TopKV2 (k in input 1) and TopK (attr k): the last dim becomes k.
+absl::Status TopKShape(InferenceContext* c) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1, &in));
+  int64_t k = -1;
+  if (c->num_inputs() > 1) {
+    Shape ks;
+    SG_RETURN_IF_ERROR(c->WithRank(1, 0, &ks));
+    const Tensor* t = c->input_tensor(1);
+    if (t != nullptr && t->NumElements() == 1) {
+      switch (t->dtype()) {
+        case DT_INT16: k = t->data<int16_t>()[0]; break;
+        case DT_INT32: k = t->data<int32_t>()[0]; break;
+        case DT_INT64: k = t->data<int64_t>()[0]; break;
+        default: break;
+      }
+      if (k < 0) return c->Error("Need k >= 0, got ", k);
+    }
+  } else {
+    SG_RETURN_IF_ERROR(c->GetAttr("k", &k));
+    if (k < 0) return c->Error("Need k >= 0, got ", k);
+  }
+  if (in.unknown_rank()) {
+    c->set_output(0, Shape());
+    c->set_output(1, Shape());
+    return absl::OkStatus();
+  }
+  std::vector<int64_t> out(in.dim_sizes().begin(), in.dim_sizes().end());
+  const int64_t last = out.back();
+  if (k >= 0 && last >= 0 && last < k) {
+    return c->Error("input must have last dimension >= k = ", k, " but is ", last);
+  }
+  out.back() = k;
+  c->set_output(0, Shape(out));
+  c->set_output(1, Shape(out));
+  return absl::OkStatus();
+}
+
+// InTopK and InTopKV2: [batch, classes] predictions and [batch] targets give [batch].
+absl::Status InTopKShape(InferenceContext* c) {
+  Shape preds, targets;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 2, &preds));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &targets));
+  if (c->num_inputs() > 2) {
+    Shape k;
+    SG_RETURN_IF_ERROR(c->WithRank(2, 0, &k));
+  }
+  const int64_t a = preds.dim_size(0), b = targets.dim_size(0);
+  if (a >= 0 && b >= 0 && a != b) {
+    return c->Error("predictions and targets have different batch sizes: ", a, " vs. ", b);
+  }
+  c->set_output(0, Shape({a >= 0 ? a : b}));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 REGISTER_OP("Conv2D")
@@ -259,5 +315,44 @@ REGISTER_OP("LRN")
       c->set_output(0, in);
       return absl::OkStatus();
     });
+
+REGISTER_OP("TopKV2")
+    .Input("input: T")
+    .Input("k: Tk")
+    .Output("values: T")
+    .Output("indices: index_type")
+    .Attr("sorted: bool = true")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64}")
+    .Attr("Tk: {int16, int32, int64} = DT_INT32")
+    .Attr("index_type: {int16, int32, int64} = DT_INT32")
+    .SetShapeFn(TopKShape);
+
+REGISTER_OP("TopK")
+    .Input("input: T")
+    .Output("values: T")
+    .Output("indices: int32")
+    .Attr("k: int >= 0")
+    .Attr("sorted: bool = true")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64}")
+    .Deprecated(7, "Use TopKV2 instead")
+    .SetShapeFn(TopKShape);
+
+REGISTER_OP("InTopKV2")
+    .Input("predictions: float")
+    .Input("targets: T")
+    .Input("k: T")
+    .Output("precision: bool")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn(InTopKShape);
+
+REGISTER_OP("InTopK")
+    .Input("predictions: float")
+    .Input("targets: T")
+    .Output("precision: bool")
+    .Attr("k: int")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn(InTopKShape);
 
 }  // namespace sg
