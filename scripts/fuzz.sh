@@ -53,8 +53,8 @@ fuzz_one() {
   "$exe" -max_total_time="$FUZZ_SECONDS" -timeout=60 -rss_limit_mb=3072 -malloc_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${inputs[@]}" >"$log" 2>&1 || rc=$?
   local runs cov
-  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1) || true
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2) || true
   echo "$rc ${runs:-?} ${cov:-?}" >"$log.result"
 }
 
