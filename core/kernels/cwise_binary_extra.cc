@@ -11,10 +11,6 @@
 namespace sg {
 namespace {
 
-template <typename T>
-using Wide = std::conditional_t<std::is_same<T, half>::value || std::is_same<T, bfloat16>::value,
-                                float, T>;
-
 struct XdivyF : BinaryFunctorBase {
   template <typename T>
   T operator()(T x, T y) const {
@@ -26,7 +22,7 @@ struct XlogyF : BinaryFunctorBase {
   template <typename T>
   T operator()(T x, T y) const {
     if (x == T(0)) return T(0);
-    return static_cast<T>(x * static_cast<T>(std::log(static_cast<Wide<T>>(y))));
+    return static_cast<T>(x * static_cast<T>(std::log(static_cast<ComputeType<T>>(y))));
   }
   static constexpr double kCost = 20.0;
 };
@@ -34,7 +30,7 @@ struct Xlog1pyF : BinaryFunctorBase {
   template <typename T>
   T operator()(T x, T y) const {
     if (x == T(0)) return T(0);
-    return static_cast<T>(x * static_cast<T>(std::log1p(static_cast<Wide<T>>(y))));
+    return static_cast<T>(x * static_cast<T>(std::log1p(static_cast<ComputeType<T>>(y))));
   }
   static constexpr double kCost = 20.0;
 };

@@ -55,6 +55,12 @@ template <typename T>
 constexpr bool kIsFloat = std::is_floating_point<T>::value || std::is_same<T, half>::value ||
                           std::is_same<T, bfloat16>::value;
 
+// The type an element-wise kernel computes T in: float for half and bfloat16 (the result is
+// rounded back to T once), T itself otherwise.
+template <typename T>
+using ComputeType = std::conditional_t<
+    std::is_same<T, half>::value || std::is_same<T, bfloat16>::value, float, T>;
+
 // INVALID_ARGUMENT naming the op and node.
 template <typename... Args>
 absl::Status KernelError(const OpKernel& k, const Args&... args) {

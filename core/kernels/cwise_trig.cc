@@ -14,15 +14,12 @@ using In = typename TTypes<T>::ConstFlat;
 template <typename T>
 using OutF = typename TTypes<T>::Flat;
 
-template <typename T>
-constexpr bool kNarrowFloat = std::is_same<T, half>::value || std::is_same<T, bfloat16>::value;
-
 // EigenOp<T> for float and double; FloatFn on the value widened to float for half and bfloat16.
 #define SG_TRIG_UNARY(NAME, EIGEN_OP, FLOAT_FN)                                           \
   struct NAME {                                                                           \
     template <typename T>                                                                 \
     void Run(const Device& d, In<T> x, OutF<T> y) const {                                 \
-      if constexpr (kNarrowFloat<T>) {                                                    \
+      if constexpr (!std::is_same<ComputeType<T>, T>::value) {                            \
         y.device(d) = x.unaryExpr(                                                        \
             [](T v) { return static_cast<T>(FLOAT_FN(static_cast<float>(v))); });         \
       } else {                                                                            \
@@ -43,7 +40,7 @@ SG_TRIG_UNARY(CoshF, scalar_cosh_op, std::cosh);
 struct Atan2F : BinaryFunctorBase {
   template <typename T>
   T operator()(T y, T x) const {
-    using W = std::conditional_t<kNarrowFloat<T>, float, T>;
+    using W = ComputeType<T>;
     return static_cast<T>(std::atan2(static_cast<W>(y), static_cast<W>(x)));
   }
   static constexpr double kCost = 20.0;
