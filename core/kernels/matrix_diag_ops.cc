@@ -74,6 +74,16 @@ void DiagElement(int64_t d, int64_t q, int64_t* i, int64_t* j) {
   *j = d >= 0 ? q + d : q;
 }
 
+// Writes one element outside the band: `pad` (the padding_value input), or zero bytes without
+// one (v1 ops).
+void Pad(char* dst, const void* pad, size_t elem) {
+  if (pad != nullptr) {
+    std::memcpy(dst, pad, elem);
+  } else {
+    std::memset(dst, 0, elem);
+  }
+}
+
 // ---- MatrixDiag --------------------------------------------------------------------------
 
 class MatrixDiagOp final : public OpKernel {
@@ -147,10 +157,8 @@ class MatrixDiagOp final : public OpKernel {
           if (d >= band.lower && d <= band.upper && p >= 0 && p < band.max_len) {
             std::memcpy(dst, src + (b * per_batch + (band.upper - d) * band.max_len + p) * elem,
                         elem);
-          } else if (pad != nullptr) {
-            std::memcpy(dst, pad, elem);
           } else {
-            std::memset(dst, 0, elem);
+            Pad(dst, pad, elem);
           }
         }
       }
@@ -222,10 +230,8 @@ class MatrixDiagPartOp final : public OpKernel {
             int64_t i, j;
             DiagElement(d, q, &i, &j);
             std::memcpy(dst, matrix + (i * band.cols + j) * elem, elem);
-          } else if (pad != nullptr) {
-            std::memcpy(dst, pad, elem);
           } else {
-            std::memset(dst, 0, elem);
+            Pad(dst, pad, elem);
           }
         }
       }
