@@ -52,7 +52,11 @@ PartialTensorShape InferenceContext::InputAsShape(int i) const {
   }
   std::vector<int64_t> dims;
   for (int64_t k = 0; k < t->NumElements(); ++k) {
-    dims.push_back(t->dtype() == DT_INT64 ? t->data<int64_t>()[k] : t->data<int32_t>()[k]);
+    switch (t->dtype()) {
+      case DT_INT64: dims.push_back(t->data<int64_t>()[k]); break;
+      case DT_INT16: dims.push_back(t->data<int16_t>()[k]); break;
+      default: dims.push_back(t->data<int32_t>()[k]); break;
+    }
   }
   return PartialTensorShape(dims);
 }

@@ -37,7 +37,7 @@ class InferenceContext {
   // Input i merged with "rank `rank`": INVALID_ARGUMENT naming the node when the rank differs.
   absl::Status WithRank(int i, int rank, PartialTensorShape* out) const;
   absl::Status WithRankAtLeast(int i, int rank, PartialTensorShape* out) const;
-  // The value of input i as a shape (an int32/int64 vector), with -1 entries unknown; unknown
+  // The value of input i as a shape (an int16/int32/int64 vector), with -1 entries unknown; unknown
   // rank when the value is not a known constant.
   PartialTensorShape InputAsShape(int i) const;
   // An error for this node: INVALID_ARGUMENT "node 'x' (op Y): ...".
