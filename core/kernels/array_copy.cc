@@ -3,13 +3,10 @@
 #include <cstring>
 
 #include "core/framework/resource_mgr.h"
+#include "core/kernels/element_copy.h"
 
 namespace sg {
 namespace {
-
-struct Bytes16 {
-  uint64_t lo, hi;
-};
 
 // The view after dropping size-1 dims and merging dims that are contiguous in both buffers.
 struct Simplified {
@@ -113,21 +110,13 @@ void CopyStrided(const Eigen::ThreadPoolDevice* device, DataType dtype,
     if (d == 0) return;
   }
   Simplified v = Simplify(shape, src_strides, dst_strides);
-  switch (dtype) {
-    case DT_STRING: CopyTyped<tstring>(device, v, src, src_offset, dst, dst_offset); return;
-    case DT_VARIANT: CopyTyped<Variant>(device, v, src, src_offset, dst, dst_offset); return;
-    case DT_RESOURCE:
-      CopyTyped<ResourceHandle>(device, v, src, src_offset, dst, dst_offset);
-      return;
-    default: break;
-  }
-  switch (DataTypeSize(dtype)) {
-    case 1: CopyTyped<uint8_t>(device, v, src, src_offset, dst, dst_offset); break;
-    case 2: CopyTyped<uint16_t>(device, v, src, src_offset, dst, dst_offset); break;
-    case 4: CopyTyped<uint32_t>(device, v, src, src_offset, dst, dst_offset); break;
-    case 8: CopyTyped<uint64_t>(device, v, src, src_offset, dst, dst_offset); break;
-    case 16: CopyTyped<Bytes16>(device, v, src, src_offset, dst, dst_offset); break;
-    default: break;
+  auto copy = [&](auto tag) {
+    CopyTyped<decltype(tag)>(device, v, src, src_offset, dst, dst_offset);
+  };
+  if (dtype == DT_RESOURCE) {
+    copy(ResourceHandle{});
+  } else {
+    DispatchByCopy(dtype, copy);
   }
 }
 
@@ -145,19 +134,10 @@ void FillWithScalar(const Eigen::ThreadPoolDevice* device, const Tensor& value, 
                           [&](Eigen::Index b, Eigen::Index e) { std::fill(d + b, d + e, v); });
     }
   };
-  switch (out->dtype()) {
-    case DT_STRING: fill(tstring{}); return;
-    case DT_VARIANT: fill(Variant{}); return;
-    case DT_RESOURCE: fill(ResourceHandle{}); return;
-    default: break;
-  }
-  switch (DataTypeSize(out->dtype())) {
-    case 1: fill(uint8_t{}); break;
-    case 2: fill(uint16_t{}); break;
-    case 4: fill(uint32_t{}); break;
-    case 8: fill(uint64_t{}); break;
-    case 16: fill(Bytes16{}); break;
-    default: break;
+  if (out->dtype() == DT_RESOURCE) {
+    fill(ResourceHandle{});
+  } else {
+    DispatchByCopy(out->dtype(), fill);
   }
 }
 

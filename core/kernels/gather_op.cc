@@ -4,6 +4,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/element_copy.h"
 
 namespace sg {
 namespace {
@@ -34,10 +35,6 @@ void GatherBlocks(const Eigen::ThreadPoolDevice& device, const T* params, const 
     device.parallelFor(blocks, Eigen::TensorOpCost(bytes, bytes, inner), work);
   }
 }
-
-struct Bytes16 {
-  uint64_t lo, hi;
-};
 
 class GatherOp final : public OpKernel {
  public:
@@ -117,22 +114,8 @@ class GatherOp final : public OpKernel {
       GatherBlocks<T>(dev, static_cast<const T*>(params.raw_data()), idx.data(), outer,
                       outer / batch, n / batch, limit, inner, static_cast<T*>(out->raw_data()));
     };
-    if (params.dtype() == DT_STRING) {
-      run(tstring{});
-      return;
-    }
-    if (params.dtype() == DT_VARIANT) {
-      run(Variant{});
-      return;
-    }
-    switch (DataTypeSize(params.dtype())) {
-      case 1: run(uint8_t{}); break;
-      case 2: run(uint16_t{}); break;
-      case 4: run(uint32_t{}); break;
-      case 8: run(uint64_t{}); break;
-      case 16: run(Bytes16{}); break;
-      default:
-        ctx->CtxFailure(NodeError(ctx, "unsupported dtype ", DataTypeString(params.dtype())));
+    if (!DispatchByCopy(params.dtype(), run)) {
+      ctx->CtxFailure(NodeError(ctx, "unsupported dtype ", DataTypeString(params.dtype())));
     }
   }
 
