@@ -17,6 +17,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/element_copy.h"
+#include "core/kernels/variable_update.h"
 
 namespace sg {
 namespace {
@@ -187,8 +188,91 @@ using ScatterNdTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t,
 using MinMaxTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
                              uint8_t, uint16_t, uint32_t, uint64_t>;
 
-// Scatters `updates` into the `out` its caller has filled: ScatterNd (S = kAdd into zeros,
-// shape from input 2) or TensorScatter<S> (into a copy of input 0).
+// Checks `indices` and `updates` for a scatter into a tensor of `out_shape` and finds where each
+// index row's slice starts (in slices of `*slice` elements; -1 for a row that kIgnore skips).
+absl::Status PlanScatter(const OpKernel& k, const TensorShape& out_shape, const Tensor& indices,
+                         const Tensor& updates, BadIndices policy, std::vector<int64_t>* pos,
+                         int64_t* slice) {
+  if (indices.dims() < 1) {
+    return KernelError(k, "Indices shape must have rank at least one. Found:",
+                       indices.shape().DebugString());
+  }
+  if (updates.dims() < 1) {
+    return KernelError(k, "Updates shape must have rank at least one. Found:",
+                       updates.shape().DebugString());
+  }
+  const int outer = indices.dims() - 1;
+  const int64_t depth = indices.dim_size(outer);
+  // TensorFlow's kernels also read a vector of indices as that many indices of depth 1, and
+  // require both readings to fit: in effect a vector of indices is an error.
+  if (outer == 0 && updates.dim_size(0) != depth) {
+    return KernelError(k, "Dimensions [0,1) of indices[shape=", indices.shape().DebugString(),
+                       "] = ", depth, " must match dimensions [0,1) of updates[shape=",
+                       updates.shape().DebugString(), "] = ", updates.dim_size(0));
+  }
+  bool outer_match = updates.dims() >= outer;
+  for (int d = 0; outer_match && d < outer; ++d) {
+    outer_match = updates.dim_size(d) == indices.dim_size(d);
+  }
+  if (!outer_match) {
+    return KernelError(k, "Dimensions [0,", outer, ") of indices[shape=",
+                       indices.shape().DebugString(), "] must match dimensions [0,", outer,
+                       ") of updates[shape=", updates.shape().DebugString(), "]");
+  }
+  bool inner_match = depth <= out_shape.dims() && out_shape.dims() - depth == updates.dims() - outer;
+  for (int d = 0; inner_match && d < updates.dims() - outer; ++d) {
+    inner_match = out_shape.dim_size(static_cast<int>(depth) + d) == updates.dim_size(outer + d);
+  }
+  if (!inner_match) {
+    return KernelError(k, "Dimensions [", depth, ",", out_shape.dims(), ") of input[shape=",
+                       out_shape.DebugString(), "] must match dimensions [", outer, ",",
+                       updates.dims(), ") of updates[shape=", updates.shape().DebugString(),
+                       "]");
+  }
+  if (out_shape.num_elements() == 0 && (indices.NumElements() > 0 || updates.NumElements() > 0)) {
+    return KernelError(k, "Indices and updates specified for empty output shape");
+  }
+  if (depth < 1 || depth > kMaxIndexDepth) {
+    return KernelError(k, "Only indices.shape[-1] values between 1 and ", kMaxIndexDepth,
+                       " are currently supported.  Requested rank: ", depth);
+  }
+  *slice = 1;
+  for (int d = static_cast<int>(depth); d < out_shape.dims(); ++d) {
+    *slice *= out_shape.dim_size(d);
+  }
+  return SlicePositions(k, indices, indices.NumElements() / depth, depth, out_shape, policy,
+                        "shape", pos);
+}
+
+// Applies each slice of `updates` to `out` at its planned position, in order. The kernel's
+// TypeConstraint has already narrowed the dtypes; false for one the operation lacks.
+template <Scatter S>
+bool ApplyScatter(const Tensor& updates, const std::vector<int64_t>& pos, int64_t slice,
+                  Tensor* out) {
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    T* o = static_cast<T*>(out->raw_data());
+    const T* u = static_cast<const T*>(updates.raw_data());
+    for (size_t i = 0; i < pos.size(); ++i) {
+      if (pos[i] < 0) continue;
+      T* dst = o + pos[i] * slice;
+      const T* src = u + static_cast<int64_t>(i) * slice;
+      for (int64_t k = 0; k < slice; ++k) Apply<S>(src[k], &dst[k]);
+    }
+  };
+  if constexpr (S == Scatter::kUpdate) {
+    return DispatchByCopy(updates.dtype(), run);
+  } else if constexpr (S == Scatter::kMin || S == Scatter::kMax) {
+    return DispatchTypes(MinMaxTypes(), updates.dtype(), run);
+  } else if constexpr (S == Scatter::kSub) {
+    return DispatchTypes(AddTypes(), updates.dtype(), run);
+  } else {
+    return DispatchTypes(ScatterNdTypes(), updates.dtype(), run);
+  }
+}
+
+// ScatterNd (S = kAdd into zeros, shape from input 2), TensorScatter<S> and
+// ScatterNdNonAliasingAdd (into a copy of input 0).
 template <Scatter S>
 class ScatterNdOp final : public OpKernel {
  public:
@@ -216,59 +300,12 @@ class ScatterNdOp final : public OpKernel {
     } else {
       out_shape = ctx->input(0).shape();
     }
-    OP_REQUIRES(ctx, indices.dims() >= 1,
-                KernelError(*this, "Indices shape must have rank at least one. Found:",
-                            indices.shape().DebugString()));
-    OP_REQUIRES(ctx, updates.dims() >= 1,
-                KernelError(*this, "Updates shape must have rank at least one. Found:",
-                            updates.shape().DebugString()));
-    const int outer = indices.dims() - 1;
-    const int64_t depth = indices.dim_size(outer);
-    // TensorFlow's kernels also read a vector of indices as that many indices of depth 1, and
-    // require both readings to fit: in effect a vector of indices is an error.
-    OP_REQUIRES(ctx, outer > 0 || updates.dim_size(0) == depth,
-                KernelError(*this, "Dimensions [0,1) of indices[shape=",
-                            indices.shape().DebugString(), "] = ", depth,
-                            " must match dimensions [0,1) of updates[shape=",
-                            updates.shape().DebugString(), "] = ", updates.dim_size(0)));
-    bool outer_match = updates.dims() >= outer;
-    for (int d = 0; outer_match && d < outer; ++d) {
-      outer_match = updates.dim_size(d) == indices.dim_size(d);
-    }
-    OP_REQUIRES(ctx, outer_match,
-                KernelError(*this, "Dimensions [0,", outer, ") of indices[shape=",
-                            indices.shape().DebugString(), "] must match dimensions [0,", outer,
-                            ") of updates[shape=", updates.shape().DebugString(), "]"));
-    bool inner_match = depth <= out_shape.dims() &&
-                       out_shape.dims() - depth == updates.dims() - outer;
-    for (int d = 0; inner_match && d < updates.dims() - outer; ++d) {
-      inner_match = out_shape.dim_size(static_cast<int>(depth) + d) ==
-                    updates.dim_size(outer + d);
-    }
-    OP_REQUIRES(ctx, inner_match,
-                KernelError(*this, "Dimensions [", depth, ",", out_shape.dims(),
-                            ") of input[shape=", out_shape.DebugString(),
-                            "] must match dimensions [", outer, ",", updates.dims(),
-                            ") of updates[shape=", updates.shape().DebugString(), "]"));
-    OP_REQUIRES(ctx,
-                out_shape.num_elements() > 0 ||
-                    (indices.NumElements() == 0 && updates.NumElements() == 0),
-                KernelError(*this, "Indices and updates specified for empty output shape"));
-    OP_REQUIRES(ctx, depth >= 1 && depth <= kMaxIndexDepth,
-                KernelError(*this, "Only indices.shape[-1] values between 1 and ",
-                            kMaxIndexDepth, " are currently supported.  Requested rank: ",
-                            depth));
-    const int64_t num = indices.NumElements() / depth;
-    int64_t slice = 1;
-    for (int d = static_cast<int>(depth); d < out_shape.dims(); ++d) {
-      slice *= out_shape.dim_size(d);
-    }
     std::vector<int64_t> pos;
-    OP_REQUIRES_OK(ctx, SlicePositions(*this, indices, num, depth, out_shape, policy_, "shape",
-                                       &pos));
+    int64_t slice;
+    OP_REQUIRES_OK(ctx, PlanScatter(*this, out_shape, indices, updates, policy_, &pos, &slice));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-    auto run = [&](auto tag) {
+    const bool ok = DispatchByCopy(updates.dtype(), [&](auto tag) {
       using T = decltype(tag);
       T* o = static_cast<T*>(out->raw_data());
       if (scatter_nd_) {
@@ -277,31 +314,43 @@ class ScatterNdOp final : public OpKernel {
         const T* in = static_cast<const T*>(ctx->input(0).raw_data());
         std::copy(in, in + out->NumElements(), o);
       }
-      const T* u = static_cast<const T*>(updates.raw_data());
-      for (int64_t i = 0; i < num; ++i) {
-        if (pos[i] < 0) continue;
-        T* dst = o + pos[i] * slice;
-        const T* src = u + i * slice;
-        for (int64_t k = 0; k < slice; ++k) Apply<S>(src[k], &dst[k]);
-      }
-    };
-    bool ok;
-    if constexpr (S == Scatter::kUpdate) {
-      ok = DispatchByCopy(updates.dtype(), run);
-    } else if constexpr (S == Scatter::kMin || S == Scatter::kMax) {
-      ok = DispatchTypes(MinMaxTypes(), updates.dtype(), run);
-    } else if constexpr (S == Scatter::kSub) {
-      ok = DispatchTypes(AddTypes(), updates.dtype(), run);
-    } else {
-      ok = scatter_nd_ ? DispatchTypes(ScatterNdTypes(), updates.dtype(), run)
-                       : DispatchTypes(AddTypes(), updates.dtype(), run);
-    }
-    OP_REQUIRES(ctx, ok, UnsupportedType(*this, updates.dtype()));
+    });
+    OP_REQUIRES(ctx, ok && ApplyScatter<S>(updates, pos, slice, out),
+                UnsupportedType(*this, updates.dtype()));
   }
 
  private:
   BadIndices policy_;
   bool scatter_nd_;
+};
+
+// ScatterNd{Update,Add,Sub,Min,Max} on a ref variable (forwarded as the output) and
+// ResourceScatterNd* on a resource variable: the scatter, in place.
+template <Scatter S>
+class ScatterNdVariableOp final : public OpKernel {
+ public:
+  explicit ScatterNdVariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ParseBadIndicesPolicy(ctx, &policy_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("T", &dtype_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& indices = ctx->input(1);
+    const Tensor& updates = ctx->input(2);
+    OP_REQUIRES_OK(ctx, UpdateVariable(ctx, 0, dtype_, [&](Tensor* var) {
+      std::vector<int64_t> pos;
+      int64_t slice;
+      SG_RETURN_IF_ERROR(PlanScatter(*this, var->shape(), indices, updates, policy_, &pos, &slice));
+      SG_RETURN_IF_ERROR(EnsureUnshared(ctx, var));
+      if (!ApplyScatter<S>(updates, pos, slice, var)) return UnsupportedType(*this, dtype_);
+      return absl::OkStatus();
+    }));
+    if (ctx->input_is_ref(0)) ctx->forward_ref_input_to_ref_output(0, 0);
+  }
+
+ private:
+  BadIndices policy_;
+  DataType dtype_;
 };
 
 std::vector<DataType> ScatterIndexTypes() { return {DT_INT32, DT_INT64}; }
@@ -331,6 +380,28 @@ REGISTER_KERNEL_BUILDER(Name("TensorScatterMax")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", DataTypesOf(MinMaxTypes())),
                         ScatterNdOp<Scatter::kMax>);
+REGISTER_KERNEL_BUILDER(Name("ScatterNdNonAliasingAdd")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(ScatterNdTypes())),
+                        ScatterNdOp<Scatter::kAdd>);
+
+// The in-place scatters, ref and resource forms alike.
+#define SG_REGISTER_SCATTER_ND_VARIABLE(name, S, types)                                       \
+  REGISTER_KERNEL_BUILDER(                                                                    \
+      Name("ScatterNd" name).Device(DEVICE_CPU).TypeConstraint("T", types),                  \
+      ScatterNdVariableOp<S>);                                                                \
+  REGISTER_KERNEL_BUILDER(                                                                    \
+      Name("ResourceScatterNd" name).Device(DEVICE_CPU).TypeConstraint("T", types),          \
+      ScatterNdVariableOp<S>)
+REGISTER_KERNEL_BUILDER(Name("ScatterNdUpdate").Device(DEVICE_CPU),
+                        ScatterNdVariableOp<Scatter::kUpdate>);
+REGISTER_KERNEL_BUILDER(Name("ResourceScatterNdUpdate").Device(DEVICE_CPU),
+                        ScatterNdVariableOp<Scatter::kUpdate>);
+SG_REGISTER_SCATTER_ND_VARIABLE("Add", Scatter::kAdd, DataTypesOf(AddTypes()));
+SG_REGISTER_SCATTER_ND_VARIABLE("Sub", Scatter::kSub, DataTypesOf(AddTypes()));
+SG_REGISTER_SCATTER_ND_VARIABLE("Min", Scatter::kMin, DataTypesOf(MinMaxTypes()));
+SG_REGISTER_SCATTER_ND_VARIABLE("Max", Scatter::kMax, DataTypesOf(MinMaxTypes()));
+#undef SG_REGISTER_SCATTER_ND_VARIABLE
 
 }  // namespace
 }  // namespace sg

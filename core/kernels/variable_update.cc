@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/kernels/resource_handle_util.h"
+
 namespace sg {
 namespace {
 
@@ -97,6 +99,43 @@ absl::Status ApplyDenseUpdate(OpKernelContext* ctx, DenseUpdate op, const Tensor
   }
   if (!in_place) *var = std::move(out);
   return absl::OkStatus();
+}
+
+absl::Status EnsureUnshared(OpKernelContext* ctx, Tensor* var) {
+  if (var->RefCountIsOne()) return absl::OkStatus();
+  Tensor fresh;
+  SG_RETURN_IF_ERROR(ctx->allocate_temp(var->dtype(), var->shape(), &fresh));
+  CopyElements(*var, &fresh);
+  *var = std::move(fresh);
+  return absl::OkStatus();
+}
+
+absl::Status UpdateVariable(OpKernelContext* ctx, int input, DataType dtype,
+                            const std::function<absl::Status(Tensor* var)>& update) {
+  if (ctx->input_is_ref(input)) {
+    absl::MutexLock lock(ctx->input_ref_mutex(input));
+    Tensor* var = ctx->mutable_input_ref(input);
+    if (!var->IsInitialized()) {
+      return errors::FailedPrecondition("Attempting to use uninitialized value of node '",
+                                        ctx->op_kernel().name(), "' input ", input);
+    }
+    return update(var);
+  }
+  const ResourceHandle* h;
+  SG_RETURN_IF_ERROR(ResourceHandleFromInput(ctx, input, &h));
+  std::shared_ptr<Var> var;
+  SG_RETURN_IF_ERROR(ctx->resource_manager()->Lookup<Var>(h->container, h->name, &var));
+  if (var->dtype() != dtype) {
+    return errors::InvalidArgument("node '", ctx->op_kernel().name(),
+                                   "': trying to update variable ", h->name, " of dtype ",
+                                   DataTypeString(var->dtype()), " with ",
+                                   DataTypeString(dtype));
+  }
+  absl::MutexLock lock(var->mu());
+  if (!var->is_initialized || !var->tensor()->IsInitialized()) {
+    return errors::FailedPrecondition("Attempting to use uninitialized value ", h->name);
+  }
+  return update(var->tensor());
 }
 
 }  // namespace sg

@@ -7,6 +7,7 @@
 #ifndef SG_CORE_KERNELS_VARIABLE_UPDATE_H_
 #define SG_CORE_KERNELS_VARIABLE_UPDATE_H_
 
+#include <functional>
 #include <vector>
 
 #include "core/framework/op_kernel.h"
@@ -29,6 +30,20 @@ absl::Status ApplyDenseUpdate(OpKernelContext* ctx, DenseUpdate op, const Tensor
 // The dtypes ApplyDenseUpdate supports, for the TypeConstraint of the kernels that call it: a
 // dtype the op allows beyond these (bfloat16, the quantized types) then fails at kernel creation.
 const std::vector<DataType>& DenseUpdateTypes();
+
+// Makes *var's buffer one that no other tensor shares (copying the contents when a snapshot
+// holds it), so the caller may then write into it in place. RESOURCE_EXHAUSTED when memory runs
+// out.
+absl::Status EnsureUnshared(OpKernelContext* ctx, Tensor* var);
+
+// Runs `update` on the variable that input `input` names, locked exclusively: a ref input (a
+// VariableV2's output) or a DT_RESOURCE handle to a Var, which must hold `dtype`. For the kernels
+// that change part of a variable (ScatterNdUpdate, ResourceStridedSliceAssign ...): `update`
+// validates its other inputs against *var, then calls EnsureUnshared before writing.
+// FAILED_PRECONDITION when the variable is uninitialized, NOT_FOUND when the resource does not
+// exist, INVALID_ARGUMENT for a resource of another dtype; otherwise what `update` returns.
+absl::Status UpdateVariable(OpKernelContext* ctx, int input, DataType dtype,
+                            const std::function<absl::Status(Tensor* var)>& update);
 
 }  // namespace sg
 

@@ -1065,6 +1065,38 @@ REGISTER_OP("StridedSlice")
     .Attr("shrink_axis_mask: int = 0")
     .SetShapeFn(StridedSliceShape);
 
+// Writes value (broadcast to the slice's shape) into the part of its input that StridedSlice
+// with the same begin, end, strides and masks would read: into a copy
+// (TensorStridedSliceUpdate), a ref variable (StridedSliceAssign) or a resource variable.
+#define SG_STRIDED_SLICE_WRITE_ATTRS           \
+  Input("begin: Index")                        \
+      .Input("end: Index")                     \
+      .Input("strides: Index")                 \
+      .Input("value: T")                       \
+      .Attr("T: type")                         \
+      .Attr("Index: {int32, int64}")           \
+      .Attr("begin_mask: int = 0")             \
+      .Attr("end_mask: int = 0")               \
+      .Attr("ellipsis_mask: int = 0")          \
+      .Attr("new_axis_mask: int = 0")          \
+      .Attr("shrink_axis_mask: int = 0")
+REGISTER_OP("TensorStridedSliceUpdate")
+    .Input("input: T")
+    .SG_STRIDED_SLICE_WRITE_ATTRS
+    .Output("output: T")
+    .SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("StridedSliceAssign")
+    .Input("ref: Ref(T)")
+    .SG_STRIDED_SLICE_WRITE_ATTRS
+    .Output("output_ref: Ref(T)")
+    .SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("ResourceStridedSliceAssign")
+    .Input("ref: resource")
+    .SG_STRIDED_SLICE_WRITE_ATTRS
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+#undef SG_STRIDED_SLICE_WRITE_ATTRS
+
 REGISTER_OP("Transpose")
     .Input("x: T")
     .Input("perm: Tperm")

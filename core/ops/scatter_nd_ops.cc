@@ -110,6 +110,26 @@ absl::Status TensorScatterShape(InferenceContext* c) {
   return ScatterNdShapeHelper(c, indices, updates, c->input(0));
 }
 
+// ScatterNd{Update,Add,...} on a ref: the output is the ref, of input 0's shape.
+absl::Status ScatterNdRefShape(InferenceContext* c) {
+  Shape indices, updates;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(1, 1, &indices));
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(2, 1, &updates));
+  return ScatterNdShapeHelper(c, indices, updates, c->input(0));
+}
+
+// ResourceScatterNd*: no output; the variable's shape is not known here, so only ranks are checked.
+absl::Status ResourceScatterNdShape(InferenceContext* c) {
+  Shape handle, indices, updates;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 0, &handle));
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(1, 1, &indices));
+  return c->WithRankAtLeast(2, 1, &updates);
+}
+
+constexpr const char kNumberTypes[] =
+    "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+    "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}";
+
 }  // namespace
 
 // output[o] = params[indices[o]] for each outer position o of indices: a slice of params of
@@ -183,6 +203,57 @@ REGISTER_OP("TensorScatterMax")
     .Input("updates: T")
     .Output("output: T")
     .Attr("T: type")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: string = ''")
+    .SetShapeFn(TensorScatterShape);
+
+// The in-place forms, on a variable: each slice of updates is assigned (Update: the last
+// duplicate wins), added, subtracted, or min/max-ed into the variable at its index. The ref forms
+// output the ref; the resource forms have no output.
+#define SG_REGISTER_SCATTER_ND_REF(name, t_attr, locking)                  \
+  REGISTER_OP(name)                                                        \
+      .Input("ref: Ref(T)")                                                \
+      .Input("indices: Tindices")                                          \
+      .Input("updates: T")                                                 \
+      .Output("output_ref: Ref(T)")                                        \
+      .Attr(t_attr)                                                        \
+      .Attr("Tindices: {int32, int64}")                                    \
+      .Attr(locking)                                                       \
+      .Attr("bad_indices_policy: string = ''")                             \
+      .SetShapeFn(ScatterNdRefShape)
+SG_REGISTER_SCATTER_ND_REF("ScatterNdUpdate", "T: type", "use_locking: bool = true");
+SG_REGISTER_SCATTER_ND_REF("ScatterNdAdd", kNumberTypes, "use_locking: bool = false");
+SG_REGISTER_SCATTER_ND_REF("ScatterNdSub", kNumberTypes, "use_locking: bool = false");
+SG_REGISTER_SCATTER_ND_REF("ScatterNdMin", kNumberTypes, "use_locking: bool = false");
+SG_REGISTER_SCATTER_ND_REF("ScatterNdMax", kNumberTypes, "use_locking: bool = false");
+#undef SG_REGISTER_SCATTER_ND_REF
+
+#define SG_REGISTER_SCATTER_ND_RESOURCE(name)         \
+  REGISTER_OP(name)                                   \
+      .Input("ref: resource")                         \
+      .Input("indices: Tindices")                     \
+      .Input("updates: T")                            \
+      .Attr("T: type")                                \
+      .Attr("Tindices: {int32, int64}")               \
+      .Attr("use_locking: bool = true")               \
+      .Attr("bad_indices_policy: string = ''")        \
+      .SetIsStateful()                                \
+      .SetShapeFn(ResourceScatterNdShape)
+SG_REGISTER_SCATTER_ND_RESOURCE("ResourceScatterNdUpdate");
+SG_REGISTER_SCATTER_ND_RESOURCE("ResourceScatterNdAdd");
+SG_REGISTER_SCATTER_ND_RESOURCE("ResourceScatterNdSub");
+SG_REGISTER_SCATTER_ND_RESOURCE("ResourceScatterNdMin");
+SG_REGISTER_SCATTER_ND_RESOURCE("ResourceScatterNdMax");
+#undef SG_REGISTER_SCATTER_ND_RESOURCE
+
+// A copy of input with each slice of updates added at its index (bool ORs).
+REGISTER_OP("ScatterNdNonAliasingAdd")
+    .Input("input: T")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output: T")
+    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+          "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool}")
     .Attr("Tindices: {int32, int64}")
     .Attr("bad_indices_policy: string = ''")
     .SetShapeFn(TensorScatterShape);

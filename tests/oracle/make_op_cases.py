@@ -3550,6 +3550,151 @@ def scatter_nd(g):
                                  name="op"))
 
 
+SCATTER_ND_STATE_OPS = ["Update", "Add", "Sub", "Min", "Max"]
+
+
+@group
+def scatter_nd_state(g):
+    """The in-place scatters on ref and resource variables, and ScatterNdNonAliasingAdd."""
+    I = "int32"
+    for kind in SCATTER_ND_STATE_OPS:
+        ref_op, res_op = "ScatterNd" + kind, "ResourceScatterNd" + kind
+        for dt in tf_types(ref_op):
+            def ref_case(idx, ushape, shape=(4, 2), ity=I, kind=kind, dt=dt):
+                v = raw.VariableV2(shape=list(shape), dtype=dt, name="v")
+                a = raw.Assign(ref=v, value=g.rand(dt, list(shape), lo=0, hi=8), name="assign")
+                with tf.control_dependencies([a]):
+                    u = op_fn("ScatterNd" + kind)(ref=v, indices=g.const(idx, ity),
+                                                  updates=g.rand(dt, ushape, lo=0, hi=3),
+                                                  name="op")
+                return raw.Identity(input=u, name="out")
+            # Index 1 twice: in order (Update: the last wins).
+            g.case(f"{ref_op}.{sgname(dt)}.rows", lambda: ref_case([[1], [3], [1]], [3, 2]))
+            if is_main(dt):
+                g.case(f"{ref_op}.{sgname(dt)}.elements",
+                       lambda: ref_case([[0, 1], [2, 0], [0, 1]], [3], ity="int64"))
+        for dt in tf_types(res_op) if kind == "Update" else tf_types(ref_op):
+            def res_case(idx, ushape, shape=(4, 2), kind=kind, dt=dt, policy=""):
+                h = raw.VarHandleOp(dtype=dt, shape=list(shape), shared_name="v", name="v")
+                a = raw.AssignVariableOp(resource=h, value=g.rand(dt, list(shape), lo=0, hi=8),
+                                         name="assign")
+                with tf.control_dependencies([a]):
+                    u = op_fn("ResourceScatterNd" + kind)(ref=h, indices=g.const(idx, I),
+                                                          updates=hide_rank(
+                                                              g.rand(dt, ushape, lo=0, hi=3)),
+                                                          bad_indices_policy=policy, name="op")
+                with tf.control_dependencies([u]):
+                    return raw.ReadVariableOp(resource=h, dtype=dt, name="out")
+            g.case(f"{res_op}.{sgname(dt)}.rows", lambda: res_case([[1], [3], [1]], [3, 2]))
+            if is_main(dt):
+                g.case(f"{res_op}.{sgname(dt)}.rank3",
+                       lambda: res_case([[1, 0], [0, 2]], [2, 2], shape=(2, 3, 2)))
+                g.case(f"{res_op}.{sgname(dt)}.ignore_bad",
+                       lambda: res_case([[1], [4], [-1]], [3, 2], policy="IGNORE"))
+        # Errors: an index out of range, updates of the wrong shape, an uninitialized variable.
+        g.case(f"{res_op}.float.out_of_range",
+               lambda: res_case([[0], [4]], [2, 2], dt="float32"), error=True)
+        g.case(f"{res_op}.float.updates_mismatch",
+               lambda: res_case([[0], [1]], [2, 3], dt="float32"), error=True)
+        def uninitialized(kind=kind):
+            v = raw.VariableV2(shape=[3], dtype="float32", name="v")
+            return op_fn("ScatterNd" + kind)(ref=v, indices=g.const([[0]], I),
+                                             updates=g.rand("float32", [1]), name="op")
+        g.case(f"{ref_op}.float.uninitialized", uninitialized, error=True)
+    # (A resource of another dtype is not a case: TensorFlow 2.21's kernel aborts the process.)
+    # The variable's earlier value, read before the scatter, stays as it was.
+    def snapshot():
+        h = raw.VarHandleOp(dtype="float32", shape=[3], shared_name="v", name="v")
+        a = raw.AssignVariableOp(resource=h, value=g.rand("float32", [3]), name="assign")
+        with tf.control_dependencies([a]):
+            before = raw.ReadVariableOp(resource=h, dtype="float32", name="before")
+        with tf.control_dependencies([before]):
+            u = raw.ResourceScatterNdAdd(ref=h, indices=g.const([[2]], I),
+                                         updates=g.const([10], "float32"), name="op")
+        with tf.control_dependencies([u]):
+            after = raw.ReadVariableOp(resource=h, dtype="float32", name="after")
+        return [raw.Identity(input=before, name="b"), after]
+    g.case("ResourceScatterNdAdd.float.snapshot", snapshot)
+
+    for dt in tf_types("ScatterNdNonAliasingAdd"):
+        g.case(f"ScatterNdNonAliasingAdd.{sgname(dt)}.rows",
+               lambda: raw.ScatterNdNonAliasingAdd(input=g.rand(dt, [4, 2]),
+                                                   indices=g.const([[1], [3], [1]], I),
+                                                   updates=g.rand(dt, [3, 2]), name="op"))
+    g.case("ScatterNdNonAliasingAdd.float.out_of_range",
+           lambda: raw.ScatterNdNonAliasingAdd(input=g.rand("float32", [3]),
+                                               indices=g.const([[3]], I),
+                                               updates=g.rand("float32", [1]), name="op"),
+           error=True)
+
+
+@group
+def strided_slice_write(g):
+    """TensorStridedSliceUpdate, StridedSliceAssign and ResourceStridedSliceAssign."""
+    I = "int32"
+    # (name, shape, begin, end, strides, value shape, masks)
+    specs = [
+        ("box", [3, 4], [0, 1], [3, 3], [1, 1], [3, 2], {}),
+        ("broadcast_row", [3, 4], [0, 1], [3, 3], [1, 1], [2], {}),
+        ("broadcast_scalar", [3, 4], [0, 0], [3, 4], [2, 3], [], {}),
+        ("reverse", [5], [4], [0], [-2], [2], {}),
+        ("shrink", [3, 4], [1], [2], [1], [4], dict(shrink_axis_mask=1)),
+        ("shrink_leading_one", [3, 4], [1], [2], [1], [1, 4], dict(shrink_axis_mask=1)),
+        ("masks", [2, 3, 4], [1, 0, 1], [0, 2, 0], [1, 1, 2], [2, 2, 2],
+         dict(begin_mask=1, end_mask=4)),
+        ("ellipsis_new_axis", [2, 3], [0, 0, 1], [0, 0, 3], [1, 1, 1], [1, 2],
+         dict(ellipsis_mask=1, new_axis_mask=2)),
+        ("empty", [3, 4], [2, 0], [2, 4], [1, 1], [0, 4], {}),
+    ]
+    for dt in UNIVERSE:
+        for sname, shape, b, e, st, vshape, masks in specs:
+            if not is_main(dt) and sname != "box":
+                continue
+            ity = "int64" if sname == "masks" else I
+            g.case(f"TensorStridedSliceUpdate.{sgname(dt)}.{sname}",
+                   lambda: raw.TensorStridedSliceUpdate(
+                       input=g.rand(dt, shape), begin=g.const(b, ity), end=g.const(e, ity),
+                       strides=g.const(st, ity), value=g.rand(dt, vshape), name="op", **masks))
+        def ref_assign(dt=dt):
+            v = raw.VariableV2(shape=[3, 4], dtype=dt, name="v")
+            a = raw.Assign(ref=v, value=g.rand(dt, [3, 4]), name="assign")
+            with tf.control_dependencies([a]):
+                u = raw.StridedSliceAssign(ref=v, begin=g.const([1, 0], I),
+                                           end=g.const([3, 4], I), strides=g.const([1, 2], I),
+                                           value=g.rand(dt, [2, 2]), name="op")
+            return raw.Identity(input=u, name="out")
+        g.case(f"StridedSliceAssign.{sgname(dt)}.box", ref_assign)
+        def resource_assign(dt=dt):
+            h = raw.VarHandleOp(dtype=dt, shape=[3, 4], shared_name="v", name="v")
+            a = raw.AssignVariableOp(resource=h, value=g.rand(dt, [3, 4]), name="assign")
+            with tf.control_dependencies([a]):
+                u = raw.ResourceStridedSliceAssign(ref=h, begin=g.const([2, 1], I),
+                                                   end=g.const([0, 4], I),
+                                                   strides=g.const([-1, 1], I),
+                                                   value=g.rand(dt, [3]), name="op")
+            with tf.control_dependencies([u]):
+                return raw.ReadVariableOp(resource=h, dtype=dt, name="out")
+        g.case(f"ResourceStridedSliceAssign.{sgname(dt)}.broadcast", resource_assign)
+    for sname, shape, b, e, st, vshape in [
+            ("not_broadcastable", [3, 4], [0, 1], [3, 3], [1, 1], [3]),
+            ("zero_stride", [3, 4], [0], [3], [0], [3, 4]),
+            ("shrink_out_of_range", [3, 4], [5], [6], [1], [4])]:
+        masks = dict(shrink_axis_mask=1) if sname.startswith("shrink") else {}
+        g.case(f"TensorStridedSliceUpdate.float.{sname}",
+               lambda: raw.TensorStridedSliceUpdate(
+                   input=g.rand("float32", shape), begin=g.const(b, I), end=g.const(e, I),
+                   strides=g.const(st, I), value=g.rand("float32", vshape), name="op", **masks),
+               error=True)
+    def uninitialized():
+        h = raw.VarHandleOp(dtype="float32", shape=[3], shared_name="v", name="v")
+        op = raw.ResourceStridedSliceAssign(ref=h, begin=g.const([0], I), end=g.const([1], I),
+                                            strides=g.const([1], I),
+                                            value=g.rand("float32", [1]), name="op")
+        with tf.control_dependencies([op]):
+            return tf.constant(0, name="after")
+    g.case("ResourceStridedSliceAssign.float.uninitialized", uninitialized, error=True)
+
+
 @group
 def dynamic_stitch(g):
     I = "int32"
