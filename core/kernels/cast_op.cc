@@ -117,6 +117,7 @@ class CastOp final : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("Cast").Device(DEVICE_CPU), CastOp);
+REGISTER_KERNEL_BUILDER(Name("_HostCast").Device(DEVICE_CPU), CastOp);
 
 }  // namespace
 }  // namespace sg

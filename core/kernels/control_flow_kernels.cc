@@ -46,6 +46,27 @@ class MergeOp final : public OpKernel {
 REGISTER_KERNEL_BUILDER(Name("Merge").Device(DEVICE_CPU), MergeOp);
 REGISTER_KERNEL_BUILDER(Name("RefMerge").Device(DEVICE_CPU), MergeOp);
 
+// Forwards the ref input 1 + index.
+class RefSelectOp final : public OpKernel {
+ public:
+  explicit RefSelectOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& index = ctx->input(0);
+    OP_REQUIRES(ctx, index.dims() == 0 && index.dtype() == DT_INT32,
+                errors::InvalidArgument("node '", name(), "': Index must be a scalar, got shape ",
+                                        index.shape().DebugString()));
+    const int32_t i = index.data<int32_t>()[0];
+    const int n = ctx->num_inputs() - 1;
+    OP_REQUIRES(ctx, i >= 0 && i < n,
+                errors::InvalidArgument("node '", name(), "': Index must be in the range [0, ", n,
+                                        ") but got ", i));
+    OP_REQUIRES(ctx, ctx->input_is_ref(i + 1),
+                errors::InvalidArgument("node '", name(), "': input ", i + 1, " is not a ref"));
+    ctx->forward_ref_input_to_ref_output(i + 1, 0);
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("RefSelect").Device(DEVICE_CPU), RefSelectOp);
+
 // Enter, Exit and NextIteration pass their input through; the executor moves it between frames
 // and iterations.
 class ForwardOp final : public OpKernel {

@@ -1,5 +1,13 @@
-// Kernels for constants, placeholders, identities, CheckNumerics, NoOp, _Arg and _Retval.
+// Kernels for constants (Const, ImmutableConst), placeholders, identities, CheckNumerics, NoOp,
+// _Arg and _Retval.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -29,6 +37,61 @@ class ConstOp final : public OpKernel {
   Tensor value_;
 };
 REGISTER_KERNEL_BUILDER(Name("Const").Device(DEVICE_CPU), ConstOp);
+
+// A constant whose bytes are the start of the file `memory_region_name`, mapped into memory
+// (copy on write, so no kernel can change the file) once, when the kernel is made.
+class ImmutableConstOp final : public OpKernel {
+ public:
+  explicit ImmutableConstOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    set_expensive(false);
+    DataType dtype;
+    PartialTensorShape partial;
+    std::string path;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("shape", &partial));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("memory_region_name", &path));
+    OP_REQUIRES(ctx, DataTypeIsPod(dtype),
+                errors::InvalidArgument("node '", name(), "': ImmutableConst holds only plain "
+                                        "numeric types, not ",
+                                        DataTypeString(dtype)));
+    TensorShape shape;
+    OP_REQUIRES(ctx, partial.AsTensorShape(&shape),
+                errors::InvalidArgument("node '", name(), "': shape ", partial.DebugString(),
+                                        " is not fully defined"));
+    const size_t bytes = DataTypeSize(dtype) * static_cast<size_t>(shape.num_elements());
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    OP_REQUIRES(ctx, fd >= 0,
+                errors::NotFound("node '", name(), "': cannot open memory region '", path,
+                                 "': ", std::strerror(errno)));
+    struct stat st;
+    const bool stat_ok = fstat(fd, &st) == 0;
+    void* data = nullptr;
+    if (stat_ok && bytes > 0 && static_cast<size_t>(st.st_size) >= bytes) {
+      data = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    }
+    close(fd);
+    OP_REQUIRES(ctx, stat_ok && static_cast<size_t>(st.st_size) >= bytes,
+                errors::InvalidArgument("node '", name(), "': memory region '", path, "' has ",
+                                        stat_ok ? st.st_size : 0, " bytes, less than the ",
+                                        bytes, " of a ", DataTypeString(dtype), " tensor of shape ",
+                                        shape.DebugString()));
+    if (bytes == 0) {
+      value_ = Tensor(dtype, shape);
+      return;
+    }
+    OP_REQUIRES(ctx, data != MAP_FAILED,
+                errors::Internal("node '", name(), "': cannot map memory region '", path, "': ",
+                                 std::strerror(errno)));
+    auto buffer = std::make_shared<TensorBuffer>(data, bytes,
+                                                 [](void* p, size_t n) { munmap(p, n); });
+    value_ = Tensor(dtype, shape, std::move(buffer));
+  }
+  void Compute(OpKernelContext* ctx) override { ctx->set_output(0, value_); }
+
+ private:
+  Tensor value_;
+};
+REGISTER_KERNEL_BUILDER(Name("ImmutableConst").Device(DEVICE_CPU), ImmutableConstOp);
 
 // A Placeholder that runs was not fed.
 class PlaceholderOp final : public OpKernel {
@@ -67,6 +130,10 @@ REGISTER_KERNEL_BUILDER(Name("IdentityN").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("StopGradient").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("PreventGradient").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("PlaceholderWithDefault").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("_ArrayToList").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("_ListToArray").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("WrapDatasetVariant").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("UnwrapDatasetVariant").Device(DEVICE_CPU), IdentityOp);
 
 // Snapshot copies, so later in-place updates of a variable do not show through.
 class SnapshotOp final : public OpKernel {
@@ -162,6 +229,7 @@ class ArgOp final : public OpKernel {
   DataType dtype_ = DT_INVALID;
 };
 REGISTER_KERNEL_BUILDER(Name("_Arg").Device(DEVICE_CPU), ArgOp);
+REGISTER_KERNEL_BUILDER(Name("_DeviceArg").Device(DEVICE_CPU), ArgOp);
 
 class RetvalOp final : public OpKernel {
  public:
@@ -180,6 +248,7 @@ class RetvalOp final : public OpKernel {
   int64_t index_ = 0;
 };
 REGISTER_KERNEL_BUILDER(Name("_Retval").Device(DEVICE_CPU), RetvalOp);
+REGISTER_KERNEL_BUILDER(Name("_DeviceRetval").Device(DEVICE_CPU), RetvalOp);
 
 }  // namespace
 }  // namespace sg

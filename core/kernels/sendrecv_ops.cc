@@ -1,4 +1,4 @@
-// _Send and _Recv: the two ends of a cross-device edge, meeting in the step's rendezvous under
+// _Send and _Recv (and Send, Recv, _HostSend, _HostRecv, the same here): the two ends of a cross-device edge, meeting in the step's rendezvous under
 // TensorFlow's key (with the frame and iteration, so loops may send once per iteration).
 #include "core/framework/op_kernel.h"
 
@@ -41,6 +41,8 @@ class SendOp final : public OpKernel {
   TransferAttrs attrs_;
 };
 REGISTER_KERNEL_BUILDER(Name("_Send").Device(DEVICE_CPU), SendOp);
+REGISTER_KERNEL_BUILDER(Name("Send").Device(DEVICE_CPU), SendOp);
+REGISTER_KERNEL_BUILDER(Name("_HostSend").Device(DEVICE_CPU), SendOp);
 
 class RecvOp final : public AsyncOpKernel {
  public:
@@ -72,6 +74,8 @@ class RecvOp final : public AsyncOpKernel {
   TransferAttrs attrs_;
 };
 REGISTER_KERNEL_BUILDER(Name("_Recv").Device(DEVICE_CPU), RecvOp);
+REGISTER_KERNEL_BUILDER(Name("Recv").Device(DEVICE_CPU), RecvOp);
+REGISTER_KERNEL_BUILDER(Name("_HostRecv").Device(DEVICE_CPU), RecvOp);
 
 }  // namespace
 }  // namespace sg

@@ -63,6 +63,23 @@ REGISTER_OP("RefMerge")
     .Attr("T: type")
     .Attr("N: int >= 1")
     .SetShapeFn(MergeShape);
+// Forwards the ref inputs[index].
+REGISTER_OP("RefSelect")
+    .Input("index: int32")
+    .Input("inputs: Ref(N * T)")
+    .Output("output: Ref(T)")
+    .Attr("T: type")
+    .Attr("N: int >= 1")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialTensorShape index;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 0, &index));
+      PartialTensorShape out = c->input(1);
+      for (int i = 2; i < c->num_inputs(); ++i) {
+        if (!(c->input(i) == out)) out = PartialTensorShape();
+      }
+      c->set_output(0, out);
+      return absl::OkStatus();
+    });
 REGISTER_OP("Enter")
     .Input("data: T")
     .Output("output: T")

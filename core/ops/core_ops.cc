@@ -40,6 +40,14 @@ REGISTER_OP("Const")
     .Attr("dtype: type")
     .SetShapeFn(ConstShape);
 
+// A constant read from the start of the file memory_region_name (mapped, not copied).
+REGISTER_OP("ImmutableConst")
+    .Output("tensor: dtype")
+    .Attr("dtype: type")
+    .Attr("shape: shape")
+    .Attr("memory_region_name: string")
+    .SetShapeFn([](InferenceContext* c) { return ShapeFromAttr(c, "shape"); });
+
 REGISTER_OP("Placeholder")
     .Output("output: dtype")
     .Attr("dtype: type")
@@ -113,27 +121,79 @@ REGISTER_OP("NoOp").SetShapeFn(shape_fns::Unknown);
 REGISTER_OP("_Arg").Output("output: T").Attr("T: type").Attr("index: int >= 0").SetIsStateful();
 REGISTER_OP("_Retval").Input("input: T").Attr("T: type").Attr("index: int >= 0").SetIsStateful();
 
-// Cross-device transfer through the step's rendezvous.
-REGISTER_OP("_Send")
-    .Input("tensor: T")
+// Cross-device transfer through the step's rendezvous. Send and Recv are the names TensorFlow's
+// graphs may hold; _HostSend and _HostRecv the forms whose tensor stays in host memory (the same
+// on a CPU).
+#define SG_REGISTER_SEND(name)                          \
+  REGISTER_OP(name)                                     \
+      .Input("tensor: T")                               \
+      .Attr("T: type")                                  \
+      .Attr("tensor_name: string")                      \
+      .Attr("send_device: string")                      \
+      .Attr("send_device_incarnation: int")             \
+      .Attr("recv_device: string")                      \
+      .Attr("client_terminated: bool = false")          \
+      .SetIsStateful()
+#define SG_REGISTER_RECV(name)                          \
+  REGISTER_OP(name)                                     \
+      .Output("tensor: tensor_type")                    \
+      .Attr("tensor_type: type")                        \
+      .Attr("tensor_name: string")                      \
+      .Attr("send_device: string")                      \
+      .Attr("send_device_incarnation: int")             \
+      .Attr("recv_device: string")                      \
+      .Attr("client_terminated: bool = false")          \
+      .SetIsStateful()                                  \
+      .SetIsDistributedCommunication()                  \
+      .SetShapeFn(shape_fns::Unknown)
+SG_REGISTER_SEND("_Send");
+SG_REGISTER_SEND("Send");
+SG_REGISTER_SEND("_HostSend");
+SG_REGISTER_RECV("_Recv");
+SG_REGISTER_RECV("Recv");
+SG_REGISTER_RECV("_HostRecv");
+#undef SG_REGISTER_SEND
+#undef SG_REGISTER_RECV
+
+// The arguments and results of a function running on a device other than its caller's: the same
+// as _Arg and _Retval here.
+REGISTER_OP("_DeviceArg")
+    .Output("output: T")
     .Attr("T: type")
-    .Attr("tensor_name: string")
-    .Attr("send_device: string")
-    .Attr("send_device_incarnation: int")
-    .Attr("recv_device: string")
-    .Attr("client_terminated: bool = false")
+    .Attr("index: int >= 0")
     .SetIsStateful();
-REGISTER_OP("_Recv")
-    .Output("tensor: tensor_type")
-    .Attr("tensor_type: type")
-    .Attr("tensor_name: string")
-    .Attr("send_device: string")
-    .Attr("send_device_incarnation: int")
-    .Attr("recv_device: string")
-    .Attr("client_terminated: bool = false")
-    .SetIsStateful()
-    .SetIsDistributedCommunication()
-    .SetShapeFn(shape_fns::Unknown);
+REGISTER_OP("_DeviceRetval")
+    .Input("input: T")
+    .Attr("T: type")
+    .Attr("index: int >= 0")
+    .SetIsStateful();
+
+// Regroupings of N tensors that TensorFlow's function instantiation inserts: the outputs are the
+// inputs, one for one.
+REGISTER_OP("_ArrayToList")
+    .Input("input: N * T")
+    .Output("output: out_types")
+    .Attr("T: type")
+    .Attr("N: int >= 1")
+    .Attr("out_types: list(type) >= 1")
+    .SetShapeFn(IdentityNShape);
+// The dataset variant passed through (TensorFlow wraps it to carry it across function
+// boundaries; sg passes the variant itself).
+REGISTER_OP("WrapDatasetVariant")
+    .Input("input_handle: variant")
+    .Output("output_handle: variant")
+    .SetShapeFn(shape_fns::Scalar);
+REGISTER_OP("UnwrapDatasetVariant")
+    .Input("input_handle: variant")
+    .Output("output_handle: variant")
+    .SetShapeFn(shape_fns::Scalar);
+REGISTER_OP("_ListToArray")
+    .Input("input: Tin")
+    .Output("output: N * T")
+    .Attr("Tin: list(type) >= 1")
+    .Attr("T: type")
+    .Attr("N: int >= 1")
+    .SetShapeFn(IdentityNShape);
 
 }  // namespace sg
 

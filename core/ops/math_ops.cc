@@ -480,6 +480,10 @@ REGISTER_OP("AddN").Input("inputs: N * T").Output("sum: T")
 REGISTER_OP("Cast").Input("x: SrcT").Output("y: DstT")
     .Attr("SrcT: type").Attr("DstT: type").Attr("Truncate: bool = false")
     .SetShapeFn(shape_fns::Unchanged);
+// Cast with its input and output in host memory (the same on a CPU).
+REGISTER_OP("_HostCast").Input("x: SrcT").Output("y: DstT")
+    .Attr("SrcT: type").Attr("DstT: type").Attr("Truncate: bool = false")
+    .SetShapeFn(shape_fns::Unchanged);
 
 REGISTER_OP("ClipByValue").Input("t: T").Input("clip_value_min: T").Input("clip_value_max: T")
     .Output("output: T").Attr("T: " SG_NUMBER_TYPES).SetShapeFn(ClipByValueShape);

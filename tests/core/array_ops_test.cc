@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <type_traits>
 
@@ -669,6 +672,53 @@ TEST(StringTensors, MoveThroughSliceTransposeAndPad) {
                        {s, MakeTensor<int32_t>({2, 2}, {0, 0, 1, 0})});
   ASSERT_TRUE(pad.ok()) << pad.status();
   EXPECT_EQ(Values<tstring>((*pad)[0]), (std::vector<tstring>{"", "a", "b", "", "c", "d"}));
+}
+
+// ImmutableConst maps the start of a file as a tensor of the attrs' dtype and shape; a file too
+// short for it, a missing file and a string dtype are errors, not crashes.
+TEST(ImmutableConst, MapsAFileAndRejectsOneTooShort) {
+  const std::string path =
+      (std::filesystem::path(::testing::TempDir()) / "immutable_const_region").string();
+  const std::vector<float> values = {1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6.5f, 99.0f};
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+  }
+  auto node = [&](DataType dt, std::initializer_list<int64_t> dims, const std::string& file) {
+    return NodeDefFor("ImmutableConst", {{"dtype", dt},
+                                         {"shape", PartialTensorShape(dims)},
+                                         {"memory_region_name", file}});
+  };
+  auto out = RunKernel(node(DT_FLOAT, {2, 3}, path), {});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(DimsOf((*out)[0]), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(Values<float>((*out)[0]), std::vector<float>(values.begin(), values.begin() + 6));
+  EXPECT_EQ(RunKernel(node(DT_FLOAT, {2, 4}, path), {}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(RunKernel(node(DT_FLOAT, {1}, path + "_absent"), {}).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(RunKernel(node(DT_STRING, {1}, path), {}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  std::remove(path.c_str());
+}
+
+struct Payload {
+  static constexpr const char* kTypeName = "Payload";
+  int value;
+  std::string DebugString() const { return std::to_string(value); }
+};
+
+// WrapDatasetVariant and UnwrapDatasetVariant pass the variant itself through.
+TEST(DatasetVariantWrappers, PassTheVariantThrough) {
+  Tensor in(DT_VARIANT, TensorShape());
+  in.data<Variant>()[0] = Variant(Payload{42});
+  for (const char* op : {"WrapDatasetVariant", "UnwrapDatasetVariant"}) {
+    auto out = RunKernel(NodeDefFor(op, {}), {in});
+    ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+    const Payload* p = (*out)[0].data<Variant>()[0].get<Payload>();
+    ASSERT_NE(p, nullptr) << op;
+    EXPECT_EQ(p->value, 42) << op;
+  }
 }
 
 }  // namespace

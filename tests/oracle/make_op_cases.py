@@ -3696,6 +3696,67 @@ def strided_slice_write(g):
 
 
 @group
+def internal_ops(g):
+    """Ops of TensorFlow's runtime that graphs may hold: Send/Recv under their other names,
+    _HostCast, _ArrayToList/_ListToArray and RefSelect."""
+    dev = "/job:localhost/replica:0/task:0/device:CPU:0"
+    for send_op, recv_op in (("Send", "Recv"), ("_HostSend", "_HostRecv")):
+        for dt in ("float32", "int32", "string", "bool"):
+            def pair(send_op=send_op, recv_op=recv_op, dt=dt):
+                graph = tf.compat.v1.get_default_graph()
+                tdt = tf.as_dtype(dt)
+                common = dict(tensor_name=attr_value_pb2.AttrValue(s=b"edge_x"),
+                              send_device=attr_value_pb2.AttrValue(s=dev.encode()),
+                              send_device_incarnation=attr_value_pb2.AttrValue(i=1),
+                              recv_device=attr_value_pb2.AttrValue(s=dev.encode()),
+                              client_terminated=attr_value_pb2.AttrValue(b=False))
+                typ = attr_value_pb2.AttrValue(type=tdt.as_datatype_enum)
+                send = graph.create_op(send_op, [g.rand(dt, [2, 3])], [],
+                                       attrs=dict(common, T=typ), name="send")
+                recv = graph.create_op(recv_op, [], [tdt], attrs=dict(common, tensor_type=typ),
+                                       name="op")
+                return [recv.outputs[0], send]
+            g.case(f"{recv_op.lstrip('_')}.{sgname(dt)}.local_pair", pair)
+    for src, dst in (("float32", "int32"), ("int64", "float16"), ("bool", "float32")):
+        g.case(f"HostCast.{sgname(dst)}.from_{sgname(src)}",
+               lambda: tf.compat.v1.get_default_graph().create_op(
+                   "_HostCast", [g.rand(src, [2, 3])], [tf.as_dtype(dst)],
+                   attrs=dict(SrcT=attr_value_pb2.AttrValue(type=tf.as_dtype(src).as_datatype_enum),
+                              DstT=attr_value_pb2.AttrValue(type=tf.as_dtype(dst).as_datatype_enum),
+                              Truncate=attr_value_pb2.AttrValue(b=False)),
+                   name="op").outputs[0])
+    def type_list(dts):
+        return attr_value_pb2.AttrValue(list=attr_value_pb2.AttrValue.ListValue(
+            type=[tf.as_dtype(d).as_datatype_enum for d in dts]))
+    def array_to_list():
+        xs = [g.rand("float32", [2]), g.rand("float32", [3, 1])]
+        op = tf.compat.v1.get_default_graph().create_op(
+            "_ArrayToList", xs, [tf.float32, tf.float32],
+            attrs=dict(T=attr_value_pb2.AttrValue(type=tf.float32.as_datatype_enum),
+                       N=attr_value_pb2.AttrValue(i=2), out_types=type_list(["float32"] * 2)),
+            name="op")
+        return list(op.outputs)
+    g.case("ArrayToList.float.two", array_to_list)
+    def list_to_array():
+        xs = [g.rand("int32", [2]), g.rand("int32", [])]
+        op = tf.compat.v1.get_default_graph().create_op(
+            "_ListToArray", xs, [tf.int32, tf.int32],
+            attrs=dict(Tin=type_list(["int32"] * 2), N=attr_value_pb2.AttrValue(i=2),
+                       T=attr_value_pb2.AttrValue(type=tf.int32.as_datatype_enum)),
+            name="op")
+        return list(op.outputs)
+    g.case("ListToArray.int32.two", list_to_array)
+    for index, err in ((1, False), (2, True), (-1, True)):
+        def ref_select(index=index):
+            vs = []
+            for i in range(2):
+                v = raw.VariableV2(shape=[2], dtype="float32", name=f"v{i}")
+                vs.append(raw.Assign(ref=v, value=g.rand("float32", [2]), name=f"assign{i}"))
+            return raw.Identity(input=raw.RefSelect(index=g.const(index, "int32"), inputs=vs,
+                                                    name="op"), name="out")
+        g.case(f"RefSelect.float.index{index}", ref_select, error=err)
+
+@group
 def dynamic_stitch(g):
     I = "int32"
     for dt in tf_types("DynamicPartition"):
