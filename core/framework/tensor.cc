@@ -284,6 +284,23 @@ void Tensor::AsProtoField(TensorProto* proto) const {
         proto->add_half_val(Eigen::numext::bit_cast<uint16_t>(data<bfloat16>()[i]));
       }
       break;
+    case DT_COMPLEX64:
+      for (int64_t i = 0; i < n; ++i) {
+        proto->add_scomplex_val(data<complex64>()[i].real());
+        proto->add_scomplex_val(data<complex64>()[i].imag());
+      }
+      break;
+    case DT_COMPLEX128:
+      for (int64_t i = 0; i < n; ++i) {
+        proto->add_dcomplex_val(data<complex128>()[i].real());
+        proto->add_dcomplex_val(data<complex128>()[i].imag());
+      }
+      break;
+    case DT_QINT8: for (int64_t i = 0; i < n; ++i) proto->add_int_val(data<int8_t>()[i]); break;
+    case DT_QUINT8: for (int64_t i = 0; i < n; ++i) proto->add_int_val(data<uint8_t>()[i]); break;
+    case DT_QINT16: for (int64_t i = 0; i < n; ++i) proto->add_int_val(data<int16_t>()[i]); break;
+    case DT_QUINT16: for (int64_t i = 0; i < n; ++i) proto->add_int_val(data<uint16_t>()[i]); break;
+    case DT_QINT32: for (int64_t i = 0; i < n; ++i) proto->add_int_val(data<int32_t>()[i]); break;
     default:
       AsProtoTensorContent(proto);
   }

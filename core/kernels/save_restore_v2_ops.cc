@@ -1,5 +1,6 @@
 // SaveV2, RestoreV2 and MergeV2Checkpoints on TensorBundle checkpoints (core/util/tensor_bundle.h),
-// and the file-name helpers ShardedFilename / ShardedFilespec.
+// and the file-name helpers ShardedFilename / ShardedFilespec. RestoreV2 reads a V1 checkpoint
+// (core/util/tensor_slice_table.h) when the prefix has no V2 index, as TensorFlow's does.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/util/saved_tensor_slice.h"
 #include "core/util/tensor_bundle.h"
+#include "core/util/tensor_slice_table.h"
 
 namespace sg {
 namespace {
@@ -81,6 +83,11 @@ class RestoreV2Op final : public OpKernel {
     const std::string prefix = ctx->input(0).data<tstring>()[0];
     const tstring* names = ctx->input(1).data<tstring>();
     const tstring* specs = ctx->input(2).data<tstring>();
+    std::error_code ec;
+    if (!std::filesystem::exists(BundleIndexFilename(prefix), ec)) {
+      RestoreV1(ctx, prefix, names, specs);
+      return;
+    }
     auto reader = BundleReader::Open(prefix);
     OP_REQUIRES(ctx, reader.ok(), NodeError(*this, reader.status()));
     for (int64_t i = 0; i < n; ++i) {
@@ -112,6 +119,20 @@ class RestoreV2Op final : public OpKernel {
   }
 
  private:
+  // The prefix names V1 checkpoint files (a file, or a pattern matching its shards).
+  void RestoreV1(OpKernelContext* ctx, const std::string& prefix, const tstring* names,
+                 const tstring* specs) {
+    auto reader = TensorSliceReader::Open(prefix);
+    OP_REQUIRES(ctx, reader.ok(), NodeError(*this, reader.status()));
+    for (size_t i = 0; i < dtypes_.size(); ++i) {
+      SavedSliceSpec spec;
+      if (!specs[i].empty()) OP_REQUIRES_OK(ctx, NodeError(*this, ParseShapeAndSlice(specs[i], &spec)));
+      Tensor value;
+      OP_REQUIRES_OK(ctx, NodeError(*this, (*reader)->Read(names[i], dtypes_[i], spec, &value)));
+      ctx->set_output(static_cast<int>(i), value);
+    }
+  }
+
   std::vector<DataType> dtypes_;
 };
 REGISTER_KERNEL_BUILDER(Name("RestoreV2").Device(DEVICE_CPU), RestoreV2Op);

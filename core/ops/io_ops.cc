@@ -1,5 +1,6 @@
 // Checkpoint ops (TensorFlow's io_ops): SaveV2 / RestoreV2 on TensorBundle (V2) checkpoints,
-// MergeV2Checkpoints, and the file-name helpers the Saver builds its graph with.
+// MergeV2Checkpoints, Save / SaveSlices / Restore / RestoreSlice on V1 checkpoints, and the
+// file-name helpers the Saver builds its graph with.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 #include "core/util/saved_tensor_slice.h"
@@ -95,6 +96,80 @@ REGISTER_OP("MergeV2Checkpoints")
     .Attr("allow_missing_files: bool = false")
     .SetIsStateful()
     .SetShapeFn(MergeV2Shape);
+
+// V1 checkpoints: Save writes whole tensors, SaveSlices the slice each spec names (a
+// shape_and_slices entry as SaveV2's, empty for a whole tensor), into the one file `filename`.
+REGISTER_OP("Save")
+    .Input("filename: string")
+    .Input("tensor_names: string")
+    .Input("data: T")
+    .Attr("T: list(type) >= 1")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarInput(c, 0, "filename"));
+      return VectorInput(c, 1, "tensor_names");
+    });
+REGISTER_OP("SaveSlices")
+    .Input("filename: string")
+    .Input("tensor_names: string")
+    .Input("shapes_and_slices: string")
+    .Input("data: T")
+    .Attr("T: list(type) >= 1")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarInput(c, 0, "filename"));
+      SG_RETURN_IF_ERROR(VectorInput(c, 1, "tensor_names"));
+      return VectorInput(c, 2, "shapes_and_slices");
+    });
+// Reads tensor_name (Restore: whole; RestoreSlice: the part shape_and_slice names) from the V1
+// checkpoint files file_pattern matches.
+REGISTER_OP("Restore")
+    .Input("file_pattern: string")
+    .Input("tensor_name: string")
+    .Output("tensor: dt")
+    .Attr("dt: type")
+    .Attr("preferred_shard: int = -1")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarInput(c, 0, "file_pattern"));
+      SG_RETURN_IF_ERROR(ScalarInput(c, 1, "tensor_name"));
+      c->set_output(0, PartialTensorShape());
+      return absl::OkStatus();
+    });
+REGISTER_OP("RestoreSlice")
+    .Input("file_pattern: string")
+    .Input("tensor_name: string")
+    .Input("shape_and_slice: string")
+    .Output("tensor: dt")
+    .Attr("dt: type")
+    .Attr("preferred_shard: int = -1")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarInput(c, 0, "file_pattern"));
+      SG_RETURN_IF_ERROR(ScalarInput(c, 1, "tensor_name"));
+      SG_RETURN_IF_ERROR(ScalarInput(c, 2, "shape_and_slice"));
+      PartialTensorShape out;
+      const Tensor* spec = c->input_tensor(2);
+      if (spec != nullptr && spec->dtype() == DT_STRING && spec->NumElements() == 1 &&
+          !spec->data<tstring>()[0].empty()) {
+        SavedSliceSpec parsed;
+        absl::Status s = ParseShapeAndSlice(spec->data<tstring>()[0], &parsed);
+        if (!s.ok()) return c->Error(s.message());
+        out = parsed.SliceShape();
+      }
+      c->set_output(0, out);
+      return absl::OkStatus();
+    });
+
+// The whole contents of the file `filename`.
+REGISTER_OP("ReadFile")
+    .Input("filename: string")
+    .Output("contents: string")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarInput(c, 0, "filename"));
+      c->set_output(0, PartialTensorShape::Scalar());
+      return absl::OkStatus();
+    });
 
 REGISTER_OP("ShardedFilename")
     .Input("basename: string")

@@ -3757,6 +3757,119 @@ def internal_ops(g):
         g.case(f"RefSelect.float.index{index}", ref_select, error=err)
 
 @group
+def io_v1(g):
+    """V1 checkpoints: Save, SaveSlices, Restore, RestoreSlice, RestoreV2 reading them, and the
+    files' bytes (through ReadFile), which must be TensorFlow's."""
+    def after(op):  # a tensor to fetch that needs `op` run (an error case must fetch something)
+        with tf.control_dependencies([op]):
+            return tf.constant(0, name="after")
+    # TensorFlow's V1 writer has no uint32, uint64 or bfloat16.
+    for dt in ("uint32", "uint64", "bfloat16"):
+        g.case(f"Save.{sgname(dt)}.unsupported",
+               lambda: after(raw.Save(filename=prefix_placeholder(g, "${TMP}/u"),
+                                      tensor_names=g.const([b"x"], "string"),
+                                      data=[g.rand(dt, [2])], name="op")), error=True)
+    for dt in [d for d in SAVE_DTYPES if d not in ("uint32", "uint64", "bfloat16")]:
+        def round_trip(dt=dt):
+            path = prefix_placeholder(g, "${TMP}/ckpt")
+            s = raw.Save(filename=path, tensor_names=g.const([b"x", b"a"], "string"),
+                         data=[g.rand(dt, [2, 3]), g.rand(dt, [])], name="save")
+            with tf.control_dependencies([s]):
+                return [raw.Restore(file_pattern=path, tensor_name=g.const(b"x", "string"),
+                                    dt=dt, name="op"),
+                        raw.Restore(file_pattern=path, tensor_name=g.const(b"a", "string"),
+                                    dt=dt, name="op2"),
+                        raw.ReadFile(filename=path, name="bytes")]
+        g.case(f"Restore.{sgname(dt)}.round_trip", round_trip)
+        def v2_fallback(dt=dt):
+            path = prefix_placeholder(g, "${TMP}/v1")
+            s = raw.Save(filename=path, tensor_names=g.const([b"w"], "string"),
+                         data=[g.rand(dt, [3])], name="save")
+            with tf.control_dependencies([s]):
+                return raw.RestoreV2(prefix=path, tensor_names=g.const([b"w"], "string"),
+                                     shape_and_slices=g.const([b""], "string"), dtypes=[dt],
+                                     name="op")
+        g.case(f"RestoreV2.{sgname(dt)}.v1_checkpoint", v2_fallback)
+
+    def slices(spec, dt="float32"):
+        path = prefix_placeholder(g, "${TMP}/sl")
+        # Two slices of a [100, 3] tensor (rows 70..89 and 0..69), a whole matrix and a scalar.
+        s = raw.SaveSlices(filename=path, tensor_names=g.const([b"x", b"x2", b"m", b"y"], "string"),
+                           shapes_and_slices=g.const([b"100 3 70,20:-", b"", b"", b""], "string"),
+                           data=[g.rand(dt, [20, 3]), g.rand(dt, [4]), g.rand(dt, [2, 2]),
+                                 g.rand(dt, [])], name="save")
+        with tf.control_dependencies([s]):
+            return [raw.RestoreSlice(file_pattern=path, tensor_name=g.const(b"x", "string"),
+                                     shape_and_slice=g.const(spec.encode(), "string"), dt=dt,
+                                     name="op"),
+                    raw.ReadFile(filename=path, name="bytes")]
+    g.case("RestoreSlice.float.within_slice", lambda: slices("100 3 75,10:1,2"))
+    g.case("RestoreSlice.float.whole_slice", lambda: slices("100 3 70,20:-"))
+    g.case("RestoreSlice.float.not_covered", lambda: slices("100 3 60,20:-"), error=True)
+    g.case("RestoreSlice.float.wrong_shape", lambda: slices("50 3 0,10:-"), error=True)
+
+    def sharded():
+        # Two shards, each one half of a [4, 2] tensor; Restore reads both through a pattern.
+        outs = []
+        for shard, spec in ((0, b"4 2 0,2:-"), (1, b"4 2 2,2:-")):
+            path = prefix_placeholder(g, f"${{TMP}}/sh-0000{shard}-of-00002", name=f"p{shard}")
+            outs.append(raw.SaveSlices(filename=path, tensor_names=g.const([b"v"], "string"),
+                                       shapes_and_slices=g.const([spec], "string"),
+                                       data=[g.rand("int64", [2, 2])], name=f"save{shard}"))
+        pattern = prefix_placeholder(g, "${TMP}/sh-?????-of-00002", name="pattern")
+        with tf.control_dependencies(outs):
+            return [raw.Restore(file_pattern=pattern, tensor_name=g.const(b"v", "string"),
+                                dt="int64", name="op"),
+                    raw.RestoreSlice(file_pattern=pattern, tensor_name=g.const(b"v", "string"),
+                                     shape_and_slice=g.const(b"4 2 1,2:1,1", "string"),
+                                     dt="int64", name="op2")]
+    g.case("Restore.int64.sharded", sharded)
+
+    # Keys with escaped bytes and multi-byte numbers: a name holding 0x00, a start past 64
+    # and one past 2^13.
+    def keys():
+        path = prefix_placeholder(g, "${TMP}/k")
+        s = raw.SaveSlices(filename=path, tensor_names=g.const([b"a\x00b\xc3\xa9\x01", b"big"], "string"),
+                           shapes_and_slices=g.const([b"", b"20000 1 9000,2:-"], "string"),
+                           data=[g.rand("int32", [2]), g.rand("int32", [2, 1])], name="save")
+        with tf.control_dependencies([s]):
+            return [raw.ReadFile(filename=path, name="op"),
+                    raw.RestoreSlice(file_pattern=path, tensor_name=g.const(b"big", "string"),
+                                     shape_and_slice=g.const(b"20000 1 9001,1:-", "string"),
+                                     dt="int32", name="op2")]
+    g.case("SaveSlices.int32.key_encoding", keys)
+
+    def restore_error(name, dt, pattern="${TMP}/e"):
+        path = prefix_placeholder(g, "${TMP}/e")
+        s = raw.Save(filename=path, tensor_names=g.const([b"x"], "string"),
+                     data=[g.rand("float32", [2])], name="save")
+        with tf.control_dependencies([s]):
+            return raw.Restore(file_pattern=prefix_placeholder(g, pattern, name="pattern"),
+                               tensor_name=g.const(name, "string"), dt=dt, name="op")
+    g.case("Restore.float.missing_tensor", lambda: restore_error(b"nope", "float32"), error=True)
+    g.case("Restore.int32.wrong_dtype", lambda: restore_error(b"x", "int32"), error=True)
+    g.case("Restore.float.no_file", lambda: restore_error(b"x", "float32", "${TMP}/none*"),
+           error=True)
+    def not_a_checkpoint():
+        path = prefix_placeholder(g, g.file("junk", b"not a table, not a checkpoint at all....."
+                                                    b"................................"))
+        return raw.Restore(file_pattern=path, tensor_name=g.const(b"x", "string"), dt="float32",
+                           name="op")
+    g.case("Restore.float.not_a_checkpoint", not_a_checkpoint, error=True)
+    g.case("Save.float.names_mismatch",
+           lambda: after(raw.Save(filename=prefix_placeholder(g, "${TMP}/m"),
+                                  tensor_names=hide_rank(g.const([b"x", b"y"], "string")),
+                                  data=[g.rand("float32", [2])], name="op")), error=True)
+    g.case("SaveSlices.float.slice_shape_mismatch",
+           lambda: after(raw.SaveSlices(filename=prefix_placeholder(g, "${TMP}/m"),
+                                        tensor_names=g.const([b"x"], "string"),
+                                        shapes_and_slices=g.const([b"10 2 0,3:-"], "string"),
+                                        data=[g.rand("float32", [2, 2])], name="op")),
+           error=True)
+    g.case("ReadFile.string.missing", lambda: raw.ReadFile(
+        filename=prefix_placeholder(g, "${TMP}/absent"), name="op"), error=True)
+
+@group
 def dynamic_stitch(g):
     I = "int32"
     for dt in tf_types("DynamicPartition"):
