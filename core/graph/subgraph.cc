@@ -179,7 +179,11 @@ void SubstitutePlaceholders(const AttrMap& call_attrs, NodeDef* def) {
   }
 }
 
-absl::Status InlineOne(Graph* g, Node* call, const FunctionDef& fdef, const AttrMap& fn_attrs) {
+// Replaces `call` by fdef's body. The call's inputs from `first_arg` on are the function's
+// arguments; the ones before it (RemoteCall's target) only have to be computed first, so they
+// become control inputs of the body.
+absl::Status InlineOne(Graph* g, Node* call, const FunctionDef& fdef, const AttrMap& fn_attrs,
+                       int first_arg) {
   const std::string prefix = call->name() + "/";
   const OpDef& sig = fdef.signature();
   for (const auto& arg : sig.input_arg()) {
@@ -189,13 +193,13 @@ absl::Status InlineOne(Graph* g, Node* call, const FunctionDef& fdef, const Attr
     }
   }
   // Save the call's edges, then free its name.
-  std::vector<std::pair<Node*, int>> inputs(call->num_inputs());
+  std::vector<std::pair<Node*, int>> inputs(call->num_inputs() - first_arg);
   std::vector<Node*> control_in;
   for (const Edge* e : call->in_edges()) {
-    if (e->IsControlEdge()) {
+    if (e->IsControlEdge() || e->dst_input < first_arg) {
       control_in.push_back(e->src);
     } else {
-      inputs[e->dst_input] = {e->src, e->src_output};
+      inputs[e->dst_input - first_arg] = {e->src, e->src_output};
     }
   }
   struct Out {
@@ -208,7 +212,13 @@ absl::Status InlineOne(Graph* g, Node* call, const FunctionDef& fdef, const Attr
   const std::string call_device = call->requested_device();
   const std::string assigned = call->assigned_device_name();
   std::vector<DataType> out_types = call->output_types();
-  std::vector<DataType> in_types = call->input_types();
+  std::vector<DataType> in_types(call->input_types().begin() + first_arg,
+                                 call->input_types().end());
+  if (static_cast<int>(in_types.size()) != sig.input_arg_size()) {
+    return errors::InvalidArgument("node '", call_name, "' passes ", in_types.size(),
+                                   " arguments to function '", sig.name(), "', which takes ",
+                                   sig.input_arg_size());
+  }
   g->RemoveNode(call);
 
   std::map<std::string, Node*> names;  // body names (and args) -> nodes
@@ -358,10 +368,14 @@ absl::Status InlineFunctionCalls(Graph* g) {
       }
       const FunctionDef* fdef = nullptr;
       AttrMap attrs = n->def().attr();
+      // RemoteCall runs f on the device its input 0 names; sg inlines f where the call is
+      // placed, as PartitionedCall's, after computing the target.
+      const int first_arg = n->type_string() == "RemoteCall" ? 1 : 0;
       if (n->IsFunctionCall()) {
         fdef = n->op_reg().function;
       } else if (n->type_string() == "PartitionedCall" ||
-                 n->type_string() == "StatefulPartitionedCall") {
+                 n->type_string() == "StatefulPartitionedCall" ||
+                 n->type_string() == "RemoteCall") {
         NameAttrList f;
         SG_RETURN_IF_ERROR(GetAttr(n->def().attr(), "f", &f));
         fdef = g->flib().Find(f.name());
@@ -372,7 +386,7 @@ absl::Status InlineFunctionCalls(Graph* g) {
         attrs = f.attr();
       }
       if (fdef == nullptr) continue;
-      SG_RETURN_IF_ERROR(InlineOne(g, n, *fdef, attrs));
+      SG_RETURN_IF_ERROR(InlineOne(g, n, *fdef, attrs, first_arg));
       any = true;
     }
     if (!any) return absl::OkStatus();

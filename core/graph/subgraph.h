@@ -32,7 +32,9 @@ void PruneForTargets(Graph* g, const std::vector<Node*>& keep);
 
 // Lowers functional control flow (While, If, Case: lower_functional_ops.h) and replaces every
 // call of a library function (a node whose op is a function, or PartitionedCall /
-// StatefulPartitionedCall) by the function's body, repeatedly, until neither is left; the call
+// StatefulPartitionedCall / RemoteCall, whose target input is computed first and otherwise
+// unused: the body runs where the call is placed) by the function's body, repeatedly, until
+// neither is left; the call
 // node's name then names an IdentityN of the results. UNIMPLEMENTED for list-typed arguments,
 // INVALID_ARGUMENT for recursion or nesting deeper than 64.
 absl::Status InlineFunctionCalls(Graph* g);

@@ -208,6 +208,16 @@ REGISTER_OP("PartitionedCall")
     .Attr("config: string = ''")
     .Attr("config_proto: string = ''")
     .Attr("executor_type: string = ''");
+// A call of f on the device `target` names. sg inlines f where the call is placed (the
+// target is computed, then unused): in one process every device is the same CPU.
+REGISTER_OP("RemoteCall")
+    .Input("target: string")
+    .Input("args: Tin")
+    .Output("output: Tout")
+    .Attr("Tin: list(type) >= 1")
+    .Attr("Tout: list(type) >= 1")
+    .Attr("f: func")
+    .SetIsStateful();
 REGISTER_OP("StatefulPartitionedCall")
     .Input("args: Tin")
     .Output("output: Tout")

@@ -3717,6 +3717,13 @@ def internal_ops(g):
                                        name="op")
                 return [recv.outputs[0], send]
             g.case(f"{recv_op.lstrip('_')}.{sgname(dt)}.local_pair", pair)
+    f32 = tf.TensorSpec([2], tf.float32)
+    def remote_call(target):
+        f = concrete(lambda x, y: (raw.AddV2(x=x, y=y), raw.Mul(x=x, y=y)), f32, f32)
+        return list(raw.RemoteCall(target=g.const(target, "string"),
+                                   args=[g.rand("float32", [2]), g.rand("float32", [2])],
+                                   Tout=[tf.float32, tf.float32], f=f, name="op"))
+    g.case("RemoteCall.float.local_cpu", lambda: remote_call(dev.encode()))
     for src, dst in (("float32", "int32"), ("int64", "float16"), ("bool", "float32")):
         g.case(f"HostCast.{sgname(dst)}.from_{sgname(src)}",
                lambda: tf.compat.v1.get_default_graph().create_op(
