@@ -57,6 +57,36 @@ absl::Status ResizeShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// CropAndResize: [num_boxes, crop_height, crop_width, depth], num_boxes from boxes or box_ind.
+absl::Status CropAndResizeShape(InferenceContext* c) {
+  Shape image, boxes, box_ind, crop_size;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &image));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 2, &boxes));
+  SG_RETURN_IF_ERROR(c->WithRank(2, 1, &box_ind));
+  SG_RETURN_IF_ERROR(c->WithRank(3, 1, &crop_size));
+  if (boxes.dim_size(1) >= 0 && boxes.dim_size(1) != 4) {
+    return c->Error("boxes must be [num_boxes, 4], got ", boxes.DebugString());
+  }
+  if (crop_size.dim_size(0) >= 0 && crop_size.dim_size(0) != 2) {
+    return c->Error("crop_size must hold 2 elements, has shape ", crop_size.DebugString());
+  }
+  int64_t n = boxes.dim_size(0);
+  if (n >= 0 && box_ind.dim_size(0) >= 0 && n != box_ind.dim_size(0)) {
+    return c->Error("boxes ", boxes.DebugString(), " and box_ind ", box_ind.DebugString(),
+                    " disagree on the number of boxes");
+  }
+  if (n < 0) n = box_ind.dim_size(0);
+  int64_t h = -1, w = -1;
+  const Tensor* t = c->input_tensor(3);
+  if (t != nullptr && t->dtype() == DT_INT32 && t->NumElements() == 2) {
+    h = t->data<int32_t>()[0];
+    w = t->data<int32_t>()[1];
+    if (h <= 0 || w <= 0) return c->Error("crop dimensions must be positive");
+  }
+  c->set_output(0, Shape({n, h, w, image.dim_size(3)}));
+  return absl::OkStatus();
+}
+
 // boxes [n, 4], scores [n], then `scalars` scalar inputs; selected indices [?] (or
 // [max_output_size] when padded and known), then the extra outputs.
 absl::Status NmsShape(InferenceContext* c, int scalars, bool padded_outputs) {
@@ -266,6 +296,18 @@ REGISTER_OP("ResizeArea")
     .Attr("T: {int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16}")
     .Attr("align_corners: bool = false")
     .SetShapeFn(ResizeShape);
+
+// Bilinear or nearest samples of boxes of the batch's images (normalized corners y1, x1, y2, x2).
+REGISTER_OP("CropAndResize")
+    .Input("image: T")
+    .Input("boxes: float")
+    .Input("box_ind: int32")
+    .Input("crop_size: int32")
+    .Output("crops: float")
+    .Attr("T: {uint8, uint16, int8, int16, int32, int64, half, float, double}")
+    .Attr("method: {'bilinear', 'nearest'} = 'bilinear'")
+    .Attr("extrapolation_value: float = 0")
+    .SetShapeFn(CropAndResizeShape);
 
 // ---- non-maximum suppression ------------------------------------------------------------------
 

@@ -2770,6 +2770,49 @@ def image_resize(g):
         g.case(f"{op}.float.special_values", special)
 
 
+
+@group
+def image_crop_and_resize(g):
+    I = "int32"
+    boxes = [[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 1.0, 1.0], [-0.3, 0.5, 1.2, 1.4],
+             [0.9, 0.8, 0.2, 0.1], [0.5, 0.5, 0.5, 0.5]]
+    for dt in tf_types("CropAndResize"):
+        for method in ("bilinear", "nearest"):
+            g.case(f"CropAndResize.{sgname(dt)}.{method}",
+                   lambda: raw.CropAndResize(image=g.rand(dt, [2, 6, 7, 3], lo=0, hi=100),
+                                             boxes=g.const(boxes, "float32"),
+                                             box_ind=g.const([1, 0, 1, 0, 1], I),
+                                             crop_size=g.const([4, 5], I), method=method,
+                                             extrapolation_value=-7.5, name="op"))
+    for sname, crop in (("one_by_one", [1, 1]), ("one_row", [1, 4]), ("tall", [9, 1])):
+        g.case(f"CropAndResize.float.{sname}",
+               lambda: raw.CropAndResize(image=g.rand("float32", [1, 5, 4, 2]),
+                                         boxes=g.const(boxes, "float32"),
+                                         box_ind=g.const([0] * 5, I), crop_size=g.const(crop, I),
+                                         name="op"))
+    g.case("CropAndResize.float.no_boxes",
+           lambda: raw.CropAndResize(image=g.rand("float32", [1, 5, 4, 2]),
+                                     boxes=g.const(np.zeros([0, 4]), "float32"),
+                                     box_ind=g.const(np.zeros([0]), I), crop_size=g.const([2, 2], I),
+                                     name="op"))
+    for sname, img, bx, ind, crop in (
+            ("box_index_out_of_range", [2, 4, 4, 1], [[0, 0, 1, 1]], [2], [2, 2]),
+            ("box_index_negative", [2, 4, 4, 1], [[0, 0, 1, 1]], [-1], [2, 2]),
+            ("nan_box", [1, 4, 4, 1], [[np.nan, 0, 1, 1]], [0], [2, 2]),
+            ("inf_box", [1, 4, 4, 1], [[0, 0, np.inf, 1]], [0], [2, 2]),
+            ("zero_crop", [1, 4, 4, 1], [[0, 0, 1, 1]], [0], [0, 2]),
+            ("empty_image", [1, 0, 4, 1], [[0, 0, 1, 1]], [0], [2, 2]),
+            ("boxes_not_4", [1, 4, 4, 1], [[0, 0, 1]], [0], [2, 2]),
+            ("box_ind_mismatch", [1, 4, 4, 1], [[0, 0, 1, 1]], [0, 0], [2, 2]),
+            ("crop_size_3", [1, 4, 4, 1], [[0, 0, 1, 1]], [0], [2, 2, 2]),
+            ("image_rank3", [4, 4, 1], [[0, 0, 1, 1]], [0], [2, 2])):
+        g.case(f"CropAndResize.float.{sname}",
+               lambda: raw.CropAndResize(image=hide_rank(g.rand("float32", img)),
+                                         boxes=hide_rank(g.const(bx, "float32")),
+                                         box_ind=hide_rank(g.const(ind, I)),
+                                         crop_size=hide_rank(g.const(crop, I)), name="op"),
+               error=True)
+
 @group
 def image_nms(g):
     def boxes(n, clustered=True):
