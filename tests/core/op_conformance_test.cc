@@ -72,7 +72,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"Cast", {"complex128", "complex64"}},
     {"Ceil", {"bfloat16"}},
     {"ClipByValue", {"bfloat16", "complex128", "complex64"}},
-    {"Conv2D", {"bfloat16", "half"}},
     {"Cos", {"complex128", "complex64"}},
     {"Cosh", {"complex128", "complex64"}},
     {"Cumprod", {"bfloat16", "complex128", "complex64"}},

@@ -1186,6 +1186,315 @@ def nn_batch_norm(g):
                     # y, batch_mean, batch_variance: the reserve spaces are the kernel's own.
                     return list(outs)[:3]
                 g.case(f"{op}.{sgname(dt)}.{sname}", build)
+
+def conv_out_size(n, k, s, pad, before=0, after=0):
+    if pad == "VALID":
+        return (n - k + s) // s
+    if pad == "SAME":
+        return (n + s - 1) // s
+    return (n + before + after - k + s) // s
+
+
+def conv_out_shape(x, f, st, pad, ex=None):
+    """The NHWC / NDHWC output shape of a convolution of input `x` with filter `f`."""
+    nd = len(x) - 2
+    ex = ex or [0] * (2 * len(x))
+    return [x[0]] + [conv_out_size(x[i + 1], f[i], st[i + 1], pad, ex[2 * i + 2], ex[2 * i + 3])
+                     for i in range(nd)] + [f[-1]]
+
+
+# Half and bfloat16 convolutions: TensorFlow's CPU kernels sum in the narrow type, rounding
+# every partial sum (of magnitude up to ~30 here); sg sums in float and rounds once. (rtol, atol)
+NARROW_TOL = {"float16": (1e-2, 5e-2), "bfloat16": (6e-2, 0.25)}
+
+CONV_BACKPROP_CASES = [
+    # name, input NHWC, filter HWIO, strides, padding, explicit paddings
+    ("valid", [1, 5, 5, 2], [3, 3, 2, 3], [1, 1, 1, 1], "VALID", []),
+    ("same", [2, 5, 4, 2], [3, 3, 2, 3], [1, 1, 1, 1], "SAME", []),
+    ("stride2_same", [1, 6, 5, 3], [3, 2, 3, 2], [1, 2, 2, 1], "SAME", []),
+    ("stride2_valid", [1, 7, 6, 1], [2, 3, 1, 2], [1, 2, 2, 1], "VALID", []),
+    ("stride23", [1, 7, 6, 1], [2, 3, 1, 2], [1, 2, 3, 1], "VALID", []),
+    ("stride_gt_kernel", [1, 7, 7, 2], [2, 2, 2, 3], [1, 3, 3, 1], "SAME", []),
+    ("explicit", [1, 4, 4, 2], [3, 3, 2, 2], [1, 1, 1, 1], "EXPLICIT", [0, 0, 1, 2, 2, 0, 0, 0]),
+    ("1x1", [2, 3, 3, 4], [1, 1, 4, 5], [1, 1, 1, 1], "VALID", []),
+    ("empty_batch", [0, 4, 4, 2], [3, 3, 2, 2], [1, 1, 1, 1], "SAME", []),
+]
+
+
+@group
+def nn_conv_backprop(g):
+    for dt in tf_types("Conv2DBackpropInput"):
+        for sname, x, f, st, pad, ex in CONV_BACKPROP_CASES:
+            if dt != "float32" and sname not in ("same", "stride2_valid", "stride_gt_kernel"):
+                continue
+            rtol, atol = NARROW_TOL.get(dt, (None, None))
+            g.case(f"Conv2DBackpropInput.{sgname(dt)}.{sname}",
+                   lambda: raw.Conv2DBackpropInput(
+                       input_sizes=x, filter=g.rand(dt, f, lo=-2, hi=2),
+                       out_backprop=g.rand(dt, conv_out_shape(x, f, st, pad, ex), lo=-2, hi=2),
+                       strides=st, padding=pad, explicit_paddings=ex, name="op"),
+                   rtol=rtol, atol=atol)
+    x, f, st = [2, 5, 4, 3], [3, 2, 3, 2], [1, 2, 1, 1]
+    g.case("Conv2DBackpropInput.float.sizes2",
+           lambda: raw.Conv2DBackpropInput(
+               input_sizes=x[1:3], filter=g.rand("float32", f),
+               out_backprop=g.rand("float32", conv_out_shape(x, f, st, "SAME")), strides=st,
+               padding="SAME", name="op"))
+    g.case("Conv2DBackpropInput.float.nchw",
+           lambda: raw.Conv2DBackpropInput(
+               input_sizes=[1, 2, 5, 5], filter=g.rand("float32", [3, 3, 2, 3]),
+               out_backprop=g.rand("float32", [1, 3, 5, 5]), strides=[1, 1, 1, 1],
+               padding="SAME", data_format="NCHW", name="op"), error=True)
+    g.case("Conv2DBackpropInput.float.dilated",
+           lambda: raw.Conv2DBackpropInput(
+               input_sizes=[1, 5, 5, 2], filter=g.rand("float32", [3, 3, 2, 3]),
+               out_backprop=g.rand("float32", [1, 5, 5, 3]), strides=[1, 1, 1, 1],
+               padding="SAME", dilations=[1, 2, 2, 1], name="op"), error=True)
+    g.case("Conv2DBackpropInput.float.bad_out_backprop",
+           lambda: raw.Conv2DBackpropInput(
+               input_sizes=[1, 5, 5, 2], filter=g.rand("float32", [3, 3, 2, 3]),
+               out_backprop=hide_shape(g.rand("float32", [1, 4, 5, 3])), strides=[1, 1, 1, 1],
+               padding="SAME", name="op"), error=True)
+    g.case("Conv2DBackpropInput.float.negative_size",
+           lambda: raw.Conv2DBackpropInput(
+               input_sizes=hide_shape(g.const([1, -5, 5, 2], "int32")),
+               filter=g.rand("float32", [3, 3, 2, 3]),
+               out_backprop=g.rand("float32", [1, 5, 5, 3]), strides=[1, 1, 1, 1],
+               padding="SAME", name="op"), error=True)
+    for dt in tf_types("Conv2DBackpropFilter"):
+        for sname, x, f, st, pad, ex in CONV_BACKPROP_CASES:
+            if dt != "float32" and sname not in ("same", "stride2_valid", "stride_gt_kernel"):
+                continue
+            rtol, atol = NARROW_TOL.get(dt, (None, None))
+            g.case(f"Conv2DBackpropFilter.{sgname(dt)}.{sname}",
+                   lambda: raw.Conv2DBackpropFilter(
+                       input=g.rand(dt, x, lo=-2, hi=2), filter_sizes=f,
+                       out_backprop=g.rand(dt, conv_out_shape(x, f, st, pad, ex), lo=-2, hi=2),
+                       strides=st, padding=pad, explicit_paddings=ex, name="op"),
+                   rtol=rtol, atol=atol)
+    g.case("Conv2DBackpropFilter.float.grouped",
+           lambda: raw.Conv2DBackpropFilter(
+               input=g.rand("float32", [1, 5, 5, 4]), filter_sizes=[3, 3, 2, 3],
+               out_backprop=g.rand("float32", [1, 5, 5, 3]), strides=[1, 1, 1, 1],
+               padding="SAME", name="op"), error=True)
+    g.case("Conv2DBackpropFilter.float.nchw",
+           lambda: raw.Conv2DBackpropFilter(
+               input=g.rand("float32", [1, 2, 5, 5]), filter_sizes=[3, 3, 2, 3],
+               out_backprop=g.rand("float32", [1, 3, 5, 5]), strides=[1, 1, 1, 1],
+               padding="SAME", data_format="NCHW", name="op"), error=True)
+
+
+CONV3D_CASES = [
+    # name, input NDHWC, filter DHWIO, strides, padding
+    ("valid", [1, 4, 5, 4, 2], [2, 3, 2, 2, 3], [1, 1, 1, 1, 1], "VALID"),
+    ("same", [2, 3, 4, 4, 2], [3, 2, 3, 2, 2], [1, 1, 1, 1, 1], "SAME"),
+    ("strided", [1, 5, 6, 5, 1], [2, 2, 3, 1, 2], [1, 2, 1, 2, 1], "SAME"),
+    ("strided_valid", [1, 5, 6, 7, 2], [2, 3, 2, 2, 2], [1, 2, 3, 2, 1], "VALID"),
+    ("empty_batch", [0, 3, 3, 3, 2], [2, 2, 2, 2, 2], [1, 1, 1, 1, 1], "SAME"),
+]
+
+
+def conv3d_v1(op, arg):
+    """Makes the stored V2 gradient node `op` its V1 `op` (which TensorFlow 2.21 no longer
+    builds): input `arg`, the shape vector, becomes the tensor `shaped` whose shape it took."""
+    def edit(gdef, case):
+        for n in gdef.node:
+            if n.name == f"{case}/op":
+                n.op = op
+                n.input[arg] = f"{case}/shaped"
+                del n.attr["data_format"]
+                if "Tshape" in n.attr:
+                    del n.attr["Tshape"]
+    return edit
+
+
+@group
+def nn_conv3d(g):
+    for dt in tf_types("Conv3D"):
+        for sname, x, f, st, pad in CONV3D_CASES:
+            if dt != "float32" and sname not in ("same", "strided_valid"):
+                continue
+            rtol, atol = NARROW_TOL.get(dt, (None, None))
+            g.case(f"Conv3D.{sgname(dt)}.{sname}",
+                   lambda: raw.Conv3D(input=g.rand(dt, x, lo=-2, hi=2),
+                                      filter=g.rand(dt, f, lo=-2, hi=2), strides=st,
+                                      padding=pad, name="op"), rtol=rtol, atol=atol)
+    g.case("Conv3D.float.ncdhw",
+           lambda: raw.Conv3D(input=g.rand("float32", [1, 2, 3, 3, 3]),
+                              filter=g.rand("float32", [2, 2, 2, 2, 2]),
+                              strides=[1, 1, 1, 1, 1], padding="SAME", data_format="NCDHW",
+                              name="op"), error=True)
+    g.case("Conv3D.float.dilated",
+           lambda: raw.Conv3D(input=g.rand("float32", [1, 4, 4, 4, 2]),
+                              filter=g.rand("float32", [2, 2, 2, 2, 2]),
+                              strides=[1, 1, 1, 1, 1], padding="SAME", dilations=[1, 2, 2, 2, 1],
+                              name="op"), error=True)
+    g.case("Conv3D.float.depth_mismatch",
+           lambda: raw.Conv3D(input=hide_shape(g.rand("float32", [1, 3, 3, 3, 4])),
+                              filter=g.rand("float32", [2, 2, 2, 2, 2]),
+                              strides=[1, 1, 1, 1, 1], padding="SAME", name="op"), error=True)
+    for op in ("Conv3DBackpropInputV2", "Conv3DBackpropInput"):
+        for dt in tf_types(op):
+            for sname, x, f, st, pad in CONV3D_CASES:
+                if dt != "float32" and sname not in ("same", "strided_valid"):
+                    continue
+                rtol, atol = NARROW_TOL.get(dt, (None, None))
+
+                def build():
+                    w = g.rand(dt, f, lo=-2, hi=2)
+                    dy = g.rand(dt, conv_out_shape(x, f, st, pad), lo=-2, hi=2)
+                    sizes = x
+                    if op == "Conv3DBackpropInput":  # run as V2, stored as V1 (conv3d_v1)
+                        sizes = tf.shape(g.rand(dt, x, name="shaped"), name="sizes")
+                    return raw.Conv3DBackpropInputV2(input_sizes=sizes, filter=w,
+                                                     out_backprop=dy, strides=st, padding=pad,
+                                                     name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}", build, rtol=rtol, atol=atol,
+                       edit=conv3d_v1(op, 0) if op == "Conv3DBackpropInput" else None)
+    x, f, st = [1, 3, 4, 4, 2], [2, 2, 2, 2, 3], [1, 1, 2, 1, 1]
+    g.case("Conv3DBackpropInputV2.float.int64_sizes",
+           lambda: raw.Conv3DBackpropInputV2(
+               input_sizes=g.const(x, "int64"), filter=g.rand("float32", f),
+               out_backprop=g.rand("float32", conv_out_shape(x, f, st, "SAME")), strides=st,
+               padding="SAME", name="op"))
+    g.case("Conv3DBackpropInputV2.float.ncdhw",
+           lambda: raw.Conv3DBackpropInputV2(
+               input_sizes=[1, 2, 3, 3, 3], filter=g.rand("float32", [2, 2, 2, 2, 3]),
+               out_backprop=g.rand("float32", [1, 3, 3, 3, 3]), strides=[1, 1, 1, 1, 1],
+               padding="SAME", data_format="NCDHW", name="op"), error=True)
+    for op in ("Conv3DBackpropFilterV2", "Conv3DBackpropFilter"):
+        for dt in tf_types(op):
+            for sname, x, f, st, pad in CONV3D_CASES:
+                if dt != "float32" and sname not in ("same", "strided_valid"):
+                    continue
+                rtol, atol = NARROW_TOL.get(dt, (None, None))
+
+                def build():
+                    xv = g.rand(dt, x, lo=-2, hi=2)
+                    dy = g.rand(dt, conv_out_shape(x, f, st, pad), lo=-2, hi=2)
+                    sizes = f
+                    if op == "Conv3DBackpropFilter":  # run as V2, stored as V1 (conv3d_v1)
+                        sizes = tf.shape(g.rand(dt, f, name="shaped"), name="sizes")
+                    return raw.Conv3DBackpropFilterV2(input=xv, filter_sizes=sizes,
+                                                      out_backprop=dy, strides=st, padding=pad,
+                                                      name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}", build, rtol=rtol, atol=atol,
+                       edit=conv3d_v1(op, 1) if op == "Conv3DBackpropFilter" else None)
+    g.case("Conv3DBackpropFilterV2.float.bad_out_backprop",
+           lambda: raw.Conv3DBackpropFilterV2(
+               input=g.rand("float32", [1, 3, 3, 3, 2]), filter_sizes=[2, 2, 2, 2, 3],
+               out_backprop=hide_shape(g.rand("float32", [1, 3, 3, 2, 3])),
+               strides=[1, 1, 1, 1, 1], padding="SAME", name="op"), error=True)
+
+
+POOL3D_CASES = [
+    # name, input NDHWC, ksize, strides, padding
+    ("valid", [1, 4, 5, 4, 2], [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "VALID"),
+    ("same", [2, 3, 5, 4, 3], [1, 2, 3, 3, 1], [1, 2, 2, 1, 1], "SAME"),
+    ("overlap", [1, 4, 4, 4, 1], [1, 3, 2, 3, 1], [1, 1, 1, 1, 1], "SAME"),
+    ("empty_batch", [0, 2, 2, 2, 1], [1, 2, 2, 2, 1], [1, 1, 1, 1, 1], "VALID"),
+]
+
+
+@group
+def nn_pool_nd(g):
+    for dt in tf_types("MaxPoolV2"):
+        for sname, x, k, st, pad in POOL_CASES:
+            if dt != "float32" and sname != "same":
+                continue
+            g.case(f"MaxPoolV2.{sgname(dt)}.{sname}",
+                   lambda: raw.MaxPoolV2(input=g.rand(dt, x, lo=-100, hi=100), ksize=k,
+                                         strides=st, padding=pad, name="op"))
+    g.case("MaxPoolV2.float.nan",
+           lambda: raw.MaxPoolV2(input=g.const(np.array(
+               [np.nan, 1, 2, np.nan, -np.inf, 3, 0, np.nan, 1]).reshape([1, 3, 3, 1]),
+               "float32"), ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1], padding="SAME", name="op"))
+    g.case("MaxPoolV2.float.hidden_window",
+           lambda: raw.MaxPoolV2(input=g.rand("float32", [1, 5, 5, 2]),
+                                 ksize=hide_shape(g.const([1, 3, 2, 1], "int32")),
+                                 strides=hide_shape(g.const([1, 2, 1, 1], "int32")),
+                                 padding="VALID", name="op"))
+    g.case("MaxPoolV2.float.batch_window",
+           lambda: raw.MaxPoolV2(input=g.rand("float32", [2, 4, 4, 1]),
+                                 ksize=hide_shape(g.const([2, 2, 2, 1], "int32")),
+                                 strides=[1, 1, 1, 1], padding="VALID", name="op"), error=True)
+    g.case("MaxPoolV2.float.short_ksize",
+           lambda: raw.MaxPoolV2(input=g.rand("float32", [1, 4, 4, 1]),
+                                 ksize=hide_shape(g.const([1, 2, 2], "int32")),
+                                 strides=[1, 1, 1, 1], padding="VALID", name="op"), error=True)
+    for dt in tf_types("MaxPoolWithArgmax"):
+        for sname, x, k, st, pad in POOL_CASES:
+            if dt != "float32" and sname != "same":
+                continue
+            for targ in ("int64", "int32"):
+                for batch in (False, True):
+                    if (targ == "int32" or batch) and (dt != "float32" or sname != "same"):
+                        continue
+                    vname = sname + ("_int32" if targ == "int32" else "") + \
+                        ("_batch_index" if batch else "")
+                    # TensorFlow's kernel refuses an empty input.
+                    g.case(f"MaxPoolWithArgmax.{sgname(dt)}.{vname}",
+                           lambda: list(raw.MaxPoolWithArgmax(
+                               input=g.rand(dt, x, lo=-100, hi=100), ksize=k, strides=st,
+                               padding=pad, Targmax=targ, include_batch_in_index=batch,
+                               name="op")), error=sname == "empty_batch")
+    g.case("MaxPoolWithArgmax.float.ties_nan",
+           lambda: list(raw.MaxPoolWithArgmax(input=g.const(np.array(
+               [3, 3, 1, 3, np.nan, 2, 1, 2, 2]).reshape([1, 3, 3, 1]), "float32"),
+               ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1], padding="SAME", name="op")))
+    for op in ("MaxPool3D", "AvgPool3D"):
+        for dt in tf_types(op):
+            for sname, x, k, st, pad in POOL3D_CASES:
+                if dt != "float32" and sname != "same":
+                    continue
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: op_fn(op)(input=g.rand(dt, x), ksize=k, strides=st, padding=pad,
+                                         name="op"))
+        g.case(f"{op}.float.ncdhw",
+               lambda: op_fn(op)(input=g.rand("float32", [1, 2, 4, 4, 4]),
+                                 ksize=[1, 1, 2, 2, 2], strides=[1, 1, 2, 2, 2], padding="VALID",
+                                 data_format="NCDHW", name="op"), error=True)
+
+
+@group
+def nn_data_format(g):
+    for dt in tf_types("DataFormatDimMap"):
+        for sname, v, src, dst in [("default", [-4, -3, -2, -1, 0, 1, 2, 3], "NHWC", "NCHW"),
+                                   ("back", [[0, 1], [2, 3]], "NCHW", "NHWC"),
+                                   ("wrap", [4, 7, -5, -8], "NHWC", "NCHW"),
+                                   ("scalar", 2, "NHWC", "HWNC"),
+                                   ("5d", [0, 1, 2, 3, 4, -1], "NDHWC", "NCDHW"),
+                                   ("empty", np.zeros([0], np.int64), "NHWC", "NCHW")]:
+            if dt != "int32" and sname not in ("default", "5d"):
+                continue
+            g.case(f"DataFormatDimMap.{sgname(dt)}.{sname}",
+                   lambda: raw.DataFormatDimMap(x=g.const(v, dt), src_format=src,
+                                                dst_format=dst, name="op"))
+    g.case("DataFormatDimMap.int32.not_permutation",
+           lambda: raw.DataFormatDimMap(x=g.const([0, 1], "int32"), src_format="NHWC",
+                                        dst_format="NHWA", name="op"), error=True)
+    g.case("DataFormatDimMap.int32.length3",
+           lambda: raw.DataFormatDimMap(x=g.const([0, 1], "int32"), src_format="NHW",
+                                        dst_format="NWH", name="op"), error=True)
+    for dt in tf_types("DataFormatVecPermute"):
+        for sname, v, src, dst in [("default", [10, 20, 30, 40], "NHWC", "NCHW"),
+                                   ("back", [10, 20, 30, 40], "NCHW", "NHWC"),
+                                   ("spatial", [10, 20], "NHWC", "NWHC"),
+                                   ("pairs", [[1, 2], [3, 4], [5, 6], [7, 8]], "NHWC", "NCHW"),
+                                   ("spatial_pairs", [[1, 2], [3, 4]], "NHWC", "NWHC"),
+                                   ("5d", [1, 2, 3, 4, 5], "NDHWC", "NCDHW"),
+                                   ("5d_spatial", [1, 2, 3], "NDHWC", "NHWDC")]:
+            if dt != "int32" and sname not in ("default", "pairs"):
+                continue
+            g.case(f"DataFormatVecPermute.{sgname(dt)}.{sname}",
+                   lambda: raw.DataFormatVecPermute(x=g.const(v, dt), src_format=src,
+                                                    dst_format=dst, name="op"))
+    for sname, v in [("size3", [1, 2, 3]), ("rows3", [[1, 2, 3]] * 4), ("scalar", 1)]:
+        g.case(f"DataFormatVecPermute.int32.{sname}",
+               lambda: raw.DataFormatVecPermute(x=hide_rank(g.const(v, "int32")), name="op"),
+               error=True)
+
+
 def is_main(dt):
     return tf.as_dtype(dt).name in MAIN_DTYPES
 
