@@ -429,6 +429,15 @@ TensorShape ConvNdOutputShape(int nd, const ConvNdGeometry& g) {
   return shape;
 }
 
+void ConvNdPatches(const ConvNdGeometry& g, const void* input, size_t elem_size, int64_t r0,
+                   int64_t r1, void* patches) {
+  // Bytes as the element: each pixel's channels are one run of c * elem_size bytes.
+  ConvNdGeometry bytes = g;
+  bytes.c = g.c * static_cast<int64_t>(elem_size);
+  Im2Col(bytes, static_cast<const char*>(input), 0, bytes.c, r0, r1,
+         static_cast<char*>(patches));
+}
+
 absl::Status ConvNdForward(OpKernelContext* ctx, const ConvNdGeometry& g, const Tensor& input,
                            const Tensor& filter, Tensor* out) {
   return RunInComputeType(ctx, input, filter, out, [&](auto tag, const Tensor& x,

@@ -69,6 +69,13 @@ struct ConvNdAttrs {
 // The output shape [N, out..., out_c] of `g` for nd spatial dims.
 TensorShape ConvNdOutputShape(int nd, const ConvNdGeometry& g);
 
+// Writes rows [r0, r1) of the patch matrix of `input` (channels-last, elements of `elem_size`
+// bytes, g.c channels): row r is output position r, batch-major, and holds its window's pixels,
+// window position-major, all g.c channels each, zero bytes where the window is off the input.
+// The caller sizes `patches` for (r1 - r0) * g.WindowSize() * g.c elements.
+void ConvNdPatches(const ConvNdGeometry& g, const void* input, size_t elem_size, int64_t r0,
+                   int64_t r1, void* patches);
+
 // out = conv(input, filter), grouped when g.Groups() > 1. Dtypes half and bfloat16 (computed in
 // float), float, double, int32; `out` is the caller's tensor of ConvNdOutputShape and the
 // input's dtype. UNIMPLEMENTED for another dtype.

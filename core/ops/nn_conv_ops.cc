@@ -204,7 +204,142 @@ absl::Status MaxPoolWithArgmaxShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// ExtractImagePatches: [N, OH, OW, KR * KC * C].
+absl::Status ExtractImagePatchesShape(InferenceContext* c) {
+  std::vector<int64_t> ksizes, strides, rates;
+  SG_RETURN_IF_ERROR(c->GetAttr("ksizes", &ksizes));
+  SG_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
+  SG_RETURN_IF_ERROR(c->GetAttr("rates", &rates));
+  if (ksizes.size() != 4 || strides.size() != 4 || rates.size() != 4) {
+    return c->Error("ksizes, strides and rates must have 4 elements");
+  }
+  Padding padding;
+  SG_RETURN_IF_ERROR(PaddingAttr(c, &padding));
+  FormatDims f;
+  SG_RETURN_IF_ERROR(GetFormatDims(c, 2, &f));
+  Shape in;
+  SG_RETURN_IF_ERROR(RankedInput(c, 0, 4, &in));
+  const int64_t ch = in.dim_size(3);
+  SG_RETURN_IF_ERROR(WindowedShape(c, 2, f, {ksizes[1], ksizes[2]}, strides, rates, padding, {},
+                                   ch >= 0 ? ksizes[1] * ksizes[2] * ch : -1));
+  return absl::OkStatus();
+}
+
+// _FusedConv2D: Conv2D's shape (HWIO filters; other filter formats give an unknown shape).
+absl::Status FusedConv2DShape(InferenceContext* c) {
+  std::string filter_format = "HWIO", format = "NHWC";
+  c->GetAttr("filter_format", &filter_format).IgnoreError();
+  c->GetAttr("data_format", &format).IgnoreError();
+  if (filter_format != "HWIO" || format == "NCHW_VECT_C") return shape_fns::Unknown(c);
+  FormatDims f;
+  SG_RETURN_IF_ERROR(GetFormatDims(c, 2, &f));
+  Shape in, filter;
+  SG_RETURN_IF_ERROR(RankedInput(c, 0, 4, &in));
+  SG_RETURN_IF_ERROR(RankedInput(c, 1, 4, &filter));
+  std::vector<int64_t> strides, dilations = {1, 1, 1, 1}, explicit_pads;
+  SG_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
+  c->GetAttr("dilations", &dilations).IgnoreError();
+  c->GetAttr("explicit_paddings", &explicit_pads).IgnoreError();
+  Padding padding;
+  SG_RETURN_IF_ERROR(PaddingAttr(c, &padding));
+  return WindowedShape(c, 2, f, {filter.dim_size(0), filter.dim_size(1)}, strides, dilations,
+                       padding, explicit_pads, filter.dim_size(3));
+}
+
+// FusedPadConv2D and FusedResizeAndPadConv2D (`resize`): the convolution of the (resized,)
+// padded input; spatial dims unknown unless size and paddings are constants.
+absl::Status FusedPadConvShape(InferenceContext* c, bool resize) {
+  const int base = resize ? 1 : 0;
+  Shape in, filter, pads_s;
+  SG_RETURN_IF_ERROR(RankedInput(c, 0, 4, &in));
+  SG_RETURN_IF_ERROR(c->WithRank(base + 1, 2, &pads_s));
+  SG_RETURN_IF_ERROR(RankedInput(c, base + 2, 4, &filter));
+  std::vector<int64_t> dims(in.dim_sizes().begin(), in.dim_sizes().end());
+  if (resize) {
+    const Shape size = c->InputAsShape(1);
+    dims[1] = size.dims() == 2 ? size.dim_size(0) : -1;
+    dims[2] = size.dims() == 2 ? size.dim_size(1) : -1;
+  }
+  const Tensor* pads = c->input_tensor(base + 1);
+  std::vector<int64_t> out = {in.dim_size(0), -1, -1, filter.dim_size(3)};
+  if (pads != nullptr && pads->dtype() == DT_INT32 && pads->NumElements() == 8) {
+    const int32_t* p = pads->data<int32_t>();
+    std::vector<int64_t> strides;
+    SG_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
+    if (strides.size() != 4) return c->Error("strides must have 4 elements");
+    Padding padding;
+    SG_RETURN_IF_ERROR(PaddingAttr(c, &padding));
+    for (int d = 1; d < 3; ++d) {
+      if (dims[d] < 0 || filter.dim_size(d - 1) < 0) continue;
+      int64_t unused;
+      absl::Status s = WindowedOutputSize(dims[d] + p[2 * d] + p[2 * d + 1],
+                                          filter.dim_size(d - 1), 1, strides[d], padding, 0, 0,
+                                          &out[d], &unused);
+      if (!s.ok()) return c->Error(s.message());
+    }
+  }
+  c->set_output(0, Shape(out));
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+REGISTER_OP("_FusedConv2D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: TArgs")
+    .Input("host_args: num_host_args * float")
+    .Output("output: T")
+    .Attr("T: {half, float, double, int8, qint8}")
+    .Attr("TArgs: list(type) >= 1")
+    .Attr("num_args: int >= 0")
+    .Attr("num_host_args: int >= 0 = 0")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NCHW_VECT_C'} = 'NHWC'")
+    .Attr("filter_format: {'HWIO', 'OIHW', 'OIHW_VECT_I'} = 'HWIO'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(FusedConv2DShape);
+
+REGISTER_OP("FusedPadConv2D")
+    .Input("input: T")
+    .Input("paddings: int32")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](InferenceContext* c) { return FusedPadConvShape(c, false); });
+
+REGISTER_OP("FusedResizeAndPadConv2D")
+    .Input("input: T")
+    .Input("size: int32")
+    .Input("paddings: int32")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, float, double}")
+    .Attr("resize_align_corners: bool = false")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](InferenceContext* c) { return FusedPadConvShape(c, true); });
+
+REGISTER_OP("ExtractImagePatches")
+    .Input("images: T")
+    .Output("patches: T")
+    .Attr("ksizes: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("rates: list(int) >= 4")
+    .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, "
+          "uint64, complex64, complex128, bool}")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn(ExtractImagePatchesShape);
 
 REGISTER_OP("Conv2DBackpropInput")
     .Input("input_sizes: int32")

@@ -1495,6 +1495,134 @@ def nn_data_format(g):
                error=True)
 
 
+
+def fused_conv2d(g, dt, x, w, args, fused_ops, **attrs):
+    """A _FusedConv2D node (TensorFlow's Python has no wrapper for it)."""
+    graph = tf.compat.v1.get_default_graph()
+    av = attr_value_pb2.AttrValue
+    lv = attr_value_pb2.AttrValue.ListValue
+    a = {"T": av(type=tf.as_dtype(dt).as_datatype_enum),
+         "TArgs": av(list=lv(type=[t.dtype.as_datatype_enum for t in args])),
+         "num_args": av(i=len(args)), "num_host_args": av(i=0),
+         "strides": av(list=lv(i=attrs.get("strides", [1, 1, 1, 1]))),
+         "padding": av(s=attrs.get("padding", "SAME").encode()),
+         "explicit_paddings": av(list=lv(i=attrs.get("explicit_paddings", []))),
+         "dilations": av(list=lv(i=attrs.get("dilations", [1, 1, 1, 1]))),
+         "fused_ops": av(list=lv(s=[o.encode() for o in fused_ops])),
+         "epsilon": av(f=attrs.get("epsilon", 0.001)),
+         "leakyrelu_alpha": av(f=attrs.get("alpha", 0.2))}
+    return graph.create_op("_FusedConv2D", [x, w] + list(args), [tf.as_dtype(dt)], attrs=a,
+                           name="op").outputs[0]
+
+
+FUSED_OPS = [["BiasAdd"], ["BiasAdd", "Relu"], ["BiasAdd", "Relu6"], ["BiasAdd", "Elu"],
+             ["BiasAdd", "LeakyRelu"], ["FusedBatchNorm"], ["FusedBatchNorm", "Relu"],
+             ["FusedBatchNorm", "Relu6"], ["FusedBatchNorm", "Elu"],
+             ["FusedBatchNorm", "LeakyRelu"]]
+
+
+@group
+def nn_fused_conv(g):
+    # TensorFlow's CPU kernel takes float and double only; half, int8 and qint8 fail with
+    # INVALID_ARGUMENT rather than as a missing kernel, so they get no cases (nor sg kernels).
+    for dt in ("float32", "float64"):
+        for ops in FUSED_OPS:
+            for sname, x, f, st, pad, dil, ex in CONV_CASES:
+                if sname.startswith("grouped") or (
+                        sname not in ("same", "stride2_valid") and
+                        (dt != "float32" or ops not in (["BiasAdd"], ["FusedBatchNorm"]))):
+                    continue
+
+                def build():
+                    c = f[3]
+                    if ops[0] == "BiasAdd":
+                        args = [g.rand(dt, [c])]
+                    else:
+                        args = [g.rand(dt, [c]), g.rand(dt, [c]), g.rand(dt, [c]),
+                                g.rand(dt, [c], lo=0.25, hi=2)]
+                    return fused_conv2d(g, dt, g.rand(dt, x, lo=-2, hi=2),
+                                        g.rand(dt, f, lo=-2, hi=2), args, ops, strides=st,
+                                        padding=pad, dilations=dil, explicit_paddings=ex,
+                                        alpha=0.3)
+                # Case names cannot start with "_" (a TensorFlow name scope), so these read FusedConv2D.
+                g.case(f"FusedConv2D.{sgname(dt)}.{'_'.join(ops)}.{sname}", build, atol=1e-5)
+    g.case("FusedConv2D.float.unsupported_ops",
+           lambda: fused_conv2d(g, "float32", g.rand("float32", [1, 3, 3, 2]),
+                                g.rand("float32", [2, 2, 2, 2]), [g.rand("float32", [2])],
+                                ["BiasAdd", "Tanh"]), error=True)
+    pads = [[0, 0], [1, 2], [2, 0], [0, 0]]
+    for op in ("FusedPadConv2D", "FusedResizeAndPadConv2D"):
+        for dt in tf_types(op):
+            for mode in ("REFLECT", "SYMMETRIC"):
+                # Batch 1 only: TensorFlow 2.21's CPU kernels compute every batch from the
+                # first image (batch b of the output is batch 0's); sg pads each image.
+                for sname, x, f, st, pad in [("valid", [1, 4, 5, 2], [2, 3, 2, 3], [1, 1, 1, 1],
+                                              "VALID"),
+                                             ("same_strided", [1, 5, 4, 3], [3, 2, 3, 2],
+                                              [1, 2, 3, 1], "SAME")]:
+                    if dt != "float32" and (mode != "REFLECT" or sname != "valid"):
+                        continue
+                    rtol, atol = NARROW_TOL.get(dt, (None, None))
+                    for align in ((False,) if op == "FusedPadConv2D" or dt != "float32"
+                                  else (False, True)):
+                        def build():
+                            xv = g.rand(dt, x, lo=-2, hi=2)
+                            wv = g.rand(dt, f, lo=-2, hi=2)
+                            if op == "FusedPadConv2D":
+                                return raw.FusedPadConv2D(input=xv, paddings=pads, filter=wv,
+                                                          mode=mode, strides=st, padding=pad,
+                                                          name="op")
+                            return raw.FusedResizeAndPadConv2D(
+                                input=xv, size=[x[1] + 2, x[2] - 1], paddings=pads, filter=wv,
+                                mode=mode, strides=st, padding=pad,
+                                resize_align_corners=align, name="op")
+                        g.case(f"{op}.{sgname(dt)}.{mode.lower()}_{sname}"
+                               + ("_align" if align else ""), build, rtol=rtol, atol=atol)
+    g.case("FusedPadConv2D.float.batch_padding",
+           lambda: raw.FusedPadConv2D(input=g.rand("float32", [1, 4, 4, 2]),
+                                      paddings=[[1, 0], [1, 1], [1, 1], [0, 0]],
+                                      filter=g.rand("float32", [2, 2, 2, 2]), mode="REFLECT",
+                                      strides=[1, 1, 1, 1], padding="VALID", name="op"),
+           error=True)
+    g.case("FusedPadConv2D.float.reflect_too_wide",
+           lambda: raw.FusedPadConv2D(input=g.rand("float32", [1, 3, 4, 2]),
+                                      paddings=[[0, 0], [3, 1], [1, 1], [0, 0]],
+                                      filter=g.rand("float32", [2, 2, 2, 2]), mode="REFLECT",
+                                      strides=[1, 1, 1, 1], padding="VALID", name="op"),
+           error=True)
+
+
+EIP_CASES = [
+    # name, input NHWC, ksizes, strides, rates, padding
+    ("same", [2, 5, 4, 2], [1, 2, 3, 1], [1, 1, 1, 1], [1, 1, 1, 1], "SAME"),
+    ("valid_strided", [1, 7, 6, 3], [1, 3, 2, 1], [1, 2, 3, 1], [1, 1, 1, 1], "VALID"),
+    ("rates", [1, 7, 7, 1], [1, 2, 3, 1], [1, 1, 2, 1], [1, 2, 2, 1], "SAME"),
+    ("1x1", [1, 3, 3, 2], [1, 1, 1, 1], [1, 2, 2, 1], [1, 1, 1, 1], "VALID"),
+    ("empty_batch", [0, 4, 4, 2], [1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "SAME"),
+]
+
+
+@group
+def image_extract_patches(g):
+    for dt in tf_types("ExtractImagePatches"):
+        for sname, x, k, st, r, pad in EIP_CASES:
+            if dt != "float32" and sname not in ("same", "rates"):
+                continue
+            g.case(f"ExtractImagePatches.{sgname(dt)}.{sname}",
+                   lambda: raw.ExtractImagePatches(images=g.rand(dt, x, lo=-50, hi=50), ksizes=k,
+                                                   strides=st, rates=r, padding=pad, name="op"))
+    g.case("ExtractImagePatches.float.batch_window",
+           lambda: raw.ExtractImagePatches(images=g.rand("float32", [2, 4, 4, 1]),
+                                           ksizes=[2, 2, 2, 1], strides=[1, 1, 1, 1],
+                                           rates=[1, 1, 1, 1], padding="SAME", name="op"),
+           error=True)
+    g.case("ExtractImagePatches.float.window_too_big",
+           lambda: raw.ExtractImagePatches(images=hide_shape(g.rand("float32", [1, 4, 4, 1])),
+                                           ksizes=[1, 7, 2, 1], strides=[1, 1, 1, 1],
+                                           rates=[1, 1, 1, 1], padding="VALID", name="op"),
+           error=True)
+
+
 def is_main(dt):
     return tf.as_dtype(dt).name in MAIN_DTYPES
 
