@@ -282,7 +282,71 @@ absl::Status FusedPadConvShape(InferenceContext* c, bool resize) {
   return absl::OkStatus();
 }
 
+// Dilation2D: [N, OH, OW, C] for a [FH, FW, C] filter spread by `rates`.
+absl::Status Dilation2DShape(InferenceContext* c) {
+  Shape filter;
+  SG_RETURN_IF_ERROR(RankedInput(c, 1, 3, &filter));
+  std::vector<int64_t> strides, rates;
+  SG_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
+  SG_RETURN_IF_ERROR(c->GetAttr("rates", &rates));
+  Padding padding;
+  SG_RETURN_IF_ERROR(PaddingAttr(c, &padding));
+  FormatDims f;
+  SG_RETURN_IF_ERROR(GetFormatDims(c, 2, &f));
+  return WindowedShape(c, 2, f, {filter.dim_size(0), filter.dim_size(1)}, strides, rates,
+                       padding, {}, -2);
+}
+
 }  // namespace
+
+REGISTER_OP("Dilation2D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64}")
+    .Attr("strides: list(int) >= 4")
+    .Attr("rates: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn(Dilation2DShape);
+
+REGISTER_OP("Dilation2DBackpropInput")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("in_backprop: T")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64}")
+    .Attr("strides: list(int) >= 4")
+    .Attr("rates: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](InferenceContext* c) { return ShapeFromInput(c, 0, 4, true); });
+
+REGISTER_OP("Dilation2DBackpropFilter")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("filter_backprop: T")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64}")
+    .Attr("strides: list(int) >= 4")
+    .Attr("rates: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](InferenceContext* c) { return ShapeFromInput(c, 1, 3, true); });
+
+REGISTER_OP("BatchNormWithGlobalNormalization")
+    .Input("t: T")
+    .Input("m: T")
+    .Input("v: T")
+    .Input("beta: T")
+    .Input("gamma: T")
+    .Output("result: T")
+    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+          "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("variance_epsilon: float")
+    .Attr("scale_after_normalization: bool")
+    .Deprecated(9, "Use tf.nn.batch_normalization()")
+    .SetShapeFn([](InferenceContext* c) { return ShapeFromInput(c, 0, 4, true); });
 
 REGISTER_OP("_FusedConv2D")
     .Input("input: T")

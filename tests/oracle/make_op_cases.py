@@ -1623,6 +1623,95 @@ def image_extract_patches(g):
            error=True)
 
 
+
+DILATION_CASES = [
+    # name, input NHWC, filter HWC, strides, rates, padding
+    ("same", [2, 5, 4, 2], [2, 3, 2], [1, 1, 1, 1], [1, 1, 1, 1], "SAME"),
+    ("valid_strided", [1, 7, 6, 1], [3, 2, 1], [1, 2, 3, 1], [1, 1, 1, 1], "VALID"),
+    ("rates", [1, 7, 7, 2], [2, 2, 2], [1, 1, 1, 1], [1, 2, 3, 1], "SAME"),
+    ("empty_batch", [0, 4, 4, 1], [2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "SAME"),
+]
+
+
+def dilation_out_shape(x, f, st, r, pad):
+    return [x[0]] + [conv_out_size(x[i + 1], (f[i] - 1) * r[i + 1] + 1, st[i + 1], pad)
+                     for i in range(2)] + [x[3]]
+
+
+@group
+def nn_dilation(g):
+    for op in ("Dilation2D", "Dilation2DBackpropInput", "Dilation2DBackpropFilter"):
+        for dt in tf_types(op):
+            for sname, x, f, st, r, pad in DILATION_CASES:
+                if dt != "float32" and sname not in ("same", "rates"):
+                    continue
+                lo = 0 if tf.as_dtype(dt).is_unsigned else -4
+
+                def build():
+                    xv = g.rand(dt, x, lo=lo, hi=4)
+                    fv = g.rand(dt, f, lo=lo, hi=4)
+                    if op == "Dilation2D":
+                        return raw.Dilation2D(input=xv, filter=fv, strides=st, rates=r,
+                                              padding=pad, name="op")
+                    dy = g.rand(dt, dilation_out_shape(x, f, st, r, pad), lo=lo, hi=4)
+                    return op_fn(op)(input=xv, filter=fv, out_backprop=dy, strides=st, rates=r,
+                                     padding=pad, name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}", build)
+    g.case("Dilation2D.float.depth_mismatch",
+           lambda: raw.Dilation2D(input=hide_shape(g.rand("float32", [1, 4, 4, 2])),
+                                  filter=hide_shape(g.rand("float32", [2, 2, 3])),
+                                  strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding="SAME",
+                                  name="op"), error=True)
+    g.case("Dilation2DBackpropInput.float.bad_out_backprop",
+           lambda: raw.Dilation2DBackpropInput(
+               input=g.rand("float32", [1, 4, 4, 2]), filter=g.rand("float32", [2, 2, 2]),
+               out_backprop=hide_shape(g.rand("float32", [1, 3, 4, 2])), strides=[1, 1, 1, 1],
+               rates=[1, 1, 1, 1], padding="SAME", name="op"), error=True)
+
+
+def bngn_edit(eps, scale):
+    """Makes the stored node `op` (the formula TensorFlow ran) a BatchNormWithGlobalNormalization
+    of the case's t, m, v, beta and gamma: TensorFlow 2.21 refuses to run that op (it was
+    deprecated at GraphDef version 9), so its expected values come from the same formula."""
+    def edit(gdef, case):
+        for n in gdef.node:
+            if n.name == f"{case}/op":
+                dt = n.attr["T"].type
+                n.op = "BatchNormWithGlobalNormalization"
+                del n.input[:]
+                n.input.extend(f"{case}/{x}" for x in ("t", "m", "v", "beta", "gamma"))
+                n.attr.clear()
+                n.attr["T"].type = dt
+                n.attr["variance_epsilon"].f = eps
+                n.attr["scale_after_normalization"].b = scale
+    return edit
+
+
+@group
+def nn_batch_norm_global(g):
+    # TensorFlow's CPU kernel takes float, double and half only.
+    for dt in ("float32", "float64", "float16"):
+        for scale in (True, False):
+            if dt != "float32" and not scale:
+                continue
+
+            def build():
+                c = 3
+                t = g.rand(dt, [2, 3, 2, c], name="t")
+                m = g.rand(dt, [c], name="m")
+                v = g.rand(dt, [c], lo=0.25, hi=2, name="v")
+                beta = g.rand(dt, [c], name="beta")
+                gamma = g.rand(dt, [c], name="gamma")
+                mul = tf.math.rsqrt(v + tf.constant(0.001, dt))
+                if scale:
+                    mul = mul * gamma
+                return tf.add((t - m) * mul, beta, name="op")
+            tol = 1e-2 if dt == "float16" else 1e-5
+            g.case(f"BatchNormWithGlobalNormalization.{sgname(dt)}."
+                   + ("scaled" if scale else "unscaled"), build, atol=tol, rtol=tol,
+                   edit=bngn_edit(0.001, scale))
+
+
 def is_main(dt):
     return tf.as_dtype(dt).name in MAIN_DTYPES
 
