@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 
+#include "core/kernels/array_copy.h"
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/matmul_op.h"
 
@@ -172,7 +174,7 @@ int64_t ChunkRows(int64_t rows, int64_t width) {
 template <typename A, typename Fill>
 void ParallelRows(OpKernelContext* ctx, int64_t r0, int64_t r1, int64_t width, A* base,
                   Fill fill) {
-  const double bytes = static_cast<double>(width * sizeof(A));
+  const double bytes = static_cast<double>(width) * sizeof(A);
   ctx->eigen_cpu_device().parallelFor(
       r1 - r0, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(width)),
       [&](Eigen::Index b, Eigen::Index e) { fill(r0 + b, r0 + e, base + b * width); });
@@ -337,7 +339,7 @@ absl::Status MakeConvNdGeometry(int nd, const TensorShape& input, const TensorSh
   g->c = input.dim_size(nd + 1);
   g->filter_c = filter.dim_size(nd);
   g->out_c = filter.dim_size(nd + 1);
-  if (g->filter_c == 0 ? g->c != 0 : g->c % g->filter_c != 0) {
+  if ((g->c == 0) != (g->filter_c == 0) || (g->filter_c != 0 && g->c % g->filter_c != 0)) {
     return errors::InvalidArgument("input depth must be evenly divisible by filter depth: ",
                                    g->c, " vs ", g->filter_c);
   }
@@ -357,6 +359,31 @@ absl::Status MakeConvNdGeometry(int nd, const TensorShape& input, const TensorSh
                                           ex ? explicit_paddings[2 * dim] : 0,
                                           ex ? explicit_paddings[2 * dim + 1] : 0, &g->out[e],
                                           &g->pad[e]));
+  }
+  // Every size the kernels multiply out (a shape with a zero dim may have huge others): each
+  // product, in the order the kernels form it, must stay below kMaxTensorElements.
+  auto chain = [](std::initializer_list<int64_t> factors) {
+    int64_t p = 1;
+    for (int64_t f : factors) {
+      if (!MultiplySizes(p, f, &p)) return false;
+    }
+    return true;
+  };
+  const auto too_large = [&] {
+    return errors::InvalidArgument("convolution sizes are too large: input ",
+                                   input.DebugString(), ", filter ", filter.DebugString());
+  };
+  if (!chain({g->k[0], g->k[1], g->k[2], g->c, g->out_c}) ||
+      !chain({g->k[0], g->k[1], g->k[2], g->out_c, g->c}) ||
+      !chain({g->out[0], g->out[1], g->out[2]}) || !chain({g->in[0], g->in[1], g->in[2]})) {
+    return too_large();
+  }
+  const int64_t win = g->k[0] * g->k[1] * g->k[2];
+  const int64_t outs = g->out[0] * g->out[1] * g->out[2];
+  const int64_t ins = g->in[0] * g->in[1] * g->in[2];
+  if (!chain({g->n, outs, g->out_c}) || !chain({g->n, outs, win, g->c}) ||
+      !chain({g->n, ins, g->c}) || !chain({g->n, ins, win, g->out_c})) {
+    return too_large();
   }
   return absl::OkStatus();
 }

@@ -140,7 +140,7 @@ class Dilation2DOp final : public DilationBase {
           }
         }
       };
-      const double cost = static_cast<double>(g.ow * g.c * g.fh * g.fw);
+      const double cost = static_cast<double>(g.ow) * g.c * g.fh * g.fw;
       ctx->eigen_cpu_device().parallelFor(g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost),
                                           rows);
     });
@@ -182,7 +182,7 @@ class Dilation2DBackpropInputOp final : public DilationBase {
           }
         }
       };
-      const double cost = static_cast<double>(g.oh * g.ow * g.c * g.fh * g.fw);
+      const double cost = static_cast<double>(g.oh) * g.ow * g.c * g.fh * g.fw;
       ctx->eigen_cpu_device().parallelFor(g.n, Eigen::TensorOpCost(cost, cost, cost), images);
     });
   }

@@ -47,7 +47,11 @@ class ExtractImagePatchesOp final : public OpKernel {
                                           &g.out[e], &g.pad[e]);
       OP_REQUIRES(ctx, s.ok(), NodeError(ctx, s.message()));
     }
-    const int64_t depth = g.WindowSize() * g.c;
+    int64_t window = 0, depth = 0, positions = 0;
+    OP_REQUIRES(ctx, MultiplySizes(g.k[1], g.k[2], &window) &&
+                         MultiplySizes(window, g.c, &depth) &&
+                         MultiplySizes(g.out[1], g.out[2], &positions),
+                NodeError(ctx, "ksizes ", g.k[1], "x", g.k[2], " are too large"));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(
                             0, TensorShape({g.n, g.out[1], g.out[2], depth}), &out));
@@ -55,7 +59,7 @@ class ExtractImagePatchesOp final : public OpKernel {
     const size_t elem = DataTypeSize(images.dtype());
     const char* in = static_cast<const char*>(images.raw_data());
     char* o = static_cast<char*>(out->raw_data());
-    const double bytes = static_cast<double>(depth * elem);
+    const double bytes = static_cast<double>(depth) * elem;
     ctx->eigen_cpu_device().parallelFor(
         g.n * g.OutPositions(), Eigen::TensorOpCost(bytes, bytes, 0),
         [&](Eigen::Index b, Eigen::Index e) {

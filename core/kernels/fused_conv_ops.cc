@@ -78,6 +78,9 @@ class FusedConv2DOp final : public OpKernel {
     const int nargs = epilogue_ == Epilogue::kBiasAdd ? 1 : 4;
     for (int i = 0; i < nargs; ++i) {
       const Tensor& a = ctx->input(2 + i);
+      OP_REQUIRES(ctx, a.dtype() == DataTypeToEnum<T>::value,
+                  NodeError(ctx, "fused arg ", i, " has dtype ", DataTypeString(a.dtype()),
+                            ", expected ", DataTypeString(DataTypeToEnum<T>::value)));
       OP_REQUIRES(ctx, a.dims() == 1 && a.dim_size(0) == g.out_c,
                   NodeError(ctx, "fused arg ", i, " must be a vector of ", g.out_c,
                             " elements (the output depth), got shape ",
@@ -200,6 +203,11 @@ class FusedPadConvOp final : public OpKernel {
     }
     const int64_t n = input.dim_size(0), c = input.dim_size(3);
     const int64_t ph = h + pads[2] + pads[3], pw = w + pads[4] + pads[5];
+    int64_t elements = 0;
+    OP_REQUIRES(ctx, MultiplySizes(n, ph, &elements) && MultiplySizes(elements, pw, &elements) &&
+                         MultiplySizes(elements, c, &elements),
+                NodeError(ctx, "the padded input [", n, ", ", ph, ", ", pw, ", ", c,
+                          "] is too large"));
     Tensor padded;
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(input.dtype(), TensorShape({n, ph, pw, c}), &padded));
     ConvNdGeometry g;

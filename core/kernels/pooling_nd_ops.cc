@@ -76,21 +76,23 @@ void ForEachWindow(OpKernelContext* ctx, const PoolNd& g, Body body) {
       const int64_t o1 = row % g.out[1];
       const int64_t o0 = (row / g.out[1]) % g.out[0];
       int64_t lo[3], hi[3];
-      const int64_t o[2] = {o0, o1};
-      for (int e = 0; e < 2; ++e) {
-        const int64_t start = o[e] * g.s[e] - g.pad[e];
+      // The window [start, start + k) clipped to the input; k may be near 2^63.
+      auto clip = [&g, &lo, &hi](int e, int64_t o) {
+        const int64_t start = o * g.s[e] - g.pad[e];
         lo[e] = std::max<int64_t>(start, 0);
-        hi[e] = std::min(start + g.k[e], g.in[e]);
-      }
+        hi[e] = g.k[e] >= g.in[e] - start ? g.in[e] : start + g.k[e];
+      };
+      clip(0, o0);
+      clip(1, o1);
       for (int64_t o2 = 0; o2 < g.out[2]; ++o2) {
-        const int64_t start = o2 * g.s[2] - g.pad[2];
-        lo[2] = std::max<int64_t>(start, 0);
-        hi[2] = std::min(start + g.k[2], g.in[2]);
+        clip(2, o2);
         body(row * g.out[2] + o2, lo, hi);
       }
     }
   };
-  const double cost = static_cast<double>(g.out[2] * g.k[0] * g.k[1] * g.k[2] * g.c);
+  const double cost = static_cast<double>(g.out[2]) * std::min<double>(
+      static_cast<double>(g.in[0]) * g.in[1] * g.in[2],
+      static_cast<double>(g.k[0]) * g.k[1] * g.k[2]) * static_cast<double>(g.c);
   ctx->eigen_cpu_device().parallelFor(g.n * g.out[0] * g.out[1],
                                       Eigen::TensorOpCost(cost, cost, cost), rows);
 }

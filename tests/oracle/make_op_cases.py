@@ -1521,6 +1521,27 @@ FUSED_OPS = [["BiasAdd"], ["BiasAdd", "Relu"], ["BiasAdd", "Relu6"], ["BiasAdd",
              ["FusedBatchNorm", "LeakyRelu"]]
 
 
+def fused_pad_edit(op):
+    """Makes the stored Conv2D `op` (of a MirrorPad, of a ResizeBilinear) the fused `op` of the
+    case's x, size, paddings and w."""
+    def edit(gdef, case):
+        for n in gdef.node:
+            if n.name == f"{case}/op":
+                keep = {k: n.attr[k] for k in ("T", "strides", "padding")}
+                n.op = op
+                del n.input[:]
+                names = ["x", "size", "paddings", "w"] if op == "FusedResizeAndPadConv2D" \
+                    else ["x", "paddings", "w"]
+                n.input.extend(f"{case}/{x}" for x in names)
+                n.attr.clear()
+                for k, v in keep.items():
+                    n.attr[k].CopyFrom(v)
+                n.attr["mode"].s = b"SYMMETRIC"
+                if op == "FusedResizeAndPadConv2D":
+                    n.attr["resize_align_corners"].b = False
+    return edit
+
+
 @group
 def nn_fused_conv(g):
     # TensorFlow's CPU kernel takes float and double only; half, int8 and qint8 fail with
@@ -1578,6 +1599,18 @@ def nn_fused_conv(g):
                                 resize_align_corners=align, name="op")
                         g.case(f"{op}.{sgname(dt)}.{mode.lower()}_{sname}"
                                + ("_align" if align else ""), build, rtol=rtol, atol=atol)
+    # Batches beyond the first, checked against the unfused ops TensorFlow runs correctly.
+    for op in ("FusedPadConv2D", "FusedResizeAndPadConv2D"):
+        def build():
+            x = g.rand("float32", [3, 4, 5, 2], name="x")
+            w = g.rand("float32", [2, 3, 2, 3], name="w")
+            p = g.const(pads, "int32", name="paddings")
+            img = x
+            if op == "FusedResizeAndPadConv2D":
+                img = raw.ResizeBilinear(images=x, size=g.const([6, 4], "int32", name="size"))
+            return raw.Conv2D(input=raw.MirrorPad(input=img, paddings=p, mode="SYMMETRIC"),
+                              filter=w, strides=[1, 2, 1, 1], padding="SAME", name="op")
+        g.case(f"{op}.float.batches_unfused", build, edit=fused_pad_edit(op))
     g.case("FusedPadConv2D.float.batch_padding",
            lambda: raw.FusedPadConv2D(input=g.rand("float32", [1, 4, 4, 2]),
                                       paddings=[[1, 0], [1, 1], [1, 1], [0, 0]],
