@@ -76,7 +76,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"Cosh", {"complex128", "complex64"}},
     {"Cumprod", {"bfloat16", "complex128", "complex64"}},
     {"Cumsum", {"bfloat16", "complex128", "complex64"}},
-    {"DepthwiseConv2dNative", {"bfloat16"}},
     {"Div", {"bfloat16", "complex128", "complex64"}},
     {"DivNoNan", {"complex128", "complex64"}},
     {"Elu", {"bfloat16"}},
