@@ -1,7 +1,8 @@
 // More NN ops, with TensorFlow's OpDefs and shape functions: convolution gradients (2-D and 3-D),
 // 3-D convolution and pooling, pooling with tensor window sizes or argmax, data-format index
-// maps. Kernels live in core/kernels/{conv_backprop_ops,conv_nd_ops,pooling_nd_ops,
-// data_format_ops}.cc.
+// maps, fused convolutions, image patches, morphological dilation and the old global batch
+// norm. Kernels live in core/kernels/{conv_backprop_ops,conv_nd_ops,pooling_nd_ops,
+// data_format_ops,fused_conv_ops,extract_patches_op,dilation_ops,batch_norm_global_op}.cc.
 #include <string>
 #include <vector>
 
