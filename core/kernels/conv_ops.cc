@@ -121,13 +121,17 @@ void Im2Col(const ConvGeometry& g, const T* in, int64_t c0, int64_t cn, int64_t 
   }
 }
 
-// Accumulator type: half sums in float.
+// Accumulator type: half and bfloat16 sum in float.
 template <typename T>
 struct Acc {
   using type = T;
 };
 template <>
 struct Acc<half> {
+  using type = float;
+};
+template <>
+struct Acc<bfloat16> {
   using type = float;
 };
 
@@ -341,6 +345,9 @@ REGISTER_KERNEL_BUILDER(
 REGISTER_KERNEL_BUILDER(
     Name("DepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<half>("T"),
     DepthwiseConv2dNativeOp<half>);
+REGISTER_KERNEL_BUILDER(
+    Name("DepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<bfloat16>("T"),
+    DepthwiseConv2dNativeOp<bfloat16>);
 
 }  // namespace
 }  // namespace sg
