@@ -1,5 +1,6 @@
-// TensorArrays (the V3 family that tf.while_loop and dynamic_rnn graphs use), and the
-// partition/stitch pair DynamicPartition, DynamicStitch and ParallelDynamicStitch.
+// TensorArrays (the V3 family that tf.while_loop and dynamic_rnn graphs use), the
+// partition/stitch pair DynamicPartition, DynamicStitch and ParallelDynamicStitch, and the queues
+// (FIFOQueue, PaddingFIFOQueue and the ops on them).
 //
 // One deliberate difference from TensorFlow: TensorFlow's shape function says the handle of
 // TensorArrayV3 is a vector of 2 while its kernel makes a scalar DT_RESOURCE; here the shape
@@ -112,6 +113,32 @@ absl::Status DynamicStitchShape(InferenceContext* c) {
   for (int64_t d : element.dim_sizes()) dims.push_back(d);
   c->set_output(0, PartialTensorShape(dims));
   return absl::OkStatus();
+}
+
+// The old reference handles (FIFOQueue, Stack, TensorArray): a string vector [container, name].
+absl::Status TwoElementOutput(InferenceContext* c) {
+  c->set_output(0, PartialTensorShape({2}));
+  return absl::OkStatus();
+}
+
+// Input `i` is an old string handle: a vector of 2 (when known).
+absl::Status CheckStringHandle(InferenceContext* c, int i) {
+  const PartialTensorShape& h = c->input(i);
+  if (h.unknown_rank()) return absl::OkStatus();
+  if (h.dims() != 1 || (h.dim_size(0) != -1 && h.dim_size(0) != 2)) {
+    return c->Error("a handle must be a vector of 2 strings, got shape ", h.DebugString());
+  }
+  return absl::OkStatus();
+}
+
+// QueueDequeueMany and QueueDequeueUpTo: n (input 1), when constant, must be >= 0.
+absl::Status DequeueManyShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckScalar(c, 1));
+  if (const Tensor* n = c->input_tensor(1); n != nullptr && n->dtype() == DT_INT32 &&
+                                            n->NumElements() == 1 && n->data<int32_t>()[0] < 0) {
+    return c->Error("Input 'n' must be >= 0, but is ", n->data<int32_t>()[0]);
+  }
+  return shape_fns::Unknown(c);
 }
 
 }  // namespace
@@ -277,5 +304,182 @@ REGISTER_OP("ParallelDynamicStitch")
     .Attr("N: int >= 1")
     .Attr("T: type")
     .SetShapeFn(DynamicStitchShape);
+
+// ---- queues -----------------------------------------------------------------------------
+// A queue of tuples (one tensor per component, of the component_types), in the device's
+// resources: it outlives steps, so a dequeue on an empty queue waits for an enqueue of another
+// step (or fails with OUT_OF_RANGE once the queue is closed). The V2 ops take a DT_RESOURCE
+// handle, the old ones a reference to a string vector [container, name].
+
+#define SG_QUEUE_ATTRS                          \
+  Attr("component_types: list(type) >= 1")      \
+      .Attr("shapes: list(shape) >= 0 = []")    \
+      .Attr("capacity: int = -1")               \
+      .Attr("container: string = ''")           \
+      .Attr("shared_name: string = ''")         \
+      .SetIsStateful()
+
+REGISTER_OP("FIFOQueueV2")
+    .Output("handle: resource")
+    .SG_QUEUE_ATTRS
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("FIFOQueue")
+    .Output("handle: Ref(string)")
+    .SG_QUEUE_ATTRS
+    .SetShapeFn(TwoElementOutput);
+
+// As FIFOQueue; every component's shape is given, with unknown dims allowed, and DequeueMany
+// pads each component to the largest shape of the batch (zeros, empty strings).
+REGISTER_OP("PaddingFIFOQueueV2")
+    .Output("handle: resource")
+    .SG_QUEUE_ATTRS
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("PaddingFIFOQueue")
+    .Output("handle: Ref(string)")
+    .SG_QUEUE_ATTRS
+    .SetShapeFn(TwoElementOutput);
+
+#undef SG_QUEUE_ATTRS
+
+// The resource handle of a queue as an old string handle, for the old ops.
+REGISTER_OP("FakeQueue")
+    .Input("resource: resource")
+    .Output("handle: Ref(string)")
+    .SetIsStateful()
+    .SetShapeFn(TwoElementOutput);
+
+REGISTER_OP("QueueEnqueueV2")
+    .Input("handle: resource")
+    .Input("components: Tcomponents")
+    .Attr("Tcomponents: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetIsStateful()
+    .SetShapeFn(NoOutputs);
+
+REGISTER_OP("QueueEnqueue")
+    .Input("handle: Ref(string)")
+    .Input("components: Tcomponents")
+    .Attr("Tcomponents: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetShapeFn([](InferenceContext* c) { return CheckStringHandle(c, 0); });
+
+// Each component's dim 0 indexes the elements to enqueue.
+REGISTER_OP("QueueEnqueueManyV2")
+    .Input("handle: resource")
+    .Input("components: Tcomponents")
+    .Attr("Tcomponents: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetIsStateful()
+    .SetShapeFn(NoOutputs);
+
+REGISTER_OP("QueueEnqueueMany")
+    .Input("handle: Ref(string)")
+    .Input("components: Tcomponents")
+    .Attr("Tcomponents: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetShapeFn([](InferenceContext* c) { return CheckStringHandle(c, 0); });
+
+REGISTER_OP("QueueDequeueV2")
+    .Input("handle: resource")
+    .Output("components: component_types")
+    .Attr("component_types: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("QueueDequeue")
+    .Input("handle: Ref(string)")
+    .Output("components: component_types")
+    .Attr("component_types: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(CheckStringHandle(c, 0));
+      return shape_fns::Unknown(c);
+    });
+
+// n elements, stacked along a new dim 0; OUT_OF_RANGE when the queue is closed with fewer.
+REGISTER_OP("QueueDequeueManyV2")
+    .Input("handle: resource")
+    .Input("n: int32")
+    .Output("components: component_types")
+    .Attr("component_types: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetIsStateful()
+    .SetShapeFn(DequeueManyShape);
+
+REGISTER_OP("QueueDequeueMany")
+    .Input("handle: Ref(string)")
+    .Input("n: int32")
+    .Output("components: component_types")
+    .Attr("component_types: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(CheckStringHandle(c, 0));
+      return DequeueManyShape(c);
+    });
+
+// As QueueDequeueMany, but a closed queue gives what it still holds (at least one element).
+REGISTER_OP("QueueDequeueUpToV2")
+    .Input("handle: resource")
+    .Input("n: int32")
+    .Output("components: component_types")
+    .Attr("component_types: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetIsStateful()
+    .SetShapeFn(DequeueManyShape);
+
+REGISTER_OP("QueueDequeueUpTo")
+    .Input("handle: Ref(string)")
+    .Input("n: int32")
+    .Output("components: component_types")
+    .Attr("component_types: list(type) >= 1")
+    .Attr("timeout_ms: int = -1")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(CheckStringHandle(c, 0));
+      return DequeueManyShape(c);
+    });
+
+// Closes the queue: later enqueues fail with CANCELLED, dequeues drain what is left. Without
+// cancel_pending_enqueues the close waits behind the enqueues already waiting for room.
+REGISTER_OP("QueueCloseV2")
+    .Input("handle: resource")
+    .Attr("cancel_pending_enqueues: bool = false")
+    .SetIsStateful()
+    .SetShapeFn(NoOutputs);
+
+REGISTER_OP("QueueClose")
+    .Input("handle: Ref(string)")
+    .Attr("cancel_pending_enqueues: bool = false")
+    .SetShapeFn([](InferenceContext* c) { return CheckStringHandle(c, 0); });
+
+REGISTER_OP("QueueSizeV2")
+    .Input("handle: resource")
+    .Output("size: int32")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("QueueSize")
+    .Input("handle: Ref(string)")
+    .Output("size: int32")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(CheckStringHandle(c, 0));
+      return shape_fns::Scalar(c);
+    });
+
+REGISTER_OP("QueueIsClosedV2")
+    .Input("handle: resource")
+    .Output("is_closed: bool")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("QueueIsClosed")
+    .Input("handle: Ref(string)")
+    .Output("is_closed: bool")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(CheckStringHandle(c, 0));
+      return shape_fns::Scalar(c);
+    });
 
 }  // namespace sg

@@ -3944,6 +3944,237 @@ def tensor_array(g):
     g.case("TensorArrayWriteV3.float.while_loop", in_loop)
 
 
+@group
+def queues(g):
+    # FIFOQueue and PaddingFIFOQueue: each case runs enqueues, dequeues and closes in one step,
+    # ordered by control dependencies so that nothing waits (a step that would wait forever is
+    # not a case; tests/core/queue_test.cc covers waiting across steps and closing sessions).
+    def after(op):
+        """A tensor computed after `op`, an op without outputs (every case fetches something)."""
+        with tf.control_dependencies([op]):
+            return raw.Identity(input=g.const(0, "int32"), name="after")
+    def seq(*ops):
+        """Runs the thunks in order, each after the previous one's ops; returns their results."""
+        out, deps = [], []
+        for op in ops:
+            with tf.control_dependencies(deps):
+                r = op()
+            out.append(r)
+            deps = r if isinstance(r, list) else [r]
+        return out
+    def sequence(dt, ref=False):
+        # EnqueueMany 3, Enqueue 1, Dequeue 1, DequeueMany 2, Close, DequeueUpTo 5 (gets 1),
+        # then size and is_closed.
+        if ref:
+            q = raw.FIFOQueue(component_types=[dt, "int32"], shapes=[[2], []], name="q")
+            v = "QueueEnqueueMany QueueEnqueue QueueDequeue QueueDequeueMany QueueClose " \
+                "QueueDequeueUpTo QueueSize QueueIsClosed".split()
+        else:
+            q = raw.FIFOQueueV2(component_types=[dt, "int32"], shapes=[[2], []], name="q")
+            v = "QueueEnqueueManyV2 QueueEnqueueV2 QueueDequeueV2 QueueDequeueManyV2 " \
+                "QueueCloseV2 QueueDequeueUpToV2 QueueSizeV2 QueueIsClosedV2".split()
+        types = [dt, "int32"]
+        e1, e2, d1, d2, c, d3 = seq(
+            lambda: op_fn(v[0])(handle=q, components=[g.rand(dt, [3, 2]),
+                                                     g.const([1, 2, 3], "int32")],
+                                name="enqueue_many"),
+            lambda: op_fn(v[1])(handle=q, components=[g.rand(dt, [2]), g.const(4, "int32")],
+                                name="enqueue"),
+            lambda: op_fn(v[2])(handle=q, component_types=types, name="dequeue"),
+            lambda: op_fn(v[3])(handle=q, n=g.const(2, "int32"), component_types=types,
+                                name="dequeue_many"),
+            lambda: op_fn(v[4])(handle=q, name="close"),
+            lambda: op_fn(v[5])(handle=q, n=g.const(5, "int32"), component_types=types,
+                                name="dequeue_up_to"))
+        with tf.control_dependencies(d3):
+            return d1 + d2 + d3 + [op_fn(v[6])(handle=q, name="size"),
+                                   op_fn(v[7])(handle=q, name="is_closed")]
+    for dt in UNIVERSE:
+        g.case(f"QueueEnqueueManyV2.{sgname(dt)}.sequence", lambda: sequence(dt))
+        def padded(dt=dt):
+            q = raw.PaddingFIFOQueueV2(component_types=[dt], shapes=[[None, 2]], name="q")
+            _, _, d = seq(
+                lambda: raw.QueueEnqueueV2(handle=q, components=[g.rand(dt, [1, 2])],
+                                           name="enqueue1"),
+                lambda: raw.QueueEnqueueV2(handle=q, components=[g.rand(dt, [3, 2])],
+                                           name="enqueue2"),
+                lambda: raw.QueueDequeueManyV2(handle=q, n=g.const(2, "int32"),
+                                               component_types=[dt], name="op"))
+            return d
+        g.case(f"PaddingFIFOQueueV2.{sgname(dt)}.pad", padded)
+    for dt in ("float32", "string"):
+        g.case(f"QueueEnqueueMany.{sgname(dt)}.sequence", lambda: sequence(dt, ref=True))
+    def padded_ref():
+        q = raw.PaddingFIFOQueue(component_types=["int32", "string"], shapes=[[None], [2, None]],
+                                 name="q")
+        _, _, d, s = seq(
+            lambda: raw.QueueEnqueue(handle=q, components=[g.const([1, 2, 3], "int32"),
+                                                           g.const([[b"a"], [b"b"]], "string")],
+                                     name="enqueue1"),
+            lambda: raw.QueueEnqueue(handle=q, components=[g.const([4], "int32"),
+                                                           g.const([[b"c", b"d"], [b"e", b"f"]],
+                                                                   "string")],
+                                     name="enqueue2"),
+            lambda: raw.QueueDequeueMany(handle=q, n=g.const(2, "int32"),
+                                         component_types=["int32", "string"], name="op"),
+            lambda: raw.QueueSize(handle=q, name="size"))
+        return d + [s]
+    g.case("PaddingFIFOQueue.int32.pad", padded_ref)
+    def padded_zero():
+        q = raw.PaddingFIFOQueueV2(component_types=["float32"], shapes=[[None, 2]], name="q")
+        return raw.QueueDequeueManyV2(handle=q, n=g.const(0, "int32"),
+                                      component_types=["float32"], name="op")
+    g.case("PaddingFIFOQueueV2.float.dequeue_zero", padded_zero)
+    def fake():
+        q = raw.FIFOQueueV2(component_types=["float32"], name="q")
+        r = raw.FakeQueue(resource=q, name="op")
+        _, d, s, c = seq(
+            lambda: raw.QueueEnqueue(handle=r, components=[g.rand("float32", [2, 3])],
+                                     name="enqueue"),
+            lambda: raw.QueueDequeue(handle=r, component_types=["float32"], name="dequeue"),
+            lambda: raw.QueueSize(handle=r, name="size"),
+            lambda: raw.QueueIsClosed(handle=r, name="is_closed"))
+        return d + [s, c]
+    g.case("FakeQueue.float.ref_ops", fake)
+    def above_capacity():
+        # DequeueMany of more than the capacity, beside an EnqueueMany that must wait for room:
+        # both finish whichever runs first.
+        q = raw.FIFOQueueV2(component_types=["int32"], shapes=[[]], capacity=2, name="q")
+        e = raw.QueueEnqueueManyV2(handle=q, components=[g.const([5, 6, 7, 8], "int32")],
+                                   name="enqueue")
+        d = raw.QueueDequeueManyV2(handle=q, n=g.const(4, "int32"), component_types=["int32"],
+                                   name="op")
+        return d + [e]
+    g.case("QueueDequeueManyV2.int32.above_capacity", above_capacity)
+    def dequeue_zero():
+        q = raw.FIFOQueueV2(component_types=["int32", "bool"], shapes=[[3], [0, 2]], name="q")
+        return raw.QueueDequeueManyV2(handle=q, n=g.const(0, "int32"),
+                                      component_types=["int32", "bool"], name="op")
+    g.case("QueueDequeueManyV2.int32.zero", dequeue_zero)
+    def empty_enqueue_many_closed():
+        q = raw.FIFOQueueV2(component_types=["int32"], shapes=[[]], name="q")
+        _, _, s = seq(lambda: raw.QueueCloseV2(handle=q, name="close"),
+                      lambda: raw.QueueEnqueueManyV2(handle=q, components=[
+                          g.const(np.zeros([0], np.int32))], name="op"),
+                      lambda: raw.QueueSizeV2(handle=q, name="size"))
+        return s
+    g.case("QueueEnqueueManyV2.int32.empty_on_closed", empty_enqueue_many_closed)
+    def cancel_close():
+        q = raw.FIFOQueueV2(component_types=["int32"], name="q")
+        _, _, d, c = seq(
+            lambda: raw.QueueEnqueueV2(handle=q, components=[g.const(3, "int32")], name="enq"),
+            lambda: raw.QueueCloseV2(handle=q, cancel_pending_enqueues=True, name="op"),
+            lambda: raw.QueueDequeueV2(handle=q, component_types=["int32"], name="dequeue"),
+            lambda: raw.QueueIsClosedV2(handle=q, name="is_closed"))
+        return d + [c]
+    g.case("QueueCloseV2.int32.cancel_pending_enqueues", cancel_close)
+
+    # Errors.
+    def closed_then(op, many=None, up_to=False):
+        q = raw.FIFOQueueV2(component_types=["float32"], shapes=[[]], name="q")
+        e = raw.QueueEnqueueManyV2(handle=q, components=[g.const([1.0, 2.0], "float32")],
+                                   name="enqueue")
+        with tf.control_dependencies([e]):
+            c = raw.QueueCloseV2(handle=q, name="close")
+        with tf.control_dependencies([c]):
+            return op(q)
+    g.case("QueueDequeueManyV2.float.closed_too_few",
+           lambda: closed_then(lambda q: raw.QueueDequeueManyV2(
+               handle=q, n=g.const(3, "int32"), component_types=["float32"], name="op")),
+           error=True)
+    def closed_empty(op):
+        q = raw.FIFOQueueV2(component_types=["float32"], shapes=[[]], name="q")
+        c = raw.QueueCloseV2(handle=q, name="close")
+        with tf.control_dependencies([c]):
+            return op(q)
+    g.case("QueueDequeueV2.float.closed_empty",
+           lambda: closed_empty(lambda q: raw.QueueDequeueV2(
+               handle=q, component_types=["float32"], name="op")), error=True)
+    g.case("QueueDequeueUpToV2.float.closed_empty",
+           lambda: closed_empty(lambda q: raw.QueueDequeueUpToV2(
+               handle=q, n=g.const(2, "int32"), component_types=["float32"], name="op")),
+           error=True)
+    g.case("QueueEnqueueV2.float.closed",
+           lambda: closed_empty(lambda q: after(raw.QueueEnqueueV2(
+               handle=q, components=[g.const(1.0, "float32")], name="op"))), error=True)
+    g.case("QueueCloseV2.float.twice",
+           lambda: closed_empty(lambda q: after(raw.QueueCloseV2(handle=q, name="op"))),
+           error=True)
+    def close_twice_cancelling(q):
+        c = raw.QueueCloseV2(handle=q, cancel_pending_enqueues=True, name="op")
+        with tf.control_dependencies([c]):
+            return raw.QueueIsClosedV2(handle=q, name="is_closed")
+    g.case("QueueCloseV2.float.twice_cancelling", lambda: closed_empty(close_twice_cancelling))
+    def unshaped_many():
+        q = raw.FIFOQueueV2(component_types=["float32"], name="q")
+        e = raw.QueueEnqueueV2(handle=q, components=[g.const(1.0, "float32")], name="enqueue")
+        with tf.control_dependencies([e]):
+            return raw.QueueDequeueManyV2(handle=q, n=g.const(1, "int32"),
+                                          component_types=["float32"], name="op")
+    g.case("QueueDequeueManyV2.float.no_shapes", unshaped_many, error=True)
+    def timeout(op):
+        q = raw.FIFOQueueV2(component_types=["float32"], name="q")
+        if op == "enqueue":
+            return after(raw.QueueEnqueueV2(handle=q, components=[g.const(1.0, "float32")],
+                                            timeout_ms=100, name="op"))
+        return raw.QueueDequeueV2(handle=q, component_types=["float32"], timeout_ms=100,
+                                  name="op")
+    g.case("QueueEnqueueV2.float.timeout", lambda: timeout("enqueue"), error=True)
+    g.case("QueueDequeueV2.float.timeout", lambda: timeout("dequeue"), error=True)
+    def enqueue_bad(types, shapes, components, many=False):
+        q = raw.FIFOQueueV2(component_types=types, shapes=shapes, name="q")
+        fn = raw.QueueEnqueueManyV2 if many else raw.QueueEnqueueV2
+        return after(fn(handle=q, components=[hide_rank(c) for c in components], name="op"))
+    g.case("QueueEnqueueV2.int32.wrong_dtype",
+           lambda: enqueue_bad(["float32"], [], [g.const(1, "int32")]), error=True)
+    g.case("QueueEnqueueV2.float.wrong_count",
+           lambda: enqueue_bad(["float32", "float32"], [], [g.const(1.0, "float32")]),
+           error=True)
+    g.case("QueueEnqueueV2.float.wrong_shape",
+           lambda: enqueue_bad(["float32"], [[2]], [g.const([1.0, 2.0, 3.0], "float32")]),
+           error=True)
+    g.case("QueueEnqueueManyV2.float.wrong_shape",
+           lambda: enqueue_bad(["float32"], [[2]], [g.const([[1.0, 2.0, 3.0]], "float32")],
+                               many=True), error=True)
+    g.case("QueueEnqueueManyV2.int32.unequal_sizes",
+           lambda: enqueue_bad(["int32", "int32"], [[], []], [g.const([1, 2], "int32"),
+                                                              g.const([1, 2, 3], "int32")],
+                               many=True), error=True)
+    def dequeue_wrong_dtype():
+        q = raw.FIFOQueueV2(component_types=["float32"], name="q")
+        e = raw.QueueEnqueueV2(handle=q, components=[g.const(1.0, "float32")], name="enqueue")
+        with tf.control_dependencies([e]):
+            return raw.QueueDequeueV2(handle=q, component_types=["int32"], name="op")
+    g.case("QueueDequeueV2.int32.wrong_dtype", dequeue_wrong_dtype, error=True)
+    def negative_n():
+        q = raw.FIFOQueueV2(component_types=["int32"], shapes=[[]], name="q")
+        return raw.QueueDequeueManyV2(
+            handle=q, n=hide_shape(g.const([-1], "int32"))[0], component_types=["int32"],
+            name="op")
+    g.case("QueueDequeueManyV2.int32.negative_n", negative_n, error=True)
+    def bad_queue(op, shapes):
+        q = op_fn(op)(component_types=["float32"], shapes=shapes, name="op")
+        return raw.QueueSizeV2(handle=q, name="size")
+    g.case("PaddingFIFOQueueV2.float.no_shapes", lambda: bad_queue("PaddingFIFOQueueV2", []),
+           error=True)
+    g.case("PaddingFIFOQueueV2.float.unknown_rank",
+           lambda: bad_queue("PaddingFIFOQueueV2", [tf.TensorShape(None)]), error=True)
+    g.case("FIFOQueueV2.float.partial_shape", lambda: bad_queue("FIFOQueueV2", [[None]]),
+           error=True)
+    g.case("FIFOQueueV2.float.too_many_shapes",
+           lambda: bad_queue("FIFOQueueV2", [[1], [2]]), error=True)
+    def shared(capacity):
+        q1 = raw.FIFOQueueV2(component_types=["float32"], capacity=3, shared_name="s",
+                             name="q1")
+        q2 = raw.FIFOQueueV2(component_types=["float32"], capacity=capacity, shared_name="s",
+                             name="q2")
+        e = raw.QueueEnqueueV2(handle=q1, components=[g.const(2.5, "float32")], name="enqueue")
+        with tf.control_dependencies([e]):
+            return raw.QueueDequeueV2(handle=q2, component_types=["float32"], name="op")
+    g.case("FIFOQueueV2.float.shared_name", lambda: shared(3))
+    g.case("FIFOQueueV2.float.shared_name_mismatch", lambda: shared(4), error=True)
+
+
 def concrete(fn, *specs):
     """`fn` traced (no autograph) for `specs`, its FunctionDef added to the case's graph."""
     cf = tf.function(fn, autograph=False).get_concrete_function(*specs)
