@@ -44,6 +44,91 @@ PartialTensorShape PrependDim(int64_t n, const PartialTensorShape& element_shape
   return PartialTensorShape(absl::Span<const int64_t>(dims));
 }
 
+// The TensorArray ops of every version (the handle a scalar or a vector of 2).
+absl::Status TensorArrayWriteShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 1));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 3));
+  c->set_output(0, PartialTensorShape::Scalar());
+  return absl::OkStatus();
+}
+
+absl::Status TensorArrayReadShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 1));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 2));
+  c->set_output(0, PartialTensorShape());
+  return absl::OkStatus();
+}
+
+absl::Status TensorArrayGatherShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  SG_RETURN_IF_ERROR(CheckVector(c, 1));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 2));
+  PartialTensorShape element_shape;
+  SG_RETURN_IF_ERROR(c->GetAttr("element_shape", &element_shape));
+  c->set_output(0, PrependDim(c->input(1).dims() == 1 ? c->input(1).dim_size(0) : -1,
+                              element_shape));
+  return absl::OkStatus();
+}
+
+absl::Status TensorArrayScatterShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  SG_RETURN_IF_ERROR(CheckVector(c, 1));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 3));
+  c->set_output(0, PartialTensorShape::Scalar());
+  return absl::OkStatus();
+}
+
+absl::Status TensorArrayConcatShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 1));
+  c->set_output(0, PartialTensorShape());
+  c->set_output(1, PartialTensorShape({-1}));
+  return absl::OkStatus();
+}
+
+absl::Status TensorArraySplitShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  SG_RETURN_IF_ERROR(CheckVector(c, 2));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 3));
+  c->set_output(0, PartialTensorShape::Scalar());
+  return absl::OkStatus();
+}
+
+absl::Status TensorArraySizeShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  c->set_output(0, PartialTensorShape::Scalar());
+  return absl::OkStatus();
+}
+
+absl::Status TensorArrayCloseShape(InferenceContext* c) { return CheckHandle(c, 0); }
+
+// TensorArray and TensorArrayV2: the string handle only, no flow.
+absl::Status OldTensorArrayShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckScalar(c, 0));
+  c->set_output(0, PartialTensorShape({2}));
+  return absl::OkStatus();
+}
+
+// TensorArrayPack: [?] + element_shape.
+absl::Status TensorArrayPackShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 1));
+  PartialTensorShape element_shape;
+  SG_RETURN_IF_ERROR(c->GetAttr("element_shape", &element_shape));
+  c->set_output(0, PrependDim(-1, element_shape));
+  return absl::OkStatus();
+}
+
+// TensorArrayUnpack: (handle, value, flow_in) -> flow_out.
+absl::Status TensorArrayUnpackShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  SG_RETURN_IF_ERROR(CheckScalar(c, 2));
+  c->set_output(0, PartialTensorShape::Scalar());
+  return absl::OkStatus();
+}
+
 // DynamicPartition: output i is [?] + data.shape[partitions.rank:]; partitions' shape must
 // start data's.
 absl::Status DynamicPartitionShape(InferenceContext* c) {
@@ -169,13 +254,7 @@ REGISTER_OP("TensorArrayWriteV3")
     .Output("flow_out: float")
     .Attr("T: type")
     .SetIsStateful()
-    .SetShapeFn([](InferenceContext* c) {
-      SG_RETURN_IF_ERROR(CheckHandle(c, 0));
-      SG_RETURN_IF_ERROR(CheckScalar(c, 1));
-      SG_RETURN_IF_ERROR(CheckScalar(c, 3));
-      c->set_output(0, PartialTensorShape::Scalar());
-      return absl::OkStatus();
-    });
+    .SetShapeFn(TensorArrayWriteShape);
 
 REGISTER_OP("TensorArrayReadV3")
     .Input("handle: resource")
@@ -184,13 +263,7 @@ REGISTER_OP("TensorArrayReadV3")
     .Output("value: dtype")
     .Attr("dtype: type")
     .SetIsStateful()
-    .SetShapeFn([](InferenceContext* c) {
-      SG_RETURN_IF_ERROR(CheckHandle(c, 0));
-      SG_RETURN_IF_ERROR(CheckScalar(c, 1));
-      SG_RETURN_IF_ERROR(CheckScalar(c, 2));
-      c->set_output(0, PartialTensorShape());
-      return absl::OkStatus();
-    });
+    .SetShapeFn(TensorArrayReadShape);
 
 REGISTER_OP("TensorArrayGatherV3")
     .Input("handle: resource")
@@ -200,16 +273,7 @@ REGISTER_OP("TensorArrayGatherV3")
     .Attr("dtype: type")
     .Attr("element_shape: shape = unknown")
     .SetIsStateful()
-    .SetShapeFn([](InferenceContext* c) {
-      SG_RETURN_IF_ERROR(CheckHandle(c, 0));
-      SG_RETURN_IF_ERROR(CheckVector(c, 1));
-      SG_RETURN_IF_ERROR(CheckScalar(c, 2));
-      PartialTensorShape element_shape;
-      SG_RETURN_IF_ERROR(c->GetAttr("element_shape", &element_shape));
-      c->set_output(0, PrependDim(c->input(1).dims() == 1 ? c->input(1).dim_size(0) : -1,
-                                  element_shape));
-      return absl::OkStatus();
-    });
+    .SetShapeFn(TensorArrayGatherShape);
 
 REGISTER_OP("TensorArrayScatterV3")
     .Input("handle: resource")
@@ -219,13 +283,7 @@ REGISTER_OP("TensorArrayScatterV3")
     .Output("flow_out: float")
     .Attr("T: type")
     .SetIsStateful()
-    .SetShapeFn([](InferenceContext* c) {
-      SG_RETURN_IF_ERROR(CheckHandle(c, 0));
-      SG_RETURN_IF_ERROR(CheckVector(c, 1));
-      SG_RETURN_IF_ERROR(CheckScalar(c, 3));
-      c->set_output(0, PartialTensorShape::Scalar());
-      return absl::OkStatus();
-    });
+    .SetShapeFn(TensorArrayScatterShape);
 
 REGISTER_OP("TensorArrayConcatV3")
     .Input("handle: resource")
@@ -235,13 +293,7 @@ REGISTER_OP("TensorArrayConcatV3")
     .Attr("dtype: type")
     .Attr("element_shape_except0: shape = unknown")
     .SetIsStateful()
-    .SetShapeFn([](InferenceContext* c) {
-      SG_RETURN_IF_ERROR(CheckHandle(c, 0));
-      SG_RETURN_IF_ERROR(CheckScalar(c, 1));
-      c->set_output(0, PartialTensorShape());
-      c->set_output(1, PartialTensorShape({-1}));
-      return absl::OkStatus();
-    });
+    .SetShapeFn(TensorArrayConcatShape);
 
 REGISTER_OP("TensorArraySplitV3")
     .Input("handle: resource")
@@ -251,29 +303,205 @@ REGISTER_OP("TensorArraySplitV3")
     .Output("flow_out: float")
     .Attr("T: type")
     .SetIsStateful()
-    .SetShapeFn([](InferenceContext* c) {
-      SG_RETURN_IF_ERROR(CheckHandle(c, 0));
-      SG_RETURN_IF_ERROR(CheckVector(c, 2));
-      SG_RETURN_IF_ERROR(CheckScalar(c, 3));
-      c->set_output(0, PartialTensorShape::Scalar());
-      return absl::OkStatus();
-    });
+    .SetShapeFn(TensorArraySplitShape);
 
 REGISTER_OP("TensorArraySizeV3")
     .Input("handle: resource")
     .Input("flow_in: float")
     .Output("size: int32")
     .SetIsStateful()
-    .SetShapeFn([](InferenceContext* c) {
-      SG_RETURN_IF_ERROR(CheckHandle(c, 0));
-      c->set_output(0, PartialTensorShape::Scalar());
-      return absl::OkStatus();
-    });
+    .SetShapeFn(TensorArraySizeShape);
 
 REGISTER_OP("TensorArrayCloseV3")
     .Input("handle: resource")
     .SetIsStateful()
-    .SetShapeFn([](InferenceContext* c) { return CheckHandle(c, 0); });
+    .SetShapeFn(TensorArrayCloseShape);
+
+// The older TensorArrays, run by the V3 kernels: the V2 ops take a string vector
+// [container, name] as handle, the first ones a reference to it; TensorArrayV2 and TensorArray
+// have no flow output. TensorArrayPack and TensorArrayUnpack gather and scatter every index.
+REGISTER_OP("TensorArrayV2")
+    .Input("size: int32")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = unknown")
+    .Attr("dynamic_size: bool = false")
+    .Attr("clear_after_read: bool = true")
+    .Attr("tensor_array_name: string = ''")
+    .Output("handle: string")
+    .SetIsStateful()
+    .SetShapeFn(OldTensorArrayShape)
+    .Deprecated(26, "Use TensorArrayV3");
+
+REGISTER_OP("TensorArrayWriteV2")
+    .Input("handle: string")
+    .Input("index: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetShapeFn(TensorArrayWriteShape)
+    .Deprecated(26, "Use TensorArrayWriteV3");
+
+REGISTER_OP("TensorArrayReadV2")
+    .Input("handle: string")
+    .Input("index: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .SetShapeFn(TensorArrayReadShape)
+    .Deprecated(26, "Use TensorArrayReadV3");
+
+REGISTER_OP("TensorArrayGatherV2")
+    .Input("handle: string")
+    .Input("indices: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = unknown")
+    .SetShapeFn(TensorArrayGatherShape)
+    .Deprecated(26, "Use TensorArrayGatherV3");
+
+REGISTER_OP("TensorArrayScatterV2")
+    .Input("handle: string")
+    .Input("indices: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetShapeFn(TensorArrayScatterShape)
+    .Deprecated(26, "Use TensorArrayScatterV3");
+
+REGISTER_OP("TensorArrayConcatV2")
+    .Input("handle: string")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Output("lengths: int64")
+    .Attr("dtype: type")
+    .Attr("element_shape_except0: shape = unknown")
+    .SetShapeFn(TensorArrayConcatShape);
+
+REGISTER_OP("TensorArraySplitV2")
+    .Input("handle: string")
+    .Input("value: T")
+    .Input("lengths: int64")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetShapeFn(TensorArraySplitShape)
+    .Deprecated(26, "Use TensorArraySplitV3");
+
+REGISTER_OP("TensorArraySizeV2")
+    .Input("handle: string")
+    .Input("flow_in: float")
+    .Output("size: int32")
+    .SetShapeFn(TensorArraySizeShape)
+    .Deprecated(26, "Use TensorArraySizeV3");
+
+REGISTER_OP("TensorArrayCloseV2")
+    .Input("handle: string")
+    .SetShapeFn(TensorArrayCloseShape)
+    .Deprecated(26, "Use TensorArrayCloseV3");
+
+REGISTER_OP("TensorArray")
+    .Input("size: int32")
+    .Attr("dtype: type")
+    .Attr("dynamic_size: bool = false")
+    .Attr("clear_after_read: bool = true")
+    .Attr("tensor_array_name: string = ''")
+    .Attr("element_shape: shape = unknown")
+    .Output("handle: Ref(string)")
+    .SetIsStateful()
+    .SetShapeFn(OldTensorArrayShape)
+    .Deprecated(16, "Use TensorArrayV3");
+
+REGISTER_OP("TensorArrayWrite")
+    .Input("handle: Ref(string)")
+    .Input("index: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetShapeFn(TensorArrayWriteShape)
+    .Deprecated(16, "Use TensorArrayWriteV3");
+
+REGISTER_OP("TensorArrayRead")
+    .Input("handle: Ref(string)")
+    .Input("index: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .SetShapeFn(TensorArrayReadShape)
+    .Deprecated(16, "Use TensorArrayReadV3");
+
+REGISTER_OP("TensorArrayGather")
+    .Input("handle: Ref(string)")
+    .Input("indices: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = unknown")
+    .SetShapeFn(TensorArrayGatherShape)
+    .Deprecated(16, "Use TensorArrayGatherV3");
+
+REGISTER_OP("TensorArrayScatter")
+    .Input("handle: Ref(string)")
+    .Input("indices: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetShapeFn(TensorArrayScatterShape)
+    .Deprecated(19, "Use TensorArrayGradV3");
+
+REGISTER_OP("TensorArrayConcat")
+    .Input("handle: Ref(string)")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Output("lengths: int64")
+    .Attr("dtype: type")
+    .Attr("element_shape_except0: shape = unknown")
+    .SetShapeFn(TensorArrayConcatShape)
+    .Deprecated(16, "Use TensorArrayGradV3");
+
+REGISTER_OP("TensorArraySplit")
+    .Input("handle: Ref(string)")
+    .Input("value: T")
+    .Input("lengths: int64")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetShapeFn(TensorArraySplitShape)
+    .Deprecated(16, "Use TensorArraySplitV3");
+
+REGISTER_OP("TensorArraySize")
+    .Input("handle: Ref(string)")
+    .Input("flow_in: float")
+    .Output("size: int32")
+    .SetShapeFn(TensorArraySizeShape)
+    .Deprecated(16, "Use TensorArraySizeV3");
+
+REGISTER_OP("TensorArrayClose")
+    .Input("handle: Ref(string)")
+    .SetShapeFn(TensorArrayCloseShape)
+    .Deprecated(16, "Use TensorArrayCloseV3");
+
+REGISTER_OP("TensorArrayPack")
+    .Input("handle: Ref(string)")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = unknown")
+    .SetShapeFn(TensorArrayPackShape)
+    .Deprecated(16, "Use TensorArrayGatherV3 with RangeOp");
+
+REGISTER_OP("TensorArrayUnpack")
+    .Input("handle: Ref(string)")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetShapeFn(TensorArrayUnpackShape)
+    .Deprecated(20, "Use TensorArrayScatterV3 with RangeOp");
 
 // Splits the rows of data (indexed by partitions' dims) into num_partitions outputs: output i
 // holds, in order, the rows whose partitions value is i. A value outside [0, num_partitions) is

@@ -3944,6 +3944,145 @@ def tensor_array(g):
     g.case("TensorArrayWriteV3.float.while_loop", in_loop)
 
 
+def older_tensor_arrays(suffix, pack=False):
+    """An `edit` that turns a case's V3 TensorArray graph into the V2 ops (suffix "V2") or the
+    first ones (""): TensorArray has no flow output there, so its consumers read a Const 0.
+    pack=True also turns node `op` (a gather or scatter of every index) into TensorArrayPack or
+    TensorArrayUnpack, dropping its indices input."""
+    def edit(gdef, name):
+        flows = {}
+        for n in gdef.node:
+            if not n.name.startswith(name + "/"):
+                continue
+            if n.op == "TensorArrayV3":
+                n.op = "TensorArray" + suffix
+                del n.attr["identical_element_shapes"]
+                flows[n.name + ":1"] = n.name + "_flow"
+            elif n.op.startswith("TensorArray") and n.op.endswith("V3"):
+                n.op = n.op[:-2] + suffix
+            if pack and n.name == name + "/op":
+                n.op = {"TensorArrayGather": "TensorArrayPack",
+                        "TensorArrayScatter": "TensorArrayUnpack"}[n.op]
+                del n.input[1]
+        for n in gdef.node:
+            for i, inp in enumerate(n.input):
+                if inp in flows:
+                    n.input[i] = flows[inp]
+        for flow in flows.values():
+            make_const_node(gdef.node.add(name=flow), np.float32(0), tf.float32)
+    return edit
+
+
+@group
+def tensor_array_old(g):
+    # The V2 and first TensorArray ops, which TensorFlow 2.21 no longer builds (they are
+    # deprecated): each case runs the V3 ops and is stored with the older ones (see
+    # older_tensor_arrays); their kernels are the same.
+    for suffix in ("V2", ""):
+        edit = older_tensor_arrays(suffix)
+        for dt in UNIVERSE:
+            def write_gather():
+                h, flow = raw.TensorArrayV3(size=g.const(3, "int32"), dtype=dt,
+                                            element_shape=[2], name="ta")
+                for i in range(3):
+                    flow = raw.TensorArrayWriteV3(handle=h, index=g.const(i, "int32"),
+                                                  value=g.rand(dt, [2]), flow_in=flow,
+                                                  name=f"write{i}")
+                return [raw.TensorArrayGatherV3(handle=h, indices=g.const([2, 0], "int32"),
+                                                flow_in=flow, dtype=dt, element_shape=[2],
+                                                name="op"),
+                        raw.TensorArrayReadV3(handle=h, index=g.const(1, "int32"), flow_in=flow,
+                                              dtype=dt, name="read"),
+                        raw.TensorArraySizeV3(handle=h, flow_in=flow, name="size")]
+            g.case(f"TensorArrayGather{suffix}.{sgname(dt)}.writes", write_gather, edit=edit)
+            def scatter_concat():
+                h, flow = raw.TensorArrayV3(size=g.const(3, "int32"), dtype=dt, name="ta")
+                flow = raw.TensorArrayScatterV3(handle=h, indices=g.const([2, 0, 1], "int32"),
+                                                value=g.rand(dt, [3, 2]), flow_in=flow,
+                                                name="scatter")
+                value, lengths = raw.TensorArrayConcatV3(handle=h, flow_in=flow, dtype=dt,
+                                                         name="op")
+                return [value, lengths]
+            g.case(f"TensorArrayScatter{suffix}.{sgname(dt)}.concat", scatter_concat, edit=edit)
+            def split_read():
+                h, flow = raw.TensorArrayV3(size=g.const(3, "int32"), dtype=dt, name="ta")
+                flow = raw.TensorArraySplitV3(handle=h, value=g.rand(dt, [5, 2]),
+                                              lengths=g.const([2, 0, 3], "int64"), flow_in=flow,
+                                              name="op")
+                reads = [raw.TensorArrayReadV3(handle=h, index=g.const(i, "int32"),
+                                               flow_in=flow, dtype=dt, name=f"read{i}")
+                         for i in range(3)]
+                with tf.control_dependencies(reads):
+                    close = raw.TensorArrayCloseV3(handle=h, name="close")
+                return reads + [close]
+            g.case(f"TensorArraySplit{suffix}.{sgname(dt)}.read_close", split_read, edit=edit)
+        def dynamic():
+            h, flow = raw.TensorArrayV3(size=g.const(0, "int32"), dtype="float32",
+                                        dynamic_size=True, name="ta")
+            for i in (0, 3):
+                flow = raw.TensorArrayWriteV3(handle=h, index=g.const(i, "int32"),
+                                              value=g.rand("float32", [2]), flow_in=flow,
+                                              name=f"write{i}")
+            return [raw.TensorArraySizeV3(handle=h, flow_in=flow, name="op"),
+                    raw.TensorArrayGatherV3(handle=h, indices=g.const([3, 0], "int32"),
+                                            flow_in=flow, dtype="float32", name="gather")]
+        g.case(f"TensorArraySize{suffix}.float.dynamic_size", dynamic, edit=edit)
+        def read_twice():
+            h, flow = raw.TensorArrayV3(size=g.const(1, "int32"), dtype="float32",
+                                        clear_after_read=True, name="ta")
+            flow = raw.TensorArrayWriteV3(handle=h, index=g.const(0, "int32"),
+                                          value=g.rand("float32", [2]), flow_in=flow,
+                                          name="write")
+            r1 = raw.TensorArrayReadV3(handle=h, index=g.const(0, "int32"), flow_in=flow,
+                                       dtype="float32", name="read1")
+            with tf.control_dependencies([r1]):
+                return raw.TensorArrayReadV3(handle=h, index=g.const(0, "int32"), flow_in=flow,
+                                             dtype="float32", name="op")
+        g.case(f"TensorArrayRead{suffix}.float.read_cleared", read_twice, error=True, edit=edit)
+        def out_of_range():
+            h, flow = raw.TensorArrayV3(size=g.const(2, "int32"), dtype="float32", name="ta")
+            return raw.TensorArrayWriteV3(handle=h, index=g.const(2, "int32"),
+                                          value=g.rand("float32", [2]), flow_in=flow, name="op")
+        g.case(f"TensorArrayWrite{suffix}.float.out_of_range", out_of_range, error=True,
+               edit=edit)
+        def negative_size():
+            h, flow = raw.TensorArrayV3(size=hide_shape(g.const([-1], "int32"))[0],
+                                        dtype="float32", name="op")
+            return raw.TensorArraySizeV3(handle=h, flow_in=flow, name="size")
+        g.case(f"TensorArray{suffix}.float.negative_size", negative_size, error=True, edit=edit)
+    # TensorArrayUnpack and TensorArrayPack: a scatter and a gather of every index.
+    pack_edit = older_tensor_arrays("", pack=True)
+    for dt in UNIVERSE:
+        def unpack_read():
+            h, flow = raw.TensorArrayV3(size=g.const(3, "int32"), dtype=dt, name="ta")
+            flow = raw.TensorArrayScatterV3(handle=h, indices=g.const([0, 1, 2], "int32"),
+                                            value=g.rand(dt, [3, 2]), flow_in=flow, name="op")
+            return [raw.TensorArrayReadV3(handle=h, index=g.const(i, "int32"), flow_in=flow,
+                                          dtype=dt, name=f"read{i}") for i in (2, 0)]
+        g.case(f"TensorArrayUnpack.{sgname(dt)}.read", unpack_read, edit=pack_edit)
+        def write_pack():
+            h, flow = raw.TensorArrayV3(size=g.const(2, "int32"), dtype=dt, name="ta")
+            for i in range(2):
+                flow = raw.TensorArrayWriteV3(handle=h, index=g.const(i, "int32"),
+                                              value=g.rand(dt, [3]), flow_in=flow,
+                                              name=f"write{i}")
+            return raw.TensorArrayGatherV3(handle=h, indices=g.const([0, 1], "int32"),
+                                           flow_in=flow, dtype=dt, name="op")
+        g.case(f"TensorArrayPack.{sgname(dt)}.writes", write_pack, edit=pack_edit)
+    def pack_empty():
+        h, flow = raw.TensorArrayV3(size=g.const(0, "int32"), dtype="float32", name="ta")
+        return raw.TensorArrayGatherV3(handle=h, indices=g.const(np.zeros([0], np.int32)),
+                                       flow_in=flow, dtype="float32", element_shape=[2, 3],
+                                       name="op")
+    g.case("TensorArrayPack.float.empty", pack_empty, edit=pack_edit)
+    def unpack_too_many():
+        h, flow = raw.TensorArrayV3(size=g.const(2, "int32"), dtype="float32", name="ta")
+        return raw.TensorArrayScatterV3(handle=h, indices=g.const([0, 1, 2], "int32"),
+                                        value=g.rand("float32", [3, 2]), flow_in=flow,
+                                        name="op")
+    g.case("TensorArrayUnpack.float.too_many", unpack_too_many, error=True, edit=pack_edit)
+
+
 @group
 def queues(g):
     # FIFOQueue and PaddingFIFOQueue: each case runs enqueues, dequeues and closes in one step,
