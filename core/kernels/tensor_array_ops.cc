@@ -265,7 +265,7 @@ absl::Status LookupTensorArray(OpKernelContext* ctx, std::shared_ptr<TensorArray
     return ctx->step_resources()->Lookup<TensorArray>(std::string(in.data<tstring>()[0]),
                                                       std::string(in.data<tstring>()[1]), ta);
   }
-  const ResourceHandle* h;
+  const ResourceHandle* h = nullptr;
   SG_RETURN_IF_ERROR(ResourceHandleFromInput(ctx, 0, &h));
   return ctx->step_resources()->Lookup<TensorArray>(h->container, h->name, ta);
 }

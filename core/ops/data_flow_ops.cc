@@ -710,4 +710,74 @@ REGISTER_OP("QueueIsClosed")
       return shape_fns::Scalar(c);
     });
 
+// ---- stacks -----------------------------------------------------------------------------
+// A per-step stack of tensors of elem_type (TensorFlow 1.x's while-loop gradients keep forward
+// values on them). StackV2 takes max_size (negative: no limit) and gives a DT_RESOURCE handle;
+// Stack gives a reference to a string vector [container, name].
+
+REGISTER_OP("StackV2")
+    .Input("max_size: int32")
+    .Output("handle: resource")
+    .Attr("elem_type: type")
+    .Attr("stack_name: string = ''")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+// Pushes elem and outputs it.
+REGISTER_OP("StackPushV2")
+    .Input("handle: resource")
+    .Input("elem: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("swap_memory: bool = false")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      c->set_output(0, c->input(1));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("StackPopV2")
+    .Input("handle: resource")
+    .Output("elem: elem_type")
+    .Attr("elem_type: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("StackCloseV2")
+    .Input("handle: resource")
+    .SetIsStateful()
+    .SetShapeFn(NoOutputs);
+
+REGISTER_OP("Stack")
+    .Output("handle: Ref(string)")
+    .Attr("elem_type: type")
+    .Attr("stack_name: string = ''")
+    .SetIsStateful()
+    .SetShapeFn(TwoElementOutput);
+
+REGISTER_OP("StackPush")
+    .Input("handle: Ref(string)")
+    .Input("elem: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("swap_memory: bool = false")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(CheckStringHandle(c, 0));
+      c->set_output(0, c->input(1));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("StackPop")
+    .Input("handle: Ref(string)")
+    .Output("elem: elem_type")
+    .Attr("elem_type: type")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(CheckStringHandle(c, 0));
+      return shape_fns::Unknown(c);
+    });
+
+REGISTER_OP("StackClose")
+    .Input("handle: Ref(string)")
+    .SetShapeFn([](InferenceContext* c) { return CheckStringHandle(c, 0); });
+
 }  // namespace sg

@@ -4314,6 +4314,99 @@ def queues(g):
     g.case("FIFOQueueV2.float.shared_name_mismatch", lambda: shared(4), error=True)
 
 
+@group
+def stacks(g):
+    # Per-step stacks, pushed and popped in one step in the order control dependencies give.
+    def push_pop(dt, ref):
+        if ref:
+            h = raw.Stack(elem_type=dt, stack_name="s", name="stack")
+            push, pop, close = raw.StackPush, raw.StackPop, raw.StackClose
+        else:
+            h = raw.StackV2(max_size=g.const(-1, "int32"), elem_type=dt, stack_name="s",
+                            name="stack")
+            push, pop, close = raw.StackPushV2, raw.StackPopV2, raw.StackCloseV2
+        p1 = push(handle=h, elem=g.rand(dt, [2]), name="push1")
+        with tf.control_dependencies([p1]):
+            p2 = push(handle=h, elem=g.rand(dt, [3, 1]), name="op")
+        with tf.control_dependencies([p2]):
+            a = pop(handle=h, elem_type=dt, name="pop1")
+        with tf.control_dependencies([a]):
+            b = pop(handle=h, elem_type=dt, name="pop2")
+        with tf.control_dependencies([b]):
+            c = close(handle=h, name="close")
+        return [p1, p2, a, b, c]
+    for dt in UNIVERSE:
+        g.case(f"StackPushV2.{sgname(dt)}.push_pop", lambda: push_pop(dt, False))
+    for dt in ("float32", "int32", "string"):
+        g.case(f"StackPush.{sgname(dt)}.push_pop", lambda: push_pop(dt, True))
+    def bounded(max_size, pushes):
+        h = raw.StackV2(max_size=g.const(max_size, "int32"), elem_type="float32",
+                        name="stack")
+        deps, out = [], []
+        for i in range(pushes):
+            with tf.control_dependencies(deps):
+                p = raw.StackPushV2(handle=h, elem=g.const(float(i), "float32"),
+                                    name="op" if i == pushes - 1 else f"push{i}")
+            deps = [p]
+            out.append(p)
+        return out
+    g.case("StackV2.float.at_max_size", lambda: bounded(2, 2))
+    g.case("StackV2.float.negative_max_size", lambda: bounded(-5, 3))
+    g.case("StackPushV2.float.overflow", lambda: bounded(1, 2), error=True)
+    def empty_pop():
+        h = raw.StackV2(max_size=g.const(-1, "int32"), elem_type="float32", name="stack")
+        return raw.StackPopV2(handle=h, elem_type="float32", name="op")
+    g.case("StackPopV2.float.empty", empty_pop, error=True)
+    def pop_ref_empty():
+        h = raw.Stack(elem_type="int32", name="stack")
+        return raw.StackPop(handle=h, elem_type="int32", name="op")
+    g.case("StackPop.int32.empty", pop_ref_empty, error=True)
+    def wrong_push():
+        h = raw.StackV2(max_size=g.const(-1, "int32"), elem_type="float32", name="stack")
+        return raw.StackPushV2(handle=h, elem=g.const(1, "int32"), name="op")
+    g.case("StackPushV2.int32.wrong_dtype", wrong_push, error=True)
+    def wrong_pop():
+        h = raw.StackV2(max_size=g.const(-1, "int32"), elem_type="float32", name="stack")
+        p = raw.StackPushV2(handle=h, elem=g.const(1.0, "float32"), name="push")
+        with tf.control_dependencies([p]):
+            return raw.StackPopV2(handle=h, elem_type="int32", name="op")
+    g.case("StackPopV2.int32.wrong_dtype", wrong_pop, error=True)
+    def closed(op):
+        h = raw.StackV2(max_size=g.const(-1, "int32"), elem_type="float32", name="stack")
+        c = raw.StackCloseV2(handle=h, name="close")
+        with tf.control_dependencies([c]):
+            if op == "push":
+                return raw.StackPushV2(handle=h, elem=g.const(1.0, "float32"), name="op")
+            if op == "pop":
+                return raw.StackPopV2(handle=h, elem_type="float32", name="op")
+            c2 = raw.StackCloseV2(handle=h, name="op")
+        with tf.control_dependencies([c2]):
+            return raw.Identity(input=g.const(1, "int32"), name="after")
+    g.case("StackPushV2.float.closed", lambda: closed("push"), error=True)
+    g.case("StackPopV2.float.closed", lambda: closed("pop"), error=True)
+    g.case("StackCloseV2.float.twice", lambda: closed("close"))
+    def max_size_vector():
+        h = raw.StackV2(max_size=hide_rank(g.const([1], "int32")), elem_type="float32",
+                        name="op")
+        return raw.StackPushV2(handle=h, elem=g.const(1.0, "float32"), name="push")
+    g.case("StackV2.float.max_size_vector", max_size_vector, error=True)
+    def in_loop():
+        # A stack per step, pushed in a while loop and popped after it (as the v1 gradients).
+        h = raw.StackV2(max_size=g.const(-1, "int32"), elem_type="int32", name="stack")
+        def body(i):
+            p = raw.StackPushV2(handle=h, elem=raw.Mul(x=i, y=i), name="push")
+            with tf.control_dependencies([p]):
+                return raw.AddV2(x=i, y=g.const(1, "int32"))
+        n = tf.compat.v1.while_loop(lambda i: raw.Less(x=i, y=g.const(4, "int32")), body,
+                                    [g.const(0, "int32")], name="loop")
+        with tf.control_dependencies([n]):
+            a = raw.StackPopV2(handle=h, elem_type="int32", name="op")
+        with tf.control_dependencies([a]):
+            b = raw.StackPopV2(handle=h, elem_type="int32", name="pop2")
+        return [a, b]
+    g.case("StackPopV2.int32.after_loop", in_loop)
+
+
 def concrete(fn, *specs):
     """`fn` traced (no autograph) for `specs`, its FunctionDef added to the case's graph."""
     cf = tf.function(fn, autograph=False).get_concrete_function(*specs)
