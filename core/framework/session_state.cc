@@ -3,6 +3,7 @@
 namespace sg {
 
 int64_t SessionState::NewId() {
+  ids_taken_.store(true, std::memory_order_relaxed);
   absl::MutexLock lock(&mu_);
   return next_id_++;
 }
@@ -31,6 +32,25 @@ absl::Status SessionState::DeleteTensor(const std::string& handle) {
   if (tensors_.erase(handle) == 0) {
     return errors::InvalidArgument("Failed to delete the tensor with handle '", handle,
                                    "': it is not in the session store.");
+  }
+  return absl::OkStatus();
+}
+
+void StepTensorStore::Add(const std::string& node, const std::string& handle,
+                          const Tensor& value) {
+  absl::MutexLock lock(&mu_);
+  tensors_[node] = {handle, value};
+}
+
+absl::Status StepTensorStore::SaveFetched(const std::vector<std::string>& fetches,
+                                          SessionState* state) {
+  absl::MutexLock lock(&mu_);
+  for (const std::string& fetch : fetches) {
+    const std::string node = fetch.substr(0, fetch.rfind(':'));
+    auto it = tensors_.find(node);
+    if (it == tensors_.end()) continue;
+    SG_RETURN_IF_ERROR(state->AddTensor(it->second.first, it->second.second));
+    tensors_.erase(it);
   }
   return absl::OkStatus();
 }

@@ -780,4 +780,37 @@ REGISTER_OP("StackClose")
     .Input("handle: Ref(string)")
     .SetShapeFn([](InferenceContext* c) { return CheckStringHandle(c, 0); });
 
+// ---- session tensors ----------------------------------------------------------------------
+// A tensor kept by the session for later runs, named by a handle string (core/kernels/
+// session_ops.cc).
+
+REGISTER_OP("GetSessionHandle")
+    .Input("value: T")
+    .Output("handle: string")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("GetSessionHandleV2")
+    .Input("value: T")
+    .Output("handle: resource")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("GetSessionTensor")
+    .Input("handle: string")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(CheckScalar(c, 0));
+      return shape_fns::Unknown(c);
+    });
+
+REGISTER_OP("DeleteSessionTensor")
+    .Input("handle: string")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) { return CheckScalar(c, 0); });
+
 }  // namespace sg

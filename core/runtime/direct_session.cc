@@ -438,6 +438,13 @@ class DirectSession : public Session {
     }
     finished.WaitForNotification();
     SG_RETURN_IF_ERROR(status);
+    // The tensors of fetched GetSessionHandle nodes outlive the step.
+    std::shared_ptr<StepTensorStore> store;
+    if (session_state_->ids_taken() &&
+        step_resources.Lookup<StepTensorStore>(StepTensorStore::kContainer,
+                                               StepTensorStore::kName, &store).ok()) {
+      SG_RETURN_IF_ERROR(store->SaveFetched(output_names, session_state_.get()));
+    }
     outputs->clear();
     for (const std::string& name : output_names) {
       Tensor value;

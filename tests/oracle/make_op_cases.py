@@ -4407,6 +4407,35 @@ def stacks(g):
     g.case("StackPopV2.int32.after_loop", in_loop)
 
 
+@group
+def session_tensors(g):
+    # One run each: the handle's text, and the errors of a run that reads back or deletes a
+    # handle the session does not hold (a run's own handles are kept only once it succeeds;
+    # tests/core/session_tensor_test.cc reads one back in a later run).
+    for dt in UNIVERSE:
+        # Through an Identity: TensorFlow's Session.run turns a fetched handle into an object.
+        g.case(f"GetSessionHandle.{sgname(dt)}.handle",
+               lambda: raw.Identity(input=raw.GetSessionHandle(value=g.rand(dt, [2, 3]),
+                                                               name="op"), name="text"))
+    def v2():
+        h = raw.GetSessionHandleV2(value=g.rand("float32", [2]), name="op")
+        with tf.control_dependencies([h]):
+            return raw.Identity(input=g.const(1, "int32"), name="after")
+    g.case("GetSessionHandleV2.float.made", v2)
+    def same_run():
+        h = raw.GetSessionHandle(value=g.rand("float32", [2]), name="handle")
+        return raw.GetSessionTensor(handle=h, dtype="float32", name="op")
+    g.case("GetSessionTensor.float.same_run", same_run, error=True)
+    g.case("GetSessionTensor.float.unknown_handle",
+           lambda: raw.GetSessionTensor(handle=g.const(b"abc", "string"), dtype="float32",
+                                        name="op"), error=True)
+    def delete_unknown():
+        d = raw.DeleteSessionTensor(handle=g.const(b"abc", "string"), name="op")
+        with tf.control_dependencies([d]):
+            return raw.Identity(input=g.const(1, "int32"), name="after")
+    g.case("DeleteSessionTensor.string.unknown_handle", delete_unknown, error=True)
+
+
 def concrete(fn, *specs):
     """`fn` traced (no autograph) for `specs`, its FunctionDef added to the case's graph."""
     cf = tf.function(fn, autograph=False).get_concrete_function(*specs)
