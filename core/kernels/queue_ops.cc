@@ -578,9 +578,13 @@ class QueueAsyncOp : public AsyncOpKernel {
                       state != nullptr ? state->close_cancellation() : nullptr};
   }
 
-  // The Done of an attempt that records a failure on ctx and then calls done.
-  static Queue::Done Finish(OpKernelContext* ctx, DoneCallback done) {
-    return [ctx, done = std::move(done)](const absl::Status& s, std::vector<Tuple>) {
+  // The Done of an attempt that records a failure on ctx and then calls done. It keeps the queue
+  // alive while the attempt waits, even if a Reset drops the queue from its container, so that a
+  // cancellation still finds the attempt.
+  static Queue::Done Finish(OpKernelContext* ctx, std::shared_ptr<Queue> queue,
+                            DoneCallback done) {
+    return [ctx, queue = std::move(queue), done = std::move(done)](const absl::Status& s,
+                                                                   std::vector<Tuple>) {
       ctx->SetStatus(s);
       done();
     };
@@ -619,7 +623,7 @@ class EnqueueOp final : public QueueAsyncOp {
       }
     }
     queue->Enqueue(std::move(elements), CancellersOf(ctx),
-                   Finish(ctx, std::move(done)));
+                   Finish(ctx, queue, std::move(done)));
   }
 
  private:
@@ -742,7 +746,7 @@ class CloseOp final : public QueueAsyncOp {
   void Run(OpKernelContext* ctx, const std::shared_ptr<Queue>& queue,
            DoneCallback done) override {
     queue->Close(cancel_pending_enqueues_, CancellersOf(ctx),
-                 Finish(ctx, std::move(done)));
+                 Finish(ctx, queue, std::move(done)));
   }
 
  private:
