@@ -52,6 +52,17 @@ std::string DtypesString(const std::vector<DataType>& dtypes) {
   });
 }
 
+// Calls fn(T{}) with the type the elements of `dt` are moved as: DispatchByCopy's, and resource
+// handles as themselves (a queue may hold any dtype).
+template <typename Fn>
+void DispatchElements(DataType dt, Fn&& fn) {
+  if (dt == DT_RESOURCE) {
+    fn(ResourceHandle{});
+  } else {
+    DispatchByCopy(dt, fn);
+  }
+}
+
 // Copies `src` (any shape that fits inside `dst`'s element shape) into element `index` of the
 // batch `dst` ([n] + element shape), leaving the rest of that element as it was.
 void CopyIntoBatch(const Tensor& src, int64_t index, Tensor* dst) {
@@ -63,7 +74,7 @@ void CopyIntoBatch(const Tensor& src, int64_t index, Tensor* dst) {
   for (int d = rank - 2; d >= 0; --d) dst_strides[d] = dst_strides[d + 1] * dst->dim_size(d + 2);
   const int64_t dst_elem = rank == 0 ? 1 : dst_strides[0] * dst->dim_size(1);
   const int64_t inner = rank == 0 ? 1 : src.dim_size(rank - 1);
-  DispatchByCopy(src.dtype(), [&](auto tag) {
+  DispatchElements(src.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* from = static_cast<const T*>(src.raw_data());
     T* to = static_cast<T*>(dst->raw_data()) + index * dst_elem;
@@ -84,7 +95,7 @@ void CopyIntoBatch(const Tensor& src, int64_t index, Tensor* dst) {
 absl::StatusOr<Tensor> SliceOfBatch(const Tensor& src, int64_t index, const TensorShape& shape) {
   SG_ASSIGN_OR_RETURN(Tensor t, Tensor::Allocate(src.dtype(), shape));
   const int64_t n = shape.num_elements();
-  DispatchByCopy(src.dtype(), [&](auto tag) {
+  DispatchElements(src.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* from = static_cast<const T*>(src.raw_data()) + index * n;
     std::copy(from, from + n, static_cast<T*>(t.raw_data()));

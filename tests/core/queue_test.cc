@@ -4,6 +4,7 @@
 // waiting before the next move, the test waits for a sign that it is (a marker queue's size, the
 // queue's size), and every other outcome is the same whichever thread runs first.
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <google/protobuf/text_format.h>
@@ -99,6 +100,35 @@ TEST_F(QueueTest, DequeueManyAboveCapacityTakesElementsAsTheyCome) {
   ASSERT_TRUE(got.ok()) << got.status();
   ASSERT_EQ(got->NumElements(), 5);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(got->data<float>()[i], i + 1);
+}
+
+TEST_F(QueueTest, ManyProducersAndConsumersPassEveryElementOnce) {
+  // 4 producers of 50 distinct values, 4 consumers of 50, through a queue of capacity 2: every
+  // step waits for the others, in whatever order they run, and all of them finish.
+  constexpr int kThreads = 4, kEach = 50;
+  std::vector<std::thread> threads;
+  std::vector<absl::Status> produced(kThreads);
+  std::vector<absl::StatusOr<Tensor>> consumed(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Tensor xs(DT_FLOAT, TensorShape({kEach}));
+      for (int i = 0; i < kEach; ++i) xs.data<float>()[i] = t * kEach + i;
+      produced[t] = Target("enqueue_many", {{"xs", xs}});
+    });
+    threads.emplace_back([&, t] {
+      consumed[t] = Fetch("dequeue_many", {{"n", Tensor::Scalar<int32_t>(kEach)}});
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::vector<int> seen(kThreads * kEach, 0);
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_TRUE(produced[t].ok()) << produced[t];
+    ASSERT_TRUE(consumed[t].ok()) << consumed[t].status();
+    ASSERT_EQ(consumed[t]->NumElements(), kEach);
+    for (int i = 0; i < kEach; ++i) ++seen.at(static_cast<int>(consumed[t]->data<float>()[i]));
+  }
+  for (int v = 0; v < kThreads * kEach; ++v) EXPECT_EQ(seen[v], 1) << "value " << v;
+  EXPECT_EQ(Size("size"), 0);
 }
 
 TEST_F(QueueTest, CloseWakesAWaitingDequeueWithOutOfRange) {
