@@ -1,6 +1,7 @@
-// TensorArrays (the V3 family that tf.while_loop and dynamic_rnn graphs use), the
-// partition/stitch pair DynamicPartition, DynamicStitch and ParallelDynamicStitch, and the queues
-// (FIFOQueue, PaddingFIFOQueue and the ops on them).
+// TensorArrays (the V3 family that tf.while_loop and dynamic_rnn graphs use, and the older V2
+// and first versions), the partition/stitch pair DynamicPartition, DynamicStitch and
+// ParallelDynamicStitch, the queues (FIFOQueue, PaddingFIFOQueue and the ops on them), stacks and
+// session tensors.
 //
 // One deliberate difference from TensorFlow: TensorFlow's shape function says the handle of
 // TensorArrayV3 is a vector of 2 while its kernel makes a scalar DT_RESOURCE; here the shape
