@@ -1,5 +1,9 @@
-// TensorArrays (V3): a per-step array of tensors in the step's ResourceMgr, found through a
-// DT_RESOURCE handle. Loop iterations run in parallel, so each TensorArray has its own mutex.
+// TensorArrays: a per-step array of tensors in the step's ResourceMgr, found through a
+// DT_RESOURCE handle (V3), a string vector [container, name] (the V2 ops) or a reference to one
+// (the first ops, TensorArray ... TensorArrayClose, with TensorArrayPack and TensorArrayUnpack,
+// which gather and scatter every index). The older ops run the V3 kernels; TensorArray and
+// TensorArrayV2 have no flow output. Loop iterations run in parallel, so each TensorArray has
+// its own mutex.
 //
 // Semantics follow TensorFlow's: each index is written once; a read of an index never written
 // gives zeros when the element shape is fully known and INVALID_ARGUMENT otherwise; with
@@ -125,6 +129,17 @@ class TensorArray final : public ResourceBase {
 
   const std::string& name() const { return name_; }
 
+  // The first ops' handle: a string vector [container, name] that TensorArray hands out by
+  // reference. Set once, before the reference is.
+  Tensor* ref_handle(absl::Mutex** mu) {
+    *mu = &handle_mu_;
+    return &ref_handle_;
+  }
+  void set_ref_handle(Tensor t) {
+    absl::MutexLock lock(&handle_mu_);
+    ref_handle_ = std::move(t);
+  }
+
  private:
   struct Element {
     Tensor tensor;
@@ -228,13 +243,29 @@ class TensorArray final : public ResourceBase {
   PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
   std::vector<Element> elements_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Mutex handle_mu_;
+  Tensor ref_handle_ ABSL_GUARDED_BY(handle_mu_);
 };
 
 absl::Status LookupTensorArray(OpKernelContext* ctx, std::shared_ptr<TensorArray>* ta) {
   if (ctx->step_resources() == nullptr) {
     return errors::Internal("node '", ctx->op_kernel().name(), "': no step resources");
   }
-  const ResourceHandle* h;
+  Tensor in = ctx->input(0);
+  if (ctx->input_is_ref(0)) {  // the first ops: a reference to the string handle
+    absl::MutexLock lock(ctx->input_ref_mutex(0));
+    in = *ctx->mutable_input_ref(0);
+  }
+  if (in.dtype() == DT_STRING) {  // the V2 ops
+    if (in.dims() != 1 || in.NumElements() != 2) {
+      return errors::InvalidArgument("node '", ctx->op_kernel().name(), "': a TensorArray "
+                                     "handle must be a vector of 2 strings, got shape ",
+                                     in.shape().DebugString());
+    }
+    return ctx->step_resources()->Lookup<TensorArray>(std::string(in.data<tstring>()[0]),
+                                                      std::string(in.data<tstring>()[1]), ta);
+  }
+  const ResourceHandle* h = nullptr;
   SG_RETURN_IF_ERROR(ResourceHandleFromInput(ctx, 0, &h));
   return ctx->step_resources()->Lookup<TensorArray>(h->container, h->name, ta);
 }
@@ -282,7 +313,11 @@ class TensorArrayOp final : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_shape", &element_shape_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dynamic_size", &dynamic_size_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("clear_after_read", &clear_after_read_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("identical_element_shapes", &identical_element_shapes_));
+    // Only V3 has it.
+    identical_element_shapes_ = false;
+    if (ctx->HasAttr("identical_element_shapes")) {
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("identical_element_shapes", &identical_element_shapes_));
+    }
     OP_REQUIRES_OK(ctx, ctx->GetAttr("tensor_array_name", &base_name_));
     if (base_name_.empty()) base_name_ = name();
     set_expensive(false);
@@ -302,6 +337,20 @@ class TensorArrayOp final : public OpKernel {
     auto ta = std::make_shared<TensorArray>(unique, dtype_, element_shape_, size, dynamic_size_,
                                             clear_after_read_, identical_element_shapes_);
     OP_REQUIRES_OK(ctx, ctx->step_resources()->Create(kTensorArrayContainer, unique, ta));
+    if (output_type(0) != DT_RESOURCE) {  // the older ops: a string handle, no flow
+      Tensor handle(DT_STRING, TensorShape({2}));
+      handle.data<tstring>()[0] = kTensorArrayContainer;
+      handle.data<tstring>()[1] = unique;
+      if (!IsRefType(output_type(0))) {
+        ctx->set_output(0, handle);
+        return;
+      }
+      ta->set_ref_handle(std::move(handle));
+      absl::Mutex* mu;
+      Tensor* ref = ta->ref_handle(&mu);
+      ctx->set_output_ref(0, mu, ref);
+      return;
+    }
     ResourceHandle h;
     if (ctx->device() != nullptr) h.device = ctx->device()->name();
     h.container = kTensorArrayContainer;
@@ -318,6 +367,8 @@ class TensorArrayOp final : public OpKernel {
   std::string base_name_;
 };
 REGISTER_KERNEL_BUILDER(Name("TensorArrayV3").Device(DEVICE_CPU), TensorArrayOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayV2").Device(DEVICE_CPU), TensorArrayOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArray").Device(DEVICE_CPU), TensorArrayOp);
 
 class TensorArrayWriteOp final : public OpKernel {
  public:
@@ -334,6 +385,8 @@ class TensorArrayWriteOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("TensorArrayWriteV3").Device(DEVICE_CPU), TensorArrayWriteOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayWriteV2").Device(DEVICE_CPU), TensorArrayWriteOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayWrite").Device(DEVICE_CPU), TensorArrayWriteOp);
 
 class TensorArrayReadOp final : public OpKernel {
  public:
@@ -357,6 +410,8 @@ class TensorArrayReadOp final : public OpKernel {
   DataType dtype_;
 };
 REGISTER_KERNEL_BUILDER(Name("TensorArrayReadV3").Device(DEVICE_CPU), TensorArrayReadOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayReadV2").Device(DEVICE_CPU), TensorArrayReadOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayRead").Device(DEVICE_CPU), TensorArrayReadOp);
 
 // Stacks `values` (all of one shape) into a new [n, ...] output 0.
 absl::Status StackInto(OpKernelContext* ctx, const std::vector<Tensor>& values,
@@ -378,9 +433,11 @@ absl::Status StackInto(OpKernelContext* ctx, const std::vector<Tensor>& values,
   return absl::OkStatus();
 }
 
+// Also TensorArrayPack: every index, in order (no indices input).
 class TensorArrayGatherOp final : public OpKernel {
  public:
-  explicit TensorArrayGatherOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit TensorArrayGatherOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), pack_(ctx->def().op() == "TensorArrayPack") {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_shape", &element_shape_));
   }
@@ -390,7 +447,16 @@ class TensorArrayGatherOp final : public OpKernel {
     OP_REQUIRES_OK(ctx, LookupTensorArray(ctx, &ta));
     OP_REQUIRES_OK(ctx, CheckReadDtype(*ta, dtype_));
     absl::Span<const int32_t> indices;
-    OP_REQUIRES_OK(ctx, Int32Vector(ctx, 1, "indices", &indices));
+    std::vector<int32_t> all;
+    if (pack_) {
+      int32_t size;
+      OP_REQUIRES_OK(ctx, ta->Size(&size));
+      all.resize(size);
+      for (int32_t i = 0; i < size; ++i) all[i] = i;
+      indices = all;
+    } else {
+      OP_REQUIRES_OK(ctx, Int32Vector(ctx, 1, "indices", &indices));
+    }
     if (indices.empty()) {
       // Nothing to read the shape from: it must be known statically.
       auto merged = element_shape_.Merge(ta->element_shape());
@@ -411,25 +477,41 @@ class TensorArrayGatherOp final : public OpKernel {
   }
 
  private:
+  const bool pack_;
   DataType dtype_;
   PartialTensorShape element_shape_;
 };
 REGISTER_KERNEL_BUILDER(Name("TensorArrayGatherV3").Device(DEVICE_CPU), TensorArrayGatherOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayGatherV2").Device(DEVICE_CPU), TensorArrayGatherOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayGather").Device(DEVICE_CPU), TensorArrayGatherOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayPack").Device(DEVICE_CPU), TensorArrayGatherOp);
 
+// Also TensorArrayUnpack: value's rows to indices 0, 1, ... (no indices input).
 class TensorArrayScatterOp final : public OpKernel {
  public:
-  explicit TensorArrayScatterOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit TensorArrayScatterOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), unpack_(ctx->def().op() == "TensorArrayUnpack") {}
 
   void Compute(OpKernelContext* ctx) override {
     std::shared_ptr<TensorArray> ta;
     OP_REQUIRES_OK(ctx, LookupTensorArray(ctx, &ta));
-    absl::Span<const int32_t> indices;
-    OP_REQUIRES_OK(ctx, Int32Vector(ctx, 1, "indices", &indices));
-    const Tensor& value = ctx->input(2);
+    const int value_input = unpack_ ? 1 : 2;
+    const Tensor& value = ctx->input(value_input);
     OP_REQUIRES(ctx, value.dims() >= 1,
                 errors::InvalidArgument("Expected value to be at least a vector, but received "
                                         "shape: ",
                                         value.shape().DebugString()));
+    absl::Span<const int32_t> indices;
+    std::vector<int32_t> all;
+    if (unpack_) {
+      OP_REQUIRES(ctx, value.dim_size(0) <= std::numeric_limits<int32_t>::max(),
+                  errors::InvalidArgument("Too many rows to unpack: ", value.dim_size(0)));
+      all.resize(value.dim_size(0));
+      for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int32_t>(i);
+      indices = all;
+    } else {
+      OP_REQUIRES_OK(ctx, Int32Vector(ctx, 1, "indices", &indices));
+    }
     const int64_t n = static_cast<int64_t>(indices.size());
     OP_REQUIRES(ctx, value.dim_size(0) == n,
                 errors::InvalidArgument("Expected len(indices) == values.shape[0], but saw: ", n,
@@ -455,10 +537,18 @@ class TensorArrayScatterOp final : public OpKernel {
       CopyRows(value, i, &elements[i], 0, 1, row);
     }
     OP_REQUIRES_OK(ctx, ta->Write(indices, elements));
-    ctx->set_output(0, ctx->input(3));
+    ctx->set_output(0, ctx->input(value_input + 1));
   }
+
+ private:
+  const bool unpack_;
 };
 REGISTER_KERNEL_BUILDER(Name("TensorArrayScatterV3").Device(DEVICE_CPU), TensorArrayScatterOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayScatterV2").Device(DEVICE_CPU), TensorArrayScatterOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayScatter").Device(DEVICE_CPU), TensorArrayScatterOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayUnpack").Device(DEVICE_CPU), TensorArrayScatterOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayScatterV2").Device(DEVICE_CPU), TensorArrayScatterOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayScatter").Device(DEVICE_CPU), TensorArrayScatterOp);
 
 class TensorArrayConcatOp final : public OpKernel {
  public:
@@ -527,6 +617,8 @@ class TensorArrayConcatOp final : public OpKernel {
   PartialTensorShape element_shape_except0_;
 };
 REGISTER_KERNEL_BUILDER(Name("TensorArrayConcatV3").Device(DEVICE_CPU), TensorArrayConcatOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayConcatV2").Device(DEVICE_CPU), TensorArrayConcatOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayConcat").Device(DEVICE_CPU), TensorArrayConcatOp);
 
 class TensorArraySplitOp final : public OpKernel {
  public:
@@ -579,6 +671,8 @@ class TensorArraySplitOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("TensorArraySplitV3").Device(DEVICE_CPU), TensorArraySplitOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArraySplitV2").Device(DEVICE_CPU), TensorArraySplitOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArraySplit").Device(DEVICE_CPU), TensorArraySplitOp);
 
 class TensorArraySizeOp final : public OpKernel {
  public:
@@ -593,6 +687,8 @@ class TensorArraySizeOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("TensorArraySizeV3").Device(DEVICE_CPU), TensorArraySizeOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArraySizeV2").Device(DEVICE_CPU), TensorArraySizeOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArraySize").Device(DEVICE_CPU), TensorArraySizeOp);
 
 class TensorArrayCloseOp final : public OpKernel {
  public:
@@ -606,6 +702,8 @@ class TensorArrayCloseOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("TensorArrayCloseV3").Device(DEVICE_CPU), TensorArrayCloseOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayCloseV2").Device(DEVICE_CPU), TensorArrayCloseOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayClose").Device(DEVICE_CPU), TensorArrayCloseOp);
 
 }  // namespace
 }  // namespace sg

@@ -12,6 +12,7 @@
 #include "core/framework/device.h"
 #include "core/framework/host_memory.h"
 #include "core/framework/node_def_util.h"
+#include "core/framework/session_state.h"
 #include "core/graph/graph_constructor.h"
 #include "core/runtime/executor.h"
 #include "core/runtime/local_rendezvous.h"
@@ -120,6 +121,7 @@ class DirectSession : public Session {
     if (it != config.device_count().end() && it->second > 0) num_cpus = it->second;
     devices_ = NewCpuDevices("localhost", 0, num_cpus, intra_op_.get());
     for (auto& d : devices_) device_names_.push_back(d->name());
+    AddSessionState();
     if (config.inter_op_parallelism_threads() >= 0) {
       inter_op_ = std::make_unique<ThreadPool>(config.inter_op_parallelism_threads());
     }
@@ -215,7 +217,12 @@ class DirectSession : public Session {
       mutex_lock lock(graph_mu_);
       if (closed_) return absl::OkStatus();
       closed_ = true;
-      // Waits for runs in flight.
+    }
+    // Ends the waits of queue ops, whose runs would otherwise never finish, then waits for the
+    // runs in flight.
+    session_state_->close_cancellation()->StartCancel();
+    {
+      mutex_lock lock(graph_mu_);
       while (in_flight_ != 0) calls_done_.wait(graph_mu_);
     }
     std::vector<std::string> handles;
@@ -239,9 +246,20 @@ class DirectSession : public Session {
         for (const auto& c : containers) d->resource_manager()->Cleanup(c);
       }
     }
+    AddSessionState();
   }
 
  private:
+  // Puts the session's state into each device's resources (again after a Reset dropped it).
+  void AddSessionState() {
+    for (auto& d : devices_) {
+      d->resource_manager()->Delete(SessionState::kContainer, SessionState::kName).IgnoreError();
+      d->resource_manager()
+          ->Create(SessionState::kContainer, SessionState::kName, session_state_)
+          .IgnoreError();
+    }
+  }
+
   absl::Status BeginCall() {
     mutex_lock lock(graph_mu_);
     if (closed_) return errors::Cancelled("Session has been closed.");
@@ -420,6 +438,13 @@ class DirectSession : public Session {
     }
     finished.WaitForNotification();
     SG_RETURN_IF_ERROR(status);
+    // The tensors of fetched GetSessionHandle nodes outlive the step.
+    std::shared_ptr<StepTensorStore> store;
+    if (session_state_->ids_taken() &&
+        step_resources.Lookup<StepTensorStore>(StepTensorStore::kContainer,
+                                               StepTensorStore::kName, &store).ok()) {
+      SG_RETURN_IF_ERROR(store->SaveFetched(output_names, session_state_.get()));
+    }
     outputs->clear();
     for (const std::string& name : output_names) {
       Tensor value;
@@ -558,6 +583,8 @@ class DirectSession : public Session {
   std::atomic<int64_t> next_prun_{1};
 
   std::unique_ptr<StepBuilder> builder_;
+  // Shared with the kernels through the devices' ResourceMgrs.
+  const std::shared_ptr<SessionState> session_state_ = std::make_shared<SessionState>();
 
   mutex graph_mu_;  // guards the session's state: closed, calls in flight
   bool closed_ ABSL_GUARDED_BY(graph_mu_) = false;
