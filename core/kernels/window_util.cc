@@ -23,6 +23,15 @@ absl::Status WindowedOutputSize(int64_t in, int64_t k, int64_t dilation, int64_t
   if (stride <= 0) return errors::InvalidArgument("Stride must be > 0, but got ", stride);
   if (dilation < 1) return errors::InvalidArgument("Dilation rate must be >= 1, but got ", dilation);
   if (k < 0) return errors::InvalidArgument("Window size must be >= 0, but got ", k);
+  // Far beyond any real window, padding or stride, and small enough that the sums below cannot
+  // overflow (input sizes are below 2^62; the dilated window stays below 2^40 + 1).
+  constexpr int64_t kLimit = int64_t{1} << 40;
+  if (k > kLimit || dilation > kLimit || (k > 1 && k - 1 > kLimit / dilation) ||
+      stride > kLimit || explicit_before > kLimit || explicit_after > kLimit) {
+    return errors::InvalidArgument("window size ", k, ", dilation ", dilation, ", stride ", stride,
+                                   " or explicit padding ", explicit_before, "/", explicit_after,
+                                   " makes a window beyond 2^40");
+  }
   const int64_t ek = (k - 1) * dilation + 1;
   *pad_before = 0;
   if (in < 0) {

@@ -19,7 +19,8 @@ absl::Status ParsePadding(const std::string& s, Padding* padding);
 // For an input of `in` elements, a window of `k` elements spread by `dilation`, moving by
 // `stride`: the number of outputs and the padding before the first element. `explicit_before` /
 // `explicit_after` are used for kExplicit only. INVALID_ARGUMENT for non-positive k, stride or
-// dilation, or a negative output size. `in` may be -1 (unknown): then *out is -1.
+// dilation, a dilated window, stride or padding beyond 2^40, or a negative output size. `in`
+// may be -1 (unknown): then *out is -1.
 absl::Status WindowedOutputSize(int64_t in, int64_t k, int64_t dilation, int64_t stride,
                                 Padding padding, int64_t explicit_before, int64_t explicit_after,
                                 int64_t* out, int64_t* pad_before);
