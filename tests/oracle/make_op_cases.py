@@ -4783,6 +4783,223 @@ def array_matrix_diag(g):
                    lambda: raw.Diag(diagonal=hide_rank(g.rand(dt, [])), name="op"), error=True)
 
 
+# ---- sparse tensors ------------------------------------------------------------------------
+
+
+@group
+def sparse_ops(g):
+    I64 = "int64"
+    for dt in UNIVERSE:
+        for tidx in ("int32", "int64"):
+            g.case(f"SparseToDense.{sgname(dt)}.{tidx}_matrix",
+                   lambda: raw.SparseToDense(
+                       sparse_indices=g.const([[0, 1], [1, 0], [1, 2], [2, 3]], tidx),
+                       output_shape=g.const([3, 4], tidx), sparse_values=g.rand(dt, [4]),
+                       default_value=g.rand(dt, []), name="op"))
+        g.case(f"SparseToDense.{sgname(dt)}.vector_indices",
+               lambda: raw.SparseToDense(sparse_indices=g.const([0, 2, 5], "int32"),
+                                         output_shape=g.const([6], "int32"),
+                                         sparse_values=g.rand(dt, [3]),
+                                         default_value=g.rand(dt, []), name="op"))
+        g.case(f"SparseToDense.{sgname(dt)}.scalar_value",
+               lambda: raw.SparseToDense(sparse_indices=g.const([[0, 0, 1], [1, 1, 0]], I64),
+                                         output_shape=g.const([2, 2, 2], I64),
+                                         sparse_values=g.rand(dt, []),
+                                         default_value=g.rand(dt, []), name="op"))
+        rows = [[0, 1], [0, 3], [2, 0], [4, 2], [4, 3]]
+        g.case(f"SparseFillEmptyRows.{sgname(dt)}.basic",
+               lambda: raw.SparseFillEmptyRows(indices=g.const(rows, I64),
+                                               values=g.rand(dt, [5]),
+                                               dense_shape=g.const([6, 5], I64),
+                                               default_value=g.rand(dt, []), name="op"))
+    F = "float32"
+    g.case("SparseToDense.float.scalar_index",
+           lambda: raw.SparseToDense(sparse_indices=g.const(2, "int32"),
+                                     output_shape=g.const([4], "int32"),
+                                     sparse_values=g.const(7, F), default_value=g.const(1, F),
+                                     name="op"))
+    g.case("SparseToDense.float.empty",
+           lambda: raw.SparseToDense(sparse_indices=g.const(np.zeros([0, 2]), I64),
+                                     output_shape=g.const([2, 3], I64),
+                                     sparse_values=g.const(np.zeros([0]), F),
+                                     default_value=g.const(-1, F), name="op"))
+    g.case("SparseToDense.float.unsorted_unvalidated",
+           lambda: raw.SparseToDense(sparse_indices=g.const([[1, 1], [0, 0], [1, 1]], I64),
+                                     output_shape=g.const([2, 2], I64),
+                                     sparse_values=g.const([1, 2, 3], F),
+                                     default_value=g.const(0, F), validate_indices=False,
+                                     name="op"))
+    def std_error(sname, indices, shape, vals, default=0.0, validate=True):
+        g.case(f"SparseToDense.float.{sname}",
+               lambda: raw.SparseToDense(sparse_indices=hide_rank(g.const(indices, I64)),
+                                         output_shape=hide_rank(g.const(shape, I64)),
+                                         sparse_values=hide_rank(g.const(vals, F)),
+                                         default_value=hide_rank(g.const(default, F)),
+                                         validate_indices=validate, name="op"), error=True)
+    std_error("out_of_bounds", [[0, 1], [2, 0]], [2, 2], [1, 2])
+    std_error("negative_index", [[0, -1]], [2, 2], [1])
+    std_error("unsorted", [[1, 1], [0, 0]], [2, 2], [1, 2])
+    std_error("repeated", [[1, 1], [1, 1]], [2, 2], [1, 2])
+    std_error("values_shape", [[0, 0], [1, 1]], [2, 2], [1, 2, 3])
+    std_error("default_not_scalar", [[0, 0]], [2, 2], [1], default=[1.0])
+    std_error("shape_rank_mismatch", [[0, 0]], [2, 2, 2], [1])
+    std_error("indices_rank3", [[[0, 0]]], [2, 2], [1])
+    std_error("negative_shape", [[0, 0]], [2, -2], [1])
+
+    def reshape(sname, indices, shape, new_shape, error=False):
+        g.case(f"SparseReshape.{sname}",
+               lambda: raw.SparseReshape(
+                   input_indices=g.const(indices, I64),
+                   input_shape=g.const(shape, I64),
+                   new_shape=(hide_rank if error else lambda t: t)(g.const(new_shape, I64)),
+                   name="op"), error=error)
+    reshape("basic", [[0, 0, 1], [0, 2, 3], [1, 1, 0], [1, 2, 2]], [2, 3, 4], [6, 4])
+    reshape("infer", [[0, 0, 1], [0, 2, 3], [1, 1, 0], [1, 2, 2]], [2, 3, 4], [-1, 2, 2])
+    reshape("to_vector", [[0, 1], [2, 3]], [3, 4], [-1])
+    reshape("same", [[0, 1], [2, 3]], [3, 4], [3, 4])
+    reshape("to_rank4", [[0, 5], [2, 11]], [3, 12], [3, 2, 2, 3])
+    reshape("empty", np.zeros([0, 2]), [0, 4], [2, 0, 3])
+    reshape("empty_infer", np.zeros([0, 2]), [2, 4], [-1, 8])
+    reshape("scalar_to_vec", np.zeros([1, 0]), [], [1])
+    reshape("two_unknown", [[0, 1]], [3, 4], [-1, -1], error=True)
+    reshape("wrong_count", [[0, 1]], [3, 4], [5, 2], error=True)
+    reshape("not_multiple", [[0, 1]], [3, 4], [-1, 5], error=True)
+    reshape("negative", [[0, 1]], [3, 4], [-2, -6], error=True)
+    reshape("infer_from_zero", np.zeros([0, 2]), [0, 4], [-1, 0], error=True)
+    g.case("SparseReshape.indices_rank_mismatch",
+           lambda: raw.SparseReshape(input_indices=hide_rank(g.const([[0, 1, 2]], I64)),
+                                     input_shape=g.const([3, 4], I64),
+                                     new_shape=g.const([12], I64), name="op"), error=True)
+
+    def fill(sname, indices, dense_shape, vals, dt=F, error=False):
+        h = hide_rank if error else (lambda t: t)
+        g.case(f"SparseFillEmptyRows.{sgname(dt)}.{sname}",
+               lambda: raw.SparseFillEmptyRows(
+                   indices=h(g.const(np.asarray(indices, np.int64).reshape(
+                       -1, max(len(dense_shape), 1)), I64)),
+                   values=h(g.const(vals, dt)), dense_shape=h(g.const(dense_shape, I64)),
+                   default_value=g.const(-1, dt), name="op"), error=error)
+    fill("no_empty", [[0, 0], [1, 1], [2, 0]], [3, 2], [1, 2, 3])
+    fill("all_empty", np.zeros([0, 2]), [3, 2], np.zeros([0]))
+    fill("unordered", [[3, 0], [1, 1], [3, 2], [0, 0], [1, 0]], [5, 4], [1, 2, 3, 4, 5])
+    fill("rank1", [[1], [3]], [5], [1, 2])
+    fill("rank3", [[1, 0, 2], [1, 1, 0]], [3, 2, 3], [1, 2])
+    fill("zero_rows", np.zeros([0, 2]), [0, 3], np.zeros([0]))
+    fill("row_out_of_range", [[0, 0], [3, 1]], [3, 2], [1, 2], error=True)
+    fill("negative_row", [[-1, 0]], [3, 2], [1], error=True)
+    fill("values_length", [[0, 0], [1, 1]], [3, 2], [1, 2, 3], error=True)
+    fill("zero_rows_with_values", [[0, 0]], [0, 2], [1], error=True)
+    g.case("SparseFillEmptyRows.float.empty_dense_shape",
+           lambda: raw.SparseFillEmptyRows(indices=hide_rank(g.const(np.zeros([0, 0]), I64)),
+                                           values=g.const(np.zeros([0]), F),
+                                           dense_shape=hide_rank(g.const(np.zeros([0]), I64)),
+                                           default_value=g.const(0, F), name="op"), error=True)
+    g.case("SparseFillEmptyRows.float.default_not_scalar",
+           lambda: raw.SparseFillEmptyRows(indices=g.const([[0, 0]], I64),
+                                           values=g.const([1], F),
+                                           dense_shape=g.const([2, 2], I64),
+                                           default_value=hide_rank(g.const([0], F)), name="op"),
+           error=True)
+
+
+@group
+def bincounts(g):
+    I, I64 = "int32", "int64"
+    for dt in ("int32", "int64", "float32", "float64"):
+        none = lambda: g.const(np.zeros([0]), dt)  # noqa: E731
+        g.case(f"Bincount.{sgname(dt)}.counts",
+               lambda: raw.Bincount(arr=g.const(g.rng.integers(0, 7, [20]), I),
+                                    size=g.const(5, I), weights=none(), name="op"))
+        g.case(f"Bincount.{sgname(dt)}.weights_matrix",
+               lambda: raw.Bincount(arr=g.const(g.rng.integers(0, 7, [3, 6]), I),
+                                    size=g.const(6, I), weights=g.rand(dt, [3, 6], lo=0, hi=3),
+                                    name="op"))
+        for tidx in ("int32", "int64"):
+            for sname, binary in [("counts", False), ("binary", True)]:
+                g.case(f"SparseBincount.{sgname(dt)}.{tidx}_{sname}_1d",
+                       lambda: raw.SparseBincount(
+                           indices=g.const([[0], [2], [3], [7], [9]], I64),
+                           values=g.const([1, 3, 1, 4, 9], tidx),
+                           dense_shape=g.const([10], I64), size=g.const(5, tidx),
+                           weights=none(), binary_output=binary, name="op"))
+                g.case(f"SparseBincount.{sgname(dt)}.{tidx}_{sname}_2d_weights",
+                       lambda: raw.SparseBincount(
+                           indices=g.const([[0, 0], [0, 2], [2, 1], [2, 3], [3, 0], [3, 1]], I64),
+                           values=g.const([1, 1, 0, 4, 2, 2], tidx),
+                           dense_shape=g.const([5, 4], I64), size=g.const(4, tidx),
+                           weights=g.rand(dt, [6], lo=0, hi=3), binary_output=binary,
+                           name="op"))
+                g.case(f"RaggedBincount.{sgname(dt)}.{tidx}_{sname}",
+                       lambda: raw.RaggedBincount(
+                           splits=g.const([0, 3, 3, 7, 8], I64),
+                           values=g.const([1, 3, 1, 4, 0, 2, 6, 2], tidx),
+                           size=g.const(5, tidx), weights=none(), binary_output=binary,
+                           name="op"))
+                g.case(f"RaggedBincount.{sgname(dt)}.{tidx}_{sname}_weights",
+                       lambda: raw.RaggedBincount(
+                           splits=g.const([0, 2, 6], I64),
+                           values=g.const([1, 3, 1, 1, 0, 2], tidx),
+                           size=g.const(4, tidx), weights=g.rand(dt, [6], lo=0, hi=3),
+                           binary_output=binary, name="op"))
+    F = "float32"
+    nonef = lambda: g.const(np.zeros([0]), F)  # noqa: E731
+    g.case("Bincount.float.size_zero",
+           lambda: raw.Bincount(arr=g.const([1, 2], I), size=g.const(0, I), weights=nonef(),
+                                name="op"))
+    g.case("Bincount.float.empty",
+           lambda: raw.Bincount(arr=g.const(np.zeros([0], np.int32)), size=g.const(3, I),
+                                weights=nonef(), name="op"))
+    g.case("Bincount.float.negative",
+           lambda: raw.Bincount(arr=g.const([1, -1], I), size=g.const(3, I), weights=nonef(),
+                                name="op"), error=True)
+    g.case("Bincount.float.negative_size",
+           lambda: raw.Bincount(arr=g.const([1, 2], I), size=hide_rank(g.const(-1, I)),
+                                weights=nonef(), name="op"), error=True)
+    g.case("Bincount.float.weights_shape",
+           lambda: raw.Bincount(arr=g.const([1, 2], I), size=g.const(3, I),
+                                weights=g.const([1, 2, 3], F), name="op"), error=True)
+    g.case("SparseBincount.float.empty",
+           lambda: raw.SparseBincount(indices=g.const(np.zeros([0, 2]), I64),
+                                      values=g.const(np.zeros([0]), I),
+                                      dense_shape=g.const([3, 4], I64), size=g.const(2, I),
+                                      weights=nonef(), name="op"))
+    def sb_error(sname, indices, values, dense_shape, size=3, weights=np.zeros([0])):
+        g.case(f"SparseBincount.float.{sname}",
+               lambda: raw.SparseBincount(indices=hide_rank(g.const(indices, I64)),
+                                          values=hide_rank(g.const(values, I)),
+                                          dense_shape=hide_rank(g.const(dense_shape, I64)),
+                                          size=hide_rank(g.const(size, I)),
+                                          weights=hide_rank(g.const(weights, F)), name="op"),
+               error=True)
+    sb_error("negative_value", [[0], [1]], [1, -2], [4])
+    sb_error("negative_size", [[0], [1]], [1, 2], [4], size=-1)
+    sb_error("weights_shape", [[0], [1]], [1, 2], [4], weights=[1.0])
+    sb_error("row_out_of_range", [[0, 0], [5, 1]], [1, 2], [3, 4])
+    sb_error("values_length", [[0, 0], [1, 1]], [1, 2, 0], [3, 4])
+    sb_error("indices_vector", [0, 1], [1, 2], [4])
+    g.case("RaggedBincount.float.no_rows",
+           lambda: raw.RaggedBincount(splits=g.const([0], I64), values=g.const(np.zeros([0]), I),
+                                      size=g.const(3, I), weights=nonef(), name="op"))
+    def rb_error(sname, splits, values, size=3, weights=np.zeros([0])):
+        g.case(f"RaggedBincount.float.{sname}",
+               lambda: raw.RaggedBincount(splits=hide_rank(g.const(splits, I64)),
+                                          values=hide_rank(g.const(values, I)),
+                                          size=hide_rank(g.const(size, I)),
+                                          weights=hide_rank(g.const(weights, F)), name="op"),
+               error=True)
+    rb_error("negative_value", [0, 2], [1, -1])
+    rb_error("negative_size", [0, 2], [1, 1], size=-2)
+    rb_error("splits_not_from_zero", [1, 2], [1, 1])
+    rb_error("splits_past_values", [0, 2, 5], [1, 1, 0])
+    rb_error("size_vector", [0, 2], [1, 1], size=[3])
+    for sname, splits in [("splits_decreasing", [0, 2, 1, 3]), ("splits_bounce", [0, 3, 0, 3]),
+                          ("empty_rows", [0, 1, 1, 3, 3])]:
+        g.case(f"RaggedBincount.float.{sname}",
+               lambda: raw.RaggedBincount(splits=g.const(splits, I64), values=g.const([1, 2, 1], I),
+                                          size=g.const(3, I), weights=g.const([5, 7, 3], F),
+                                          name="op"))
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
