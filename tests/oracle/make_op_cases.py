@@ -5000,6 +5000,137 @@ def bincounts(g):
                                           name="op"))
 
 
+@group
+def ragged_array(g):
+    I64 = "int64"
+    for dt in ("bfloat16", "float32", "float64", "int32", "int64"):
+        for tsplits in ("int32", "int64"):
+            g.case(f"RaggedRange.{sgname(dt)}.{tsplits}",
+                   lambda: raw.RaggedRange(starts=g.const([0, 5, 2, -3], dt),
+                                           limits=g.const([4, 1, 11, 3], dt),
+                                           deltas=g.const([1, -2, 3, 2], dt), Tsplits=tsplits,
+                                           name="op"))
+        g.case(f"RaggedRange.{sgname(dt)}.broadcast",
+               lambda: raw.RaggedRange(starts=g.const([0, 5, 2], dt), limits=g.const(10, dt),
+                                       deltas=g.const([3, -1, 2], dt), name="op"))
+        g.case(f"RaggedRange.{sgname(dt)}.scalars",
+               lambda: raw.RaggedRange(starts=g.const(1, dt), limits=g.const(7, dt),
+                                       deltas=g.const(2, dt), name="op"))
+        g.case(f"RaggedRange.{sgname(dt)}.empty",
+               lambda: raw.RaggedRange(starts=g.const(np.zeros([0]), dt),
+                                       limits=g.const(np.zeros([0]), dt),
+                                       deltas=g.const(1, dt), name="op"))
+    for dt in ("float32", "float64", "bfloat16"):
+        g.case(f"RaggedRange.{sgname(dt)}.fractional",
+               lambda: raw.RaggedRange(starts=g.const([0.0, 5.0, -1.5], dt),
+                                       limits=g.const([1.0, 2.0, 1.7], dt),
+                                       deltas=g.const([0.1, -0.3, 0.25], dt), name="op"))
+    g.case("RaggedRange.int32.zero_delta",
+           lambda: raw.RaggedRange(starts=g.const([0, 1], "int32"), limits=g.const(4, "int32"),
+                                   deltas=hide_rank(g.const([1, 0], "int32")), name="op"),
+           error=True)
+    g.case("RaggedRange.int32.shape_mismatch",
+           lambda: raw.RaggedRange(starts=hide_rank(g.const([0, 1], "int32")),
+                                   limits=hide_rank(g.const([4, 5, 6], "int32")),
+                                   deltas=g.const(1, "int32"), name="op"), error=True)
+    g.case("RaggedRange.int32.matrix",
+           lambda: raw.RaggedRange(starts=hide_rank(g.const([[0, 1]], "int32")),
+                                   limits=g.const(4, "int32"), deltas=g.const(1, "int32"),
+                                   name="op"), error=True)
+
+    # params: [[v0, v1], [], [v2, v3, v4], [v5]] over values of shape [6] or [6, 2].
+    s1 = [0, 2, 2, 5, 6]
+    for dt in UNIVERSE:
+        for tsplits in ("int32", "int64"):
+            for tidx in ("int32", "int64"):
+                g.case(f"RaggedGather.{sgname(dt)}.{tsplits}_{tidx}",
+                       lambda: raw.RaggedGather(params_nested_splits=[g.const(s1, tsplits)],
+                                                params_dense_values=g.rand(dt, [6]),
+                                                indices=g.const([2, 0, 1, 3, 2], tidx),
+                                                OUTPUT_RAGGED_RANK=1, name="op"))
+        g.case(f"RaggedGather.{sgname(dt)}.inner_dims",
+               lambda: raw.RaggedGather(params_nested_splits=[g.const(s1, I64)],
+                                        params_dense_values=g.rand(dt, [6, 2]),
+                                        indices=g.const([3, 2], "int32"),
+                                        OUTPUT_RAGGED_RANK=1, name="op"))
+    F = "float32"
+    g.case("RaggedGather.float.rank2_params",
+           lambda: raw.RaggedGather(params_nested_splits=[g.const([0, 2, 3, 3], I64),
+                                                          g.const([0, 1, 4, 6], I64)],
+                                    params_dense_values=g.rand(F, [6]),
+                                    indices=g.const([0, 2, 1, 0], "int32"),
+                                    OUTPUT_RAGGED_RANK=2, name="op"))
+    g.case("RaggedGather.float.matrix_indices",
+           lambda: raw.RaggedGather(params_nested_splits=[g.const(s1, I64)],
+                                    params_dense_values=g.rand(F, [6]),
+                                    indices=g.const([[2, 0], [1, 3], [3, 3]], "int32"),
+                                    OUTPUT_RAGGED_RANK=2, name="op"))
+    g.case("RaggedGather.float.rank3_indices",
+           lambda: raw.RaggedGather(params_nested_splits=[g.const(s1, I64)],
+                                    params_dense_values=g.rand(F, [6]),
+                                    indices=g.const([[[2], [0]], [[1], [3]]], "int32"),
+                                    OUTPUT_RAGGED_RANK=3, name="op"))
+    g.case("RaggedGather.float.scalar_index",
+           lambda: raw.RaggedGather(params_nested_splits=[g.const(s1, I64)],
+                                    params_dense_values=g.rand(F, [6]),
+                                    indices=g.const(2, "int32"), OUTPUT_RAGGED_RANK=0, name="op"))
+    g.case("RaggedGather.float.scalar_index_rank2",
+           lambda: raw.RaggedGather(params_nested_splits=[g.const([0, 2, 3, 3], I64),
+                                                          g.const([0, 1, 4, 6], I64)],
+                                    params_dense_values=g.rand(F, [6]),
+                                    indices=g.const(0, "int32"), OUTPUT_RAGGED_RANK=1, name="op"))
+    g.case("RaggedGather.float.empty_indices",
+           lambda: raw.RaggedGather(params_nested_splits=[g.const(s1, I64)],
+                                    params_dense_values=g.rand(F, [6]),
+                                    indices=g.const(np.zeros([0]), "int32"),
+                                    OUTPUT_RAGGED_RANK=1, name="op"))
+    g.case("RaggedGather.float.splits_not_from_zero",
+           lambda: raw.RaggedGather(params_nested_splits=[g.const([1, 3, 5], I64)],
+                                    params_dense_values=g.rand(F, [6]),
+                                    indices=g.const([1, 0], "int32"),
+                                    OUTPUT_RAGGED_RANK=1, name="op"))
+    def gather_error(sname, splits, indices, nvals=6):
+        g.case(f"RaggedGather.float.{sname}",
+               lambda: raw.RaggedGather(params_nested_splits=[hide_rank(g.const(splits, I64))],
+                                        params_dense_values=hide_rank(g.rand(F, [nvals])),
+                                        indices=hide_rank(g.const(indices, "int32")),
+                                        OUTPUT_RAGGED_RANK=1, name="op"), error=True)
+    gather_error("index_out_of_range", s1, [1, 4])
+    gather_error("negative_index", s1, [-1])
+    gather_error("splits_unsorted", [0, 3, 2, 6], [1])
+    gather_error("splits_past_values", [0, 2, 7], [1])
+    gather_error("splits_empty", np.zeros([0]), np.zeros([0]))
+
+    for dt in UNIVERSE:
+        for tsplits in ("int32", "int64"):
+            g.case(f"RaggedTensorToSparse.{sgname(dt)}.{tsplits}",
+                   lambda: raw.RaggedTensorToSparse(rt_nested_splits=[g.const(s1, tsplits)],
+                                                    rt_dense_values=g.rand(dt, [6]),
+                                                    name="op"))
+    g.case("RaggedTensorToSparse.float.rank2",
+           lambda: raw.RaggedTensorToSparse(rt_nested_splits=[g.const([0, 1, 3], I64),
+                                                              g.const([0, 2, 2, 3], I64)],
+                                            rt_dense_values=g.rand(F, [3, 2]), name="op"))
+    g.case("RaggedTensorToSparse.float.rank3_inner",
+           lambda: raw.RaggedTensorToSparse(rt_nested_splits=[g.const([0, 2, 2, 3], I64),
+                                                              g.const([0, 0, 3, 4], I64),
+                                                              g.const([0, 1, 3, 3, 5], I64)],
+                                            rt_dense_values=g.rand(F, [5, 2, 3]), name="op"))
+    g.case("RaggedTensorToSparse.float.empty",
+           lambda: raw.RaggedTensorToSparse(rt_nested_splits=[g.const([0, 0, 0], I64)],
+                                            rt_dense_values=g.const(np.zeros([0]), F),
+                                            name="op"))
+    def to_sparse_error(sname, splits, nvals=5):
+        g.case(f"RaggedTensorToSparse.float.{sname}",
+               lambda: raw.RaggedTensorToSparse(
+                   rt_nested_splits=[hide_rank(g.const(splits, I64))],
+                   rt_dense_values=hide_rank(g.rand(F, [nvals])), name="op"), error=True)
+    to_sparse_error("decreasing", [0, 3, 2, 5])
+    to_sparse_error("not_from_zero", [1, 3, 5])
+    to_sparse_error("wrong_end", [0, 3, 6])
+    to_sparse_error("empty_splits", np.zeros([0]))
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
