@@ -5131,6 +5131,50 @@ def ragged_array(g):
     to_sparse_error("empty_splits", np.zeros([0]))
 
 
+@group
+def matrix_inverse(g):
+    def invertible(dt, shape):
+        # A dominant diagonal keeps the matrices well conditioned (and the comparison tight).
+        m = shape[-1]
+        v = g.vals(dt, shape, lo=-1, hi=1).astype(npdtype(dt))
+        return g.const(v + (m + 1) * np.eye(m, dtype=npdtype(dt)), dt)
+    # BatchMatrixInverse (gone from GraphDefs since version 13) runs in TensorFlow as
+    # MatrixInverse and is stored under its own name.
+    for op, dtypes in [("MatrixInverse", tf_types("MatrixInverse")),
+                       ("BatchMatrixInverse", tf_types("BatchMatrixInverse"))]:
+        ren = {"op": op} if op == "BatchMatrixInverse" else None
+        for dt in dtypes:
+            for adjoint in (False, True):
+                g.case(f"{op}.{sgname(dt)}.{'adjoint' if adjoint else 'plain'}",
+                       lambda: raw.MatrixInverse(input=invertible(dt, [2, 3, 4, 4]),
+                                                 adjoint=adjoint, name="op"), rename=ren)
+            g.case(f"{op}.{sgname(dt)}.one",
+                   lambda: raw.MatrixInverse(input=invertible(dt, [1, 1]), name="op"),
+                   rename=ren)
+            g.case(f"{op}.{sgname(dt)}.empty",
+                   lambda: raw.MatrixInverse(input=g.const(np.zeros([3, 0, 0]), dt), name="op"),
+                   rename=ren)
+            g.case(f"{op}.{sgname(dt)}.empty_batch",
+                   lambda: raw.MatrixInverse(input=g.const(np.zeros([0, 2, 2]), dt), name="op"),
+                   rename=ren)
+            g.case(f"{op}.{sgname(dt)}.singular",
+                   lambda: raw.MatrixInverse(input=g.const([[1, 2], [2, 4]], dt), name="op"),
+                   error=True, rename=ren)
+    F = "float32"
+    g.case("MatrixInverse.float.pivoting",
+           lambda: raw.MatrixInverse(input=g.const([[0, 1, 2], [3, 0, 1], [1, 2, 0]], F),
+                                     name="op"))
+    g.case("MatrixInverse.double.larger",
+           lambda: raw.MatrixInverse(input=invertible("float64", [9, 9]), name="op"))
+    g.case("MatrixInverse.float.not_square",
+           lambda: raw.MatrixInverse(input=hide_rank(g.rand(F, [2, 3])), name="op"), error=True)
+    g.case("MatrixInverse.float.vector",
+           lambda: raw.MatrixInverse(input=hide_rank(g.rand(F, [3])), name="op"), error=True)
+    g.case("MatrixInverse.float.zero_matrix",
+           lambda: raw.MatrixInverse(input=g.const(np.zeros([2, 3, 3]), F), name="op"),
+           error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
