@@ -5175,6 +5175,76 @@ def matrix_inverse(g):
            error=True)
 
 
+@group
+def logsumexp_ops(g):
+    for dt in tf_types("SoftmaxCrossEntropyWithLogits"):
+        def probs(shape):
+            p = g.rng.random(shape) + 0.1
+            return g.const(p / p.sum(axis=-1, keepdims=True), dt)
+        g.case(f"SoftmaxCrossEntropyWithLogits.{sgname(dt)}.basic",
+               lambda: raw.SoftmaxCrossEntropyWithLogits(features=g.rand(dt, [4, 5]),
+                                                         labels=probs([4, 5]), name="op"))
+        g.case(f"SoftmaxCrossEntropyWithLogits.{sgname(dt)}.broadcast_labels",
+               lambda: raw.SoftmaxCrossEntropyWithLogits(features=g.rand(dt, [3, 4]),
+                                                         labels=probs([1, 4]), name="op"))
+        g.case(f"SoftmaxCrossEntropyWithLogits.{sgname(dt)}.broadcast_features",
+               lambda: raw.SoftmaxCrossEntropyWithLogits(features=g.rand(dt, [4]),
+                                                         labels=probs([3, 4]), name="op"))
+        g.case(f"SoftmaxCrossEntropyWithLogits.{sgname(dt)}.large_logits",
+               lambda: raw.SoftmaxCrossEntropyWithLogits(
+                   features=g.const([[60, -60, 7], [1000, 0, -1000]], dt) if dt != "float16"
+                   else g.const([[60, -60, 7], [8000, 0, -8000]], dt),
+                   labels=g.const([[0, 1, 0], [0.5, 0.5, 0]], dt), name="op"))
+        for op in ("CumulativeLogsumexp",):
+            for exclusive in (False, True):
+                for reverse in (False, True):
+                    g.case(f"{op}.{sgname(dt)}.ex{int(exclusive)}_rev{int(reverse)}",
+                           lambda: raw.CumulativeLogsumexp(x=g.rand(dt, [3, 5]),
+                                                           axis=g.const(1, "int32"),
+                                                           exclusive=exclusive, reverse=reverse,
+                                                           name="op"))
+            g.case(f"{op}.{sgname(dt)}.axis0_int64",
+                   lambda: raw.CumulativeLogsumexp(x=g.rand(dt, [4, 2, 3]),
+                                                   axis=g.const(0, "int64"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.negative_axis",
+                   lambda: raw.CumulativeLogsumexp(x=g.rand(dt, [2, 3, 4]),
+                                                   axis=g.const(-2, "int32"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.special",
+                   lambda: raw.CumulativeLogsumexp(x=g.const(special_values(dt), dt),
+                                                   axis=g.const(0, "int32"), name="op"))
+            g.case(f"{op}.{sgname(dt)}.special_exclusive_reverse",
+                   lambda: raw.CumulativeLogsumexp(x=g.const(special_values(dt), dt),
+                                                   axis=g.const(0, "int32"), exclusive=True,
+                                                   reverse=True, name="op"))
+    F = "float32"
+    g.case("CumulativeLogsumexp.float.empty",
+           lambda: raw.CumulativeLogsumexp(x=g.const(np.zeros([2, 0]), F),
+                                           axis=g.const(1, "int32"), name="op"))
+    g.case("CumulativeLogsumexp.float.minus_inf",
+           lambda: raw.CumulativeLogsumexp(x=g.const([-np.inf, -np.inf, 0.0, -np.inf], F),
+                                           axis=g.const(0, "int32"), name="op"))
+    g.case("CumulativeLogsumexp.float.axis_out_of_range",
+           lambda: raw.CumulativeLogsumexp(x=g.rand(F, [2, 3]),
+                                           axis=hide_rank(g.const(2, "int32")), name="op"),
+           error=True)
+    g.case("CumulativeLogsumexp.float.axis_vector",
+           lambda: raw.CumulativeLogsumexp(x=g.rand(F, [2, 3]),
+                                           axis=hide_rank(g.const([1], "int32")), name="op"),
+           error=True)
+    g.case("SoftmaxCrossEntropyWithLogits.float.empty_batch",
+           lambda: raw.SoftmaxCrossEntropyWithLogits(features=g.const(np.zeros([0, 3]), F),
+                                                     labels=g.const(np.zeros([0, 3]), F),
+                                                     name="op"))
+    g.case("SoftmaxCrossEntropyWithLogits.float.not_broadcastable",
+           lambda: raw.SoftmaxCrossEntropyWithLogits(features=hide_rank(g.rand(F, [2, 3])),
+                                                     labels=hide_rank(g.rand(F, [2, 4])),
+                                                     name="op"), error=True)
+    g.case("SoftmaxCrossEntropyWithLogits.float.rank3",
+           lambda: raw.SoftmaxCrossEntropyWithLogits(features=hide_rank(g.rand(F, [2, 2, 3])),
+                                                     labels=hide_rank(g.rand(F, [2, 2, 3])),
+                                                     name="op"), error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
