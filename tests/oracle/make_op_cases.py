@@ -5245,6 +5245,102 @@ def logsumexp_ops(g):
                                                      name="op"), error=True)
 
 
+def parallel_concat_start(g, shape, dt):
+    """A _ParallelConcatStart node (tf.raw_ops has no wrapper for the internal op)."""
+    graph = tf.compat.v1.get_default_graph()
+    attrs = {"shape": attr_value_pb2.AttrValue(shape=tf.TensorShape(shape).as_proto()),
+             "dtype": attr_value_pb2.AttrValue(type=tf.as_dtype(dt).as_datatype_enum)}
+    return graph._create_op_internal("_ParallelConcatStart", [], [tf.as_dtype(dt)],
+                                     attrs=attrs, name="start").outputs[0]
+
+
+def parallel_concat_update(value, update, loc, name):
+    graph = tf.compat.v1.get_default_graph()
+    attrs = {"T": attr_value_pb2.AttrValue(type=value.dtype.as_datatype_enum),
+             "loc": attr_value_pb2.AttrValue(i=loc)}
+    return graph._create_op_internal("_ParallelConcatUpdate", [value, update], [value.dtype],
+                                     attrs=attrs, name=name).outputs[0]
+
+
+@group
+def inplace_ops(g):
+    # The cases of the internal _ParallelConcatStart / _ParallelConcatUpdate are named
+    # ParallelConcat.*.internal_* (TensorFlow's name scopes cannot start with "_").
+    I = "int32"
+    arith = [d for d in UNIVERSE if d not in ("bool", "string")]
+    for dt in UNIVERSE:
+        g.case(f"InplaceUpdate.{sgname(dt)}.rows",
+               lambda: raw.InplaceUpdate(x=g.rand(dt, [4, 3]), i=g.const([2, 0], I),
+                                         v=g.rand(dt, [2, 3]), name="op"))
+        g.case(f"DeepCopy.{sgname(dt)}.matrix",
+               lambda: raw.DeepCopy(x=g.rand(dt, [2, 3]), name="op"))
+        g.case(f"ParallelConcat.{sgname(dt)}.rows",
+               lambda: raw.ParallelConcat(values=[g.rand(dt, [1, 2]) for _ in range(3)],
+                                          shape=[3, 2], name="op"))
+        def chained():
+            start = parallel_concat_start(g, [3, 2], dt)
+            u = start
+            for k in (1, 0, 2):
+                u = parallel_concat_update(u, g.rand(dt, [1, 2]), k, f"update{k}")
+            return u
+        g.case(f"ParallelConcat.{sgname(dt)}.internal_chained", chained)
+        if dt in arith:
+            for op in ("InplaceAdd", "InplaceSub"):
+                g.case(f"{op}.{sgname(dt)}.rows",
+                       lambda: op_fn(op)(x=g.rand(dt, [4, 3]), i=g.const([1, 3, 1], I),
+                                         v=g.rand(dt, [3, 3]), name="op"))
+    F = "float32"
+    def rewritten():
+        # TensorFlow's own rewrite of ParallelConcat: the updates write into start's buffer.
+        start = parallel_concat_start(g, [2, 3], F)
+        ups = [parallel_concat_update(start, g.rand(F, [1, 3]), k, f"update{k}") for k in (0, 1)]
+        with tf.control_dependencies(ups):
+            return tf.identity(start, name="out")
+    g.case("ParallelConcat.float.internal_rewrite", rewritten)
+    for op in ("InplaceUpdate", "InplaceAdd", "InplaceSub"):
+        g.case(f"{op}.float.index_modulo",
+               lambda: op_fn(op)(x=g.rand(F, [3, 2]), i=g.const([-1, 4, 3], I),
+                                 v=g.rand(F, [3, 2]), name="op"))
+        g.case(f"{op}.float.vector",
+               lambda: op_fn(op)(x=g.rand(F, [5]), i=g.const([4, 1], I), v=g.rand(F, [2]),
+                                 name="op"))
+        g.case(f"{op}.float.empty",
+               lambda: op_fn(op)(x=g.rand(F, [3, 0]), i=g.const([1], I), v=g.rand(F, [1, 0]),
+                                 name="op"))
+        g.case(f"{op}.float.no_rows",
+               lambda: op_fn(op)(x=g.rand(F, [3, 2]), i=g.const(np.zeros([0]), I),
+                                 v=g.rand(F, [0, 2]), name="op"))
+        def err(sname, x, i, v):
+            g.case(f"{op}.float.{sname}",
+                   lambda: op_fn(op)(x=hide_rank(g.rand(F, x)), i=hide_rank(g.const(i, I)),
+                                     v=hide_rank(g.rand(F, v)), name="op"), error=True)
+        err("i_scalar", [3, 2], 1, [2])
+        err("rank_mismatch", [3, 2], [1], [2])
+        err("dim_mismatch", [3, 2], [1], [1, 3])
+        err("count_mismatch", [3, 2], [1, 2], [1, 2])
+    g.case("ParallelConcat.float.internal_loc_out_of_range",
+           lambda: parallel_concat_update(parallel_concat_start(g, [2, 2], F),
+                                          g.rand(F, [1, 2]), 2, "op"), error=True)
+
+    types = tf_types("Bitcast")
+    for src in types:
+        for dst in types:
+            def bitcast():
+                a, b = np.dtype(npdtype(src)).itemsize, np.dtype(npdtype(dst)).itemsize
+                shape = [2, 3] if a >= b else [2, b // a]
+                lo, hi = (-100, 100) if is_int(src) else (-4, 4)
+                return raw.Bitcast(input=g.rand(src, shape, lo=lo, hi=hi), type=dst, name="op")
+            g.case(f"Bitcast.{sgname(src)}.to_{sgname(dst)}", bitcast)
+    g.case("Bitcast.int8.scalar_to_wider",
+           lambda: raw.Bitcast(input=hide_rank(g.const(1, "int8")), type="int16", name="op"),
+           error=True)
+    g.case("Bitcast.int8.wrong_last_dim",
+           lambda: raw.Bitcast(input=hide_rank(g.const([[1, 2, 3]], "int8")), type="int32",
+                               name="op"), error=True)
+    g.case("Bitcast.float.empty",
+           lambda: raw.Bitcast(input=g.const(np.zeros([0, 2]), F), type="uint8", name="op"))
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
