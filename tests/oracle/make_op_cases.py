@@ -5341,6 +5341,45 @@ def inplace_ops(g):
            lambda: raw.Bitcast(input=g.const(np.zeros([0, 2]), F), type="uint8", name="op"))
 
 
+@group
+def ctc_decoder(g):
+    I = "int32"
+    for dt in tf_types("CTCGreedyDecoder"):
+        for merge in (False, True):
+            g.case(f"CTCGreedyDecoder.{sgname(dt)}.merge{int(merge)}",
+                   lambda: raw.CTCGreedyDecoder(
+                       inputs=g.const(np.round(g.rng.normal(size=[6, 3, 4]) * 4) / 4, dt),
+                       sequence_length=g.const([6, 4, 0], I), merge_repeated=merge, name="op"))
+        g.case(f"CTCGreedyDecoder.{sgname(dt)}.blank0",
+               lambda: raw.CTCGreedyDecoder(
+                   inputs=g.const(g.rng.normal(size=[5, 2, 3]), dt),
+                   sequence_length=g.const([5, 3], I), blank_index=0, merge_repeated=True,
+                   name="op"))
+        g.case(f"CTCGreedyDecoder.{sgname(dt)}.ties",
+               lambda: raw.CTCGreedyDecoder(
+                   inputs=g.const(np.tile([[[1.0, 1.0, 0.0]], [[0.0, 2.0, 2.0]]], [1, 2, 1]), dt),
+                   sequence_length=g.const([2, 1], I), name="op"))
+    F = "float32"
+    g.case("CTCGreedyDecoder.float.negative_length",
+           lambda: raw.CTCGreedyDecoder(inputs=g.rand(F, [3, 2, 3]),
+                                        sequence_length=g.const([-1, 2], I), name="op"))
+    g.case("CTCGreedyDecoder.float.empty_batch",
+           lambda: raw.CTCGreedyDecoder(inputs=g.const(np.zeros([3, 0, 3]), F),
+                                        sequence_length=g.const(np.zeros([0]), I), name="op"),
+           error=True)
+    def err(sname, shape, lengths, **kw):
+        g.case(f"CTCGreedyDecoder.float.{sname}",
+               lambda: raw.CTCGreedyDecoder(inputs=hide_rank(g.rand(F, shape)),
+                                            sequence_length=hide_rank(g.const(lengths, I)),
+                                            name="op", **kw), error=True)
+    err("length_past_time", [3, 2, 3], [4, 1])
+    err("no_time", [0, 2, 3], [0, 0])
+    err("batch_mismatch", [3, 2, 3], [1, 1, 1])
+    err("inputs_rank2", [3, 2], [1, 1])
+    err("no_classes", [3, 2, 0], [1, 1])
+    err("blank_out_of_range", [3, 2, 3], [1, 1], blank_index=3)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
