@@ -5380,6 +5380,71 @@ def ctc_decoder(g):
     err("blank_out_of_range", [3, 2, 3], [1, 1], blank_index=3)
 
 
+@group
+def sparse_cross(g):
+    I64, S = "int64", "string"
+    # Sparse column A (3 rows): row 0 {a0, a1}, row 1 {}, row 2 {a2}; B: row 0 {b0}, row 1 {b1},
+    # row 2 {b2, b3}; dense column D [3, 2].
+    def col(dt, vals, rows):
+        idx = [[r, k] for r, n in enumerate(rows) for k in range(n)]
+        return (g.const(np.asarray(idx, np.int64).reshape(-1, 2), I64), g.const(vals, dt),
+                g.const([len(rows), max(rows)], I64))
+    def a(dt):
+        return col(dt, ["x", "yy", "z"] if dt == S else [7, -3, 123456789012], [2, 0, 1])
+    def b(dt):
+        return col(dt, ["p", "q", "r", "s"] if dt == S else [1, 2, 3, 4], [1, 1, 2])
+    def dense(dt):
+        return g.const([["d0", "d1"], ["d2", "d3"], ["d4", "d5"]] if dt == S
+                       else [[10, 11], [12, 13], [14, 15]], dt)
+    def inputs(sdts, ddts, rows_ok=True):
+        cols = [make(dt) for make, dt in zip((a, b), sdts)]
+        return dict(indices=[c[0] for c in cols], values=[c[1] for c in cols],
+                    shapes=[c[2] for c in cols], dense_inputs=[dense(d) for d in ddts])
+    combos = [("ss_s", [S, S], [S]), ("si_i", [S, I64], [I64]), ("ii_none", [I64, I64], []),
+              ("none_s", [], [S]), ("s_none", [S], [])]
+    for cname, sdts, ddts in combos:
+        all_string = all(d == S for d in sdts + ddts)
+        for internal in ([S, I64] if all_string else [I64]):
+            g.case(f"SparseCross.string.{cname}_{internal}",
+                   lambda: raw.SparseCross(**inputs(sdts, ddts), hashed_output=False,
+                                           num_buckets=0, hash_key=0, out_type=S,
+                                           internal_type=internal, name="op"))
+        for buckets, key in [(0, 0), (100, 956888297470)]:
+            g.case(f"SparseCross.int64.{cname}_hash{buckets}",
+                   lambda: raw.SparseCross(**inputs(sdts, ddts), hashed_output=True,
+                                           num_buckets=buckets, hash_key=key, out_type=I64,
+                                           internal_type=I64, name="op"))
+        g.case(f"SparseCrossV2.string.{cname}",
+               lambda: raw.SparseCrossV2(**inputs(sdts, ddts), sep=g.const("--", S), name="op"))
+        for buckets in (0, 50):
+            g.case(f"SparseCrossHashed.int64.{cname}_b{buckets}",
+                   lambda: raw.SparseCrossHashed(**inputs(sdts, ddts),
+                                                 num_buckets=g.const(buckets, I64),
+                                                 strong_hash=g.const(False), salt=g.const([1, 2], I64),
+                                                 name="op"))
+        if all_string:
+            g.case(f"SparseCrossHashed.int64.{cname}_strong",
+                   lambda: raw.SparseCrossHashed(**inputs(sdts, ddts),
+                                                 num_buckets=g.const(0, I64),
+                                                 strong_hash=g.const(True),
+                                                 salt=g.const([137, -5], I64), name="op"))
+    g.case("SparseCross.string.internal_string_int_input",
+           lambda: raw.SparseCross(**inputs([S, I64], []), hashed_output=False, num_buckets=0,
+                                   hash_key=0, out_type=S, internal_type=S, name="op"),
+           error=True)
+    def batch_mismatch():
+        indices, values, shape = a(S)
+        return raw.SparseCrossV2(indices=[indices], values=[values], shapes=[shape],
+                                 dense_inputs=[hide_rank(g.const([["u"], ["v"]], S))],
+                                 sep=g.const("_", S), name="op")
+    g.case("SparseCrossV2.string.batch_mismatch", batch_mismatch, error=True)
+    g.case("SparseCrossV2.string.indices_not_matrix",
+           lambda: raw.SparseCrossV2(indices=[hide_rank(g.const([0, 1], I64))],
+                                     values=[g.const(["a", "b"], S)],
+                                     shapes=[g.const([2, 1], I64)], dense_inputs=[],
+                                     sep=g.const("_", S), name="op"), error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
