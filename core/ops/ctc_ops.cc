@@ -1,4 +1,4 @@
-// CTC decoding (TensorFlow's ctc_ops): CTCGreedyDecoder.
+// CTC decoding (TensorFlow's ctc_ops): CTCGreedyDecoder and CTCBeamSearchDecoder.
 #include <cstdint>
 
 #include "core/framework/op.h"
@@ -17,10 +17,14 @@ absl::Status CtcDecoderShape(InferenceContext* c) {
     return c->Error("Dimensions must be equal, but are ", batch, " and ", b2);
   }
   if (batch < 0) batch = b2;
-  c->set_output(0, PartialTensorShape({-1, 2}));
-  c->set_output(1, PartialTensorShape({-1}));
-  c->set_output(2, PartialTensorShape({2}));
-  c->set_output(3, PartialTensorShape({batch, 1}));
+  // Outputs: `paths` indices, `paths` values, `paths` shapes, log_probability.
+  const int paths = (c->num_outputs() - 1) / 3;
+  for (int p = 0; p < paths; ++p) {
+    c->set_output(p, PartialTensorShape({-1, 2}));
+    c->set_output(paths + p, PartialTensorShape({-1}));
+    c->set_output(2 * paths + p, PartialTensorShape({2}));
+  }
+  c->set_output(3 * paths, PartialTensorShape({batch, paths}));
   return absl::OkStatus();
 }
 
@@ -37,6 +41,22 @@ REGISTER_OP("CTCGreedyDecoder")
     .Output("decoded_indices: int64")
     .Output("decoded_values: int64")
     .Output("decoded_shape: int64")
+    .Output("log_probability: T")
+    .Attr("T: {float, double} = DT_FLOAT")
+    .SetShapeFn(CtcDecoderShape);
+
+// The top_paths most likely labellings of each batch entry by a beam search of beam_width
+// prefixes over the softmax of the logits (blank: the last class), each as a sparse
+// [batch, longest] tensor, with their log-probabilities.
+REGISTER_OP("CTCBeamSearchDecoder")
+    .Input("inputs: T")
+    .Input("sequence_length: int32")
+    .Attr("beam_width: int >= 1")
+    .Attr("top_paths: int >= 1")
+    .Attr("merge_repeated: bool = true")
+    .Output("decoded_indices: top_paths * int64")
+    .Output("decoded_values: top_paths * int64")
+    .Output("decoded_shape: top_paths * int64")
     .Output("log_probability: T")
     .Attr("T: {float, double} = DT_FLOAT")
     .SetShapeFn(CtcDecoderShape);

@@ -5445,6 +5445,50 @@ def sparse_cross(g):
                                      sep=g.const("_", S), name="op"), error=True)
 
 
+@group
+def ctc_beam_search(g):
+    I = "int32"
+    for dt in tf_types("CTCBeamSearchDecoder"):
+        for merge in (False, True):
+            for width, paths in [(1, 1), (3, 2), (5, 5), (10, 3)]:
+                g.case(f"CTCBeamSearchDecoder.{sgname(dt)}.w{width}_p{paths}_merge{int(merge)}",
+                       lambda: raw.CTCBeamSearchDecoder(
+                           inputs=g.const(g.rng.normal(size=[7, 3, 5]) * 2, dt),
+                           sequence_length=g.const([7, 5, 6], I), beam_width=width,
+                           top_paths=paths, merge_repeated=merge, name="op"))
+        g.case(f"CTCBeamSearchDecoder.{sgname(dt)}.repeats",
+               lambda: raw.CTCBeamSearchDecoder(
+                   inputs=g.const(np.log(np.array(
+                       [[[0.4, 0.4, 0.2]], [[0.4, 0.4, 0.2]], [[0.1, 0.1, 0.8]], [[0.6, 0.3, 0.1]],
+                        [[0.6, 0.3, 0.1]]])), dt),
+                   sequence_length=g.const([5], I), beam_width=4, top_paths=4,
+                   merge_repeated=True, name="op"))
+        g.case(f"CTCBeamSearchDecoder.{sgname(dt)}.uniform_ties",
+               lambda: raw.CTCBeamSearchDecoder(
+                   inputs=g.const(np.zeros([3, 2, 3]), dt),
+                   sequence_length=g.const([3, 2], I), beam_width=4, top_paths=3, name="op"))
+    F = "float32"
+    g.case("CTCBeamSearchDecoder.float.one_class",
+           lambda: raw.CTCBeamSearchDecoder(inputs=g.rand(F, [3, 2, 1]),
+                                            sequence_length=g.const([3, 1], I), beam_width=3,
+                                            top_paths=1, name="op"))
+    g.case("CTCBeamSearchDecoder.float.long",
+           lambda: raw.CTCBeamSearchDecoder(
+               inputs=g.const(g.rng.normal(size=[40, 2, 12]) * 3, F),
+               sequence_length=g.const([40, 33], I), beam_width=16, top_paths=4, name="op"))
+    def err(sname, shape, lengths, width=3, paths=1):
+        g.case(f"CTCBeamSearchDecoder.float.{sname}",
+               lambda: raw.CTCBeamSearchDecoder(inputs=hide_rank(g.rand(F, shape)),
+                                                sequence_length=hide_rank(g.const(lengths, I)),
+                                                beam_width=width, top_paths=paths, name="op"),
+               error=True)
+    err("fewer_leaves", [3, 2, 3], [3, 0], paths=2)
+    err("paths_past_width", [3, 2, 3], [3, 1], width=2, paths=3)
+    err("length_past_time", [3, 2, 3], [4, 1])
+    err("batch_mismatch", [3, 2, 3], [1, 1, 1])
+    err("empty", [0, 2, 3], [0, 0])
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
