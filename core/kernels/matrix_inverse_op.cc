@@ -23,7 +23,9 @@ absl::Status InvertAll(const OpKernel& k, const Tensor& in, bool adjoint, int64_
   using Matrix = Eigen::Matrix<C, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using TMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using Real = typename Eigen::NumTraits<C>::Real;
-  const int64_t count = m == 0 ? 0 : in.NumElements() / (m * m);
+  int64_t count = 1;  // the batch dims' product (m * m could overflow when a batch dim is 0)
+  for (int d = 0; d + 2 < in.dims(); ++d) count *= in.dim_size(d);
+  if (m == 0) count = 0;
   for (int64_t b = 0; b < count; ++b) {
     Eigen::Map<const TMatrix> a(in.data<T>() + b * m * m, m, m);
     Eigen::Map<TMatrix> o(out->data<T>() + b * m * m, m, m);

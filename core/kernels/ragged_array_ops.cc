@@ -93,7 +93,8 @@ class RaggedRangeOp final : public OpKernel {
           } else {
             const T q = T((limit - start) / delta);  // in T, as TensorFlow rounds it
             const double n = std::ceil(std::abs(static_cast<double>(q)));  // NaN fails below
-            OP_REQUIRES(ctx, n <= static_cast<double>(splits_max),
+            // 2^63 (INT64_MAX rounded to double) is out of int64's range: refused.
+            OP_REQUIRES(ctx, n <= static_cast<double>(splits_max) && n < 9223372036854775808.0,
                         KernelError(*this, "Requires ((limit - start) / delta) <= ", splits_max));
             size = static_cast<int64_t>(n);
           }
