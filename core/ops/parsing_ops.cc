@@ -1,5 +1,5 @@
 // Parsing ops (TensorFlow's parsing_ops): ParseExample and ParseExampleV2 turn serialized
-// tf.Example protos into dense and sparse tensors.
+// tf.Example protos into dense and sparse tensors; DecodeRaw reads strings as arrays of numbers.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -101,5 +101,25 @@ REGISTER_OP("ParseExampleV2")
     .Attr("ragged_split_types: list({int32,int64}) >= 0")
     .Attr("dense_shapes: list(shape) >= 0")
     .SetShapeFn(ParseExampleV2Shape);
+
+// Reinterprets the bytes of each string (all of one length, a multiple of out_type's size) as
+// an array of out_type: the output is the input's shape plus that array's length.
+REGISTER_OP("DecodeRaw")
+    .Input("bytes: string")
+    .Output("output: out_type")
+    .Attr("out_type: {half, float, double, int32, uint16, uint8, int16, int8, int64, complex64, "
+          "complex128, bool, bfloat16}")
+    .Attr("little_endian: bool = true")
+    .SetShapeFn([](InferenceContext* c) -> absl::Status {
+      const PartialTensorShape& in = c->input(0);
+      if (in.unknown_rank()) {
+        c->set_output(0, PartialTensorShape());
+        return absl::OkStatus();
+      }
+      std::vector<int64_t> dims(in.dim_sizes().begin(), in.dim_sizes().end());
+      dims.push_back(-1);
+      c->set_output(0, PartialTensorShape(absl::Span<const int64_t>(dims)));
+      return absl::OkStatus();
+    });
 
 }  // namespace sg

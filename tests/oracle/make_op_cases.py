@@ -3082,6 +3082,167 @@ def strings_text(g):
                                   len=g.const([[1, 1], [1, 1]], dt), name="op"), error=True)
 
 
+HASH_WORDS = np.array([b"", b"a", b"hello", b"TensorFlow", b"x" * 7, b"y" * 8, b"z" * 9,
+                       b"\xc3\xa9t\xc3\xa9", b"sg" * 40, b"\x00\xff"], dtype=object)
+
+
+@group
+def strings_hash(g):
+    words = lambda: g.const(HASH_WORDS, "string")  # noqa: E731
+    for n in (1, 3, 1000, 2 ** 31 - 1, 2 ** 62 + 7):
+        g.case(f"StringToHashBucket.string.buckets_{n}",
+               lambda: raw.StringToHashBucket(string_tensor=words(), num_buckets=n, name="op"))
+        g.case(f"StringToHashBucketStrong.string.buckets_{n}",
+               lambda: raw.StringToHashBucketStrong(input=words(), num_buckets=n, key=[1, 2],
+                                                    name="op"))
+    g.case("StringToHashBucket.string.matrix",
+           lambda: raw.StringToHashBucket(string_tensor=g.const(HASH_WORDS.reshape(2, 5),
+                                                                "string"),
+                                          num_buckets=77, name="op"))
+    g.case("StringToHashBucket.string.scalar",
+           lambda: raw.StringToHashBucket(string_tensor=g.const(b"token", "string"),
+                                          num_buckets=10, name="op"))
+    for sname, key in [("zero_key", [0, 0]), ("negative_key", [-1, -(2 ** 63)]),
+                       ("big_key", [2 ** 63 - 1, 123456789])]:
+        g.case(f"StringToHashBucketStrong.string.{sname}",
+               lambda: raw.StringToHashBucketStrong(input=g.const(HASH_WORDS.reshape(5, 2),
+                                                                  "string"),
+                                                    num_buckets=2 ** 62 + 7, key=key,
+                                                    name="op"))
+    g.case("StringToHashBucketStrong.string.empty",
+           lambda: raw.StringToHashBucketStrong(input=g.const(np.zeros([0, 3], object), "string"),
+                                                num_buckets=5, key=[3, 4], name="op"))
+    g.case("StringToHashBucketStrong.string.short_key",
+           lambda: raw.StringToHashBucketStrong(input=words(), num_buckets=5, key=[1],
+                                                name="op"), error=True)
+    method = lambda: g.const(b"farmhash64", "string")  # noqa: E731
+    for dt in UNIVERSE:
+        g.case(f"Fingerprint.{sgname(dt)}.matrix",
+               lambda: raw.Fingerprint(data=g.rand(dt, [3, 4]), method=method(), name="op"))
+        g.case(f"Fingerprint.{sgname(dt)}.vector",
+               lambda: raw.Fingerprint(data=g.rand(dt, [5]), method=method(), name="op"))
+    g.case("Fingerprint.string.words",
+           lambda: raw.Fingerprint(data=g.const(HASH_WORDS, "string"), method=method(),
+                                   name="op"))
+    g.case("Fingerprint.string.rank3",
+           lambda: raw.Fingerprint(data=g.const(HASH_WORDS.reshape(5, 2, 1), "string"),
+                                   method=method(), name="op"))
+    g.case("Fingerprint.string.one_column",
+           lambda: raw.Fingerprint(data=g.const(HASH_WORDS.reshape(10, 1), "string"),
+                                   method=method(), name="op"))
+    g.case("Fingerprint.float.no_rows",
+           lambda: raw.Fingerprint(data=g.rand("float32", [0, 3]), method=method(), name="op"))
+    g.case("Fingerprint.float.empty_rows",
+           lambda: raw.Fingerprint(data=g.rand("float32", [2, 0]), method=method(), name="op"))
+    g.case("Fingerprint.int32.scalar",
+           lambda: raw.Fingerprint(data=hide_rank(g.rand("int32", [])), method=method(),
+                                   name="op"), error=True)
+    g.case("Fingerprint.int32.bad_method",
+           lambda: raw.Fingerprint(data=g.rand("int32", [2]),
+                                   method=hide_rank(g.const(b"md5", "string")), name="op"),
+           error=True)
+
+
+@group
+def strings_codec(g):
+    s = lambda v: g.const(np.array(v, dtype=object), "string")  # noqa: E731
+    grid = np.array([[b"a", b"b", b"c"], [b"d", b"", b"f"]], dtype=object)
+    for sname, axes, keep in [("rows", [1], False), ("cols", [0], False), ("all", [0, 1], False),
+                              ("all_reversed", [1, 0], False), ("negative", [-1], True),
+                              ("none", [], False), ("keep_all", [0, 1], True),
+                              ("scalar_axis", 0, False)]:
+        g.case(f"ReduceJoin.string.{sname}",
+               lambda: raw.ReduceJoin(inputs=g.const(grid, "string"),
+                                      reduction_indices=g.const(axes, "int32"), keep_dims=keep,
+                                      separator=", ", name="op"))
+    cube = np.array([bytes([97 + i]) for i in range(24)], dtype=object).reshape(2, 3, 4)
+    for sname, axes in [("middle", [1]), ("outer_inner", [2, 0]), ("last_two", [-2, -1]),
+                        ("mixed", [1, 0, 2])]:
+        g.case(f"ReduceJoin.string.cube_{sname}",
+               lambda: raw.ReduceJoin(inputs=g.const(cube, "string"),
+                                      reduction_indices=g.const(axes, "int32"), name="op"))
+    g.case("ReduceJoin.string.empty_axis",
+           lambda: raw.ReduceJoin(inputs=g.const(np.zeros([2, 0], object), "string"),
+                                  reduction_indices=g.const([1], "int32"), separator="-",
+                                  name="op"))
+    g.case("ReduceJoin.string.empty_rows",
+           lambda: raw.ReduceJoin(inputs=g.const(np.zeros([0, 2], object), "string"),
+                                  reduction_indices=g.const([1], "int32"), name="op"))
+    g.case("ReduceJoin.string.scalar_input",
+           lambda: raw.ReduceJoin(inputs=g.const(b"x", "string"),
+                                  reduction_indices=g.const(np.zeros([0], np.int32), "int32"),
+                                  name="op"))
+    g.case("ReduceJoin.string.axis_out_of_range",
+           lambda: raw.ReduceJoin(inputs=hide_rank(g.const(grid, "string")),
+                                  reduction_indices=g.const([2], "int32"), name="op"),
+           error=True)
+    g.case("ReduceJoin.string.duplicate_axis",
+           lambda: raw.ReduceJoin(inputs=hide_rank(g.const(grid, "string")),
+                                  reduction_indices=g.const([1, -1], "int32"), name="op"),
+           error=True)
+    split_in = [b"a b,c", b",,", b"", b"  x  ", b"one", b"a\tb c"]
+    for sname, delim in [("space", b" "), ("any_of", b" ,"), ("chars", b""), ("tab", b"\t")]:
+        for skip in (True, False):
+            g.case(f"StringSplit.string.{sname}_{'skip' if skip else 'keep'}",
+                   lambda: list(raw.StringSplit(input=s(split_in), delimiter=g.const(delim,
+                                                                                     "string"),
+                                                skip_empty=skip, name="op")))
+    g.case("StringSplit.string.empty",
+           lambda: list(raw.StringSplit(input=g.const(np.zeros([0], object), "string"),
+                                        delimiter=g.const(b" ", "string"), name="op")))
+    g.case("StringSplit.string.matrix_input",
+           lambda: list(raw.StringSplit(input=hide_rank(g.const([[b"a b"]], "string")),
+                                        delimiter=g.const(b" ", "string"), name="op")),
+           error=True)
+    raw_bytes = [b"", b"a", b"ab", b"abc", b"abcd", b"\xff\xfe\xfd", b"\xfb\xff", b"hello, world"]
+    for pad in (False, True):
+        g.case(f"EncodeBase64.string.{'pad' if pad else 'no_pad'}",
+               lambda: raw.EncodeBase64(input=s(raw_bytes), pad=pad, name="op"))
+    g.case("EncodeBase64.string.matrix",
+           lambda: raw.EncodeBase64(input=g.const(np.array(raw_bytes, object).reshape(2, 4),
+                                                  "string"),
+                                    pad=True, name="op"))
+    g.case("DecodeBase64.string.mixed",
+           lambda: raw.DecodeBase64(input=s([b"", b"YQ", b"YQ==", b"YWI", b"YWI=", b"YWJj",
+                                             b"__79", b"-_8", b"YR", b"aGVsbG8sIHdvcmxk"]),
+                                    name="op"))
+    g.case("DecodeBase64.string.scalar",
+           lambda: raw.DecodeBase64(input=g.const(b"c2c", "string"), name="op"))
+    for sname, bad in [("one_mod_four", b"YWJjZ"), ("bad_char", b"a+b/"),
+                       ("inner_pad", b"YQ==YQ"), ("short_pad", b"YQ="), ("three_pad", b"A==="),
+                       ("newline", b"YQ==\n")]:
+        g.case(f"DecodeBase64.string.{sname}",
+               lambda: raw.DecodeBase64(input=s([b"YQ", bad]), name="op"), error=True)
+    rng = np.random.default_rng(7)
+    for dt in tf_types("DecodeRaw", "out_type"):
+        size = np.dtype(npdtype(dt)).itemsize if dt != "bfloat16" else 2
+        if dt == "bool":
+            data = [bytes(rng.integers(0, 2, 6, dtype=np.uint8)) for _ in range(4)]
+        elif is_float(dt) or is_complex(dt):
+            data = [g.vals(dt, [3]).tobytes() if dt != "bfloat16" else
+                    g.vals("float16", [3]).tobytes() for _ in range(4)]
+        else:
+            data = [bytes(rng.integers(0, 256, 3 * size, dtype=np.uint8)) for _ in range(4)]
+        for little in (True, False):
+            g.case(f"DecodeRaw.{sgname(dt)}.{'little' if little else 'big'}",
+                   lambda: raw.DecodeRaw(bytes=g.const(np.array(data, object).reshape(2, 2),
+                                                       "string"),
+                                         out_type=dt, little_endian=little, name="op"))
+    g.case("DecodeRaw.int32.scalar",
+           lambda: raw.DecodeRaw(bytes=g.const(b"\x01\x00\x00\x00\x02\x00\x00\x00", "string"),
+                                 out_type="int32", name="op"))
+    g.case("DecodeRaw.int16.empty_strings",
+           lambda: raw.DecodeRaw(bytes=s([b"", b""]), out_type="int16", name="op"))
+    g.case("DecodeRaw.int16.no_strings",
+           lambda: raw.DecodeRaw(bytes=g.const(np.zeros([0, 2], object), "string"),
+                                 out_type="int16", name="op"))
+    g.case("DecodeRaw.int32.ragged",
+           lambda: raw.DecodeRaw(bytes=s([b"abcd", b"ab"]), out_type="int32", name="op"),
+           error=True)
+    g.case("DecodeRaw.int32.partial_element",
+           lambda: raw.DecodeRaw(bytes=s([b"abcdef"]), out_type="int32", name="op"), error=True)
+
+
 @group
 def ragged(g):
     splits = lambda v, dt="int64": g.const(np.array(v), dt)  # noqa: E731
