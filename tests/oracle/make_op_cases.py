@@ -2104,6 +2104,37 @@ def example(**features):
 
 
 @group
+def logging(g):
+    for dt in UNIVERSE:
+        g.case(f"Print.{sgname(dt)}.data",
+               lambda: raw.Print(input=g.rand(dt, [2, 3]),
+                                 data=[g.rand(dt, [4]), g.rand("string", [2])],
+                                 message="sg conformance: ", summarize=2, name="op"))
+    g.case("Print.float.no_data",
+           lambda: raw.Print(input=g.rand("float32", []), data=[], name="op"))
+    g.case("Print.int32.first_n",
+           lambda: raw.Print(input=g.rand("int32", [0, 2]), data=[g.rand("int64", [3, 3])],
+                             first_n=1, summarize=-1, name="op"))
+
+    def print_v2(stream, end="\n", value=b"sg conformance: PrintV2"):
+        def build():
+            s = g.const(value, "string")
+            return [raw.PrintV2(input=s, output_stream=stream, end=end, name="op"), s]
+        return build
+    for stream in ("stderr", "stdout", "log(info)", "log(warning)", "log(error)"):
+        g.case(f"PrintV2.none.{stream.replace('(', '_').replace(')', '')}", print_v2(stream))
+    g.case("PrintV2.none.end", print_v2("stderr", end=" <end>\n"))
+    g.case("PrintV2.none.bad_stream", print_v2("nowhere"), error=True)
+
+    def print_v2_vector():
+        s = g.const([b"a", b"b"], "string")
+        return [raw.PrintV2(input=hide_rank(s), name="op"), s]
+    g.case("PrintV2.none.vector", print_v2_vector, error=True)
+    g.case("Timestamp.none.now",
+           lambda: Out(raw.Timestamp(name="op"), check="range", lo=1.7e9, hi=1e10))
+
+
+@group
 def parsing(g):
     exs = [example(age=[31], score=[0.5, 1.5], name=[b"ann"], tags=[b"a", b"b"], ids=[7, 8, 9]),
            example(age=[40], name=[b"bob"], ids=[]),
