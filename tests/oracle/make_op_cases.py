@@ -2104,7 +2104,7 @@ def example(**features):
 
 
 @group
-def logging(g):
+def logging_print(g):
     for dt in UNIVERSE:
         g.case(f"Print.{sgname(dt)}.data",
                lambda: raw.Print(input=g.rand(dt, [2, 3]),
