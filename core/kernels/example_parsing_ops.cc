@@ -1,4 +1,5 @@
-// ParseExample and ParseExampleV2: serialized tf.Example protos (core/proto/example.proto) into
+// ParseExample, ParseExampleV2 and ParseSingleExample: serialized tf.Example protos
+// (core/proto/example.proto) into
 // dense tensors (fixed shape, or variable length padded with the default) and sparse
 // (indices, values, dense_shape) triples. Ragged outputs of ParseExampleV2 are not supported.
 #include <string>
@@ -378,6 +379,52 @@ class ParseExampleV2Op final : public OpKernel {
   std::vector<PartialTensorShape> dense_shapes_;
 };
 REGISTER_KERNEL_BUILDER(Name("ParseExampleV2").Device(DEVICE_CPU), ParseExampleV2Op);
+
+class ParseSingleExampleOp final : public OpKernel {
+ public:
+  explicit ParseSingleExampleOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    int64_t num_sparse = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_sparse", &num_sparse));
+    std::vector<std::string> sparse_keys, dense_keys;
+    std::vector<DataType> sparse_types;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("sparse_keys", &sparse_keys));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dense_keys", &dense_keys));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("sparse_types", &sparse_types));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("Tdense", &tdense_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dense_shapes", &dense_shapes_));
+    OP_REQUIRES(ctx,
+                static_cast<int64_t>(sparse_keys.size()) == num_sparse &&
+                    static_cast<int64_t>(sparse_types.size()) == num_sparse,
+                errors::InvalidArgument("node '", name(), "' (op ParseSingleExample): ",
+                                        "sparse_keys (", sparse_keys.size(), ") and sparse_types (",
+                                        sparse_types.size(), ") must have num_sparse (",
+                                        num_sparse, ") entries"));
+    for (int64_t i = 0; i < num_sparse; ++i) sparse_.push_back({sparse_keys[i], sparse_types[i]});
+    dense_keys_ = std::move(dense_keys);
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& serialized = ctx->input(0);
+    OP_REQUIRES(ctx, serialized.dims() == 0,
+                errors::InvalidArgument("node '", name(), "' (op ParseSingleExample): ",
+                                        "serialized must be a scalar, got shape ",
+                                        serialized.shape().DebugString()));
+    std::vector<Tensor> defaults;
+    for (size_t i = 0; i < tdense_.size(); ++i) defaults.push_back(ctx->input(1 + i));
+    std::vector<DenseConfig> dense;
+    OP_REQUIRES_OK(ctx,
+                   MakeDenseConfigs(*this, tdense_, dense_shapes_, dense_keys_, defaults, &dense));
+    ExampleParser parser(*this, sparse_, std::move(dense));
+    OP_REQUIRES_OK(ctx, parser.Run(ctx, serialized, Tensor(DT_STRING, TensorShape({0}))));
+  }
+
+ private:
+  std::vector<SparseConfig> sparse_;
+  std::vector<std::string> dense_keys_;
+  std::vector<DataType> tdense_;
+  std::vector<PartialTensorShape> dense_shapes_;
+};
+REGISTER_KERNEL_BUILDER(Name("ParseSingleExample").Device(DEVICE_CPU), ParseSingleExampleOp);
 
 }  // namespace
 }  // namespace sg

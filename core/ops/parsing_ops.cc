@@ -1,5 +1,5 @@
-// Parsing ops (TensorFlow's parsing_ops): ParseExample and ParseExampleV2 turn serialized
-// tf.Example protos into dense and sparse tensors; DecodeRaw reads strings as arrays of numbers.
+// Parsing ops (TensorFlow's parsing_ops): ParseExample, ParseExampleV2 and ParseSingleExample
+// turn serialized tf.Example protos into dense and sparse tensors; DecodeRaw reads strings as arrays of numbers.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -47,6 +47,19 @@ absl::Status ParseExampleShape(InferenceContext* c) {
   }
   return SetParseExampleOutputs(c, batch, static_cast<int>(num_sparse),
                                 static_cast<int>(num_dense));
+}
+
+absl::Status ParseSingleExampleShape(InferenceContext* c) {
+  int64_t num_sparse = 0;
+  SG_RETURN_IF_ERROR(c->GetAttr("num_sparse", &num_sparse));
+  std::vector<DataType> tdense;
+  SG_RETURN_IF_ERROR(c->GetAttr("Tdense", &tdense));
+  PartialTensorShape unused;
+  if (!c->WithRank(0, 0, &unused).ok()) {
+    return c->Error("serialized must be a scalar, got shape ", c->input(0).DebugString());
+  }
+  return SetParseExampleOutputs(c, PartialTensorShape::Scalar(), static_cast<int>(num_sparse),
+                                static_cast<int>(tdense.size()));
 }
 
 absl::Status ParseExampleV2Shape(InferenceContext* c) {
@@ -101,6 +114,22 @@ REGISTER_OP("ParseExampleV2")
     .Attr("ragged_split_types: list({int32,int64}) >= 0")
     .Attr("dense_shapes: list(shape) >= 0")
     .SetShapeFn(ParseExampleV2Shape);
+
+// ParseExampleV2 for one example (a scalar `serialized`), its keys given as attrs.
+REGISTER_OP("ParseSingleExample")
+    .Input("serialized: string")
+    .Input("dense_defaults: Tdense")
+    .Output("sparse_indices: num_sparse * int64")
+    .Output("sparse_values: sparse_types")
+    .Output("sparse_shapes: num_sparse * int64")
+    .Output("dense_values: Tdense")
+    .Attr("num_sparse: int >= 0")
+    .Attr("sparse_keys: list(string) >= 0")
+    .Attr("dense_keys: list(string) >= 0")
+    .Attr("sparse_types: list({float,int64,string}) >= 0")
+    .Attr("Tdense: list({float,int64,string}) >= 0")
+    .Attr("dense_shapes: list(shape) >= 0")
+    .SetShapeFn(ParseSingleExampleShape);
 
 // Reinterprets the bytes of each string (all of one length, a multiple of out_type's size) as
 // an array of out_type: the output is the input's shape plus that array's length.

@@ -2178,6 +2178,45 @@ def parsing(g):
     g.case("ParseExampleV2.none.ragged", lambda: v2(exs, ragged=True))
 
 
+@group
+def parsing_single(g):
+    exs = [example(age=[31], score=[0.5, 1.5], name=[b"ann"], tags=[b"a", b"b"], ids=[7, 8, 9]),
+           example(age=[40], name=[b"bob"], ids=[]),
+           example(score=[2.0, -1.0], tags=[b"c"]),
+           example()]
+
+    def single(serialized, dense_shapes=([1], [2], [None]), defaults=None):
+        defaults = defaults or [g.const([0], "int64"), g.const([9.0, 9.0], "float32"),
+                                g.const(b"", "string")]
+        return list(raw.ParseSingleExample(
+            serialized=g.const(serialized, "string"), dense_defaults=defaults, num_sparse=2,
+            sparse_keys=["ids", "name"], dense_keys=["age", "score", "tags"],
+            sparse_types=["int64", "string"], dense_shapes=list(dense_shapes), name="op"))
+    for i, ex in enumerate(exs):
+        g.case(f"ParseSingleExample.none.example{i}", lambda: single(ex))
+    g.case("ParseSingleExample.none.matrix_default",
+           lambda: list(raw.ParseSingleExample(
+               serialized=g.const(exs[1], "string"),
+               dense_defaults=[g.const([[1.0, 2.0], [3.0, 4.0]], "float32")], num_sparse=0,
+               sparse_keys=[], dense_keys=["score"], sparse_types=[], dense_shapes=[[2, 2]],
+               name="op")))
+    g.case("ParseSingleExample.none.missing_required",
+           lambda: single(exs[1], defaults=[g.const([0], "int64"),
+                                            g.const(np.zeros([0], np.float32), "float32"),
+                                            g.const(b"", "string")]), error=True)
+    g.case("ParseSingleExample.none.wrong_count",
+           lambda: single(example(age=[1, 2])), error=True)
+    g.case("ParseSingleExample.none.wrong_type",
+           lambda: single(example(age=[1.5])), error=True)
+    g.case("ParseSingleExample.none.not_a_proto",
+           lambda: single(b"\x0a\x05ab"), error=True)
+    g.case("ParseSingleExample.none.vector_input",
+           lambda: list(raw.ParseSingleExample(
+               serialized=hide_rank(g.const([exs[0]], "string")),
+               dense_defaults=[g.const([0], "int64")], num_sparse=0, sparse_keys=[],
+               dense_keys=["age"], sparse_types=[], dense_shapes=[[1]], name="op")), error=True)
+
+
 def wav_bytes(samples, rate, channels):
     import struct
     data = np.asarray(samples, dtype="<i2").tobytes()
