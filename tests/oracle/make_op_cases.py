@@ -383,6 +383,10 @@ def run_group(group, tmpdir):
             elif o.check in ("range", "moments"):
                 make_const_node(n, np.zeros([], npdtype(dt)) if dt != tf.string else b"", dt,
                                 shape=list(np.shape(res[i])))
+            elif dt == tf.string:
+                # An object array: np.asarray(b"..\0") would be a NUL-padded 'S' scalar, which
+                # drops the string's trailing NUL bytes.
+                make_const_node(n, np.asarray(res[i], dtype=object), dt)
             else:
                 make_const_node(n, np.asarray(res[i]), dt)
             n.attr["_fetch"].s = o.t.name.encode()
@@ -2215,6 +2219,96 @@ def parsing_single(g):
                serialized=hide_rank(g.const([exs[0]], "string")),
                dense_defaults=[g.const([0], "int64")], num_sparse=0, sparse_keys=[],
                dense_keys=["age"], sparse_types=[], dense_shapes=[[1]], name="op")), error=True)
+
+
+@group
+def summaries(g):
+    real = tf_types("ScalarSummary")
+    for dt in real:
+        g.case(f"ScalarSummary.{sgname(dt)}.vector",
+               lambda: raw.ScalarSummary(tags=g.const([b"loss", b"acc", b"lr"], "string"),
+                                         values=g.rand(dt, [3], lo=-100, hi=100), name="op"))
+        g.case(f"HistogramSummary.{sgname(dt)}.matrix",
+               lambda: raw.HistogramSummary(tag=g.const(b"weights", "string"),
+                                            values=g.rand(dt, [4, 5], lo=-100, hi=100),
+                                            name="op"))
+    g.case("ScalarSummary.float.scalar",
+           lambda: raw.ScalarSummary(tags=g.const(b"x", "string"),
+                                     values=g.const(np.float32(2.5)), name="op"))
+    g.case("ScalarSummary.float.special",
+           lambda: raw.ScalarSummary(tags=g.const([[b"a", b"b"], [b"c", b"d"]], "string"),
+                                     values=g.const([[np.nan, np.inf], [-0.0, 1e-30]],
+                                                    "float32"), name="op"))
+    g.case("ScalarSummary.double.rounded",
+           lambda: raw.ScalarSummary(tags=g.const([b"a"], "string"),
+                                     values=g.const([0.1], "float64"), name="op"))
+    g.case("ScalarSummary.float.empty",
+           lambda: raw.ScalarSummary(tags=g.const(np.zeros([0], object), "string"),
+                                     values=g.const(np.zeros([0], np.float32)), name="op"))
+    g.case("ScalarSummary.float.shape_mismatch",
+           lambda: raw.ScalarSummary(tags=hide_rank(g.const([b"a", b"b"], "string")),
+                                     values=g.const([1.0, 2.0, 3.0], "float32"), name="op"),
+           error=True)
+    for sname, vals in [("edges", [0.0, -0.0, 1e-12, -1e-12, 1.1e-12, 5e-13, 1e20, -1e21, 1.0,
+                                   1.0, 2.0, 1e300]),
+                        ("tiny", [1e-300, -1e-300, 0.0]),
+                        ("wide", np.linspace(-1e6, 1e6, 37)),
+                        ("one", [3.0])]:
+        g.case(f"HistogramSummary.double.{sname}",
+               lambda: raw.HistogramSummary(tag=g.const(b"h", "string"),
+                                            values=g.const(np.array(vals, np.float64), "float64"),
+                                            name="op"))
+    g.case("HistogramSummary.float.empty",
+           lambda: raw.HistogramSummary(tag=g.const(b"none", "string"),
+                                        values=g.const(np.zeros([0, 3], np.float32)), name="op"))
+    g.case("HistogramSummary.float.default_type",
+           lambda: raw.HistogramSummary(tag=g.const(b"h", "string"),
+                                        values=g.const([1.5, -2.5], "float32"), name="op"))
+    for sname, v in [("nan", np.nan), ("inf", np.inf)]:
+        g.case(f"HistogramSummary.float.{sname}",
+               lambda: raw.HistogramSummary(tag=g.const(b"bad", "string"),
+                                            values=g.const([1.0, v], "float32"), name="op"),
+               error=True)
+
+    def scalar(tag, v):
+        return raw.ScalarSummary(tags=g.const(tag, "string"), values=g.const(np.float32(v)))
+
+    def hist(tag):
+        return raw.HistogramSummary(tag=g.const(tag, "string"),
+                                    values=g.const([1.0, 2.0, 2.5], "float32"))
+    g.case("MergeSummary.none.three",
+           lambda: raw.MergeSummary(inputs=[scalar(b"a", 1.0), hist(b"h"),
+                                            tf.stack([scalar(b"b", 2.0), scalar(b"c", 3.0)])],
+                                    name="op"))
+    g.case("MergeSummary.none.one",
+           lambda: raw.MergeSummary(inputs=[scalar(b"a", 1.0)], name="op"))
+    g.case("MergeSummary.none.empty_inputs",
+           lambda: raw.MergeSummary(inputs=[g.const(np.zeros([0], object), "string"),
+                                            g.const(b"", "string")], name="op"))
+    g.case("MergeSummary.none.duplicate_tag",
+           lambda: raw.MergeSummary(inputs=[scalar(b"a", 1.0), scalar(b"a", 2.0)], name="op"),
+           error=True)
+    g.case("MergeSummary.none.not_a_summary",
+           lambda: raw.MergeSummary(inputs=[g.const(b"\x0a\x05ab", "string")], name="op"),
+           error=True)
+    rate = lambda r=16000: g.const(np.int32(r))  # noqa: E731
+    for sname, shape in [("stereo", [5, 2]), ("mono", [7, 1]), ("no_frames", [0, 3])]:
+        g.case(f"EncodeWav.float.{sname}",
+               lambda: raw.EncodeWav(audio=g.rand("float32", shape, lo=-1.5, hi=1.5),
+                                     sample_rate=rate(), name="op"))
+    g.case("EncodeWav.float.rounding",
+           lambda: raw.EncodeWav(audio=g.const([[0.5, -1.5], [1.0, -1.0], [2e-5, -2e-5],
+                                                [1.5 / 32768, -1.5 / 32768],
+                                                [0.5 / 32768, -0.5 / 32768]], "float32"),
+                                 sample_rate=rate(8000), name="op"))
+    for sname, shape, r in [("no_channels", [3, 0], 16000), ("zero_rate", [3, 1], 0),
+                            ("negative_rate", [3, 1], -5)]:
+        g.case(f"EncodeWav.float.{sname}",
+               lambda: raw.EncodeWav(audio=g.rand("float32", shape), sample_rate=rate(r),
+                                     name="op"), error=True)
+    g.case("EncodeWav.float.vector",
+           lambda: raw.EncodeWav(audio=hide_rank(g.rand("float32", [3])), sample_rate=rate(),
+                                 name="op"), error=True)
 
 
 def wav_bytes(samples, rate, channels):
