@@ -1,5 +1,6 @@
 // Parsing ops (TensorFlow's parsing_ops): ParseExample, ParseExampleV2 and ParseSingleExample
-// turn serialized tf.Example protos into dense and sparse tensors; DecodeRaw reads strings as arrays of numbers.
+// turn serialized tf.Example protos into dense and sparse tensors, ParseSingleSequenceExample
+// and ParseSequenceExample serialized tf.SequenceExamples; DecodeRaw reads strings as arrays of numbers.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -60,6 +61,56 @@ absl::Status ParseSingleExampleShape(InferenceContext* c) {
   }
   return SetParseExampleOutputs(c, PartialTensorShape::Scalar(), static_cast<int>(num_sparse),
                                 static_cast<int>(tdense.size()));
+}
+
+// The sequence-example ops: context outputs as ParseExample's (batch `batch_rank` 0 or 1), then
+// feature-list sparse triples (a step dimension more), dense values ([batch] + [steps] + shape)
+// and, batched, each dense feature list's lengths.
+absl::Status SequenceExampleShape(InferenceContext* c, int batch_rank) {
+  int64_t ncs = 0, ncd = 0, nfs = 0, nfd = 0;
+  SG_RETURN_IF_ERROR(c->GetAttr("Ncontext_sparse", &ncs));
+  SG_RETURN_IF_ERROR(c->GetAttr("Ncontext_dense", &ncd));
+  SG_RETURN_IF_ERROR(c->GetAttr("Nfeature_list_sparse", &nfs));
+  SG_RETURN_IF_ERROR(c->GetAttr("Nfeature_list_dense", &nfd));
+  std::vector<PartialTensorShape> context_shapes, list_shapes;
+  SG_RETURN_IF_ERROR(c->GetAttr("context_dense_shapes", &context_shapes));
+  SG_RETURN_IF_ERROR(c->GetAttr("feature_list_dense_shapes", &list_shapes));
+  if (static_cast<int64_t>(context_shapes.size()) != ncd ||
+      static_cast<int64_t>(list_shapes.size()) != nfd) {
+    return c->Error("context_dense_shapes (", context_shapes.size(), ") and ",
+                    "feature_list_dense_shapes (", list_shapes.size(),
+                    ") must have Ncontext_dense (", ncd, ") and Nfeature_list_dense (", nfd,
+                    ") shapes");
+  }
+  PartialTensorShape serialized;
+  if (!c->WithRank(0, batch_rank, &serialized).ok()) {
+    return c->Error("serialized must have rank ", batch_rank, ", got shape ",
+                    c->input(0).DebugString());
+  }
+  const int64_t batch = batch_rank == 0 ? 1 : serialized.dim_size(0);
+  auto with_batch = [&](std::vector<int64_t> dims) {
+    if (batch_rank == 1) dims.insert(dims.begin(), batch);
+    return PartialTensorShape(absl::Span<const int64_t>(dims));
+  };
+  auto dense_dims = [&](const PartialTensorShape& s, bool steps) -> PartialTensorShape {
+    if (s.unknown_rank()) return PartialTensorShape();
+    std::vector<int64_t> dims(s.dim_sizes().begin(), s.dim_sizes().end());
+    if (steps) dims.insert(dims.begin(), -1);
+    return with_batch(dims);
+  };
+  int out = 0;
+  for (int64_t i = 0; i < ncs; ++i) c->set_output(out++, PartialTensorShape({-1, batch_rank + 1}));
+  for (int64_t i = 0; i < ncs; ++i) c->set_output(out++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < ncs; ++i) c->set_output(out++, PartialTensorShape({batch_rank + 1}));
+  for (int64_t i = 0; i < ncd; ++i) c->set_output(out++, dense_dims(context_shapes[i], false));
+  for (int64_t i = 0; i < nfs; ++i) c->set_output(out++, PartialTensorShape({-1, batch_rank + 2}));
+  for (int64_t i = 0; i < nfs; ++i) c->set_output(out++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < nfs; ++i) c->set_output(out++, PartialTensorShape({batch_rank + 2}));
+  for (int64_t i = 0; i < nfd; ++i) c->set_output(out++, dense_dims(list_shapes[i], true));
+  if (batch_rank == 1) {
+    for (int64_t i = 0; i < nfd; ++i) c->set_output(out++, PartialTensorShape({batch}));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ParseExampleV2Shape(InferenceContext* c) {
@@ -130,6 +181,72 @@ REGISTER_OP("ParseSingleExample")
     .Attr("Tdense: list({float,int64,string}) >= 0")
     .Attr("dense_shapes: list(shape) >= 0")
     .SetShapeFn(ParseSingleExampleShape);
+
+// One serialized tf.SequenceExample: its context parsed as ParseSingleExample parses features, each
+// sparse feature list into (indices [n, 2] of (step, position), values, shape [2]) and each
+// dense feature list into [steps] + its shape. A dense feature list that is absent fails unless
+// its key is in feature_list_dense_missing_assumed_empty (then it has no steps).
+REGISTER_OP("ParseSingleSequenceExample")
+    .Input("serialized: string")
+    .Input("feature_list_dense_missing_assumed_empty: string")
+    .Input("context_sparse_keys: Ncontext_sparse * string")
+    .Input("context_dense_keys: Ncontext_dense * string")
+    .Input("feature_list_sparse_keys: Nfeature_list_sparse * string")
+    .Input("feature_list_dense_keys: Nfeature_list_dense * string")
+    .Input("context_dense_defaults: Tcontext_dense")
+    .Input("debug_name: string")
+    .Output("context_sparse_indices: Ncontext_sparse * int64")
+    .Output("context_sparse_values: context_sparse_types")
+    .Output("context_sparse_shapes: Ncontext_sparse * int64")
+    .Output("context_dense_values: Tcontext_dense")
+    .Output("feature_list_sparse_indices: Nfeature_list_sparse * int64")
+    .Output("feature_list_sparse_values: feature_list_sparse_types")
+    .Output("feature_list_sparse_shapes: Nfeature_list_sparse * int64")
+    .Output("feature_list_dense_values: feature_list_dense_types")
+    .Attr("Ncontext_sparse: int >= 0 = 0")
+    .Attr("Ncontext_dense: int >= 0 = 0")
+    .Attr("Nfeature_list_sparse: int >= 0 = 0")
+    .Attr("Nfeature_list_dense: int >= 0 = 0")
+    .Attr("context_sparse_types: list({float,int64,string}) >= 0 = []")
+    .Attr("Tcontext_dense: list({float,int64,string}) >= 0 = []")
+    .Attr("feature_list_dense_types: list({float,int64,string}) >= 0 = []")
+    .Attr("context_dense_shapes: list(shape) >= 0 = []")
+    .Attr("feature_list_sparse_types: list({float,int64,string}) >= 0 = []")
+    .Attr("feature_list_dense_shapes: list(shape) >= 0 = []")
+    .SetShapeFn([](InferenceContext* c) { return SequenceExampleShape(c, 0); });
+
+// A batch (vector) of serialized tf.SequenceExamples, keys as attrs: outputs as
+// ParseSingleSequenceExample's with a batch dimension first (dense feature lists padded with
+// zeros or "" to the longest), and the number of steps of each dense feature list per example.
+REGISTER_OP("ParseSequenceExample")
+    .Input("serialized: string")
+    .Input("debug_name: string")
+    .Input("context_dense_defaults: Tcontext_dense")
+    .Output("context_sparse_indices: Ncontext_sparse * int64")
+    .Output("context_sparse_values: context_sparse_types")
+    .Output("context_sparse_shapes: Ncontext_sparse * int64")
+    .Output("context_dense_values: Tcontext_dense")
+    .Output("feature_list_sparse_indices: Nfeature_list_sparse * int64")
+    .Output("feature_list_sparse_values: feature_list_sparse_types")
+    .Output("feature_list_sparse_shapes: Nfeature_list_sparse * int64")
+    .Output("feature_list_dense_values: feature_list_dense_types")
+    .Output("feature_list_dense_lengths: Nfeature_list_dense * int64")
+    .Attr("feature_list_dense_missing_assumed_empty: list(string) >= 0")
+    .Attr("context_sparse_keys: list(string) >= 0")
+    .Attr("context_dense_keys: list(string) >= 0")
+    .Attr("feature_list_sparse_keys: list(string) >= 0")
+    .Attr("feature_list_dense_keys: list(string) >= 0")
+    .Attr("Ncontext_sparse: int >= 0 = 0")
+    .Attr("Ncontext_dense: int >= 0 = 0")
+    .Attr("Nfeature_list_sparse: int >= 0 = 0")
+    .Attr("Nfeature_list_dense: int >= 0 = 0")
+    .Attr("context_sparse_types: list({float,int64,string}) >= 0 = []")
+    .Attr("Tcontext_dense: list({float,int64,string}) >= 0 = []")
+    .Attr("feature_list_dense_types: list({float,int64,string}) >= 0 = []")
+    .Attr("context_dense_shapes: list(shape) >= 0 = []")
+    .Attr("feature_list_sparse_types: list({float,int64,string}) >= 0 = []")
+    .Attr("feature_list_dense_shapes: list(shape) >= 0 = []")
+    .SetShapeFn([](InferenceContext* c) { return SequenceExampleShape(c, 1); });
 
 // Reinterprets the bytes of each string (all of one length, a multiple of out_type's size) as
 // an array of out_type: the output is the input's shape plus that array's length.

@@ -2311,6 +2311,100 @@ def summaries(g):
                                  name="op"), error=True)
 
 
+def sequence_example(context=None, lists=None):
+    """A serialized tf.SequenceExample: context {key: values}, lists {key: [step values]}, the
+    kind of each (bytes, float or int64) read from its first value."""
+    from tensorflow.core.example import example_pb2
+
+    def fill(f, v):
+        if v and isinstance(v[0], bytes):
+            f.bytes_list.value.extend(v)
+        elif v and isinstance(v[0], float):
+            f.float_list.value.extend(v)
+        elif v:
+            f.int64_list.value.extend(v)
+    ex = example_pb2.SequenceExample()
+    for k, v in (context or {}).items():
+        fill(ex.context.feature[k], v)
+    for k, steps in (lists or {}).items():
+        fl = ex.feature_lists.feature_list[k]
+        for v in steps:
+            fill(fl.feature.add(), v)
+    return ex.SerializeToString(deterministic=True)
+
+
+@group
+def parsing_sequence(g):
+    seqs = [sequence_example({"len": [3], "lang": [b"en"]},
+                             {"tok": [[1.0, 0.5], [2.0, 1.5], [3.0, 2.5]],
+                              "ids": [[1, 2], [], [3]], "words": [[b"a"], [b"b"], [b"c"]],
+                              "spf": [[0.25], [], [1.0, 2.0], [3.0]]}),
+            sequence_example({"len": [1]}, {"tok": [[4.0, 4.5]], "words": [[b"z"]]}),
+            sequence_example({}, {"tok": []}),
+            sequence_example()]
+
+    def single(ser, missing=(b"words",), defaults=None, name=b"ex"):
+        defaults = defaults if defaults is not None else [g.const([0], "int64")]
+        k = lambda s: g.const(s, "string")  # noqa: E731
+        return list(raw.ParseSingleSequenceExample(
+            serialized=g.const(ser, "string"),
+            feature_list_dense_missing_assumed_empty=g.const(list(missing) or
+                                                             np.zeros([0], object), "string"),
+            context_sparse_keys=[k(b"lang")], context_dense_keys=[k(b"len")],
+            feature_list_sparse_keys=[k(b"ids")],
+            feature_list_dense_keys=[k(b"tok"), k(b"words")],
+            context_dense_defaults=defaults, debug_name=g.const(name, "string"),
+            context_sparse_types=["string"], feature_list_dense_types=["float32", "string"],
+            context_dense_shapes=[[1]], feature_list_sparse_types=["int64"],
+            feature_list_dense_shapes=[[2], [1]], name="op"))
+    for i, ser in enumerate(seqs[:3]):
+        g.case(f"ParseSingleSequenceExample.none.example{i}", lambda: single(ser))
+    g.case("ParseSingleSequenceExample.none.missing_list",
+           lambda: single(seqs[2], missing=()), error=True)
+    g.case("ParseSingleSequenceExample.none.missing_context",
+           lambda: single(seqs[3], defaults=[g.const(np.zeros([0], np.int64), "int64")]),
+           error=True)
+    g.case("ParseSingleSequenceExample.none.wrong_step_size",
+           lambda: single(sequence_example({"len": [1]}, {"tok": [[1.0]], "words": [[b"a"]]})),
+           error=True)
+    g.case("ParseSingleSequenceExample.none.wrong_type",
+           lambda: single(sequence_example({"len": [1]}, {"tok": [[1, 2]]})), error=True)
+    g.case("ParseSingleSequenceExample.none.not_a_proto",
+           lambda: single(b"\x0a\x05ab"), error=True)
+
+    def batch(sers, missing=("tok", "words", "x"), names=True):
+        return list(raw.ParseSequenceExample(
+            serialized=g.const(sers, "string"),
+            debug_name=g.const([b"e%d" % i for i in range(len(sers))] if names else
+                               np.zeros([0], object), "string"),
+            context_dense_defaults=[g.const([-1], "int64")],
+            feature_list_dense_missing_assumed_empty=list(missing),
+            context_sparse_keys=["lang"], context_dense_keys=["len"],
+            feature_list_sparse_keys=["ids", "spf"], feature_list_dense_keys=["tok", "words", "x"],
+            Ncontext_sparse=1, Ncontext_dense=1, Nfeature_list_sparse=2, Nfeature_list_dense=3,
+            context_sparse_types=["string"], feature_list_dense_types=["float32", "string",
+                                                                       "int64"],
+            context_dense_shapes=[[1]], feature_list_sparse_types=["int64", "float32"],
+            feature_list_dense_shapes=[[2], [1], [2, 2]], name="op"))
+    g.case("ParseSequenceExample.none.batch", lambda: batch(seqs))
+    g.case("ParseSequenceExample.none.no_names", lambda: batch(seqs[:2], names=False))
+    g.case("ParseSequenceExample.none.one", lambda: batch(seqs[1:2]))
+    g.case("ParseSequenceExample.none.empty_batch",
+           lambda: batch(np.zeros([0], object), names=False))
+    g.case("ParseSequenceExample.none.missing_list",
+           lambda: batch(seqs, missing=("x",)), error=True)
+    g.case("ParseSequenceExample.none.wrong_step_size",
+           lambda: batch([sequence_example({}, {"tok": [[1.0, 2.0, 3.0]]})]), error=True)
+    g.case("ParseSequenceExample.none.dense_and_sparse",
+           lambda: list(raw.ParseSequenceExample(
+               serialized=g.const(seqs[:1], "string"), debug_name=g.const([b"e"], "string"),
+               context_dense_defaults=[], feature_list_dense_missing_assumed_empty=[],
+               context_sparse_keys=[], context_dense_keys=[], feature_list_sparse_keys=["tok"],
+               feature_list_dense_keys=["tok"], Nfeature_list_sparse=1, Nfeature_list_dense=1,
+               feature_list_dense_types=["float32"], feature_list_sparse_types=["float32"],
+               feature_list_dense_shapes=[[2]], name="op")), error=True)
+
+
 def wav_bytes(samples, rate, channels):
     import struct
     data = np.asarray(samples, dtype="<i2").tobytes()
