@@ -1,8 +1,8 @@
-// ParseExample, ParseExampleV2, ParseSingleExample, ParseSingleSequenceExample and
-// ParseSequenceExample: serialized tf.Example and tf.SequenceExample protos
-// (core/proto/example.proto) into dense tensors (fixed shape, or variable length padded with the
-// default) and sparse (indices, values, dense_shape) triples. Ragged outputs of ParseExampleV2
-// are not supported.
+// ParseExample, ParseExampleV2, ParseSingleExample, ParseSingleSequenceExample,
+// ParseSequenceExample and ParseSequenceExampleV2: serialized tf.Example and tf.SequenceExample
+// protos (core/proto/example.proto) into dense tensors (fixed shape, or variable length padded
+// with the default), sparse (indices, values, dense_shape) triples and (ParseSequenceExampleV2)
+// ragged values and splits. Ragged outputs of ParseExampleV2 are not supported.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -464,6 +464,21 @@ absl::Status StepValues(const Feature& f, DataType dtype, const std::string& exa
                                  DataTypeString(dtype), " (", KindName(dtype), ")");
 }
 
+// A ragged feature: its values' dtype and its splits' (int32 or int64).
+struct RaggedConfig {
+  std::string key;
+  DataType dtype;
+  DataType splits_dtype;
+};
+
+void SetSplit(Tensor* t, int64_t i, int64_t v) {
+  if (t->dtype() == DT_INT32) {
+    t->data<int32_t>()[i] = static_cast<int32_t>(v);
+  } else {
+    t->data<int64_t>()[i] = v;
+  }
+}
+
 const FeatureList* FindFeatureList(const SequenceExample& ex, const std::string& key) {
   const auto& lists = ex.feature_lists().feature_list();
   auto it = lists.find(key);
@@ -472,7 +487,9 @@ const FeatureList* FindFeatureList(const SequenceExample& ex, const std::string&
 
 // Parses the batch (or, `batched` false, the single example) of SequenceExamples: the context
 // through ExampleParser (ParseExample's outputs come first, in its order), then the feature
-// lists: sparse indices, values and shapes, dense values, and (batched) dense lengths.
+// lists: sparse indices, values and shapes, dense values, and (batched) dense lengths. With
+// SetV2 (ParseSequenceExampleV2): context ragged values and splits after the context, dense
+// lengths always, feature-list ragged values, outer and inner splits last.
 class SequenceExampleParser {
  public:
   SequenceExampleParser(const OpKernel& kernel, std::vector<SparseConfig> context_sparse,
@@ -484,6 +501,12 @@ class SequenceExampleParser {
         context_dense_(std::move(context_dense)),
         list_sparse_(std::move(list_sparse)),
         list_dense_(std::move(list_dense)) {}
+
+  void SetV2(std::vector<RaggedConfig> context_ragged, std::vector<RaggedConfig> list_ragged) {
+    v2_ = true;
+    context_ragged_ = std::move(context_ragged);
+    list_ragged_ = std::move(list_ragged);
+  }
 
   absl::Status Run(OpKernelContext* ctx, const Tensor& serialized, const Tensor& names) {
     const bool batched = serialized.dims() == 1;
@@ -504,15 +527,28 @@ class SequenceExampleParser {
     ExampleParser context_parser(kernel_, context_sparse_, context_dense_);
     SG_RETURN_IF_ERROR(context_parser.Run(ctx, contexts, Tensor(DT_STRING, TensorShape({0}))));
     int out = static_cast<int>(3 * context_sparse_.size() + context_dense_.size());
+    const int ncr = static_cast<int>(context_ragged_.size());
+    for (int i = 0; i < ncr; ++i) {
+      SG_RETURN_IF_ERROR(ParseContextRagged(ctx, out + i, out + ncr + i, context_ragged_[i],
+                                            examples, example_names, batched));
+    }
+    out += 2 * ncr;
     const int nfs = static_cast<int>(list_sparse_.size());
     for (int i = 0; i < nfs; ++i) {
       SG_RETURN_IF_ERROR(ParseSparseList(ctx, out, i, examples, example_names, batched));
     }
     out += 3 * nfs;
     const int nfd = static_cast<int>(list_dense_.size());
+    const bool lengths = batched || v2_;
     for (int i = 0; i < nfd; ++i) {
-      SG_RETURN_IF_ERROR(ParseDenseList(ctx, out + i, batched ? out + nfd + i : -1,
+      SG_RETURN_IF_ERROR(ParseDenseList(ctx, out + i, lengths ? out + nfd + i : -1,
                                         list_dense_[i], examples, example_names, batched));
+    }
+    out += lengths ? 2 * nfd : nfd;
+    const int nfr = static_cast<int>(list_ragged_.size());
+    for (int i = 0; i < nfr; ++i) {
+      SG_RETURN_IF_ERROR(ParseRaggedList(ctx, out + i, out + nfr + i, out + 2 * nfr + i,
+                                         list_ragged_[i], examples, example_names, batched));
     }
     return absl::OkStatus();
   }
@@ -633,10 +669,85 @@ class SequenceExampleParser {
     }
     if (lengths_out >= 0) {
       Tensor* lengths;
-      SG_RETURN_IF_ERROR(ctx->allocate_output(lengths_out, TensorShape({batch}), &lengths));
+      SG_RETURN_IF_ERROR(ctx->allocate_output(
+          lengths_out, batched ? TensorShape({batch}) : TensorShape({}), &lengths));
       for (int64_t b = 0; b < batch; ++b) {
         lengths->data<int64_t>()[b] = lists[b] == nullptr ? 0 : lists[b]->feature_size();
       }
+    }
+    return absl::OkStatus();
+  }
+
+  // Values [n] and row splits ([batch + 1]; a scalar, the count, for one unbatched example).
+  absl::Status ParseContextRagged(OpKernelContext* ctx, int values_out, int splits_out,
+                                  const RaggedConfig& cfg,
+                                  const std::vector<SequenceExample>& examples,
+                                  const std::vector<std::string>& example_names, bool batched) {
+    const int64_t batch = static_cast<int64_t>(examples.size());
+    std::vector<FeatureValues> values(batch);
+    int64_t total = 0;
+    for (int64_t b = 0; b < batch; ++b) {
+      const auto& map = examples[b].context().feature();
+      auto it = map.find(cfg.key);
+      if (it == map.end()) continue;
+      absl::Status st = StepValues(it->second, cfg.dtype, example_names[b], cfg.key, 0,
+                                   &values[b]);
+      if (!st.ok()) return Error(st);
+      total += values[b].size();
+    }
+    Tensor *vals, *splits;
+    SG_RETURN_IF_ERROR(ctx->allocate_output(values_out, TensorShape({total}), &vals));
+    SG_RETURN_IF_ERROR(ctx->allocate_output(
+        splits_out, batched ? TensorShape({batch + 1}) : TensorShape({}), &splits));
+    int64_t k = 0;
+    if (batched) SetSplit(splits, 0, 0);
+    for (int64_t b = 0; b < batch; ++b) {
+      const int64_t n = values[b].size();
+      if (n > 0) CopyValues(values[b], 0, n, cfg.dtype, ElementPtr(vals, k));
+      k += n;
+      SetSplit(splits, batched ? b + 1 : 0, k);
+    }
+    return absl::OkStatus();
+  }
+
+  // Values [n], outer splits over each example's steps ([batch + 1]; a scalar, the step count,
+  // for one unbatched example) and inner splits over each step's values ([steps + 1]).
+  absl::Status ParseRaggedList(OpKernelContext* ctx, int values_out, int outer_out, int inner_out,
+                               const RaggedConfig& cfg,
+                               const std::vector<SequenceExample>& examples,
+                               const std::vector<std::string>& example_names, bool batched) {
+    const int64_t batch = static_cast<int64_t>(examples.size());
+    std::vector<std::vector<FeatureValues>> steps(batch);
+    int64_t total = 0, total_steps = 0;
+    for (int64_t b = 0; b < batch; ++b) {
+      const FeatureList* list = FindFeatureList(examples[b], cfg.key);
+      if (list == nullptr) continue;
+      for (int64_t t = 0; t < list->feature_size(); ++t) {
+        FeatureValues v;
+        absl::Status st = StepValues(list->feature(t), cfg.dtype, example_names[b], cfg.key, t,
+                                     &v);
+        if (!st.ok()) return Error(st);
+        total += v.size();
+        steps[b].push_back(v);
+      }
+      total_steps += list->feature_size();
+    }
+    Tensor *vals, *outer, *inner;
+    SG_RETURN_IF_ERROR(ctx->allocate_output(values_out, TensorShape({total}), &vals));
+    SG_RETURN_IF_ERROR(ctx->allocate_output(
+        outer_out, batched ? TensorShape({batch + 1}) : TensorShape({}), &outer));
+    SG_RETURN_IF_ERROR(ctx->allocate_output(inner_out, TensorShape({total_steps + 1}), &inner));
+    int64_t k = 0, step = 0;
+    if (batched) SetSplit(outer, 0, 0);
+    SetSplit(inner, 0, 0);
+    for (int64_t b = 0; b < batch; ++b) {
+      for (const FeatureValues& v : steps[b]) {
+        const int64_t n = v.size();
+        if (n > 0) CopyValues(v, 0, n, cfg.dtype, ElementPtr(vals, k));
+        k += n;
+        SetSplit(inner, ++step, k);
+      }
+      SetSplit(outer, batched ? b + 1 : 0, step);
     }
     return absl::OkStatus();
   }
@@ -646,6 +757,8 @@ class SequenceExampleParser {
   std::vector<DenseConfig> context_dense_;
   std::vector<SparseConfig> list_sparse_;
   std::vector<FeatureListDenseConfig> list_dense_;
+  bool v2_ = false;
+  std::vector<RaggedConfig> context_ragged_, list_ragged_;
 };
 
 // The attrs both sequence ops share: types and shapes.
@@ -819,6 +932,83 @@ class ParseSequenceExampleOp final : public OpKernel {
   std::vector<std::string> missing_, cs_keys_, cd_keys_, fs_keys_, fd_keys_;
 };
 REGISTER_KERNEL_BUILDER(Name("ParseSequenceExample").Device(DEVICE_CPU), ParseSequenceExampleOp);
+
+class ParseSequenceExampleV2Op final : public OpKernel {
+ public:
+  explicit ParseSequenceExampleV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, attrs_.Read(ctx));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("context_ragged_value_types", &context_ragged_types_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("context_ragged_split_types", &context_ragged_splits_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("feature_list_ragged_value_types", &list_ragged_types_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("feature_list_ragged_split_types", &list_ragged_splits_));
+    OP_REQUIRES(ctx,
+                context_ragged_types_.size() == context_ragged_splits_.size() &&
+                    list_ragged_types_.size() == list_ragged_splits_.size(),
+                errors::InvalidArgument("node '", name(), "' (op ParseSequenceExampleV2): ",
+                                        "each ragged value type needs a split type"));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& serialized = ctx->input(0);
+    const Tensor& debug_name = ctx->input(1);
+    auto error = [&](auto... args) {
+      return errors::InvalidArgument("node '", name(), "' (op ParseSequenceExampleV2): ",
+                                     args...);
+    };
+    OP_REQUIRES(ctx, serialized.dims() <= 1,
+                error("serialized must be a scalar or a vector, got shape ",
+                      serialized.shape().DebugString()));
+    OP_REQUIRES(ctx,
+                debug_name.NumElements() == 0 ||
+                    debug_name.NumElements() == serialized.NumElements(),
+                error("debug_name has ", debug_name.NumElements(), " entries for ",
+                      serialized.NumElements(), " examples"));
+    for (int i = 2; i <= 8; ++i) {
+      OP_REQUIRES(ctx, ctx->input(i).dims() == 1,
+                  error("input ", i, " (keys or missing flags) must be a vector, got shape ",
+                        ctx->input(i).shape().DebugString()));
+    }
+    const std::vector<std::string> cr_keys = Strings(ctx->input(4));
+    const std::vector<std::string> fd_keys = Strings(ctx->input(6));
+    const std::vector<std::string> fr_keys = Strings(ctx->input(7));
+    const Tensor& missing_flags = ctx->input(8);
+    OP_REQUIRES(ctx, missing_flags.NumElements() == static_cast<int64_t>(fd_keys.size()),
+                error("feature_list_dense_missing_assumed_empty has ",
+                      missing_flags.NumElements(), " entries for ", fd_keys.size(),
+                      " dense feature list keys"));
+    OP_REQUIRES(ctx,
+                cr_keys.size() == context_ragged_types_.size() &&
+                    fr_keys.size() == list_ragged_types_.size(),
+                error("the numbers of ragged keys and ragged value types disagree"));
+    std::vector<std::string> missing;
+    for (size_t i = 0; i < fd_keys.size(); ++i) {
+      if (missing_flags.data<bool>()[i]) missing.push_back(fd_keys[i]);
+    }
+    std::vector<Tensor> defaults;
+    for (size_t i = 0; i < attrs_.tcontext_dense.size(); ++i) {
+      defaults.push_back(ctx->input(9 + i));
+    }
+    auto parser = attrs_.MakeParser(*this, Strings(ctx->input(2)), Strings(ctx->input(3)),
+                                    defaults, Strings(ctx->input(5)), fd_keys, missing);
+    OP_REQUIRES_OK(ctx, parser.status());
+    std::vector<RaggedConfig> context_ragged, list_ragged;
+    for (size_t i = 0; i < cr_keys.size(); ++i) {
+      context_ragged.push_back({cr_keys[i], context_ragged_types_[i], context_ragged_splits_[i]});
+    }
+    for (size_t i = 0; i < fr_keys.size(); ++i) {
+      list_ragged.push_back({fr_keys[i], list_ragged_types_[i], list_ragged_splits_[i]});
+    }
+    (*parser)->SetV2(std::move(context_ragged), std::move(list_ragged));
+    OP_REQUIRES_OK(ctx, (*parser)->Run(ctx, serialized, debug_name));
+  }
+
+ private:
+  SequenceAttrs attrs_;
+  std::vector<DataType> context_ragged_types_, context_ragged_splits_;
+  std::vector<DataType> list_ragged_types_, list_ragged_splits_;
+};
+REGISTER_KERNEL_BUILDER(Name("ParseSequenceExampleV2").Device(DEVICE_CPU),
+                        ParseSequenceExampleV2Op);
 
 }  // namespace
 }  // namespace sg

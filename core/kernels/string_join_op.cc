@@ -56,7 +56,8 @@ class StringJoinOp final : public OpKernel {
 REGISTER_KERNEL_BUILDER(Name("StringJoin").Device(DEVICE_CPU), StringJoinOp);
 
 // Output element e joins the input elements whose kept coordinates are e's, the first reduced
-// axis listed varying fastest. No axis reduced gives the input back; an empty reduced axis gives "".
+// axis listed varying fastest. No axis reduced gives the input back; an empty reduced axis
+// gives "".
 class ReduceJoinOp final : public OpKernel {
  public:
   explicit ReduceJoinOp(OpKernelConstruction* ctx) : OpKernel(ctx) {

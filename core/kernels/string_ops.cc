@@ -1,6 +1,7 @@
 // String kernels with TensorFlow's semantics: StringLower / StringUpper (ASCII, or UTF-8 through
 // ICU), StringStrip, StringLength, StringToHashBucketFast (FarmHash's Fingerprint64, as
-// TensorFlow's), StringSplit, StringSplitV2 and Substr. Every input of dtype string; shapes as the OpDefs say.
+// TensorFlow's), StringSplit, StringSplitV2 and Substr. Every input of dtype string; shapes as
+// the OpDefs say.
 #include <algorithm>
 #include <cstdint>
 #include <string>

@@ -1,6 +1,7 @@
 // Parsing ops (TensorFlow's parsing_ops): ParseExample, ParseExampleV2 and ParseSingleExample
-// turn serialized tf.Example protos into dense and sparse tensors, ParseSingleSequenceExample
-// and ParseSequenceExample serialized tf.SequenceExamples; DecodeRaw reads strings as arrays of numbers.
+// turn serialized tf.Example protos into dense and sparse tensors, ParseSingleSequenceExample,
+// ParseSequenceExample and ParseSequenceExampleV2 serialized tf.SequenceExamples; DecodeRaw
+// reads strings as arrays of numbers.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -110,6 +111,63 @@ absl::Status SequenceExampleShape(InferenceContext* c, int batch_rank) {
   if (batch_rank == 1) {
     for (int64_t i = 0; i < nfd; ++i) c->set_output(out++, PartialTensorShape({batch}));
   }
+  return absl::OkStatus();
+}
+
+// ParseSequenceExampleV2: as SequenceExampleShape, with ragged outputs and the batch rank (0 or
+// 1) taken from `serialized`.
+absl::Status SequenceExampleV2Shape(InferenceContext* c) {
+  int64_t ncs = 0, nfs = 0, nfd = 0;
+  SG_RETURN_IF_ERROR(c->GetAttr("Ncontext_sparse", &ncs));
+  SG_RETURN_IF_ERROR(c->GetAttr("Nfeature_list_sparse", &nfs));
+  SG_RETURN_IF_ERROR(c->GetAttr("Nfeature_list_dense", &nfd));
+  std::vector<DataType> ragged;
+  SG_RETURN_IF_ERROR(c->GetAttr("context_ragged_value_types", &ragged));
+  const int64_t ncr = static_cast<int64_t>(ragged.size());
+  SG_RETURN_IF_ERROR(c->GetAttr("feature_list_ragged_value_types", &ragged));
+  const int64_t nfr = static_cast<int64_t>(ragged.size());
+  std::vector<PartialTensorShape> context_shapes, list_shapes;
+  SG_RETURN_IF_ERROR(c->GetAttr("context_dense_shapes", &context_shapes));
+  SG_RETURN_IF_ERROR(c->GetAttr("feature_list_dense_shapes", &list_shapes));
+  const PartialTensorShape& serialized = c->input(0);
+  if (serialized.dims() > 1) {
+    return c->Error("serialized must be a scalar or a vector, got shape ",
+                    serialized.DebugString());
+  }
+  if (serialized.unknown_rank()) return absl::OkStatus();  // every output unknown
+  const int rank = serialized.dims();
+  const int64_t batch = rank == 0 ? 1 : serialized.dim_size(0);
+  auto with_batch = [&](std::vector<int64_t> dims) {
+    if (rank == 1) dims.insert(dims.begin(), batch);
+    return PartialTensorShape(absl::Span<const int64_t>(dims));
+  };
+  auto dense_dims = [&](const PartialTensorShape& s, bool steps) -> PartialTensorShape {
+    if (s.unknown_rank()) return PartialTensorShape();
+    std::vector<int64_t> dims(s.dim_sizes().begin(), s.dim_sizes().end());
+    if (steps) dims.insert(dims.begin(), -1);
+    return with_batch(dims);
+  };
+  const int64_t ncd = static_cast<int64_t>(context_shapes.size());
+  const PartialTensorShape splits = rank == 1 ? PartialTensorShape({batch < 0 ? -1 : batch + 1})
+                                              : PartialTensorShape::Scalar();
+  int out = 0;
+  for (int64_t i = 0; i < ncs; ++i) c->set_output(out++, PartialTensorShape({-1, rank + 1}));
+  for (int64_t i = 0; i < ncs; ++i) c->set_output(out++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < ncs; ++i) c->set_output(out++, PartialTensorShape({rank + 1}));
+  for (int64_t i = 0; i < ncd; ++i) c->set_output(out++, dense_dims(context_shapes[i], false));
+  for (int64_t i = 0; i < ncr; ++i) c->set_output(out++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < ncr; ++i) c->set_output(out++, splits);
+  for (int64_t i = 0; i < nfs; ++i) c->set_output(out++, PartialTensorShape({-1, rank + 2}));
+  for (int64_t i = 0; i < nfs; ++i) c->set_output(out++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < nfs; ++i) c->set_output(out++, PartialTensorShape({rank + 2}));
+  for (int64_t i = 0; i < nfd && i < static_cast<int64_t>(list_shapes.size()); ++i) {
+    c->set_output(out++, dense_dims(list_shapes[i], true));
+  }
+  out = static_cast<int>(3 * ncs + ncd + 2 * ncr + 3 * nfs + nfd);
+  for (int64_t i = 0; i < nfd; ++i) c->set_output(out++, with_batch({}));
+  for (int64_t i = 0; i < nfr; ++i) c->set_output(out++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < nfr; ++i) c->set_output(out++, splits);
+  for (int64_t i = 0; i < nfr; ++i) c->set_output(out++, PartialTensorShape({-1}));
   return absl::OkStatus();
 }
 
@@ -247,6 +305,50 @@ REGISTER_OP("ParseSequenceExample")
     .Attr("feature_list_sparse_types: list({float,int64,string}) >= 0 = []")
     .Attr("feature_list_dense_shapes: list(shape) >= 0 = []")
     .SetShapeFn([](InferenceContext* c) { return SequenceExampleShape(c, 1); });
+
+// ParseSequenceExample with the keys as string vectors, a scalar or vector `serialized`, a bool
+// per dense feature list for feature_list_dense_missing_assumed_empty, and ragged features:
+// context ones as (values, row splits per example), feature-list ones as (values, splits of
+// the steps per example, splits of the values per step).
+REGISTER_OP("ParseSequenceExampleV2")
+    .Input("serialized: string")
+    .Input("debug_name: string")
+    .Input("context_sparse_keys: string")
+    .Input("context_dense_keys: string")
+    .Input("context_ragged_keys: string")
+    .Input("feature_list_sparse_keys: string")
+    .Input("feature_list_dense_keys: string")
+    .Input("feature_list_ragged_keys: string")
+    .Input("feature_list_dense_missing_assumed_empty: bool")
+    .Input("context_dense_defaults: Tcontext_dense")
+    .Output("context_sparse_indices: Ncontext_sparse * int64")
+    .Output("context_sparse_values: context_sparse_types")
+    .Output("context_sparse_shapes: Ncontext_sparse * int64")
+    .Output("context_dense_values: Tcontext_dense")
+    .Output("context_ragged_values: context_ragged_value_types")
+    .Output("context_ragged_row_splits: context_ragged_split_types")
+    .Output("feature_list_sparse_indices: Nfeature_list_sparse * int64")
+    .Output("feature_list_sparse_values: feature_list_sparse_types")
+    .Output("feature_list_sparse_shapes: Nfeature_list_sparse * int64")
+    .Output("feature_list_dense_values: feature_list_dense_types")
+    .Output("feature_list_dense_lengths: Nfeature_list_dense * int64")
+    .Output("feature_list_ragged_values: feature_list_ragged_value_types")
+    .Output("feature_list_ragged_outer_splits: feature_list_ragged_split_types")
+    .Output("feature_list_ragged_inner_splits: feature_list_ragged_split_types")
+    .Attr("Ncontext_sparse: int >= 0 = 0")
+    .Attr("Tcontext_dense: list({float,int64,string}) >= 0 = []")
+    .Attr("context_sparse_types: list({float,int64,string}) >= 0 = []")
+    .Attr("context_ragged_value_types: list({float,int64,string}) >= 0 = []")
+    .Attr("context_ragged_split_types: list({int32,int64}) >= 0 = []")
+    .Attr("context_dense_shapes: list(shape) >= 0 = []")
+    .Attr("Nfeature_list_sparse: int >= 0 = 0")
+    .Attr("Nfeature_list_dense: int >= 0 = 0")
+    .Attr("feature_list_dense_types: list({float,int64,string}) >= 0 = []")
+    .Attr("feature_list_sparse_types: list({float,int64,string}) >= 0 = []")
+    .Attr("feature_list_ragged_value_types: list({float,int64,string}) >= 0 = []")
+    .Attr("feature_list_ragged_split_types: list({int32,int64}) >= 0 = []")
+    .Attr("feature_list_dense_shapes: list(shape) >= 0 = []")
+    .SetShapeFn(SequenceExampleV2Shape);
 
 // Reinterprets the bytes of each string (all of one length, a multiple of out_type's size) as
 // an array of out_type: the output is the input's shape plus that array's length.

@@ -42,7 +42,7 @@ namespace fs = std::filesystem;
 
 // Ops no case runs, and why.
 const std::map<std::string, std::string> kExcluded = {
-    {"Abort", "ends the process; tests/core/logging_ops_test.cc builds its kernel without running it"},
+    {"Abort", "ends the process: tests/core/logging_ops_test.cc builds its kernel, never runs it"},
 };
 
 // Ops that no TensorFlow graph holds but sg runs on the way to another op's cases: the other op.

@@ -2335,11 +2335,13 @@ def sequence_example(context=None, lists=None):
 
 @group
 def parsing_sequence(g):
-    seqs = [sequence_example({"len": [3], "lang": [b"en"]},
+    seqs = [sequence_example({"len": [3], "lang": [b"en"], "nums": [5, 6]},
                              {"tok": [[1.0, 0.5], [2.0, 1.5], [3.0, 2.5]],
                               "ids": [[1, 2], [], [3]], "words": [[b"a"], [b"b"], [b"c"]],
-                              "spf": [[0.25], [], [1.0, 2.0], [3.0]]}),
-            sequence_example({"len": [1]}, {"tok": [[4.0, 4.5]], "words": [[b"z"]]}),
+                              "spf": [[0.25], [], [1.0, 2.0], [3.0]],
+                              "words2": [[b"p", b"q"], [b"r"]]}),
+            sequence_example({"len": [1], "nums": [7]},
+                             {"tok": [[4.0, 4.5]], "words": [[b"z"]]}),
             sequence_example({}, {"tok": []}),
             sequence_example()]
 
@@ -2395,6 +2397,38 @@ def parsing_sequence(g):
            lambda: batch(seqs, missing=("x",)), error=True)
     g.case("ParseSequenceExample.none.wrong_step_size",
            lambda: batch([sequence_example({}, {"tok": [[1.0, 2.0, 3.0]]})]), error=True)
+    def v2(sers, ragged=True, split="int64", missing=(True, True, True), names=True):
+        n = lambda v: g.const(list(v) if v else np.zeros([0], object), "string")  # noqa: E731
+        return list(raw.ParseSequenceExampleV2(
+            serialized=g.const(sers, "string"),
+            debug_name=(g.const([b"e%d" % i for i in range(len(sers))], "string")
+                        if names and not isinstance(sers, bytes) else n([])),
+            context_sparse_keys=n([b"lang"]), context_dense_keys=n([b"len"]),
+            context_ragged_keys=n([b"nums"] if ragged else []),
+            feature_list_sparse_keys=n([b"ids"]),
+            feature_list_dense_keys=n([b"tok", b"words", b"x"]),
+            feature_list_ragged_keys=n([b"spf", b"words2"] if ragged else []),
+            feature_list_dense_missing_assumed_empty=g.const(list(missing), "bool"),
+            context_dense_defaults=[g.const([-1], "int64")], Ncontext_sparse=1,
+            context_sparse_types=["string"],
+            context_ragged_value_types=["int64"] if ragged else [],
+            context_ragged_split_types=[split] if ragged else [],
+            context_dense_shapes=[[1]], Nfeature_list_sparse=1, Nfeature_list_dense=3,
+            feature_list_dense_types=["float32", "string", "int64"],
+            feature_list_sparse_types=["int64"],
+            feature_list_ragged_value_types=["float32", "string"] if ragged else [],
+            feature_list_ragged_split_types=[split, split] if ragged else [],
+            feature_list_dense_shapes=[[2], [1], [2, 2]], name="op"))
+    for split in ("int32", "int64"):
+        g.case(f"ParseSequenceExampleV2.{split}.batch", lambda: v2(seqs, split=split))
+    g.case("ParseSequenceExampleV2.none.no_names", lambda: v2(seqs[:2], names=False))
+    g.case("ParseSequenceExampleV2.none.empty_batch",
+           lambda: v2(np.zeros([0], object), names=False))
+    g.case("ParseSequenceExampleV2.none.scalar", lambda: v2(seqs[0], ragged=False))
+    g.case("ParseSequenceExampleV2.none.missing_list",
+           lambda: v2(seqs, missing=(True, False, True)), error=True)
+    g.case("ParseSequenceExampleV2.none.wrong_type",
+           lambda: v2([sequence_example({}, {"spf": [[1, 2]]})]), error=True)
     g.case("ParseSequenceExample.none.dense_and_sparse",
            lambda: list(raw.ParseSequenceExample(
                serialized=g.const(seqs[:1], "string"), debug_name=g.const([b"e"], "string"),
