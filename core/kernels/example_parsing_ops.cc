@@ -773,6 +773,29 @@ struct SequenceAttrs {
     SG_RETURN_IF_ERROR(ctx->GetAttr("feature_list_dense_types", &list_dense_types));
     SG_RETURN_IF_ERROR(ctx->GetAttr("context_dense_shapes", &context_dense_shapes));
     SG_RETURN_IF_ERROR(ctx->GetAttr("feature_list_dense_shapes", &list_dense_shapes));
+    // The count attrs size some input and output lists and the type lists others: they must
+    // agree, or the kernel would index past its inputs or outputs.
+    const std::pair<const char*, size_t> counts[] = {
+        {"Ncontext_sparse", context_sparse_types.size()},
+        {"Ncontext_dense", tcontext_dense.size()},
+        {"Nfeature_list_sparse", list_sparse_types.size()},
+        {"Nfeature_list_dense", list_dense_types.size()}};
+    for (const auto& [attr, size] : counts) {
+      if (!ctx->HasAttr(attr)) continue;  // ParseSequenceExampleV2 has no Ncontext_dense
+      int64_t n;
+      SG_RETURN_IF_ERROR(ctx->GetAttr(attr, &n));
+      if (n < 0 || static_cast<size_t>(n) != size) {
+        return errors::InvalidArgument("node '", ctx->def().name(), "' (op ", ctx->def().op(),
+                                       "): ", attr, " is ", n, " but its type list has ", size,
+                                       " types");
+      }
+    }
+    if (list_dense_shapes.size() != list_dense_types.size()) {
+      return errors::InvalidArgument("node '", ctx->def().name(), "' (op ", ctx->def().op(),
+                                     "): feature_list_dense_shapes has ",
+                                     list_dense_shapes.size(), " shapes for ",
+                                     list_dense_types.size(), " types");
+    }
     return absl::OkStatus();
   }
 

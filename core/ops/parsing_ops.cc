@@ -51,9 +51,23 @@ absl::Status ParseExampleShape(InferenceContext* c) {
                                 static_cast<int>(num_dense));
 }
 
+// INVALID_ARGUMENT unless list attr `types` has `n` entries: the outputs that a count attr and a
+// type list attr size must agree before a shape function writes them.
+absl::Status CheckCount(InferenceContext* c, const char* count_attr, int64_t n,
+                        const char* types_attr) {
+  std::vector<DataType> types;
+  SG_RETURN_IF_ERROR(c->GetAttr(types_attr, &types));
+  if (static_cast<int64_t>(types.size()) != n) {
+    return c->Error(count_attr, " is ", n, " but ", types_attr, " has ", types.size(),
+                    " types");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ParseSingleExampleShape(InferenceContext* c) {
   int64_t num_sparse = 0;
   SG_RETURN_IF_ERROR(c->GetAttr("num_sparse", &num_sparse));
+  SG_RETURN_IF_ERROR(CheckCount(c, "num_sparse", num_sparse, "sparse_types"));
   std::vector<DataType> tdense;
   SG_RETURN_IF_ERROR(c->GetAttr("Tdense", &tdense));
   PartialTensorShape unused;
@@ -73,6 +87,10 @@ absl::Status SequenceExampleShape(InferenceContext* c, int batch_rank) {
   SG_RETURN_IF_ERROR(c->GetAttr("Ncontext_dense", &ncd));
   SG_RETURN_IF_ERROR(c->GetAttr("Nfeature_list_sparse", &nfs));
   SG_RETURN_IF_ERROR(c->GetAttr("Nfeature_list_dense", &nfd));
+  SG_RETURN_IF_ERROR(CheckCount(c, "Ncontext_sparse", ncs, "context_sparse_types"));
+  SG_RETURN_IF_ERROR(CheckCount(c, "Ncontext_dense", ncd, "Tcontext_dense"));
+  SG_RETURN_IF_ERROR(CheckCount(c, "Nfeature_list_sparse", nfs, "feature_list_sparse_types"));
+  SG_RETURN_IF_ERROR(CheckCount(c, "Nfeature_list_dense", nfd, "feature_list_dense_types"));
   std::vector<PartialTensorShape> context_shapes, list_shapes;
   SG_RETURN_IF_ERROR(c->GetAttr("context_dense_shapes", &context_shapes));
   SG_RETURN_IF_ERROR(c->GetAttr("feature_list_dense_shapes", &list_shapes));
@@ -121,14 +139,29 @@ absl::Status SequenceExampleV2Shape(InferenceContext* c) {
   SG_RETURN_IF_ERROR(c->GetAttr("Ncontext_sparse", &ncs));
   SG_RETURN_IF_ERROR(c->GetAttr("Nfeature_list_sparse", &nfs));
   SG_RETURN_IF_ERROR(c->GetAttr("Nfeature_list_dense", &nfd));
+  SG_RETURN_IF_ERROR(CheckCount(c, "Ncontext_sparse", ncs, "context_sparse_types"));
+  SG_RETURN_IF_ERROR(CheckCount(c, "Nfeature_list_sparse", nfs, "feature_list_sparse_types"));
+  SG_RETURN_IF_ERROR(CheckCount(c, "Nfeature_list_dense", nfd, "feature_list_dense_types"));
   std::vector<DataType> ragged;
   SG_RETURN_IF_ERROR(c->GetAttr("context_ragged_value_types", &ragged));
   const int64_t ncr = static_cast<int64_t>(ragged.size());
   SG_RETURN_IF_ERROR(c->GetAttr("feature_list_ragged_value_types", &ragged));
   const int64_t nfr = static_cast<int64_t>(ragged.size());
+  SG_RETURN_IF_ERROR(CheckCount(c, "context_ragged_value_types", ncr,
+                                "context_ragged_split_types"));
+  SG_RETURN_IF_ERROR(CheckCount(c, "feature_list_ragged_value_types", nfr,
+                                "feature_list_ragged_split_types"));
   std::vector<PartialTensorShape> context_shapes, list_shapes;
   SG_RETURN_IF_ERROR(c->GetAttr("context_dense_shapes", &context_shapes));
   SG_RETURN_IF_ERROR(c->GetAttr("feature_list_dense_shapes", &list_shapes));
+  std::vector<DataType> tcontext_dense;
+  SG_RETURN_IF_ERROR(c->GetAttr("Tcontext_dense", &tcontext_dense));
+  if (context_shapes.size() != tcontext_dense.size() ||
+      static_cast<int64_t>(list_shapes.size()) != nfd) {
+    return c->Error("context_dense_shapes (", context_shapes.size(), ") and ",
+                    "feature_list_dense_shapes (", list_shapes.size(), ") must have ",
+                    tcontext_dense.size(), " and Nfeature_list_dense (", nfd, ") shapes");
+  }
   const PartialTensorShape& serialized = c->input(0);
   if (serialized.dims() > 1) {
     return c->Error("serialized must be a scalar or a vector, got shape ",
@@ -160,10 +193,7 @@ absl::Status SequenceExampleV2Shape(InferenceContext* c) {
   for (int64_t i = 0; i < nfs; ++i) c->set_output(out++, PartialTensorShape({-1, rank + 2}));
   for (int64_t i = 0; i < nfs; ++i) c->set_output(out++, PartialTensorShape({-1}));
   for (int64_t i = 0; i < nfs; ++i) c->set_output(out++, PartialTensorShape({rank + 2}));
-  for (int64_t i = 0; i < nfd && i < static_cast<int64_t>(list_shapes.size()); ++i) {
-    c->set_output(out++, dense_dims(list_shapes[i], true));
-  }
-  out = static_cast<int>(3 * ncs + ncd + 2 * ncr + 3 * nfs + nfd);
+  for (int64_t i = 0; i < nfd; ++i) c->set_output(out++, dense_dims(list_shapes[i], true));
   for (int64_t i = 0; i < nfd; ++i) c->set_output(out++, with_batch({}));
   for (int64_t i = 0; i < nfr; ++i) c->set_output(out++, PartialTensorShape({-1}));
   for (int64_t i = 0; i < nfr; ++i) c->set_output(out++, splits);
