@@ -44,6 +44,7 @@ class DecodeRawOp final : public OpKernel {
     shape.AddDim(bytes / size_);
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    if (bytes == 0) return;  // nothing to copy (and an empty output may have no buffer)
     char* o = static_cast<char*>(out->raw_data());
     for (int64_t i = 0; i < n; ++i) {
       char* dst = o + i * bytes;
