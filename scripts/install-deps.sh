@@ -14,8 +14,9 @@ PACKAGES=(
   protobuf-compiler libprotobuf-dev libgrpc++-dev protobuf-compiler-grpc
   # libraries
   libabsl-dev libeigen3-dev zlib1g-dev libleveldb-dev libre2-dev
-  # string ops: FarmHash (StringToHashBucketFast), ICU (StringLower/Upper with utf-8)
-  libfarmhash-dev libicu-dev
+  # string ops: FarmHash (StringToHashBucketFast, Fingerprint), HighwayHash's SipHash
+  # (StringToHashBucketStrong), ICU (StringLower/Upper with utf-8)
+  libfarmhash-dev libhighwayhash-dev libicu-dev
   # image codecs: JPEG (libjpeg-turbo), PNG, GIF
   libjpeg62-turbo-dev libpng-dev libgif-dev
   # oneDNN: float matrix products when present (it picks AVX-512 code at run time)

@@ -1,10 +1,14 @@
 // DecodeWav, AudioSpectrogram and Mfcc: the audio front end of TensorFlow's speech-command
-// graphs. The signal processing lives in audio_dsp.h.
+// graphs. The signal processing lives in audio_dsp.h. EncodeWav writes 16-bit PCM WAV files.
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/audio_dsp.h"
+#include "core/kernels/cwise_ops_common.h"
 
 namespace sg {
 namespace {
@@ -150,6 +154,65 @@ class MfccOp final : public OpKernel {
   audio::Mfcc::Options options_;
 };
 REGISTER_KERNEL_BUILDER(Name("Mfcc").Device(DEVICE_CPU), MfccOp);
+
+// Appends `v` as `bytes` little-endian bytes.
+void AppendLittleEndian(uint64_t v, int bytes, std::string* out) {
+  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+// As TensorFlow's EncodeWav: each sample times 2^15, rounded half away from zero and clamped to
+// int16; a 44-byte RIFF/WAVE header (PCM format 1, 16 bits) before the interleaved samples.
+class EncodeWavOp final : public OpKernel {
+ public:
+  explicit EncodeWavOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& audio = ctx->input(0);
+    const Tensor& rate_in = ctx->input(1);
+    OP_REQUIRES(ctx, audio.dims() == 2,
+                KernelError(*this, "audio must be 2-dimensional", audio.shape().DebugString()));
+    OP_REQUIRES(ctx, rate_in.dims() == 0,
+                KernelError(*this, "Input sample_rate should be a scalar tensor, got ",
+                            rate_in.shape().DebugString()));
+    const int64_t frames = audio.dim_size(0);
+    const int64_t channels = audio.dim_size(1);
+    // TensorFlow reads the rate as unsigned: a negative one is out of range as a huge value.
+    const uint64_t rate = static_cast<uint64_t>(static_cast<int64_t>(rate_in.data<int32_t>()[0]));
+    OP_REQUIRES(ctx, channels > 0 && channels < (int64_t{1} << 16),
+                KernelError(*this, "num_channels must be in (0, 2^16), got: ", channels));
+    OP_REQUIRES(ctx, rate > 0 && rate < (uint64_t{1} << 32),
+                KernelError(*this, "sample_rate must be in (0, 2^32), got: ", rate));
+    const uint64_t data_bytes = static_cast<uint64_t>(frames) * channels * 2;
+    OP_REQUIRES(ctx, data_bytes + 36 < (uint64_t{1} << 32),
+                KernelError(*this, "audio of ", frames, " frames and ", channels,
+                            " channels is too long for a WAV file"));
+    std::string wav;
+    wav.reserve(44 + data_bytes);
+    wav += "RIFF";
+    AppendLittleEndian(36 + data_bytes, 4, &wav);
+    wav += "WAVEfmt ";
+    AppendLittleEndian(16, 4, &wav);                  // fmt chunk size
+    AppendLittleEndian(1, 2, &wav);                   // PCM
+    AppendLittleEndian(channels, 2, &wav);
+    AppendLittleEndian(rate, 4, &wav);
+    AppendLittleEndian(rate * channels * 2, 4, &wav);  // bytes per second
+    AppendLittleEndian(channels * 2, 2, &wav);         // bytes per frame
+    AppendLittleEndian(16, 2, &wav);                  // bits per sample
+    wav += "data";
+    AppendLittleEndian(data_bytes, 4, &wav);
+    const float* x = audio.data<float>();
+    for (int64_t i = 0; i < audio.NumElements(); ++i) {
+      // NaN has no int16 value (TensorFlow's conversion is undefined there): written as 0.
+      const float scaled = std::isnan(x[i]) ? 0.0f : std::round(x[i] * 32768.0f);
+      const float clamped = std::min(std::max(scaled, -32768.0f), 32767.0f);
+      AppendLittleEndian(static_cast<uint16_t>(static_cast<int16_t>(clamped)), 2, &wav);
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &out));
+    out->data<tstring>()[0] = std::move(wav);
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("EncodeWav").Device(DEVICE_CPU), EncodeWavOp);
 
 }  // namespace
 }  // namespace sg

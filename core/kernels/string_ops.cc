@@ -1,6 +1,7 @@
 // String kernels with TensorFlow's semantics: StringLower / StringUpper (ASCII, or UTF-8 through
 // ICU), StringStrip, StringLength, StringToHashBucketFast (FarmHash's Fingerprint64, as
-// TensorFlow's), StringSplitV2 and Substr. Every input of dtype string; shapes as the OpDefs say.
+// TensorFlow's), StringSplit, StringSplitV2 and Substr. Every input of dtype string; shapes as
+// the OpDefs say.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -182,6 +183,82 @@ void SplitOne(absl::string_view s, absl::string_view sep, int64_t maxsplit,
   out->push_back(s.substr(p));
 }
 
+// Writes the sparse outputs of a split: tokens[k] belongs to row row_of[k] (rows ascending),
+// its column its rank within the row; shape is (batch, longest row).
+void EmitSparseTokens(OpKernelContext* ctx, const std::vector<absl::string_view>& tokens,
+                      const std::vector<int64_t>& row_of, int64_t batch, int64_t longest) {
+  const int64_t total = static_cast<int64_t>(tokens.size());
+  Tensor *indices, *values, *shape;
+  OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({total, 2}), &indices));
+  OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({total}), &values));
+  OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({2}), &shape));
+  int64_t* idx = indices->data<int64_t>();
+  tstring* val = values->data<tstring>();
+  int64_t column = 0;
+  for (int64_t k = 0; k < total; ++k) {
+    column = (k > 0 && row_of[k] == row_of[k - 1]) ? column + 1 : 0;
+    idx[2 * k] = row_of[k];
+    idx[2 * k + 1] = column;
+    val[k] = std::string(tokens[k]);
+  }
+  shape->data<int64_t>()[0] = batch;
+  shape->data<int64_t>()[1] = longest;
+}
+
+// As TensorFlow's StringSplit: every byte of `delimiter` separates tokens (an empty delimiter
+// makes each byte a token); empty tokens are dropped when skip_empty; an empty string has no
+// tokens at all.
+class StringSplitOp final : public OpKernel {
+ public:
+  explicit StringSplitOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("skip_empty", &skip_empty_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    const Tensor& delim = ctx->input(1);
+    OP_REQUIRES(ctx, in.dims() == 1,
+                KernelError(*this, "input must be a vector, got shape: ",
+                            in.shape().DebugString()));
+    OP_REQUIRES(ctx, delim.dims() == 0,
+                KernelError(*this, "delimiter must be a scalar, got shape: ",
+                            delim.shape().DebugString()));
+    const absl::string_view d = delim.data<tstring>()[0];
+    const int64_t batch = in.dim_size(0);
+    const tstring* s = in.data<tstring>();
+    std::vector<absl::string_view> tokens;
+    std::vector<int64_t> row_of;
+    int64_t longest = 0;
+    for (int64_t i = 0; i < batch; ++i) {
+      const absl::string_view str = s[i];
+      int64_t n = 0;
+      auto add = [&](absl::string_view t) {
+        if (skip_empty_ && t.empty()) return;
+        tokens.push_back(t);
+        row_of.push_back(i);
+        ++n;
+      };
+      if (!str.empty() && d.empty()) {
+        for (size_t p = 0; p < str.size(); ++p) add(str.substr(p, 1));
+      } else if (!str.empty()) {
+        size_t p = 0;
+        for (size_t hit = str.find_first_of(d); hit != absl::string_view::npos;
+             hit = str.find_first_of(d, p)) {
+          add(str.substr(p, hit - p));
+          p = hit + 1;
+        }
+        add(str.substr(p));
+      }
+      longest = std::max(longest, n);
+    }
+    EmitSparseTokens(ctx, tokens, row_of, batch, longest);
+  }
+
+ private:
+  bool skip_empty_;
+};
+REGISTER_KERNEL_BUILDER(Name("StringSplit").Device(DEVICE_CPU), StringSplitOp);
+
 class StringSplitV2Op final : public OpKernel {
  public:
   explicit StringSplitV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -209,22 +286,7 @@ class StringSplitV2Op final : public OpKernel {
       longest = std::max(longest, n);
       row_of.insert(row_of.end(), n, i);
     }
-    const int64_t total = static_cast<int64_t>(tokens.size());
-    Tensor *indices, *values, *shape;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({total, 2}), &indices));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({total}), &values));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({2}), &shape));
-    int64_t* idx = indices->data<int64_t>();
-    tstring* val = values->data<tstring>();
-    int64_t column = 0;
-    for (int64_t k = 0; k < total; ++k) {
-      column = (k > 0 && row_of[k] == row_of[k - 1]) ? column + 1 : 0;
-      idx[2 * k] = row_of[k];
-      idx[2 * k + 1] = column;
-      val[k] = std::string(tokens[k]);
-    }
-    shape->data<int64_t>()[0] = batch;
-    shape->data<int64_t>()[1] = longest;
+    EmitSparseTokens(ctx, tokens, row_of, batch, longest);
   }
 
  private:

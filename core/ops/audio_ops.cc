@@ -1,4 +1,4 @@
-// Audio front end of the speech-command graphs: DecodeWav, AudioSpectrogram, Mfcc.
+// Audio front end of the speech-command graphs: DecodeWav, AudioSpectrogram, Mfcc; and EncodeWav.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -61,6 +61,23 @@ REGISTER_OP("Mfcc")
       SG_RETURN_IF_ERROR(c->GetAttr("dct_coefficient_count", &coefficients));
       c->set_output(0, PartialTensorShape({spectrogram.dim_size(0), spectrogram.dim_size(1),
                                            coefficients}));
+      return absl::OkStatus();
+    });
+
+// Encodes float samples [frames, channels] in [-1, 1] as a 16-bit PCM WAV file.
+REGISTER_OP("EncodeWav")
+    .Input("audio: float")
+    .Input("sample_rate: int32")
+    .Output("contents: string")
+    .SetShapeFn([](InferenceContext* c) -> absl::Status {
+      PartialTensorShape unused;
+      if (!c->WithRank(0, 2, &unused).ok()) {
+        return c->Error("audio must be 2-dimensional, got shape ", c->input(0).DebugString());
+      }
+      if (!c->WithRank(1, 0, &unused).ok()) {
+        return c->Error("sample_rate must be a scalar, got shape ", c->input(1).DebugString());
+      }
+      c->set_output(0, PartialTensorShape::Scalar());
       return absl::OkStatus();
     });
 

@@ -1,7 +1,9 @@
-// String ops (TensorFlow's string_ops): StringJoin, the regex matches and replacements, case
-// changes, StringStrip, StringLength, StringSplitV2, Substr and StringToHashBucketFast.
+// String ops (TensorFlow's string_ops): StringJoin and ReduceJoin, the regex matches and
+// replacements, case changes, StringStrip, StringLength, StringSplit and StringSplitV2, Substr,
+// the StringToHashBucket family, Fingerprint and the base64 codecs.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
+#include "core/framework/tensor.h"
 
 namespace sg {
 namespace {
@@ -169,5 +171,85 @@ REGISTER_OP("StringSplitV2")
       c->set_output(2, PartialTensorShape({2}));
       return absl::OkStatus();
     });
+
+// TensorFlow's legacy hash (MurmurHash64A seeded with 0xDECAFCAFFE) of each string modulo
+// num_buckets.
+REGISTER_OP("StringToHashBucket")
+    .Input("string_tensor: string")
+    .Output("output: int64")
+    .Attr("num_buckets: int >= 1")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// SipHash-2-4 of each string under the 128-bit `key` (two ints) modulo num_buckets.
+REGISTER_OP("StringToHashBucketStrong")
+    .Input("input: string")
+    .Output("output: int64")
+    .Attr("num_buckets: int >= 1")
+    .Attr("key: list(int)")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// The 8-byte FarmHash fingerprint of each row (first dimension) of `data`: [rows, 8] uint8.
+REGISTER_OP("Fingerprint")
+    .Input("data: T")
+    .Input("method: string")
+    .Output("fingerprint: uint8")
+    .Attr("T: type")
+    .SetShapeFn([](InferenceContext* c) -> absl::Status {
+      PartialTensorShape data;
+      if (!c->WithRankAtLeast(0, 1, &data).ok()) {
+        return c->Error("`data` should have at least one dimension: ",
+                        c->input(0).DebugString());
+      }
+      SG_RETURN_IF_ERROR(ScalarInput(c, 1, "`method`"));
+      if (const Tensor* m = c->input_tensor(1); m != nullptr && m->dims() == 0 &&
+                                                m->data<tstring>()[0] != "farmhash64") {
+        return c->Error("Unsupported fingerprint method: ", m->data<tstring>()[0]);
+      }
+      c->set_output(0, PartialTensorShape({data.unknown_rank() ? -1 : data.dim_size(0), 8}));
+      return absl::OkStatus();
+    });
+
+// Joins the strings along the axes `reduction_indices` (negative counts from the end) with
+// `separator`; the first axis listed varies fastest.
+REGISTER_OP("ReduceJoin")
+    .Input("inputs: string")
+    .Input("reduction_indices: int32")
+    .Attr("keep_dims: bool = false")
+    .Attr("separator: string = ''")
+    .Output("output: string")
+    .SetShapeFn(shape_fns::Reduction);
+
+// Splits a vector of strings at any byte of `delimiter` (at every byte when it is empty) into a
+// sparse matrix of tokens, dropping empty tokens when skip_empty.
+REGISTER_OP("StringSplit")
+    .Input("input: string")
+    .Input("delimiter: string")
+    .Output("indices: int64")
+    .Output("values: string")
+    .Output("shape: int64")
+    .Attr("skip_empty: bool = true")
+    .SetShapeFn([](InferenceContext* c) -> absl::Status {
+      PartialTensorShape unused;
+      if (!c->WithRank(0, 1, &unused).ok()) {
+        return c->Error("input must be a vector, got shape ", c->input(0).DebugString());
+      }
+      SG_RETURN_IF_ERROR(ScalarInput(c, 1, "delimiter"));
+      c->set_output(0, PartialTensorShape({-1, 2}));
+      c->set_output(1, PartialTensorShape({-1}));
+      c->set_output(2, PartialTensorShape({2}));
+      return absl::OkStatus();
+    });
+
+// Web-safe base64 ('-' and '_' for '+' and '/'); decoding accepts the padding or its absence.
+REGISTER_OP("DecodeBase64")
+    .Input("input: string")
+    .Output("output: string")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("EncodeBase64")
+    .Input("input: string")
+    .Output("output: string")
+    .Attr("pad: bool = false")
+    .SetShapeFn(shape_fns::Unchanged);
 
 }  // namespace sg

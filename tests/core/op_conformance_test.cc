@@ -51,6 +51,7 @@ const std::map<std::string, std::string> kExcluded = {
     {"WrapDatasetVariant", "needs a tf.data dataset variant, and sg has no dataset ops; "
                            "array_ops_test.DatasetVariantWrappers checks the pass-through"},
     {"UnwrapDatasetVariant", "as WrapDatasetVariant"},
+    {"Abort", "ends the process: tests/core/logging_ops_test.cc builds its kernel, never runs it"},
 };
 
 // Ops that no TensorFlow graph holds but sg runs on the way to another op's cases: the other op.
