@@ -9,6 +9,7 @@
 #include "absl/synchronization/mutex.h"
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/philox_random.h"
+#include "core/kernels/random_distributions.h"
 
 namespace sg {
 namespace {
@@ -16,73 +17,6 @@ namespace {
 using random::Philox4x32;
 
 enum class Dist { kUniform, kNormal, kTruncatedNormal, kUniformInt };
-
-// Output elements per generator block (per group for truncated normals).
-template <typename T>
-constexpr int kGroupSize = sizeof(T) == 8 ? 2 : 4;
-
-// Fills out[0, n) of group `g` of a fixed-count distribution from one block.
-template <Dist D, typename T>
-void FillGroup(const Philox4x32::Result& s, T* out, int n, T lo, uint64_t range) {
-  T v[4];
-  if constexpr (D == Dist::kUniform) {
-    if constexpr (std::is_same<T, double>::value) {
-      v[0] = random::Uint64ToDouble(s[0], s[1]);
-      v[1] = random::Uint64ToDouble(s[2], s[3]);
-    } else if constexpr (std::is_same<T, half>::value) {
-      for (int i = 0; i < 4; ++i) v[i] = static_cast<T>(random::Uint16ToHalfAsFloat(s[i]));
-    } else {
-      for (int i = 0; i < 4; ++i) v[i] = static_cast<T>(random::Uint32ToFloat(s[i]));
-    }
-  } else if constexpr (D == Dist::kNormal) {
-    if constexpr (std::is_same<T, double>::value) {
-      random::BoxMullerDouble(s[0], s[1], s[2], s[3], &v[0], &v[1]);
-    } else {
-      float f[4];
-      random::BoxMullerFloat(s[0], s[1], &f[0], &f[1]);
-      random::BoxMullerFloat(s[2], s[3], &f[2], &f[3]);
-      for (int i = 0; i < 4; ++i) v[i] = static_cast<T>(f[i]);
-    }
-  } else if constexpr (D == Dist::kUniformInt) {
-    if constexpr (std::is_same<T, int64_t>::value) {
-      for (int i = 0; i < 2; ++i) {
-        const uint64_t bits = s[2 * i] | (static_cast<uint64_t>(s[2 * i + 1]) << 32);
-        v[i] = static_cast<T>(static_cast<uint64_t>(lo) + bits % range);
-      }
-    } else {
-      for (int i = 0; i < 4; ++i) {
-        v[i] = static_cast<T>(static_cast<uint32_t>(lo) + s[i] % static_cast<uint32_t>(range));
-      }
-    }
-  }
-  for (int i = 0; i < n; ++i) out[i] = v[i];
-}
-
-// One truncated-normal group: normals with |x| < 2, by rejection, from one sampler.
-template <typename T>
-void FillTruncatedGroup(random::SingleSampler* sampler, T* out, int n) {
-  constexpr int kGroup = kGroupSize<T>;
-  T v[kGroup];
-  int filled = 0;
-  while (filled < kGroup) {
-    double z[2];
-    if constexpr (std::is_same<T, double>::value) {
-      const uint32_t x0 = (*sampler)(), x1 = (*sampler)(), x2 = (*sampler)(),
-                     x3 = (*sampler)();
-      random::BoxMullerDouble(x0, x1, x2, x3, &z[0], &z[1]);
-    } else {
-      const uint32_t x0 = (*sampler)(), x1 = (*sampler)();
-      float f[2];
-      random::BoxMullerFloat(x0, x1, &f[0], &f[1]);
-      z[0] = f[0];
-      z[1] = f[1];
-    }
-    for (int i = 0; i < 2 && filled < kGroup; ++i) {
-      if (std::abs(z[i]) < 2.0) v[filled++] = static_cast<T>(z[i]);
-    }
-  }
-  for (int i = 0; i < n; ++i) out[i] = v[i];
-}
 
 template <Dist D>
 class RandomOp final : public OpKernel {
@@ -127,24 +61,25 @@ class RandomOp final : public OpKernel {
         using T = decltype(tag);
         const T a = lo.data<T>()[0], b = hi.data<T>()[0];
         OP_REQUIRES(ctx, a < b, KernelError(*this, "Need minval < maxval: ", a, " >= ", b));
-        const uint64_t range = static_cast<uint64_t>(b) - static_cast<uint64_t>(a);
-        Fill<T>(ctx, out, a, std::is_same<T, int64_t>::value ? range : range & 0xffffffffu);
+        Fill<T>(ctx, out, a, static_cast<std::make_unsigned_t<T>>(
+                                 static_cast<std::make_unsigned_t<T>>(b) -
+                                 static_cast<std::make_unsigned_t<T>>(a)));
       });
     } else {
-      bool ok = DispatchTypes(FloatTypes(), dtype, [&](auto tag) {
+      bool ok = DispatchTypes(FloatTypesWithBf16(), dtype, [&](auto tag) {
         using T = decltype(tag);
         Tensor* out;
         OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
         if (out->NumElements() == 0) return;
-        Fill<T>(ctx, out, T(0), 0);
+        Fill<T>(ctx, out, T(0), 0u);
       });
       if (!ok) ctx->CtxFailure(UnsupportedType(*this, dtype));
     }
   }
 
  private:
-  template <typename T>
-  void Fill(OpKernelContext* ctx, Tensor* out, T lo, uint64_t range) {
+  template <typename T, typename Range>
+  void Fill(OpKernelContext* ctx, Tensor* out, T lo, Range range) {
     const int64_t n = out->NumElements();
     Philox4x32 base;
     {
@@ -152,32 +87,21 @@ class RandomOp final : public OpKernel {
       base = generator_;
       generator_.Skip(static_cast<uint64_t>(n) * 256);
     }
-    constexpr int kGroup = kGroupSize<T>;
-    const int64_t groups = (n + kGroup - 1) / kGroup;
+    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
     T* o = out->data<T>();
-    const double cost = D == Dist::kTruncatedNormal ? 200 : 60;
-    ctx->eigen_cpu_device().parallelFor(
-        groups, Eigen::TensorOpCost(0, kGroup * sizeof(T), cost),
-        [&](Eigen::Index begin, Eigen::Index end) {
-          if constexpr (D == Dist::kTruncatedNormal) {
-            for (Eigen::Index g = begin; g < end; ++g) {
-              Philox4x32 gen = base;
-              gen.Skip(static_cast<uint64_t>(g) * (kGroup * 256 / 4));
-              random::SingleSampler sampler(&gen);
-              const int64_t at = g * kGroup;
-              FillTruncatedGroup<T>(&sampler, o + at,
-                                    static_cast<int>(std::min<int64_t>(kGroup, n - at)));
-            }
-          } else {
-            Philox4x32 gen = base;
-            gen.Skip(static_cast<uint64_t>(begin));
-            for (Eigen::Index g = begin; g < end; ++g) {
-              const int64_t at = g * kGroup;
-              FillGroup<D, T>(gen(), o + at,
-                              static_cast<int>(std::min<int64_t>(kGroup, n - at)), lo, range);
-            }
-          }
-        });
+    if constexpr (D == Dist::kTruncatedNormal) {
+      random::FillTruncatedNormal<T>(d, base, o, n);
+    } else {
+      random::FillFixed<T>(d, base, o, n, [&](const Philox4x32::Result& s, T* v) {
+        if constexpr (D == Dist::kUniform) {
+          random::UniformGroup<T>(s, v);
+        } else if constexpr (D == Dist::kNormal) {
+          random::NormalGroup<T>(s, v);
+        } else {
+          random::UniformIntGroup<T>(s, lo, range, v);
+        }
+      });
+    }
   }
 
   absl::Mutex mu_;

@@ -1,5 +1,7 @@
-// Op definitions of the random family: RandomUniform, RandomStandardNormal, TruncatedNormal,
-// RandomUniformInt. Stateful: each run draws new values; seed/seed2 fix the sequence.
+// Op definitions of the random family. Stateful: RandomUniform, RandomStandardNormal,
+// TruncatedNormal, RandomUniformInt (each run draws new values; seed/seed2 fix the sequence).
+// Stateless: the Stateless* ops, whose values are a function of their seed (or key, counter and
+// algorithm) and shape.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -24,6 +26,45 @@ absl::Status RandomUniformIntShape(InferenceContext* c) {
   return RandomShape(c);
 }
 
+// Input `i` is a vector of `size` elements when its shape is known.
+absl::Status VectorOfSize(InferenceContext* c, int i, const char* what, int64_t size) {
+  PartialTensorShape s;
+  SG_RETURN_IF_ERROR(c->WithRank(i, 1, &s));
+  if (!s.unknown_rank() && s.dim_size(0) >= 0 && s.dim_size(0) != size) {
+    return c->Error(what, " must have shape [", size, "], got ", s.DebugString());
+  }
+  return absl::OkStatus();
+}
+
+// Shape, seed[2]: the output's shape is the value of `shape`.
+absl::Status StatelessShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(VectorOfSize(c, 1, "seed", 2));
+  return RandomShape(c);
+}
+
+absl::Status StatelessUniformIntShape(InferenceContext* c) {
+  PartialTensorShape s;
+  SG_RETURN_IF_ERROR(c->WithRank(2, 0, &s));
+  SG_RETURN_IF_ERROR(c->WithRank(3, 0, &s));
+  return StatelessShape(c);
+}
+
+// Shape, key[1], counter (a vector), alg (a scalar).
+absl::Status StatelessShapeV2(InferenceContext* c) {
+  PartialTensorShape s;
+  SG_RETURN_IF_ERROR(VectorOfSize(c, 1, "key", 1));
+  SG_RETURN_IF_ERROR(c->WithRank(2, 1, &s));
+  SG_RETURN_IF_ERROR(c->WithRank(3, 0, &s));
+  return RandomShape(c);
+}
+
+absl::Status StatelessUniformIntShapeV2(InferenceContext* c) {
+  PartialTensorShape s;
+  SG_RETURN_IF_ERROR(c->WithRank(4, 0, &s));
+  SG_RETURN_IF_ERROR(c->WithRank(5, 0, &s));
+  return StatelessShapeV2(c);
+}
+
 }  // namespace
 
 REGISTER_OP("RandomUniform").Input("shape: T").Output("output: dtype")
@@ -43,5 +84,58 @@ REGISTER_OP("RandomUniformInt").Input("shape: T").Input("minval: Tout").Input("m
     .Attr("seed: int = 0").Attr("seed2: int = 0")
     .Attr("Tout: {int32, int64}").Attr("T: {int32, int64}")
     .SetIsStateful().SetShapeFn(RandomUniformIntShape);
+
+REGISTER_OP("StatelessRandomUniform").Input("shape: T").Input("seed: Tseed")
+    .Output("output: dtype")
+    .Attr("dtype: {half, bfloat16, float, double} = DT_FLOAT").Attr("T: {int32, int64} = DT_INT32")
+    .Attr("Tseed: {int32, int64} = DT_INT64").SetShapeFn(StatelessShape);
+REGISTER_OP("StatelessRandomNormal").Input("shape: T").Input("seed: Tseed")
+    .Output("output: dtype")
+    .Attr("dtype: {half, bfloat16, float, double} = DT_FLOAT").Attr("T: {int32, int64} = DT_INT32")
+    .Attr("Tseed: {int32, int64} = DT_INT64").SetShapeFn(StatelessShape);
+REGISTER_OP("StatelessTruncatedNormal").Input("shape: T").Input("seed: Tseed")
+    .Output("output: dtype")
+    .Attr("dtype: {half, bfloat16, float, double} = DT_FLOAT").Attr("T: {int32, int64} = DT_INT32")
+    .Attr("Tseed: {int32, int64} = DT_INT64").SetShapeFn(StatelessShape);
+REGISTER_OP("StatelessRandomUniformInt").Input("shape: T").Input("seed: Tseed")
+    .Input("minval: dtype").Input("maxval: dtype").Output("output: dtype")
+    .Attr("dtype: {int32, int64}").Attr("T: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = DT_INT64").SetShapeFn(StatelessUniformIntShape);
+REGISTER_OP("StatelessRandomUniformFullInt").Input("shape: T").Input("seed: Tseed")
+    .Output("output: dtype")
+    .Attr("dtype: {int32, int64, uint32, uint64} = DT_UINT64")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .Attr("Tseed: {int32, int64, uint32, uint64} = DT_INT64").SetShapeFn(StatelessShape);
+REGISTER_OP("StatelessRandomGetKeyCounterAlg").Input("seed: Tseed")
+    .Output("key: uint64").Output("counter: uint64").Output("alg: int32")
+    .Attr("Tseed: {int32, int64} = DT_INT64")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(VectorOfSize(c, 0, "seed", 2));
+      c->set_output(0, PartialTensorShape({1}));
+      c->set_output(1, PartialTensorShape({2}));
+      c->set_output(2, PartialTensorShape::Scalar());
+      return absl::OkStatus();
+    });
+REGISTER_OP("StatelessRandomUniformV2").Input("shape: Tshape").Input("key: uint64")
+    .Input("counter: uint64").Input("alg: int32").Output("output: dtype")
+    .Attr("dtype: {half, bfloat16, float, double} = DT_FLOAT")
+    .Attr("Tshape: {int32, int64} = DT_INT32").SetShapeFn(StatelessShapeV2);
+REGISTER_OP("StatelessRandomNormalV2").Input("shape: Tshape").Input("key: uint64")
+    .Input("counter: uint64").Input("alg: int32").Output("output: dtype")
+    .Attr("dtype: {half, bfloat16, float, double} = DT_FLOAT")
+    .Attr("Tshape: {int32, int64} = DT_INT32").SetShapeFn(StatelessShapeV2);
+REGISTER_OP("StatelessTruncatedNormalV2").Input("shape: Tshape").Input("key: uint64")
+    .Input("counter: uint64").Input("alg: int32").Output("output: dtype")
+    .Attr("dtype: {half, bfloat16, float, double} = DT_FLOAT")
+    .Attr("Tshape: {int32, int64} = DT_INT32").SetShapeFn(StatelessShapeV2);
+REGISTER_OP("StatelessRandomUniformIntV2").Input("shape: Tshape").Input("key: uint64")
+    .Input("counter: uint64").Input("alg: int32").Input("minval: dtype").Input("maxval: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {int32, int64, uint32, uint64}").Attr("Tshape: {int32, int64} = DT_INT32")
+    .SetShapeFn(StatelessUniformIntShapeV2);
+REGISTER_OP("StatelessRandomUniformFullIntV2").Input("shape: Tshape").Input("key: uint64")
+    .Input("counter: uint64").Input("alg: int32").Output("output: dtype")
+    .Attr("dtype: {int32, int64, uint32, uint64} = DT_UINT64")
+    .Attr("Tshape: {int32, int64} = DT_INT32").SetShapeFn(StatelessShapeV2);
 
 }  // namespace sg

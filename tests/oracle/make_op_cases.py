@@ -1747,6 +1747,163 @@ def random(g):
                lambda: raw.RandomUniformInt(shape=g.const([2], "int32"), minval=g.const(3, dt),
                                             maxval=g.const(3, dt), seed=1, seed2=1, name="op"),
                error=True)
+RANDOM_SHAPES = [("mat", [3, 5]), ("odd", [7]), ("scalar", []), ("empty", [0, 3]),
+                 ("long", [1001])]
+STATELESS_FLOAT_OPS = ["StatelessRandomUniform", "StatelessRandomNormal",
+                       "StatelessTruncatedNormal"]
+
+
+@group
+def random_stateless(g):
+    # Exact where sg computes exactly TensorFlow's arithmetic (uniforms, integers); normals go
+    # through log, sqrt, sin and cos, where the default tolerance allows for libm differences.
+    for op in STATELESS_FLOAT_OPS:
+        exact = 0.0 if op == "StatelessRandomUniform" else None
+        for dt in tf_types(op, "dtype"):
+            for sname, shape in RANDOM_SHAPES:
+                if dt != "float32" and sname in ("scalar", "empty"):
+                    continue
+                g.case(f"{op}.{sgname(dt)}.{sname}",
+                       lambda: op_fn(op)(shape=g.const(shape, "int32"),
+                                         seed=g.const([7, 11], "int64"), dtype=dt, name="op"),
+                       rtol=exact, atol=exact)
+        g.case(f"{op}.float.seed_int32_negative",
+               lambda: op_fn(op)(shape=g.const([2, 3], "int64"),
+                                 seed=g.const([-3, 2**31 - 1], "int32"), dtype="float32",
+                                 name="op"), rtol=exact, atol=exact)
+        g.case(f"{op}.float.seed_bad_shape",
+               lambda: op_fn(op)(shape=g.const([2], "int32"),
+                                 seed=hide_shape(g.const([1, 2, 3], "int64")), name="op"),
+               error=True)
+        g.case(f"{op}.float.shape_not_vector",
+               lambda: op_fn(op)(shape=hide_rank(g.const([[2]], "int32")),
+                                 seed=g.const([1, 2], "int64"), name="op"), error=True)
+        g.case(f"{op}.float.shape_negative",
+               lambda: op_fn(op)(shape=g.const([2, -1], "int32"),
+                                 seed=g.const([1, 2], "int64"), name="op"), error=True)
+    for dt in tf_types("StatelessRandomUniformInt", "dtype"):
+        big = 2**62 if dt == "int64" else 2**30
+        for sname, shape, lo, hi in [("mat", [3, 5], -5, 20), ("wide", [9], -big, big),
+                                     ("one", [4], 3, 4), ("odd", [7], 0, 1000)]:
+            g.case(f"StatelessRandomUniformInt.{sgname(dt)}.{sname}",
+                   lambda: raw.StatelessRandomUniformInt(
+                       shape=g.const(shape, "int32"), seed=g.const([5, -9], "int64"),
+                       minval=g.const(lo, dt), maxval=g.const(hi, dt), name="op"))
+        g.case(f"StatelessRandomUniformInt.{sgname(dt)}.empty_range",
+               lambda: raw.StatelessRandomUniformInt(
+                   shape=g.const([2], "int32"), seed=g.const([1, 1], "int64"),
+                   minval=g.const(3, dt), maxval=g.const(3, dt), name="op"), error=True)
+        g.case(f"StatelessRandomUniformInt.{sgname(dt)}.empty_output_bad_range",
+               lambda: raw.StatelessRandomUniformInt(
+                   shape=g.const([0], "int32"), seed=g.const([1, 1], "int64"),
+                   minval=g.const(3, dt), maxval=g.const(1, dt), name="op"))
+    g.case("StatelessRandomUniformInt.int32.minval_not_scalar",
+           lambda: raw.StatelessRandomUniformInt(
+               shape=g.const([2], "int32"), seed=g.const([1, 1], "int64"),
+               minval=hide_rank(g.const([3], "int32")), maxval=g.const(5, "int32"), name="op"),
+           error=True)
+    for dt in tf_types("StatelessRandomUniformFullInt", "dtype"):
+        for st in ("int32", "int64"):
+            g.case(f"StatelessRandomUniformFullInt.{sgname(dt)}.seed_{st}",
+                   lambda: raw.StatelessRandomUniformFullInt(
+                       shape=g.const([3, 3], "int32"), seed=g.const([-1, 12345], st), dtype=dt,
+                       name="op"))
+    g.case("StatelessRandomUniformFullInt.uint32.seed_uint32",
+           lambda: raw.StatelessRandomUniformFullInt(
+               shape=g.const([3], "int32"), seed=g.const([1, 2], "uint32"), dtype="uint32",
+               name="op"), error=True)
+    for st in ("int32", "int64"):
+        g.case(f"StatelessRandomGetKeyCounterAlg.{st}",
+               lambda: list(raw.StatelessRandomGetKeyCounterAlg(
+                   seed=g.const([-7, 2**31 - 1], st), name="op")))
+    g.case("StatelessRandomGetKeyCounterAlg.int64.bad_seed",
+           lambda: list(raw.StatelessRandomGetKeyCounterAlg(
+               seed=hide_shape(g.const([1, 2, 3], "int64")), name="op")), error=True)
+
+
+STATELESS_V2_FLOAT_OPS = ["StatelessRandomUniformV2", "StatelessRandomNormalV2",
+                          "StatelessTruncatedNormalV2"]
+
+
+@group
+def random_stateless_v2(g):
+    def key_counter(seed=(3, 4)):
+        k, c, _ = raw.StatelessRandomGetKeyCounterAlg(seed=g.const(list(seed), "int64"),
+                                                      name="kc")
+        return k, c
+
+    # Algorithms: 1 Philox, 3 auto-select (Philox on CPU); TensorFlow's CPU kernels reject
+    # ThreeFry (2) and unknown ids.
+    for op in STATELESS_V2_FLOAT_OPS:
+        exact = 0.0 if op == "StatelessRandomUniformV2" else None
+        for dt in tf_types(op, "dtype"):
+            for sname, shape in RANDOM_SHAPES:
+                if dt != "float32" and sname in ("scalar", "empty"):
+                    continue
+                for alg in (1, 3):
+                    if alg == 3 and sname != "mat":
+                        continue
+                    def build():
+                        k, c = key_counter()
+                        return op_fn(op)(shape=g.const(shape, "int32"), key=k, counter=c,
+                                         alg=g.const(alg, "int32"), dtype=dt, name="op")
+                    g.case(f"{op}.{sgname(dt)}.{sname}_alg{alg}", build, rtol=exact,
+                           atol=exact)
+        g.case(f"{op}.float.literal_key_counter",
+               lambda: op_fn(op)(shape=g.const([6], "int64"),
+                                 key=g.const([0xfedcba9876543210], "uint64"),
+                                 counter=g.const([2**64 - 1, 17, 99], "uint64"),
+                                 alg=g.const(1, "int32"), name="op"), rtol=exact, atol=exact)
+        for alg in (0, 2, 4):
+            g.case(f"{op}.float.alg{alg}",
+                   lambda: op_fn(op)(shape=g.const([3], "int32"),
+                                     key=g.const([1], "uint64"),
+                                     counter=g.const([1, 2, 3, 4, 5], "uint64"),
+                                     alg=g.const(alg, "int32"), name="op"), error=True)
+        g.case(f"{op}.float.key_bad_shape",
+               lambda: op_fn(op)(shape=g.const([3], "int32"),
+                                 key=hide_shape(g.const([1, 2], "uint64")),
+                                 counter=g.const([1, 2], "uint64"),
+                                 alg=g.const(1, "int32"), name="op"), error=True)
+        g.case(f"{op}.float.alg_not_scalar",
+               lambda: op_fn(op)(shape=g.const([3], "int32"), key=g.const([1], "uint64"),
+                                 counter=g.const([1, 2], "uint64"),
+                                 alg=hide_rank(g.const([1], "int32")), name="op"), error=True)
+    for dt in tf_types("StatelessRandomUniformIntV2", "dtype"):
+        big = 2**62 if dt in ("int64", "uint64") else 2**30
+        for sname, shape, lo, hi in [("mat", [3, 5], 5, 20), ("wide", [9], -big, big),
+                                     ("one", [4], 3, 4)]:
+            def build():
+                k, c = key_counter((8, 1))
+                return raw.StatelessRandomUniformIntV2(
+                    shape=g.const(shape, "int32"), key=k, counter=c, alg=g.const(1, "int32"),
+                    minval=g.const(lo, dt), maxval=g.const(hi, dt), name="op")
+            g.case(f"StatelessRandomUniformIntV2.{sgname(dt)}.{sname}", build)
+        g.case(f"StatelessRandomUniformIntV2.{sgname(dt)}.empty_range",
+               lambda: raw.StatelessRandomUniformIntV2(
+                   shape=g.const([2], "int32"), key=g.const([1], "uint64"),
+                   counter=g.const([1, 2], "uint64"), alg=g.const(1, "int32"),
+                   minval=g.const(3, dt), maxval=g.const(3, dt), name="op"), error=True)
+    g.case("StatelessRandomUniformIntV2.int32.negative_range",
+           lambda: raw.StatelessRandomUniformIntV2(
+               shape=g.const([2, 3], "int64"), key=g.const([77], "uint64"),
+               counter=g.const([1, 2], "uint64"), alg=g.const(3, "int32"),
+               minval=g.const(-2**31, "int32"), maxval=g.const(-5, "int32"), name="op"))
+    for dt in tf_types("StatelessRandomUniformFullIntV2", "dtype"):
+        for alg in (1, 3):
+            def build():
+                k, c = key_counter((-2, 6))
+                return raw.StatelessRandomUniformFullIntV2(
+                    shape=g.const([7], "int32"), key=k, counter=c, alg=g.const(alg, "int32"),
+                    dtype=dt, name="op")
+            g.case(f"StatelessRandomUniformFullIntV2.{sgname(dt)}.alg{alg}", build)
+    g.case("StatelessRandomUniformFullIntV2.uint64.alg2",
+           lambda: raw.StatelessRandomUniformFullIntV2(
+               shape=g.const([3], "int32"), key=g.const([1], "uint64"),
+               counter=g.const([1, 2], "uint64"), alg=g.const(2, "int32"), name="op"),
+           error=True)
+
+
 NUMERIC_STATE = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
                  "uint8", "uint16", "uint32", "uint64", "complex64", "complex128"]
 

@@ -1,0 +1,227 @@
+// The stateless random ops: the same shape and seed give the same values, TensorFlow's to the bit.
+//
+// StatelessRandom{Uniform,Normal,UniformInt,UniformFullInt} and StatelessTruncatedNormal take a
+// seed pair, which FromSeedPair (philox_random.h) scrambles into a Philox key and counter as
+// TensorFlow does; StatelessRandomGetKeyCounterAlg exposes that key and counter. The V2 ops take
+// the key, counter and algorithm themselves. TensorFlow's CPU kernels run only Philox (1) and
+// auto-select (3, which picks Philox); ThreeFry (2) and any other id fail with INVALID_ARGUMENT,
+// as there. The samples and their layout are random_distributions.h's, shared with the stateful ops.
+#include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/philox_random.h"
+#include "core/kernels/random_distributions.h"
+
+namespace sg {
+namespace {
+
+using random::Philox4x32;
+
+enum class Dist { kUniform, kNormal, kTruncatedNormal, kUniformInt, kFullInt };
+
+// TensorFlow's RNG algorithm ids.
+constexpr int kAlgPhilox = 1;
+constexpr int kAlgAutoSelect = 3;
+
+using IntOutTypes = TypeList<int32_t, int64_t, uint32_t, uint64_t>;
+
+// The output shape from a shape input: an int32/int64 vector of non-negative sizes.
+absl::Status ShapeFromTensor(const OpKernel& k, const Tensor& t, TensorShape* shape) {
+  if (t.dims() != 1 || (t.dtype() != DT_INT32 && t.dtype() != DT_INT64)) {
+    return KernelError(k, "shape must be a vector of {int32,int64}, got shape ",
+                       t.shape().DebugString());
+  }
+  std::vector<int64_t> dims(t.NumElements());
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    dims[i] = t.dtype() == DT_INT64 ? t.data<int64_t>()[i] : t.data<int32_t>()[i];
+  }
+  auto s = TensorShape::Build(dims);
+  if (!s.ok()) return KernelError(k, s.status().message());
+  *shape = *s;
+  return absl::OkStatus();
+}
+
+absl::Status CheckSeedShape(const OpKernel& k, const Tensor& seed) {
+  if (seed.dims() != 1 || seed.dim_size(0) != 2) {
+    return KernelError(k, "seed must have shape [2], not ", seed.shape().DebugString());
+  }
+  return absl::OkStatus();
+}
+
+// The generator for a seed pair of shape [2] (int32 seeds are sign-extended to 64 bits).
+absl::Status GeneratorFromSeed(const OpKernel& k, const Tensor& seed, Philox4x32* gen) {
+  uint64_t s0, s1;
+  if (seed.dtype() == DT_INT32) {
+    s0 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[0]));
+    s1 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[1]));
+  } else if (seed.dtype() == DT_INT64) {
+    s0 = static_cast<uint64_t>(seed.data<int64_t>()[0]);
+    s1 = static_cast<uint64_t>(seed.data<int64_t>()[1]);
+  } else {
+    return KernelError(k, "Invalid seed type: ", DataTypeString(seed.dtype()));
+  }
+  *gen = random::FromSeedPair(s0, s1);
+  return absl::OkStatus();
+}
+
+// The V2 ops' algorithm input (a scalar), auto-select resolved to Philox.
+absl::Status ReadAlgorithm(const OpKernel& k, const Tensor& alg_t, int* alg) {
+  if (alg_t.dims() != 0 || alg_t.dtype() != DT_INT32) {
+    return KernelError(k, "input 3 (0-based) must have shape [], not ",
+                       alg_t.shape().DebugString());
+  }
+  *alg = alg_t.data<int32_t>()[0];
+  if (*alg == kAlgAutoSelect) *alg = kAlgPhilox;
+  return absl::OkStatus();
+}
+
+// Key [1] and counter [at least the algorithm's counter size] (Philox: 2 words of 64 bits).
+// TensorFlow asks for `alg` words whatever the algorithm; sg asks Philox for the 2 it reads.
+absl::Status CheckKeyCounter(const OpKernel& k, int alg, const Tensor& key, const Tensor& counter) {
+  if (key.dims() != 1 || key.dim_size(0) != 1) {
+    return KernelError(k, "key must have shape [1], not ", key.shape().DebugString(),
+                       ". (Note that batched keys are not supported yet.)");
+  }
+  const int64_t min_counter = alg == kAlgPhilox ? 2 : std::max(alg, 0);
+  if (counter.dims() != 1 || counter.dim_size(0) < min_counter) {
+    return KernelError(k, "counter must be a vector with length at least ", min_counter,
+                       "; got shape: ", counter.shape().DebugString(),
+                       ". (Note that batched counters are not supported yet.)");
+  }
+  return absl::OkStatus();
+}
+
+// The Philox generator a V2 op's key and counter describe.
+absl::Status GeneratorFromKeyCounter(const OpKernel& k, int alg, const Tensor& key_t,
+                                     const Tensor& counter_t, Philox4x32* gen) {
+  if (alg != kAlgPhilox) return KernelError(k, "Unsupported algorithm id: ", alg);
+  const uint64_t key = key_t.data<uint64_t>()[0];
+  const uint64_t* c = counter_t.data<uint64_t>();
+  *gen = Philox4x32({static_cast<uint32_t>(c[0]), static_cast<uint32_t>(c[0] >> 32),
+                     static_cast<uint32_t>(c[1]), static_cast<uint32_t>(c[1] >> 32)},
+                    {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)});
+  return absl::OkStatus();
+}
+
+// Inputs: V1 (shape, seed[, minval, maxval]); V2 (shape, key, counter, alg[, minval, maxval]).
+template <Dist D, bool kV2>
+class StatelessRandomOp final : public OpKernel {
+ public:
+  explicit StatelessRandomOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    int alg = kAlgPhilox;
+    if constexpr (kV2) OP_REQUIRES_OK(ctx, ReadAlgorithm(*this, ctx->input(3), &alg));
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, ShapeFromTensor(*this, ctx->input(0), &shape));
+    if constexpr (kV2) {
+      OP_REQUIRES_OK(ctx, CheckKeyCounter(*this, alg, ctx->input(1), ctx->input(2)));
+    } else {
+      OP_REQUIRES_OK(ctx, CheckSeedShape(*this, ctx->input(1)));
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    if (shape.num_elements() == 0) return;
+    Philox4x32 gen;
+    if constexpr (kV2) {
+      OP_REQUIRES_OK(ctx,
+                     GeneratorFromKeyCounter(*this, alg, ctx->input(1), ctx->input(2), &gen));
+    } else {
+      OP_REQUIRES_OK(ctx, GeneratorFromSeed(*this, ctx->input(1), &gen));
+    }
+    const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
+    const int64_t n = out->NumElements();
+    const DataType dtype = output_type(0);
+    bool ok;
+    if constexpr (D == Dist::kUniformInt) {
+      const int first = kV2 ? 4 : 2;
+      const Tensor& lo_t = ctx->input(first);
+      const Tensor& hi_t = ctx->input(first + 1);
+      OP_REQUIRES(ctx, lo_t.dims() == 0,
+                  KernelError(*this, "minval must be 0-D, got shape ", lo_t.shape().DebugString()));
+      OP_REQUIRES(ctx, hi_t.dims() == 0,
+                  KernelError(*this, "maxval must be 0-D, got shape ", hi_t.shape().DebugString()));
+      ok = DispatchTypes(IntOutTypes(), dtype, [&](auto tag) {
+        using T = decltype(tag);
+        using U = std::make_unsigned_t<T>;
+        const T lo = lo_t.data<T>()[0], hi = hi_t.data<T>()[0];
+        OP_REQUIRES(ctx, lo < hi,
+                    KernelError(*this, "Need minval < maxval, got ", lo, " >= ", hi));
+        const U range = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
+        random::FillFixed<T>(d, gen, out->data<T>(), n, [&](const Philox4x32::Result& s, T* v) {
+          random::UniformIntGroup<T>(s, lo, range, v);
+        });
+      });
+    } else if constexpr (D == Dist::kFullInt) {
+      ok = DispatchTypes(IntOutTypes(), dtype, [&](auto tag) {
+        using T = decltype(tag);
+        random::FillFixed<T>(d, gen, out->data<T>(), n, [](const Philox4x32::Result& s, T* v) {
+          random::FullIntGroup<T>(s, v);
+        });
+      });
+    } else {
+      ok = DispatchTypes(FloatTypesWithBf16(), dtype, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (D == Dist::kTruncatedNormal) {
+          random::FillTruncatedNormal<T>(d, gen, out->data<T>(), n);
+        } else {
+          random::FillFixed<T>(d, gen, out->data<T>(), n, [](const Philox4x32::Result& s, T* v) {
+            if constexpr (D == Dist::kUniform) {
+              random::UniformGroup<T>(s, v);
+            } else {
+              random::NormalGroup<T>(s, v);
+            }
+          });
+        }
+      });
+    }
+    if (!ok) ctx->CtxFailure(UnsupportedType(*this, dtype));
+  }
+};
+
+// The key, counter and algorithm of a seed pair: what the V2 ops take.
+class StatelessRandomGetKeyCounterAlgOp final : public OpKernel {
+ public:
+  explicit StatelessRandomGetKeyCounterAlgOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& seed = ctx->input(0);
+    OP_REQUIRES_OK(ctx, CheckSeedShape(*this, seed));
+    Philox4x32 gen;
+    OP_REQUIRES_OK(ctx, GeneratorFromSeed(*this, seed, &gen));
+    Tensor *key, *counter, *alg;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({1}), &key));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({2}), &counter));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({}), &alg));
+    const auto& k = gen.key();
+    const auto& c = gen.counter();
+    key->data<uint64_t>()[0] = k[0] | (static_cast<uint64_t>(k[1]) << 32);
+    counter->data<uint64_t>()[0] = c[0] | (static_cast<uint64_t>(c[1]) << 32);
+    counter->data<uint64_t>()[1] = c[2] | (static_cast<uint64_t>(c[3]) << 32);
+    alg->data<int32_t>()[0] = kAlgPhilox;
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniform").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kUniform, false>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomNormal").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kNormal, false>);
+REGISTER_KERNEL_BUILDER(Name("StatelessTruncatedNormal").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kTruncatedNormal, false>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformInt").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kUniformInt, false>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformFullInt").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kFullInt, false>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomGetKeyCounterAlg").Device(DEVICE_CPU),
+                        StatelessRandomGetKeyCounterAlgOp);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformV2").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kUniform, true>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomNormalV2").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kNormal, true>);
+REGISTER_KERNEL_BUILDER(Name("StatelessTruncatedNormalV2").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kTruncatedNormal, true>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformIntV2").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kUniformInt, true>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformFullIntV2").Device(DEVICE_CPU),
+                        StatelessRandomOp<Dist::kFullInt, true>);
+
+}  // namespace
+}  // namespace sg
