@@ -4,12 +4,10 @@
 // and moves the generator past them, so successive runs draw new values. Output group g (4 floats,
 // 2 doubles) reads block g; a truncated-normal group reads from block 256*g on (as many words as
 // rejection needs).
-#include <random>
-
-#include "absl/synchronization/mutex.h"
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/philox_random.h"
 #include "core/kernels/random_distributions.h"
+#include "core/kernels/random_op_util.h"
 
 namespace sg {
 namespace {
@@ -22,30 +20,12 @@ template <Dist D>
 class RandomOp final : public OpKernel {
  public:
   explicit RandomOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    int64_t seed = 0, seed2 = 0;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("seed", &seed));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("seed2", &seed2));
-    if (seed == 0 && seed2 == 0) {
-      std::random_device rd;
-      seed = (static_cast<int64_t>(rd()) << 32) | rd();
-      seed2 = (static_cast<int64_t>(rd()) << 32) | rd();
-    }
-    generator_ = Philox4x32(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
+    OP_REQUIRES_OK(ctx, generator_.Init(ctx));
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& shape_t = ctx->input(0);
-    OP_REQUIRES(ctx, shape_t.dims() == 1 &&
-                         (shape_t.dtype() == DT_INT32 || shape_t.dtype() == DT_INT64),
-                KernelError(*this, "shape must be a vector of {int32,int64}, got shape ",
-                            shape_t.shape().DebugString()));
-    std::vector<int64_t> dims(shape_t.NumElements());
-    for (int64_t i = 0; i < shape_t.NumElements(); ++i) {
-      dims[i] = shape_t.dtype() == DT_INT64 ? shape_t.data<int64_t>()[i]
-                                            : shape_t.data<int32_t>()[i];
-    }
-    auto shape = TensorShape::Build(dims);
-    OP_REQUIRES(ctx, shape.ok(), KernelError(*this, shape.status().message()));
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, random::ShapeFromTensor(*this, ctx->input(0), &shape));
     const DataType dtype = output_type(0);
     if constexpr (D == Dist::kUniformInt) {
       const Tensor& lo = ctx->input(1);
@@ -55,7 +35,7 @@ class RandomOp final : public OpKernel {
       OP_REQUIRES(ctx, hi.dims() == 0,
                   KernelError(*this, "maxval must be 0-D, got shape ", hi.shape().DebugString()));
       Tensor* out;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
       if (out->NumElements() == 0) return;
       DispatchTypes(TypeList<int32_t, int64_t>(), dtype, [&](auto tag) {
         using T = decltype(tag);
@@ -69,7 +49,7 @@ class RandomOp final : public OpKernel {
       bool ok = DispatchTypes(FloatTypesWithBf16(), dtype, [&](auto tag) {
         using T = decltype(tag);
         Tensor* out;
-        OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
+        OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
         if (out->NumElements() == 0) return;
         Fill<T>(ctx, out, T(0), 0u);
       });
@@ -81,12 +61,7 @@ class RandomOp final : public OpKernel {
   template <typename T, typename Range>
   void Fill(OpKernelContext* ctx, Tensor* out, T lo, Range range) {
     const int64_t n = out->NumElements();
-    Philox4x32 base;
-    {
-      absl::MutexLock lock(&mu_);
-      base = generator_;
-      generator_.Skip(static_cast<uint64_t>(n) * 256);
-    }
+    const Philox4x32 base = generator_.Reserve(static_cast<uint64_t>(n) * 256);
     const Eigen::ThreadPoolDevice& d = ctx->eigen_cpu_device();
     T* o = out->data<T>();
     if constexpr (D == Dist::kTruncatedNormal) {
@@ -104,8 +79,7 @@ class RandomOp final : public OpKernel {
     }
   }
 
-  absl::Mutex mu_;
-  Philox4x32 generator_ ABSL_GUARDED_BY(mu_);
+  random::GuardedPhilox generator_;
 };
 
 REGISTER_KERNEL_BUILDER(Name("RandomUniform").Device(DEVICE_CPU), RandomOp<Dist::kUniform>);

@@ -9,11 +9,15 @@
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/philox_random.h"
 #include "core/kernels/random_distributions.h"
+#include "core/kernels/random_op_util.h"
 
 namespace sg {
 namespace {
 
+using random::CheckSeedShape;
+using random::GeneratorFromSeed;
 using random::Philox4x32;
+using random::ShapeFromTensor;
 
 enum class Dist { kUniform, kNormal, kTruncatedNormal, kUniformInt, kFullInt };
 
@@ -22,45 +26,6 @@ constexpr int kAlgPhilox = 1;
 constexpr int kAlgAutoSelect = 3;
 
 using IntOutTypes = TypeList<int32_t, int64_t, uint32_t, uint64_t>;
-
-// The output shape from a shape input: an int32/int64 vector of non-negative sizes.
-absl::Status ShapeFromTensor(const OpKernel& k, const Tensor& t, TensorShape* shape) {
-  if (t.dims() != 1 || (t.dtype() != DT_INT32 && t.dtype() != DT_INT64)) {
-    return KernelError(k, "shape must be a vector of {int32,int64}, got shape ",
-                       t.shape().DebugString());
-  }
-  std::vector<int64_t> dims(t.NumElements());
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    dims[i] = t.dtype() == DT_INT64 ? t.data<int64_t>()[i] : t.data<int32_t>()[i];
-  }
-  auto s = TensorShape::Build(dims);
-  if (!s.ok()) return KernelError(k, s.status().message());
-  *shape = *s;
-  return absl::OkStatus();
-}
-
-absl::Status CheckSeedShape(const OpKernel& k, const Tensor& seed) {
-  if (seed.dims() != 1 || seed.dim_size(0) != 2) {
-    return KernelError(k, "seed must have shape [2], not ", seed.shape().DebugString());
-  }
-  return absl::OkStatus();
-}
-
-// The generator for a seed pair of shape [2] (int32 seeds are sign-extended to 64 bits).
-absl::Status GeneratorFromSeed(const OpKernel& k, const Tensor& seed, Philox4x32* gen) {
-  uint64_t s0, s1;
-  if (seed.dtype() == DT_INT32) {
-    s0 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[0]));
-    s1 = static_cast<uint64_t>(static_cast<int64_t>(seed.data<int32_t>()[1]));
-  } else if (seed.dtype() == DT_INT64) {
-    s0 = static_cast<uint64_t>(seed.data<int64_t>()[0]);
-    s1 = static_cast<uint64_t>(seed.data<int64_t>()[1]);
-  } else {
-    return KernelError(k, "Invalid seed type: ", DataTypeString(seed.dtype()));
-  }
-  *gen = random::FromSeedPair(s0, s1);
-  return absl::OkStatus();
-}
 
 // The V2 ops' algorithm input (a scalar), auto-select resolved to Philox.
 absl::Status ReadAlgorithm(const OpKernel& k, const Tensor& alg_t, int* alg) {

@@ -2,6 +2,8 @@
 // TruncatedNormal, RandomUniformInt (each run draws new values; seed/seed2 fix the sequence).
 // Stateless: the Stateless* ops, whose values are a function of their seed (or key, counter and
 // algorithm) and shape.
+#include <vector>
+
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -63,6 +65,37 @@ absl::Status StatelessUniformIntShapeV2(InferenceContext* c) {
   SG_RETURN_IF_ERROR(c->WithRank(4, 0, &s));
   SG_RETURN_IF_ERROR(c->WithRank(5, 0, &s));
   return StatelessShapeV2(c);
+}
+
+// Shape followed by the shape of input `param` (RandomGamma's alpha, RandomPoisson's rate).
+absl::Status ShapeThenParameter(InferenceContext* c) {
+  PartialTensorShape shape;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 1, &shape));
+  const PartialTensorShape samples = c->InputAsShape(0);
+  const PartialTensorShape& param = c->input(1);
+  if (samples.unknown_rank() || param.unknown_rank()) {
+    c->set_output(0, PartialTensorShape());
+    return absl::OkStatus();
+  }
+  std::vector<int64_t> dims(samples.dim_sizes().begin(), samples.dim_sizes().end());
+  dims.insert(dims.end(), param.dim_sizes().begin(), param.dim_sizes().end());
+  c->set_output(0, PartialTensorShape(dims));
+  return absl::OkStatus();
+}
+
+// Logits [batch, classes], num_samples (a scalar): output [batch, num_samples].
+absl::Status MultinomialShape(InferenceContext* c) {
+  PartialTensorShape logits, n;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 2, &logits));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 0, &n));
+  int64_t samples = -1;
+  if (const Tensor* t = c->input_tensor(1); t != nullptr && t->NumElements() == 1) {
+    samples = t->data<int32_t>()[0];
+    if (samples < 0) return c->Error("num_samples should be non-negative, got ", samples);
+  }
+  c->set_output(0, PartialTensorShape({logits.unknown_rank() ? -1 : logits.dim_size(0),
+                                       samples}));
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -137,5 +170,45 @@ REGISTER_OP("StatelessRandomUniformFullIntV2").Input("shape: Tshape").Input("key
     .Input("counter: uint64").Input("alg: int32").Output("output: dtype")
     .Attr("dtype: {int32, int64, uint32, uint64} = DT_UINT64")
     .Attr("Tshape: {int32, int64} = DT_INT32").SetShapeFn(StatelessShapeV2);
+
+REGISTER_OP("Multinomial").Input("logits: T").Input("num_samples: int32")
+    .Output("output: output_dtype")
+    .Attr("seed: int = 0").Attr("seed2: int = 0")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64}")
+    .Attr("output_dtype: {int32, int64} = DT_INT64")
+    .SetIsStateful().SetShapeFn(MultinomialShape);
+REGISTER_OP("StatelessMultinomial").Input("logits: T").Input("num_samples: int32")
+    .Input("seed: Tseed").Output("output: output_dtype")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64}")
+    .Attr("Tseed: {int32, int64} = DT_INT64").Attr("output_dtype: {int32, int64} = DT_INT64")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(VectorOfSize(c, 2, "seed", 2));
+      return MultinomialShape(c);
+    });
+REGISTER_OP("RandomGamma").Input("shape: S").Input("alpha: T").Output("output: T")
+    .Attr("seed: int = 0").Attr("seed2: int = 0")
+    .Attr("S: {int32, int64}").Attr("T: {half, float, double}")
+    .SetIsStateful().SetShapeFn(ShapeThenParameter);
+REGISTER_OP("RandomPoisson").Input("shape: S").Input("rate: dtype").Output("output: dtype")
+    .Attr("seed: int = 0").Attr("seed2: int = 0")
+    .Attr("S: {int32, int64}").Attr("dtype: {half, float, double}")
+    .SetIsStateful().Deprecated(25, "Replaced by RandomPoissonV2")
+    .SetShapeFn(ShapeThenParameter);
+REGISTER_OP("RandomPoissonV2").Input("shape: S").Input("rate: R").Output("output: dtype")
+    .Attr("seed: int = 0").Attr("seed2: int = 0")
+    .Attr("S: {int32, int64}").Attr("R: {half, float, double, int32, int64} = DT_DOUBLE")
+    .Attr("dtype: {half, float, double, int32, int64} = DT_INT64")
+    .SetIsStateful().SetShapeFn(ShapeThenParameter);
+REGISTER_OP("StatelessRandomGammaV2").Input("shape: T").Input("seed: Tseed").Input("alpha: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {half, float, double}").Attr("T: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = DT_INT64").SetShapeFn(StatelessShape);
+REGISTER_OP("StatelessRandomPoisson").Input("shape: T").Input("seed: Tseed").Input("lam: Rtype")
+    .Output("output: dtype")
+    .Attr("Rtype: {half, float, double, int32, int64}")
+    .Attr("dtype: {half, float, double, int32, int64}").Attr("T: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = DT_INT64").SetShapeFn(StatelessShape);
 
 }  // namespace sg

@@ -1904,6 +1904,135 @@ def random_stateless_v2(g):
            error=True)
 
 
+def poisson_v1(gdef, case):
+    """Stores the RandomPoissonV2 node `op` (rate and output of one dtype) as a RandomPoisson:
+    TensorFlow 2.21 refuses to run RandomPoisson in a current GraphDef."""
+    for n in gdef.node:
+        if n.name == f"{case}/op":
+            n.op = "RandomPoisson"
+            del n.attr["R"]
+
+
+@group
+def random_sampling(g):
+    # Seeded stateful ops and stateless ops: TensorFlow's values exactly (computed in double).
+    for op in ("Multinomial", "StatelessMultinomial"):
+        stateless = op == "StatelessMultinomial"
+
+        def mult(logits, n, out="int64", seed=(7, 11), seed_dt="int64"):
+            n = g.const(n, "int32") if isinstance(n, int) else n
+            if stateless:
+                return raw.StatelessMultinomial(logits=logits, num_samples=n,
+                                                seed=g.const(list(seed), seed_dt),
+                                                output_dtype=out, name="op")
+            return raw.Multinomial(logits=logits, num_samples=n,
+                                   seed=seed[0], seed2=seed[1], output_dtype=out, name="op")
+        for dt in tf_types(op, "T"):
+            g.case(f"{op}.{sgname(dt)}.mat", lambda: mult(g.rand(dt, [3, 5]), 6))
+            if dt != "float32":
+                continue
+            g.case(f"{op}.float.int32_out", lambda: mult(g.rand(dt, [2, 4]), 5, out="int32"))
+            # 37 samples: rows start inside a Philox block.
+            g.case(f"{op}.float.long_rows", lambda: mult(g.rand(dt, [4, 50], lo=-8, hi=2), 37))
+            g.case(f"{op}.float.infinite_logits",
+                   lambda: mult(g.const([[0.0, -np.inf, 1.0, 2.0], [-np.inf] * 4,
+                                         [np.nan, 1.0, 0.5, np.inf]], "float32"), 8))
+            g.case(f"{op}.float.empty_batch", lambda: mult(g.rand(dt, [0, 4]), 3))
+            g.case(f"{op}.float.no_samples", lambda: mult(g.rand(dt, [2, 4]), 0))
+            g.case(f"{op}.float.seed_other",
+                   lambda: mult(g.rand(dt, [2, 6]), 9, seed=(0, 5) if not stateless else (-1, 3),
+                                seed_dt="int32"))
+            g.case(f"{op}.float.negative_samples", lambda: mult(g.rand(dt, [2, 4]),
+                                                                hide_shape(g.const(-1, "int32"))),
+                   error=True)
+            g.case(f"{op}.float.no_classes", lambda: mult(g.rand(dt, [2, 0]), 3), error=True)
+            g.case(f"{op}.float.logits_not_matrix",
+                   lambda: mult(hide_rank(g.rand(dt, [4])), 3), error=True)
+    g.case("StatelessMultinomial.float.seed_bad_shape",
+           lambda: raw.StatelessMultinomial(logits=g.rand("float32", [2, 3]),
+                                            num_samples=g.const(2, "int32"),
+                                            seed=hide_shape(g.const([1, 2, 3], "int64")),
+                                            name="op"), error=True)
+
+    alphas = [0.5, 1.0, 2.5, 7.0, 0.01, 30.0]
+    for dt in tf_types("RandomGamma", "T"):
+        g.case(f"RandomGamma.{sgname(dt)}.vec",
+               lambda: raw.RandomGamma(shape=g.const([3], "int32"), alpha=g.const(alphas, dt),
+                                       seed=7, seed2=11, name="op"))
+        g.case(f"StatelessRandomGammaV2.{sgname(dt)}.vec",
+               lambda: raw.StatelessRandomGammaV2(shape=g.const([3, 6], "int32"),
+                                                  seed=g.const([4, 5], "int64"),
+                                                  alpha=g.const(alphas, dt), name="op"))
+    g.case("RandomGamma.float.matrix_alpha",
+           lambda: raw.RandomGamma(shape=g.const([], "int64"),
+                                   alpha=g.rand("float32", [2, 3], lo=0.1, hi=5), seed=3,
+                                   seed2=0, name="op"))
+    g.case("RandomGamma.double.special_alpha",
+           lambda: raw.RandomGamma(shape=g.const([2], "int32"),
+                                   alpha=g.const([0.0, -1.0, np.nan, np.inf, 1e-30], "float64"),
+                                   seed=1, seed2=2, name="op"))
+    g.case("RandomGamma.float.empty",
+           lambda: raw.RandomGamma(shape=g.const([0], "int32"), alpha=g.const([1.0], "float32"),
+                                   seed=1, seed2=2, name="op"))
+    g.case("RandomGamma.float.shape_not_vector",
+           lambda: raw.RandomGamma(shape=hide_rank(g.const([[2]], "int32")),
+                                   alpha=g.const([1.0], "float32"), seed=1, seed2=2, name="op"),
+           error=True)
+    g.case("StatelessRandomGammaV2.float.scalar_alpha",
+           lambda: raw.StatelessRandomGammaV2(shape=g.const([5], "int64"),
+                                              seed=g.const([-4, 5], "int32"),
+                                              alpha=g.const(0.3, "float32"), name="op"))
+    g.case("StatelessRandomGammaV2.float.empty_mismatch",
+           lambda: raw.StatelessRandomGammaV2(shape=g.const([0, 2], "int32"),
+                                              seed=g.const([4, 5], "int64"),
+                                              alpha=g.const([1.0, 2.0, 3.0], "float32"),
+                                              name="op"))
+    g.case("StatelessRandomGammaV2.float.shape_mismatch",
+           lambda: raw.StatelessRandomGammaV2(shape=g.const([3, 2], "int32"),
+                                              seed=g.const([4, 5], "int64"),
+                                              alpha=g.const([1.0, 2.0, 3.0], "float32"),
+                                              name="op"), error=True)
+    g.case("StatelessRandomGammaV2.float.seed_bad_shape",
+           lambda: raw.StatelessRandomGammaV2(shape=g.const([3], "int32"),
+                                              seed=hide_shape(g.const([4], "int64")),
+                                              alpha=g.const([1.0, 2.0, 3.0], "float32"),
+                                              name="op"), error=True)
+
+    def rates(dt):
+        if tf.as_dtype(dt).is_integer:
+            return [0, 1, 3, 10, 12, 100, 1000, -2]
+        return [0.5, 3.0, 9.99, 10.0, 12.5, 100.0, 1000.0, -2.0, np.inf]
+    for r in tf_types("RandomPoissonV2", "R"):
+        for dt in tf_types("RandomPoissonV2", "dtype"):
+            g.case(f"RandomPoissonV2.{sgname(dt)}.rate_{sgname(r)}",
+                   lambda: raw.RandomPoissonV2(shape=g.const([3], "int32"),
+                                               rate=g.const(rates(r), r), seed=7, seed2=11,
+                                               dtype=dt, name="op"))
+            g.case(f"StatelessRandomPoisson.{sgname(dt)}.lam_{sgname(r)}",
+                   lambda: raw.StatelessRandomPoisson(shape=g.const([3, len(rates(r))], "int32"),
+                                                      seed=g.const([9, -9], "int64"),
+                                                      lam=g.const(rates(r), r), dtype=dt,
+                                                      name="op"))
+    for dt in tf_types("RandomPoisson", "dtype"):
+        g.case(f"RandomPoisson.{sgname(dt)}.vec",
+               lambda: raw.RandomPoissonV2(shape=g.const([2, 2], "int64"),
+                                           rate=g.const([0.5, 4.0, 25.0], dt), seed=5, seed2=6,
+                                           dtype=dt, name="op"), edit=poisson_v1)
+    g.case("RandomPoissonV2.int64.matrix_rate",
+           lambda: raw.RandomPoissonV2(shape=g.const([], "int32"),
+                                       rate=g.rand("float64", [2, 3], lo=0, hi=40), seed=0,
+                                       seed2=3, name="op"))
+    g.case("RandomPoissonV2.int64.empty",
+           lambda: raw.RandomPoissonV2(shape=g.const([0], "int32"),
+                                       rate=g.const([1.0], "float64"), seed=1, seed2=2,
+                                       name="op"))
+    g.case("StatelessRandomPoisson.int32.shape_mismatch",
+           lambda: raw.StatelessRandomPoisson(shape=g.const([3, 2], "int32"),
+                                              seed=g.const([4, 5], "int64"),
+                                              lam=g.const([1.0, 2.0, 3.0], "float32"),
+                                              dtype="int32", name="op"), error=True)
+
+
 NUMERIC_STATE = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
                  "uint8", "uint16", "uint32", "uint64", "complex64", "complex128"]
 
