@@ -98,6 +98,24 @@ absl::Status MultinomialShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// image_size [3], bounding_boxes [batch, boxes, 4], then `scalars` scalar inputs and, when
+// `seed`, a seed pair: outputs begin [3], size [3], bboxes [1, 1, 4].
+template <int kScalars, bool kSeed>
+absl::Status SampleDistortedBoundingBoxShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(VectorOfSize(c, 0, "image_size", 3));
+  PartialTensorShape s;
+  SG_RETURN_IF_ERROR(c->WithRank(1, 3, &s));
+  if (!s.unknown_rank() && s.dim_size(2) >= 0 && s.dim_size(2) != 4) {
+    return c->Error("bounding_boxes must have shape [batch, boxes, 4], got ", s.DebugString());
+  }
+  for (int i = 2; i < 2 + kScalars; ++i) SG_RETURN_IF_ERROR(c->WithRank(i, 0, &s));
+  if (kSeed) SG_RETURN_IF_ERROR(VectorOfSize(c, 2 + kScalars, "seed", 2));
+  c->set_output(0, PartialTensorShape({3}));
+  c->set_output(1, PartialTensorShape({3}));
+  c->set_output(2, PartialTensorShape({1, 1, 4}));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 REGISTER_OP("RandomUniform").Input("shape: T").Output("output: dtype")
@@ -210,5 +228,31 @@ REGISTER_OP("StatelessRandomPoisson").Input("shape: T").Input("seed: Tseed").Inp
     .Attr("Rtype: {half, float, double, int32, int64}")
     .Attr("dtype: {half, float, double, int32, int64}").Attr("T: {int32, int64}")
     .Attr("Tseed: {int32, int64} = DT_INT64").SetShapeFn(StatelessShape);
+
+REGISTER_OP("SampleDistortedBoundingBox").Input("image_size: T")
+    .Input("bounding_boxes: float").Output("begin: T").Output("size: T")
+    .Output("bboxes: float")
+    .Attr("T: {uint8, int8, int16, int32, int64}").Attr("seed: int = 0").Attr("seed2: int = 0")
+    .Attr("min_object_covered: float = 0.1")
+    .Attr("aspect_ratio_range: list(float) = [0.75, 1.33]")
+    .Attr("area_range: list(float) = [0.05, 1.0]").Attr("max_attempts: int = 100")
+    .Attr("use_image_if_no_bounding_boxes: bool = false")
+    .SetIsStateful().SetShapeFn(SampleDistortedBoundingBoxShape<0, false>);
+REGISTER_OP("SampleDistortedBoundingBoxV2").Input("image_size: T")
+    .Input("bounding_boxes: float").Input("min_object_covered: float").Output("begin: T")
+    .Output("size: T").Output("bboxes: float")
+    .Attr("T: {uint8, int8, int16, int32, int64}").Attr("seed: int = 0").Attr("seed2: int = 0")
+    .Attr("aspect_ratio_range: list(float) = [0.75, 1.33]")
+    .Attr("area_range: list(float) = [0.05, 1.0]").Attr("max_attempts: int = 100")
+    .Attr("use_image_if_no_bounding_boxes: bool = false")
+    .SetIsStateful().SetShapeFn(SampleDistortedBoundingBoxShape<1, false>);
+REGISTER_OP("StatelessSampleDistortedBoundingBox").Input("image_size: T")
+    .Input("bounding_boxes: float").Input("min_object_covered: float").Input("seed: Tseed")
+    .Output("begin: T").Output("size: T").Output("bboxes: float")
+    .Attr("T: {uint8, int8, int16, int32, int64}").Attr("Tseed: {int32, int64}")
+    .Attr("aspect_ratio_range: list(float) = [0.75, 1.33]")
+    .Attr("area_range: list(float) = [0.05, 1.0]").Attr("max_attempts: int = 100")
+    .Attr("use_image_if_no_bounding_boxes: bool = false")
+    .SetShapeFn(SampleDistortedBoundingBoxShape<1, true>);
 
 }  // namespace sg

@@ -2033,6 +2033,68 @@ def random_sampling(g):
                                               dtype="int32", name="op"), error=True)
 
 
+@group
+def random_crop(g):
+    """SampleDistortedBoundingBox and its V2 and stateless forms, seeded: TensorFlow's crops."""
+    def sdbb(op, dt="int32", size=(100, 80, 3), boxes=None, covered=0.3, seed=(7, 11), **attrs):
+        if boxes is None:
+            boxes = [[[0.1, 0.2, 0.5, 0.9], [0.3, 0.3, 0.95, 0.6]]]
+        img = size if isinstance(size, tf.Tensor) else g.const(list(size), dt)
+        bb = g.const(np.asarray(boxes, np.float32).reshape([1, -1, 4]), "float32") \
+            if not isinstance(boxes, tf.Tensor) else boxes
+        if op == "SampleDistortedBoundingBox":
+            r = raw.SampleDistortedBoundingBox(image_size=img, bounding_boxes=bb, seed=seed[0],
+                                               seed2=seed[1], min_object_covered=covered,
+                                               name="op", **attrs)
+        elif op == "SampleDistortedBoundingBoxV2":
+            r = raw.SampleDistortedBoundingBoxV2(image_size=img, bounding_boxes=bb,
+                                                 min_object_covered=g.const(covered, "float32"),
+                                                 seed=seed[0], seed2=seed[1], name="op", **attrs)
+        else:
+            r = raw.StatelessSampleDistortedBoundingBox(
+                image_size=img, bounding_boxes=bb, min_object_covered=g.const(covered, "float32"),
+                seed=g.const(list(seed), "int64"), name="op", **attrs)
+        return list(r)
+    for op in ("SampleDistortedBoundingBox", "SampleDistortedBoundingBoxV2",
+               "StatelessSampleDistortedBoundingBox"):
+        for dt in tf_types(op, "T"):
+            g.case(f"{op}.{sgname(dt)}.boxes", lambda: sdbb(op, dt))
+        g.case(f"{op}.int32.no_boxes", lambda: sdbb(op, boxes=np.zeros([0, 4]),
+                                                     use_image_if_no_bounding_boxes=True))
+        g.case(f"{op}.int32.image_too", lambda: sdbb(op, covered=0.9, seed=(3, 4),
+                                                     use_image_if_no_bounding_boxes=True))
+        g.case(f"{op}.int32.fallback_whole_image",
+               lambda: sdbb(op, boxes=[[0.0, 0.0, 0.01, 0.01]], covered=1.0, max_attempts=3))
+        g.case(f"{op}.int64.ranges",
+               lambda: sdbb(op, "int64", size=(480, 640, 3), covered=0.1,
+                            aspect_ratio_range=[0.5, 2.0], area_range=[0.3, 0.9],
+                            max_attempts=20, seed=(1, 123)))
+        g.case(f"{op}.int32.wide_image",
+               lambda: sdbb(op, size=(7, 300, 1), boxes=[[0.0, 0.0, 1.0, 1.0]], covered=0.0,
+                            aspect_ratio_range=[3.0, 9.0], seed=(5, 5)))
+        g.case(f"{op}.int32.box_out_of_range",
+               lambda: sdbb(op, boxes=[[0.1, 0.2, 1.5, 0.9]]), error=True)
+        g.case(f"{op}.int32.no_boxes_not_allowed",
+               lambda: sdbb(op, boxes=np.zeros([0, 4])), error=True)
+        g.case(f"{op}.int32.image_size_length",
+               lambda: sdbb(op, size=hide_shape(g.const([100, 80], "int32"))), error=True)
+        g.case(f"{op}.int32.area_range_above_one",
+               lambda: sdbb(op, area_range=[0.5, 1.5]), error=True)
+        g.case(f"{op}.int32.negative_height",
+               lambda: sdbb(op, size=(-4, 80, 3)), error=True)
+        g.case(f"{op}.int32.boxes_not_rank3",
+               lambda: sdbb(op, boxes=hide_rank(g.const(np.zeros([2, 4], np.float32)))),
+               error=True)
+    for op in ("SampleDistortedBoundingBoxV2", "StatelessSampleDistortedBoundingBox"):
+        g.case(f"{op}.int32.negative_covered", lambda: sdbb(op, covered=-0.5), error=True)
+    g.case("StatelessSampleDistortedBoundingBox.int32.seed_int32",
+           lambda: list(raw.StatelessSampleDistortedBoundingBox(
+               image_size=g.const([50, 60, 3], "int32"),
+               bounding_boxes=g.const([[[0.2, 0.2, 0.7, 0.8]]], "float32"),
+               min_object_covered=g.const(0.2, "float32"), seed=g.const([-8, 9], "int32"),
+               name="op")))
+
+
 NUMERIC_STATE = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
                  "uint8", "uint16", "uint32", "uint64", "complex64", "complex128"]
 
