@@ -2,8 +2,8 @@
 //
 // StatelessRandom{Uniform,Normal,UniformInt,UniformFullInt} and StatelessTruncatedNormal take a
 // seed pair, which FromSeedPair (philox_random.h) scrambles into a Philox key and counter as
-// TensorFlow does; StatelessRandomGetKeyCounterAlg exposes that key and counter. The V2 ops take
-// the key, counter and algorithm themselves. TensorFlow's CPU kernels run only Philox (1) and
+// TensorFlow does; StatelessRandomGetKeyCounter(Alg) exposes that key and counter and
+// StatelessRandomGetAlg the algorithm. The V2 ops take the key, counter and algorithm themselves. TensorFlow's CPU kernels run only Philox (1) and
 // auto-select (3, which picks Philox); ThreeFry (2) and any other id fail with INVALID_ARGUMENT,
 // as there. The samples and their layout are random_distributions.h's, shared with the stateful ops.
 #include "core/kernels/cwise_ops_common.h"
@@ -142,25 +142,41 @@ class StatelessRandomOp final : public OpKernel {
   }
 };
 
-// The key, counter and algorithm of a seed pair: what the V2 ops take.
-class StatelessRandomGetKeyCounterAlgOp final : public OpKernel {
+// The key and counter of a seed pair (and with kAlg the algorithm): what the V2 ops take.
+template <bool kAlg>
+class StatelessRandomGetKeyCounterOp final : public OpKernel {
  public:
-  explicit StatelessRandomGetKeyCounterAlgOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit StatelessRandomGetKeyCounterOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& seed = ctx->input(0);
     OP_REQUIRES_OK(ctx, CheckSeedShape(*this, seed));
     Philox4x32 gen;
     OP_REQUIRES_OK(ctx, GeneratorFromSeed(*this, seed, &gen));
-    Tensor *key, *counter, *alg;
+    Tensor *key, *counter;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({1}), &key));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({2}), &counter));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({}), &alg));
     const auto& k = gen.key();
     const auto& c = gen.counter();
     key->data<uint64_t>()[0] = k[0] | (static_cast<uint64_t>(k[1]) << 32);
     counter->data<uint64_t>()[0] = c[0] | (static_cast<uint64_t>(c[1]) << 32);
     counter->data<uint64_t>()[1] = c[2] | (static_cast<uint64_t>(c[3]) << 32);
+    if constexpr (kAlg) {
+      Tensor* alg;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({}), &alg));
+      alg->data<int32_t>()[0] = kAlgPhilox;
+    }
+  }
+};
+
+// The algorithm the V2 ops pick on this device: Philox on CPU.
+class StatelessRandomGetAlgOp final : public OpKernel {
+ public:
+  explicit StatelessRandomGetAlgOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    Tensor* alg;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &alg));
     alg->data<int32_t>()[0] = kAlgPhilox;
   }
 };
@@ -176,7 +192,11 @@ REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformInt").Device(DEVICE_CPU),
 REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformFullInt").Device(DEVICE_CPU),
                         StatelessRandomOp<Dist::kFullInt, false>);
 REGISTER_KERNEL_BUILDER(Name("StatelessRandomGetKeyCounterAlg").Device(DEVICE_CPU),
-                        StatelessRandomGetKeyCounterAlgOp);
+                        StatelessRandomGetKeyCounterOp<true>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomGetKeyCounter").Device(DEVICE_CPU),
+                        StatelessRandomGetKeyCounterOp<false>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomGetAlg").Device(DEVICE_CPU),
+                        StatelessRandomGetAlgOp);
 REGISTER_KERNEL_BUILDER(Name("StatelessRandomUniformV2").Device(DEVICE_CPU),
                         StatelessRandomOp<Dist::kUniform, true>);
 REGISTER_KERNEL_BUILDER(Name("StatelessRandomNormalV2").Device(DEVICE_CPU),

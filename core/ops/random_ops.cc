@@ -167,6 +167,17 @@ REGISTER_OP("StatelessRandomGetKeyCounterAlg").Input("seed: Tseed")
       c->set_output(2, PartialTensorShape::Scalar());
       return absl::OkStatus();
     });
+REGISTER_OP("StatelessRandomGetKeyCounter").Input("seed: Tseed")
+    .Output("key: uint64").Output("counter: uint64")
+    .Attr("Tseed: {int32, int64} = DT_INT64")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(VectorOfSize(c, 0, "seed", 2));
+      c->set_output(0, PartialTensorShape({1}));
+      c->set_output(1, PartialTensorShape({2}));
+      return absl::OkStatus();
+    });
+REGISTER_OP("StatelessRandomGetAlg").Output("alg: int32").SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
 REGISTER_OP("StatelessRandomUniformV2").Input("shape: Tshape").Input("key: uint64")
     .Input("counter: uint64").Input("alg: int32").Output("output: dtype")
     .Attr("dtype: {half, bfloat16, float, double} = DT_FLOAT")
@@ -189,6 +200,9 @@ REGISTER_OP("StatelessRandomUniformFullIntV2").Input("shape: Tshape").Input("key
     .Attr("dtype: {int32, int64, uint32, uint64} = DT_UINT64")
     .Attr("Tshape: {int32, int64} = DT_INT32").SetShapeFn(StatelessShapeV2);
 
+REGISTER_OP("RandomShuffle").Input("value: T").Output("output: T")
+    .Attr("seed: int = 0").Attr("seed2: int = 0").Attr("T: type")
+    .SetIsStateful().SetShapeFn(shape_fns::Unchanged);
 REGISTER_OP("Multinomial").Input("logits: T").Input("num_samples: int32")
     .Output("output: output_dtype")
     .Attr("seed: int = 0").Attr("seed2: int = 0")

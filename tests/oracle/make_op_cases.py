@@ -1816,6 +1816,23 @@ def random_stateless(g):
         g.case(f"StatelessRandomGetKeyCounterAlg.{st}",
                lambda: list(raw.StatelessRandomGetKeyCounterAlg(
                    seed=g.const([-7, 2**31 - 1], st), name="op")))
+    for st in ("int32", "int64"):
+        g.case(f"StatelessRandomGetKeyCounter.{st}",
+               lambda: list(raw.StatelessRandomGetKeyCounter(seed=g.const([123, -5], st),
+                                                             name="op")))
+    g.case("StatelessRandomGetKeyCounter.int64.bad_seed",
+           lambda: list(raw.StatelessRandomGetKeyCounter(
+               seed=hide_shape(g.const([1], "int64")), name="op")), error=True)
+    g.case("StatelessRandomGetAlg.none", lambda: raw.StatelessRandomGetAlg(name="op"))
+
+    # What tf.random.stateless_uniform and friends write in a TF2 graph: the key and counter
+    # of StatelessRandomGetKeyCounter, the algorithm a constant.
+    def tf2_uniform():
+        k, c = raw.StatelessRandomGetKeyCounter(seed=g.const([1, 2], "int64"), name="kc")
+        return raw.StatelessRandomUniformV2(shape=g.const([2, 3], "int32"), key=k, counter=c,
+                                            alg=g.const(1, "int32"), name="op")
+    g.case("StatelessRandomGetKeyCounter.int64.feeds_uniform_v2", tf2_uniform, rtol=0.0,
+           atol=0.0)
     g.case("StatelessRandomGetKeyCounterAlg.int64.bad_seed",
            lambda: list(raw.StatelessRandomGetKeyCounterAlg(
                seed=hide_shape(g.const([1, 2, 3], "int64")), name="op")), error=True)
@@ -1902,6 +1919,22 @@ def random_stateless_v2(g):
                shape=g.const([3], "int32"), key=g.const([1], "uint64"),
                counter=g.const([1, 2], "uint64"), alg=g.const(2, "int32"), name="op"),
            error=True)
+
+
+@group
+def random_shuffle(g):
+    for dt in UNIVERSE:
+        g.case(f"RandomShuffle.{sgname(dt)}.vec",
+               lambda: raw.RandomShuffle(value=g.rand(dt, [13]), seed=7, seed2=11, name="op"))
+    for sname, shape in [("mat", [6, 3]), ("rank3", [5, 2, 2]), ("one_row", [1, 4]),
+                         ("empty_rows", [4, 0]), ("no_rows", [0, 3]), ("scalar", []),
+                         ("long", [1000])]:
+        g.case(f"RandomShuffle.float.{sname}",
+               lambda: raw.RandomShuffle(value=g.rand("float32", shape), seed=3, seed2=0,
+                                         name="op"))
+    g.case("RandomShuffle.int64.seed2_only",
+           lambda: raw.RandomShuffle(value=g.const(np.arange(9), "int64"), seed=0, seed2=2,
+                                     name="op"))
 
 
 def poisson_v1(gdef, case):
