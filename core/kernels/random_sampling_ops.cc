@@ -61,6 +61,24 @@ class DoubleSampler {
   int uniform_left_ = 0, normal_left_ = 0;
 };
 
+// TensorFlow runs its kernels with denormals flushed to zero (and read as zero): a value below
+// the smallest normal number of its type is 0 there.
+double FlushDouble(double x) {
+  return std::abs(x) < std::numeric_limits<double>::min() ? std::copysign(0.0, x) : x;
+}
+
+// x in T as TensorFlow's cast gives it under flush-to-zero: half goes through float.
+template <typename T>
+T ToFlushedOutput(double x) {
+  if constexpr (std::is_same<T, double>::value) {
+    return FlushDouble(x);
+  } else {
+    float f = static_cast<float>(x);
+    if (std::abs(f) < std::numeric_limits<float>::min()) f = std::copysign(0.0f, f);
+    return static_cast<T>(f);
+  }
+}
+
 // ---- gamma ---------------------------------------------------------------------------------
 
 double GammaSample(double alpha, DoubleSampler* s) {
@@ -77,7 +95,7 @@ double GammaSample(double alpha, DoubleSampler* s) {
     // The squeeze test first: it spares the logarithms for most samples.
     if (u < 1 - 0.0331 * (x * x) * (x * x) || std::log(u) < 0.5 * x * x + d * (1 - v + std::log(v))) {
       double res = d * v;
-      if (boost) res *= std::pow(s->Uniform(), 1 / alpha);
+      if (boost) res *= FlushDouble(std::pow(s->Uniform(), 1 / alpha));
       return res;
     }
   }
@@ -106,7 +124,7 @@ void FillGamma(OpKernelContext* ctx, const Philox4x32& gen, const Tensor& alpha,
   const T* a = alpha.data<T>();
   FillPerParameter<T>(ctx, gen, alpha.NumElements(), per_alpha, out->data<T>(), 300,
                       [a](int64_t p, DoubleSampler* s) {
-                        return static_cast<T>(GammaSample(static_cast<double>(a[p]), s));
+                        return ToFlushedOutput<T>(GammaSample(static_cast<double>(a[p]), s));
                       });
 }
 
