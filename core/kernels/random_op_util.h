@@ -1,5 +1,6 @@
 // What the random kernels share beyond the samples themselves: reading a shape input, the
-// generator of a stateless op's seed pair, and the generator a stateful op owns.
+// generator of a stateless op's seed pair or of a V2 op's key, counter and algorithm, and the
+// generator a stateful op owns.
 //
 //   GuardedPhilox gen;                        // in the constructor:
 //   OP_REQUIRES_OK(ctx, gen.Init(ctx));       //   attrs seed, seed2 (both 0: a random seed)
@@ -7,6 +8,7 @@
 #ifndef SG_CORE_KERNELS_RANDOM_OP_UTIL_H_
 #define SG_CORE_KERNELS_RANDOM_OP_UTIL_H_
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -53,6 +55,50 @@ inline absl::Status GeneratorFromSeed(const OpKernel& k, const Tensor& seed, Phi
     return KernelError(k, "Invalid seed type: ", DataTypeString(seed.dtype()));
   }
   *gen = FromSeedPair(s0, s1);
+  return absl::OkStatus();
+}
+
+// TensorFlow's RNG algorithm ids (the V2 ops' alg input).
+constexpr int kAlgPhilox = 1;
+constexpr int kAlgAutoSelect = 3;
+
+// The V2 ops' algorithm input (a scalar), auto-select resolved to Philox.
+inline absl::Status ReadAlgorithm(const OpKernel& k, const Tensor& alg_t, int* alg) {
+  if (alg_t.dims() != 0 || alg_t.dtype() != DT_INT32) {
+    return KernelError(k, "input 3 (0-based) must have shape [], not ",
+                       alg_t.shape().DebugString());
+  }
+  *alg = alg_t.data<int32_t>()[0];
+  if (*alg == kAlgAutoSelect) *alg = kAlgPhilox;
+  return absl::OkStatus();
+}
+
+// Key [1] and counter [at least the algorithm's counter size] (Philox: 2 words of 64 bits).
+// TensorFlow asks for `alg` words whatever the algorithm; sg asks Philox for the 2 it reads.
+inline absl::Status CheckKeyCounter(const OpKernel& k, int alg, const Tensor& key,
+                                   const Tensor& counter) {
+  if (key.dims() != 1 || key.dim_size(0) != 1) {
+    return KernelError(k, "key must have shape [1], not ", key.shape().DebugString(),
+                       ". (Note that batched keys are not supported yet.)");
+  }
+  const int64_t min_counter = alg == kAlgPhilox ? 2 : std::max(alg, 0);
+  if (counter.dims() != 1 || counter.dim_size(0) < min_counter) {
+    return KernelError(k, "counter must be a vector with length at least ", min_counter,
+                       "; got shape: ", counter.shape().DebugString(),
+                       ". (Note that batched counters are not supported yet.)");
+  }
+  return absl::OkStatus();
+}
+
+// The Philox generator a V2 op's key and counter describe.
+inline absl::Status GeneratorFromKeyCounter(const OpKernel& k, int alg, const Tensor& key_t,
+                                            const Tensor& counter_t, Philox4x32* gen) {
+  if (alg != kAlgPhilox) return KernelError(k, "Unsupported algorithm id: ", alg);
+  const uint64_t key = key_t.data<uint64_t>()[0];
+  const uint64_t* c = counter_t.data<uint64_t>();
+  *gen = Philox4x32({static_cast<uint32_t>(c[0]), static_cast<uint32_t>(c[0] >> 32),
+                     static_cast<uint32_t>(c[1]), static_cast<uint32_t>(c[1] >> 32)},
+                    {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)});
   return absl::OkStatus();
 }
 

@@ -2,9 +2,9 @@
 // Philox generator, reproducing TensorFlow's streams: each kernel owns a generator seeded from
 // (seed, seed2) (fresh random seeds when both are 0); a run reserves 256 blocks per output element
 // (RandomShuffle: one word per swap) and moves the generator past them, so successive runs draw
-// new values. Output group g (4 floats,
-// 2 doubles) reads block g; a truncated-normal group reads from block 256*g on (as many words as
-// rejection needs).
+// new values. Output group g (4 floats, 2 doubles) reads block g; a truncated-normal group reads
+// from block 256*g on (as many words as rejection needs). StatelessShuffle is RandomShuffle from
+// a key and counter.
 #include <numeric>
 #include <vector>
 
@@ -87,46 +87,63 @@ class RandomOp final : public OpKernel {
   random::GuardedPhilox generator_;
 };
 
-// RandomShuffle: the slices of input 0 along its first dimension in a random order. Fisher-Yates
-// from the front as TensorFlow does it: slice i swaps with slice i + (word mod (n - i)), one
-// generator word per swap.
-class RandomShuffleOp final : public OpKernel {
+// The slices of `in` along its first dimension in a random order: Fisher-Yates from the front
+// as TensorFlow does it, slice i swapping with slice i + (word mod (n - i)), one word of `gen`
+// per swap. `n` >= 2.
+absl::Status Shuffle(const OpKernel& k, OpKernelContext* ctx, const Tensor& in, Philox4x32 gen) {
+  const int64_t n = in.dim_size(0);
+  random::SingleSampler words(&gen);
+  std::vector<int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    std::swap(order[i], order[i + static_cast<int64_t>(words() % static_cast<uint64_t>(n - i))]);
+  }
+  Tensor* out;
+  SG_RETURN_IF_ERROR(ctx->allocate_output(0, in.shape(), &out));
+  const int64_t row = in.NumElements() / n;
+  bool ok = DispatchByCopy(in.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = static_cast<const T*>(in.raw_data());
+    T* dst = static_cast<T*>(out->raw_data());
+    for (int64_t i = 0; i < n; ++i) std::copy_n(src + order[i] * row, row, dst + i * row);
+  });
+  return ok ? absl::OkStatus() : UnsupportedType(k, in.dtype());
+}
+
+// RandomShuffle (seed/seed2 attrs) and StatelessShuffle (key, counter, alg inputs).
+template <bool kStateless>
+class ShuffleOp final : public OpKernel {
  public:
-  explicit RandomShuffleOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, generator_.Init(ctx));
+  explicit ShuffleOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    if constexpr (!kStateless) OP_REQUIRES_OK(ctx, generator_.Init(ctx));
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
+    Philox4x32 gen;
+    if constexpr (kStateless) {
+      int alg = random::kAlgPhilox;
+      OP_REQUIRES_OK(ctx, random::ReadAlgorithm(*this, ctx->input(3), &alg));
+      OP_REQUIRES_OK(ctx, random::CheckKeyCounter(*this, alg, ctx->input(1), ctx->input(2)));
+      OP_REQUIRES_OK(ctx, random::GeneratorFromKeyCounter(*this, alg, ctx->input(1),
+                                                          ctx->input(2), &gen));
+    }
     if (in.NumElements() <= 1 || in.dim_size(0) <= 1) {
       ctx->set_output(0, in);
       return;
     }
-    const int64_t n = in.dim_size(0);
-    Philox4x32 gen = generator_.Reserve((static_cast<uint64_t>(n - 1) + 3) / 4);
-    random::SingleSampler words(&gen);
-    std::vector<int64_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    for (int64_t i = 0; i + 1 < n; ++i) {
-      std::swap(order[i], order[i + static_cast<int64_t>(words() % static_cast<uint64_t>(n - i))]);
+    if constexpr (!kStateless) {
+      gen = generator_.Reserve((static_cast<uint64_t>(in.dim_size(0) - 1) + 3) / 4);
     }
-    Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
-    const int64_t row = in.NumElements() / n;
-    bool ok = DispatchByCopy(in.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      const T* src = static_cast<const T*>(in.raw_data());
-      T* dst = static_cast<T*>(out->raw_data());
-      for (int64_t i = 0; i < n; ++i) std::copy_n(src + order[i] * row, row, dst + i * row);
-    });
-    if (!ok) ctx->CtxFailure(UnsupportedType(*this, in.dtype()));
+    OP_REQUIRES_OK(ctx, Shuffle(*this, ctx, in, gen));
   }
 
  private:
   random::GuardedPhilox generator_;
 };
 
-REGISTER_KERNEL_BUILDER(Name("RandomShuffle").Device(DEVICE_CPU), RandomShuffleOp);
+REGISTER_KERNEL_BUILDER(Name("RandomShuffle").Device(DEVICE_CPU), ShuffleOp<false>);
+REGISTER_KERNEL_BUILDER(Name("StatelessShuffle").Device(DEVICE_CPU), ShuffleOp<true>);
 REGISTER_KERNEL_BUILDER(Name("RandomUniform").Device(DEVICE_CPU), RandomOp<Dist::kUniform>);
 REGISTER_KERNEL_BUILDER(Name("RandomStandardNormal").Device(DEVICE_CPU),
                         RandomOp<Dist::kNormal>);

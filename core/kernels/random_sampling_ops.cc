@@ -1,8 +1,8 @@
 // Sampling from parametrized distributions on the Philox generator, drawing TensorFlow's values:
-// Multinomial and StatelessMultinomial (classes by logits), RandomGamma and StatelessRandomGammaV2
-// (by shape parameter alpha), RandomPoisson, RandomPoissonV2 and StatelessRandomPoisson (by rate).
-// The stateful ops own a generator seeded from seed/seed2; the stateless ones start from their
-// seed pair's (random_op_util.h).
+// Multinomial and StatelessMultinomial (classes by logits), RandomGamma, StatelessRandomGammaV2
+// and StatelessRandomGammaV3 (by shape parameter alpha), RandomPoisson, RandomPoissonV2 and
+// StatelessRandomPoisson (by rate). The stateful ops own a generator seeded from seed/seed2; the
+// stateless ones start from their seed pair's or key and counter's (random_op_util.h).
 //
 // Gamma and Poisson: sample i of parameter p is output element [i, p] (the sample shape, then
 // the parameter's); it is computed in double from the generator moved 256 * (p * samples + i)
@@ -249,17 +249,26 @@ class RandomByParameterOp final : public OpKernel {
 // ---- stateless gamma and poisson -------------------------------------------------------------
 
 // StatelessRandomGammaV2 (alpha) and StatelessRandomPoisson (lam): inputs shape, seed,
-// parameter; the output has `shape`, which must end with the parameter's shape.
-template <bool kGamma>
+// parameter; StatelessRandomGammaV3: shape, key, counter, alg, alpha. The output has `shape`,
+// which must end with the parameter's shape.
+template <bool kGamma, bool kKeyCounter = false>
 class StatelessByParameterOp final : public OpKernel {
  public:
   explicit StatelessByParameterOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& param = ctx->input(2);
+    const Tensor& param = ctx->input(kKeyCounter ? 4 : 2);
+    int alg = random::kAlgPhilox;
+    if constexpr (kKeyCounter) {
+      OP_REQUIRES_OK(ctx, random::ReadAlgorithm(*this, ctx->input(3), &alg));
+    }
     TensorShape shape;
     OP_REQUIRES_OK(ctx, random::ShapeFromTensor(*this, ctx->input(0), &shape));
-    OP_REQUIRES_OK(ctx, random::CheckSeedShape(*this, ctx->input(1)));
+    if constexpr (kKeyCounter) {
+      OP_REQUIRES_OK(ctx, random::CheckKeyCounter(*this, alg, ctx->input(1), ctx->input(2)));
+    } else {
+      OP_REQUIRES_OK(ctx, random::CheckSeedShape(*this, ctx->input(1)));
+    }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     if (shape.num_elements() == 0) return;
@@ -273,7 +282,12 @@ class StatelessByParameterOp final : public OpKernel {
                             shape.DebugString(), ", ", kGamma ? "alpha" : "lam", " ",
                             param.shape().DebugString()));
     Philox4x32 gen;
-    OP_REQUIRES_OK(ctx, random::GeneratorFromSeed(*this, ctx->input(1), &gen));
+    if constexpr (kKeyCounter) {
+      OP_REQUIRES_OK(ctx, random::GeneratorFromKeyCounter(*this, alg, ctx->input(1),
+                                                          ctx->input(2), &gen));
+    } else {
+      OP_REQUIRES_OK(ctx, random::GeneratorFromSeed(*this, ctx->input(1), &gen));
+    }
     const int64_t per_param = shape.num_elements() / param.NumElements();
     bool ok;
     if constexpr (kGamma) {
@@ -396,6 +410,8 @@ REGISTER_KERNEL_BUILDER(Name("RandomPoisson").Device(DEVICE_CPU), RandomByParame
 REGISTER_KERNEL_BUILDER(Name("RandomPoissonV2").Device(DEVICE_CPU), RandomByParameterOp<false>);
 REGISTER_KERNEL_BUILDER(Name("StatelessRandomGammaV2").Device(DEVICE_CPU),
                         StatelessByParameterOp<true>);
+REGISTER_KERNEL_BUILDER(Name("StatelessRandomGammaV3").Device(DEVICE_CPU),
+                        StatelessByParameterOp<true, true>);
 REGISTER_KERNEL_BUILDER(Name("StatelessRandomPoisson").Device(DEVICE_CPU),
                         StatelessByParameterOp<false>);
 

@@ -14,57 +14,19 @@
 namespace sg {
 namespace {
 
+using random::CheckKeyCounter;
 using random::CheckSeedShape;
+using random::GeneratorFromKeyCounter;
 using random::GeneratorFromSeed;
+using random::kAlgPhilox;
 using random::Philox4x32;
+using random::ReadAlgorithm;
 using random::ShapeFromTensor;
 
 enum class Dist { kUniform, kNormal, kTruncatedNormal, kUniformInt, kFullInt };
 
-// TensorFlow's RNG algorithm ids.
-constexpr int kAlgPhilox = 1;
-constexpr int kAlgAutoSelect = 3;
 
 using IntOutTypes = TypeList<int32_t, int64_t, uint32_t, uint64_t>;
-
-// The V2 ops' algorithm input (a scalar), auto-select resolved to Philox.
-absl::Status ReadAlgorithm(const OpKernel& k, const Tensor& alg_t, int* alg) {
-  if (alg_t.dims() != 0 || alg_t.dtype() != DT_INT32) {
-    return KernelError(k, "input 3 (0-based) must have shape [], not ",
-                       alg_t.shape().DebugString());
-  }
-  *alg = alg_t.data<int32_t>()[0];
-  if (*alg == kAlgAutoSelect) *alg = kAlgPhilox;
-  return absl::OkStatus();
-}
-
-// Key [1] and counter [at least the algorithm's counter size] (Philox: 2 words of 64 bits).
-// TensorFlow asks for `alg` words whatever the algorithm; sg asks Philox for the 2 it reads.
-absl::Status CheckKeyCounter(const OpKernel& k, int alg, const Tensor& key, const Tensor& counter) {
-  if (key.dims() != 1 || key.dim_size(0) != 1) {
-    return KernelError(k, "key must have shape [1], not ", key.shape().DebugString(),
-                       ". (Note that batched keys are not supported yet.)");
-  }
-  const int64_t min_counter = alg == kAlgPhilox ? 2 : std::max(alg, 0);
-  if (counter.dims() != 1 || counter.dim_size(0) < min_counter) {
-    return KernelError(k, "counter must be a vector with length at least ", min_counter,
-                       "; got shape: ", counter.shape().DebugString(),
-                       ". (Note that batched counters are not supported yet.)");
-  }
-  return absl::OkStatus();
-}
-
-// The Philox generator a V2 op's key and counter describe.
-absl::Status GeneratorFromKeyCounter(const OpKernel& k, int alg, const Tensor& key_t,
-                                     const Tensor& counter_t, Philox4x32* gen) {
-  if (alg != kAlgPhilox) return KernelError(k, "Unsupported algorithm id: ", alg);
-  const uint64_t key = key_t.data<uint64_t>()[0];
-  const uint64_t* c = counter_t.data<uint64_t>();
-  *gen = Philox4x32({static_cast<uint32_t>(c[0]), static_cast<uint32_t>(c[0] >> 32),
-                     static_cast<uint32_t>(c[1]), static_cast<uint32_t>(c[1] >> 32)},
-                    {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)});
-  return absl::OkStatus();
-}
 
 // Inputs: V1 (shape, seed[, minval, maxval]); V2 (shape, key, counter, alg[, minval, maxval]).
 template <Dist D, bool kV2>

@@ -203,6 +203,15 @@ REGISTER_OP("StatelessRandomUniformFullIntV2").Input("shape: Tshape").Input("key
 REGISTER_OP("RandomShuffle").Input("value: T").Output("output: T")
     .Attr("seed: int = 0").Attr("seed2: int = 0").Attr("T: type")
     .SetIsStateful().SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("StatelessShuffle").Input("value: T").Input("key: uint64").Input("counter: uint64")
+    .Input("alg: int32").Output("output: T").Attr("T: type")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialTensorShape s;
+      SG_RETURN_IF_ERROR(VectorOfSize(c, 1, "key", 1));
+      SG_RETURN_IF_ERROR(c->WithRank(2, 1, &s));
+      SG_RETURN_IF_ERROR(c->WithRank(3, 0, &s));
+      return shape_fns::Unchanged(c);
+    });
 REGISTER_OP("Multinomial").Input("logits: T").Input("num_samples: int32")
     .Output("output: output_dtype")
     .Attr("seed: int = 0").Attr("seed2: int = 0")
@@ -237,6 +246,10 @@ REGISTER_OP("StatelessRandomGammaV2").Input("shape: T").Input("seed: Tseed").Inp
     .Output("output: dtype")
     .Attr("dtype: {half, float, double}").Attr("T: {int32, int64}")
     .Attr("Tseed: {int32, int64} = DT_INT64").SetShapeFn(StatelessShape);
+REGISTER_OP("StatelessRandomGammaV3").Input("shape: shape_dtype").Input("key: uint64")
+    .Input("counter: uint64").Input("alg: int32").Input("alpha: dtype").Output("output: dtype")
+    .Attr("dtype: {half, float, double}").Attr("shape_dtype: {int32, int64} = DT_INT32")
+    .SetShapeFn(StatelessShapeV2);
 REGISTER_OP("StatelessRandomPoisson").Input("shape: T").Input("seed: Tseed").Input("lam: Rtype")
     .Output("output: dtype")
     .Attr("Rtype: {half, float, double, int32, int64}")

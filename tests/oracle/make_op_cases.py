@@ -1932,6 +1932,27 @@ def random_shuffle(g):
         g.case(f"RandomShuffle.float.{sname}",
                lambda: raw.RandomShuffle(value=g.rand("float32", shape), seed=3, seed2=0,
                                          name="op"))
+    def kc(seed=(1, 2)):
+        return raw.StatelessRandomGetKeyCounter(seed=g.const(list(seed), "int64"), name="kc")
+    for dt in UNIVERSE:
+        def build():
+            k, c = kc()
+            return raw.StatelessShuffle(value=g.rand(dt, [11]), key=k, counter=c,
+                                        alg=g.const(1, "int32"), name="op")
+        g.case(f"StatelessShuffle.{sgname(dt)}.vec", build)
+    for sname, shape, alg in [("mat_auto", [6, 3], 3), ("scalar", [], 1), ("one_row", [1, 4], 1),
+                              ("long", [777], 1)]:
+        def build():
+            k, c = kc((-3, 8))
+            return raw.StatelessShuffle(value=g.rand("float32", shape), key=k, counter=c,
+                                        alg=g.const(alg, "int32"), name="op")
+        g.case(f"StatelessShuffle.float.{sname}", build)
+    for alg in (0, 2):
+        g.case(f"StatelessShuffle.float.alg{alg}",
+               lambda: raw.StatelessShuffle(value=g.rand("float32", [5]),
+                                            key=g.const([1], "uint64"),
+                                            counter=g.const([1, 2], "uint64"),
+                                            alg=g.const(alg, "int32"), name="op"), error=True)
     g.case("RandomShuffle.int64.seed2_only",
            lambda: raw.RandomShuffle(value=g.const(np.arange(9), "int64"), seed=0, seed2=2,
                                      name="op"))
@@ -1996,6 +2017,29 @@ def random_sampling(g):
                lambda: raw.StatelessRandomGammaV2(shape=g.const([3, 6], "int32"),
                                                   seed=g.const([4, 5], "int64"),
                                                   alpha=g.const(alphas, dt), name="op"))
+    for dt in tf_types("StatelessRandomGammaV3", "dtype"):
+        for alg in (1, 3):
+            def build():
+                k, c = raw.StatelessRandomGetKeyCounter(seed=g.const([4, 5], "int64"),
+                                                        name="kc")
+                return raw.StatelessRandomGammaV3(shape=g.const([3, 6], "int32"), key=k,
+                                                  counter=c, alg=g.const(alg, "int32"),
+                                                  alpha=g.const(alphas, dt), name="op")
+            g.case(f"StatelessRandomGammaV3.{sgname(dt)}.alg{alg}", build)
+    g.case("StatelessRandomGammaV3.float.alg2",
+           lambda: raw.StatelessRandomGammaV3(shape=g.const([3], "int32"),
+                                              key=g.const([1], "uint64"),
+                                              counter=g.const([1, 2], "uint64"),
+                                              alg=g.const(2, "int32"),
+                                              alpha=g.const(1.5, "float32"), name="op"),
+           error=True)
+    g.case("StatelessRandomGammaV3.float.shape_mismatch",
+           lambda: raw.StatelessRandomGammaV3(shape=g.const([3, 2], "int32"),
+                                              key=g.const([1], "uint64"),
+                                              counter=g.const([1, 2], "uint64"),
+                                              alg=g.const(1, "int32"),
+                                              alpha=g.const([1.0, 2.0, 3.0], "float32"),
+                                              name="op"), error=True)
     g.case("RandomGamma.float.matrix_alpha",
            lambda: raw.RandomGamma(shape=g.const([], "int64"),
                                    alpha=g.rand("float32", [2, 3], lo=0.1, hi=5), seed=3,
