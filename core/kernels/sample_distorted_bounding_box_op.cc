@@ -23,8 +23,8 @@ using random::Philox4x32;
 
 using ImageSizeTypes = TypeList<uint8_t, int8_t, int16_t, int32_t, int64_t>;
 
-// w * h as float, multiplied in 64 bits (images up to 2^31 - 1 pixels a side).
-float PixelArea(int w, int h) { return static_cast<float>(static_cast<int64_t>(w) * h); }
+// w * h as float, multiplied in 64 bits (TensorFlow's int product overflows on huge images).
+float PixelArea(int64_t w, int64_t h) { return static_cast<float>(w * h); }
 
 // Pixel rectangle [min_x, max_x) x [min_y, max_y).
 struct Rect {
@@ -44,14 +44,26 @@ class Words {
  public:
   explicit Words(Philox4x32* gen) : sampler_(gen) {}
   float Float() { return random::Uint32ToFloat(sampler_()); }
-  // Uniform in [0, n) as bits mod n; n > 0.
-  int Below(int n) { return static_cast<int>(sampler_() % static_cast<uint32_t>(n)); }
+  // Uniform in [0, n) as bits mod n; 0 < n < 2^32.
+  int64_t Below(int64_t n) { return sampler_() % static_cast<uint32_t>(n); }
 
  private:
   random::SingleSampler sampler_;
 };
 
-int RoundToInt(float x) { return static_cast<int>(std::lrint(x)); }
+// Sizes far beyond any image's saturate at 2^40 (TensorFlow's int conversions wrap there); the
+// crop is then rejected as too large, and no product below overflows.
+constexpr int64_t kHugeSize = int64_t{1} << 40;
+
+int64_t RoundToSize(float x) {
+  if (!(std::abs(x) < static_cast<float>(kHugeSize))) return x < 0 ? -kHugeSize : kHugeSize;
+  return std::lrint(x);
+}
+
+int64_t TruncateToSize(double x) {
+  if (!(std::abs(x) < static_cast<double>(kHugeSize))) return x < 0 ? -kHugeSize : kHugeSize;
+  return static_cast<int64_t>(x);
+}
 
 // One attempt at a crop of aspect ratio `ratio` whose area, relative to the image's, is in
 // [min_rel, max_rel]. False when none fits.
@@ -60,36 +72,37 @@ bool RandomCrop(int width, int height, float min_rel, float max_rel, float ratio
   if (max_rel <= 0 || ratio <= 0 || width <= 0 || height <= 0 || min_rel > max_rel) return false;
   const float min_area = min_rel * width * height;
   const float max_area = max_rel * width * height;
-  int h = RoundToInt(std::sqrt(min_area / ratio));
-  int max_h = RoundToInt(std::sqrt(max_area / ratio));
-  if (RoundToInt(max_h * ratio) > width) {
+  int64_t h = RoundToSize(std::sqrt(min_area / ratio));
+  int64_t max_h = RoundToSize(std::sqrt(max_area / ratio));
+  if (RoundToSize(max_h * ratio) > width) {
     // The largest height whose rounded width still fits.
     const float kEps = 0.0000001f;
-    max_h = static_cast<int>((width + 0.5 - kEps) / ratio);
-    if (RoundToInt(max_h * ratio) > width) --max_h;
+    max_h = TruncateToSize((width + 0.5 - kEps) / ratio);
+    if (RoundToSize(max_h * ratio) > width) --max_h;
   }
-  max_h = std::min(max_h, height);
+  max_h = std::min<int64_t>(max_h, height);
   h = std::min(h, max_h);
   if (h < max_h) h += words->Below(max_h - h + 1);
-  int w = RoundToInt(h * ratio);
+  int64_t w = RoundToSize(h * ratio);
   // Rounding may leave the area just outside the range: try one row more, then one less.
   float area = PixelArea(w, h);
   if (area < min_area) {
     ++h;
-    w = RoundToInt(h * ratio);
+    w = RoundToSize(h * ratio);
     area = PixelArea(w, h);
   }
   if (area > max_area) {
     --h;
-    w = RoundToInt(h * ratio);
+    w = RoundToSize(h * ratio);
     area = PixelArea(w, h);
   }
   if (area < min_area || area > max_area || w > width || h > height || w <= 0 || h <= 0) {
     return false;
   }
-  const int y = h < height ? words->Below(height - h) : 0;
-  const int x = w < width ? words->Below(width - w) : 0;
-  *crop = Rect{x, y, x + w, y + h};
+  // Now 0 < w <= width and 0 < h <= height: all fit in int.
+  const int y = h < height ? static_cast<int>(words->Below(height - h)) : 0;
+  const int x = w < width ? static_cast<int>(words->Below(width - w)) : 0;
+  *crop = Rect{x, y, x + static_cast<int>(w), y + static_cast<int>(h)};
   return true;
 }
 
@@ -146,7 +159,7 @@ class SampleDistortedBoundingBoxOp final : public OpKernel {
     OP_REQUIRES(ctx, size_t_.dim_size(0) == 3,
                 KernelError(*this, "image_size must contain 3 values, got shape ",
                             size_t_.shape().DebugString()));
-    int64_t hw[2];
+    int64_t hw[2] = {0, 0};
     DispatchTypes(ImageSizeTypes(), size_t_.dtype(), [&](auto tag) {
       using T = decltype(tag);
       for (int i = 0; i < 2; ++i) hw[i] = static_cast<int64_t>(size_t_.data<T>()[i]);
