@@ -1932,6 +1932,10 @@ def random_shuffle(g):
         g.case(f"RandomShuffle.float.{sname}",
                lambda: raw.RandomShuffle(value=g.rand("float32", shape), seed=3, seed2=0,
                                          name="op"))
+    # Unseeded: a permutation of 0..99 has exactly these statistics.
+    g.case("RandomShuffle.int32.unseeded",
+           lambda: Out(raw.RandomShuffle(value=g.const(np.arange(100), "int32"), name="op"),
+                       check="moments", lo=0, hi=99, mean=49.5, std=28.866, atol=0.01))
     def kc(seed=(1, 2)):
         return raw.StatelessRandomGetKeyCounter(seed=g.const(list(seed), "int64"), name="kc")
     for dt in UNIVERSE:
@@ -2002,6 +2006,19 @@ def random_sampling(g):
             g.case(f"{op}.float.no_classes", lambda: mult(g.rand(dt, [2, 0]), 3), error=True)
             g.case(f"{op}.float.logits_not_matrix",
                    lambda: mult(hide_rank(g.rand(dt, [4])), 3), error=True)
+    # Unseeded: fresh random seeds, so only the statistics are TensorFlow's.
+    g.case("Multinomial.float.unseeded",
+           lambda: Out(raw.Multinomial(logits=g.const(np.zeros([1, 4]), "float32"),
+                                       num_samples=g.const(4000, "int32"), name="op"),
+                       check="moments", lo=0, hi=3, mean=1.5, std=1.118, atol=0.13))
+    g.case("RandomGamma.float.unseeded",
+           lambda: Out(raw.RandomGamma(shape=g.const([4000], "int32"),
+                                       alpha=g.const(2.0, "float32"), name="op"),
+                       check="moments", lo=0, hi=40, mean=2.0, std=1.414, atol=0.16))
+    g.case("RandomPoissonV2.int64.unseeded",
+           lambda: Out(raw.RandomPoissonV2(shape=g.const([4000], "int32"),
+                                           rate=g.const(4.0, "float64"), name="op"),
+                       check="moments", lo=0, hi=40, mean=4.0, std=2.0, atol=0.22))
     g.case("StatelessMultinomial.float.seed_bad_shape",
            lambda: raw.StatelessMultinomial(logits=g.rand("float32", [2, 3]),
                                             num_samples=g.const(2, "int32"),
@@ -2162,6 +2179,13 @@ def random_crop(g):
         g.case(f"{op}.int32.boxes_not_rank3",
                lambda: sdbb(op, boxes=hide_rank(g.const(np.zeros([2, 4], np.float32)))),
                error=True)
+    g.case("SampleDistortedBoundingBoxV2.int32.unseeded",
+           lambda: [Out(t, check="range", lo=lo, hi=hi) for t, lo, hi in zip(
+               raw.SampleDistortedBoundingBoxV2(
+                   image_size=g.const([100, 80, 3], "int32"),
+                   bounding_boxes=g.const([[[0.1, 0.2, 0.5, 0.9]]], "float32"),
+                   min_object_covered=g.const(0.3, "float32"), name="op"),
+               (0, -1, 0.0), (100, 100, 1.0))])
     for op in ("SampleDistortedBoundingBoxV2", "StatelessSampleDistortedBoundingBox"):
         g.case(f"{op}.int32.negative_covered", lambda: sdbb(op, covered=-0.5), error=True)
     g.case("StatelessSampleDistortedBoundingBox.int32.seed_int32",
