@@ -1,7 +1,8 @@
 // Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC 2011), the
 // counter-based generator TensorFlow's random ops use, and the conversions of its 32-bit outputs
 // to uniform and normal samples. Seeded as TensorFlow seeds it: the key is `seed`, the upper half
-// of the 128-bit counter is `seed2`, so equal seeds give TensorFlow's streams.
+// of the 128-bit counter is `seed2`, so equal seeds give TensorFlow's streams. The stateless ops
+// start from an explicit key and counter instead (FromSeedPair derives them from a seed pair).
 #ifndef SG_CORE_KERNELS_PHILOX_RANDOM_H_
 #define SG_CORE_KERNELS_PHILOX_RANDOM_H_
 
@@ -16,14 +17,19 @@ namespace random {
 class Philox4x32 {
  public:
   using Result = std::array<uint32_t, 4>;
+  using Key = std::array<uint32_t, 2>;
 
   Philox4x32() = default;
+  Philox4x32(const Result& counter, const Key& key) : counter_(counter), key_(key) {}
   Philox4x32(uint64_t seed, uint64_t seed2) {
     key_[0] = static_cast<uint32_t>(seed);
     key_[1] = static_cast<uint32_t>(seed >> 32);
     counter_[2] = static_cast<uint32_t>(seed2);
     counter_[3] = static_cast<uint32_t>(seed2 >> 32);
   }
+
+  const Result& counter() const { return counter_; }
+  const Key& key() const { return key_; }
 
   // Moves the counter `count` blocks of four outputs ahead.
   void Skip(uint64_t count) {
@@ -60,6 +66,17 @@ class Philox4x32 {
   std::array<uint32_t, 4> counter_{};
   std::array<uint32_t, 2> key_{};
 };
+
+// The generator of the stateless ops for the seed pair (s0, s1): one block of Philox under a
+// fixed key, its counter the two seeds, scrambles them (so neither half of the seed needs to be
+// strong); the block's first two words are the key, its last two the counter's upper half.
+inline Philox4x32 FromSeedPair(uint64_t s0, uint64_t s1) {
+  const Philox4x32::Result seeds = {static_cast<uint32_t>(s0), static_cast<uint32_t>(s0 >> 32),
+                                    static_cast<uint32_t>(s1), static_cast<uint32_t>(s1 >> 32)};
+  Philox4x32 scramble(seeds, {0x3ec8f720u, 0x02461e29u});
+  const Philox4x32::Result mix = scramble();
+  return Philox4x32({0, 0, mix[2], mix[3]}, {mix[0], mix[1]});
+}
 
 // Hands out the generator's outputs one 32-bit word at a time.
 class SingleSampler {
@@ -102,12 +119,18 @@ inline float Uint16ToHalfAsFloat(uint32_t x) {
   return 1.0f + static_cast<float>(x & 0x3ffu) / 1024.0f - 1.0f;
 }
 
-// Two standard normals from two uniforms (Box-Muller).
+// Uniform in [0, 1) as the bits of a bfloat16: the low 7 bits.
+inline float Uint16ToBfloat16AsFloat(uint32_t x) {
+  return static_cast<float>(x & 0x7fu) / 128.0f;
+}
+
+// Two standard normals from two uniforms (Box-Muller). The angle is 2*pi*u rounded to float once
+// (computed in double), as TensorFlow computes it.
 inline void BoxMullerFloat(uint32_t x0, uint32_t x1, float* f0, float* f1) {
   const float kEpsilon = 1.0e-7f;
   float u1 = Uint32ToFloat(x0);
   if (u1 < kEpsilon) u1 = kEpsilon;
-  const float v1 = 2.0f * static_cast<float>(M_PI) * Uint32ToFloat(x1);
+  const float v1 = static_cast<float>(2.0 * M_PI * Uint32ToFloat(x1));
   const float u2 = std::sqrt(-2.0f * std::log(u1));
   *f0 = std::sin(v1) * u2;
   *f1 = std::cos(v1) * u2;
