@@ -645,6 +645,110 @@ def make_ssd_head(out_dir):
         [{"images": r[0]} for r in runs], description)
 
 
+class RoiHead(tf.Module):
+    """A two-stage detector's second stage: a conv proposal head scores anchors, tf.math.top_k
+    keeps the best 4 per image, their boxes are gathered (batch_dims=1), decoded and clipped,
+    tf.image.crop_and_resize cuts 7x7 crops of them (bilinear, and nearest for a mask branch),
+    and a small conv + dense head classifies each crop."""
+
+    def __init__(self, rng):
+        super().__init__()
+
+        def var(shape, fan_in):
+            return tf.Variable((rng.standard_normal(shape) / np.sqrt(fan_in)).astype(np.float32))
+
+        self.conv = var((3, 3, 3, 8), 27)
+        self.score = var((1, 1, 8, 1), 8)
+        self.delta = var((1, 1, 8, 4), 8)
+        self.roi_conv = var((3, 3, 3, 6), 27)
+        self.cls = var((6, 4), 6)
+        cells = 8
+        anchors = [[(i + 0.5) / cells, (j + 0.5) / cells, 0.3, 0.3]
+                   for i in range(cells) for j in range(cells)]
+        self.anchors = tf.constant(np.array(anchors, np.float32))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 32, 32, 3], tf.float32, name="images")])
+    def detect(self, images):
+        batch = tf.shape(images)[0]
+        f = tf.nn.relu(tf.nn.conv2d(images, self.conv, 4, "SAME"))          # 8x8
+        scores = tf.reshape(tf.nn.conv2d(f, self.score, 1, "SAME"), [batch, -1])
+        deltas = tf.reshape(tf.nn.conv2d(f, self.delta, 1, "SAME"), [batch, -1, 4])
+        top, idx = tf.math.top_k(scores, k=4)
+        d = tf.gather(deltas, idx, batch_dims=1)                              # [b, 4, 4]
+        a = tf.gather(self.anchors, idx)                                      # [b, 4, 4]
+        cy = a[..., 0] + 0.1 * d[..., 0] * a[..., 2]
+        cx = a[..., 1] + 0.1 * d[..., 1] * a[..., 3]
+        h = a[..., 2] * tf.exp(0.2 * d[..., 2])
+        w = a[..., 3] * tf.exp(0.2 * d[..., 3])
+        boxes = tf.clip_by_value(tf.stack([cy - h / 2, cx - w / 2, cy + h / 2, cx + w / 2], -1),
+                                 -0.1, 1.1)
+        flat = tf.reshape(boxes, [-1, 4])
+        box_indices = tf.repeat(tf.range(batch), 4)
+        crops = tf.image.crop_and_resize(images, flat, box_indices, [7, 7],
+                                         extrapolation_value=0.5)
+        masks = tf.image.crop_and_resize(images[..., :1], flat, box_indices, [5, 5],
+                                         method="nearest")
+        roi = tf.nn.relu(tf.nn.conv2d(crops, self.roi_conv, 1, "VALID"))      # 5x5
+        logits = tf.matmul(tf.reduce_mean(roi, axis=[1, 2]), self.cls)
+        return {"boxes": boxes, "scores": tf.sigmoid(top), "crops": crops, "masks": masks,
+                "logits": tf.reshape(logits, [batch, 4, 4])}
+
+
+def make_roi_head(out_dir):
+    rng = rng_for("roi_head")
+    module = RoiHead(rng)
+    runs = [[rng.uniform(0, 1, (b, 32, 32, 3)).astype(np.float32)] for b in (1, 2)]
+    description = RoiHead.__doc__.replace("\n    ", " ").strip()
+    frozen_case(out_dir, "roi_head", module.detect,
+                [tf.TensorSpec([None, 32, 32, 3], tf.float32, name="images")], runs, description)
+    saved_model_case(
+        out_dir, "roi_head",
+        lambda d: tf.saved_model.save(module, d, signatures={"serving_default": module.detect}),
+        [{"images": r[0]} for r in runs], description)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 4000], tf.float32, name="waveform")])
+def audio_features(waveform):
+    """Speech front end: tf.signal.stft (Hann window, RFFT), magnitude, a mel filter bank,
+    log, MFCCs (a DCT through the FFT), and the inverse STFT of the spectrum."""
+    stft = tf.signal.stft(waveform, frame_length=256, frame_step=128, fft_length=256)
+    magnitude = tf.abs(stft)
+    mel_matrix = tf.signal.linear_to_mel_weight_matrix(
+        num_mel_bins=20, num_spectrogram_bins=129, sample_rate=8000,
+        lower_edge_hertz=80.0, upper_edge_hertz=3800.0)
+    mel = tf.tensordot(magnitude, mel_matrix, 1)
+    log_mel = tf.math.log(mel + 1e-6)
+    mfccs = tf.signal.mfccs_from_log_mel_spectrograms(log_mel)[..., :13]
+    inverse = tf.signal.inverse_stft(
+        stft, frame_length=256, frame_step=128, fft_length=256,
+        window_fn=tf.signal.inverse_stft_window_fn(128))
+    return {"magnitude": magnitude, "log_mel": log_mel, "mfccs": mfccs, "inverse": inverse}
+
+
+def make_audio_features(out_dir):
+    rng = rng_for("audio_features")
+    t = np.arange(4000, dtype=np.float32) / 8000.0
+
+    def wave(b):
+        f0 = 200 + 150 * b
+        return (0.6 * np.sin(2 * np.pi * f0 * t) + 0.3 * np.sin(2 * np.pi * 3.1 * f0 * t) +
+                0.05 * rng.standard_normal(4000)).astype(np.float32)
+    runs = [[np.stack([wave(b) for b in range(n)])] for n in (1, 2)]
+    description = audio_features.__doc__.replace("\n    ", " ").strip()
+    tol = dict(rtol=1e-3, atol=1e-3, tolerance_note=(
+        "256-point FFTs then a log: sg's FFT library and TensorFlow's sum in different orders, "
+        "and the log magnifies the rounding of the smallest mel bins"))
+    frozen_case(out_dir, "audio_features", audio_features,
+                [tf.TensorSpec([None, 4000], tf.float32, name="waveform")], runs, description,
+                **tol)
+    module = tf.Module()
+    module.fn = audio_features
+    saved_model_case(
+        out_dir, "audio_features",
+        lambda d: tf.saved_model.save(module, d, signatures={"serving_default": audio_features}),
+        [{"waveform": r[0]} for r in runs], description, **tol)
+
+
 def _test_image(rng, h, w):
     """A smooth deterministic RGB image (gradients and blobs), so that JPEG keeps it well."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -831,6 +935,8 @@ SMALL = [
     ("v1_dynamic_rnn", lambda d: make_v1_dynamic_rnn(d, False)),
     ("v1_dynamic_rnn_cfv2", lambda d: make_v1_dynamic_rnn(d, True)),
     ("ssd_head", make_ssd_head),
+    ("roi_head", make_roi_head),
+    ("audio_features", make_audio_features),
     ("image_decode image_jpeg", make_image_preprocess),
     ("text_preprocess", make_text_preprocess),
     ("text_vocab", make_text_classifier),
