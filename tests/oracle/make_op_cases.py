@@ -4783,6 +4783,227 @@ def array_matrix_diag(g):
                    lambda: raw.Diag(diagonal=hide_rank(g.rand(dt, [])), name="op"), error=True)
 
 
+# ---- quantization ---------------------------------------------------------------------------
+
+QUANTIZED = ["qint8", "quint8", "qint32", "qint16", "quint16"]
+
+
+def qvalues(rng, dt, shape, lo=None, hi=None):
+    """A numpy array of the integer type holding quantized dtype `dt`, uniform over [lo, hi]
+    (the whole type by default, at most +-2^20 for qint32)."""
+    np_dt = tf.as_dtype(dt).as_numpy_dtype
+    holder = {"qint8": np.int8, "quint8": np.uint8, "qint16": np.int16, "quint16": np.uint16,
+              "qint32": np.int32}[tf.as_dtype(dt).name]
+    info = np.iinfo(holder)
+    a = info.min if lo is None else lo
+    b = info.max if hi is None else hi
+    if holder == np.int32:
+        a, b = max(a, -(1 << 20)), min(b, 1 << 20)
+    del np_dt
+    return rng.integers(a, b + 1, tuple(shape)).astype(holder)
+
+
+def qconst(g, dt, shape, lo=None, hi=None):
+    return tf.constant(qvalues(g.rng, dt, shape, lo, hi), dtype=dt)
+
+
+def fconst(v):
+    return tf.constant(np.asarray(v, np.float32))
+
+
+@group
+def quant_fake(g):
+    def inputs(shape, lo, hi):
+        v = g.vals("float32", shape, lo=lo, hi=hi)
+        v.flat[:4] = [lo, hi, 0.0, (lo + hi) / 2][:v.size]
+        return v
+    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-3, -1e-3, 60.0, -60.0, 0.5,
+                         -0.5, 2.5], np.float32)
+    for bits in (2, 4, 8, 16):
+        for narrow in (False, True):
+            for mn, mx in [(-6.0, 6.0), (-1.0, 3.5), (0.25, 2.0), (-3.0, -0.5), (-0.1, 7.3)]:
+                g.case(f"FakeQuantWithMinMaxArgs.bits{bits}_{int(narrow)}_{mn}_{mx}",
+                       lambda: raw.FakeQuantWithMinMaxArgs(
+                           inputs=g.const(inputs([4, 17], mn - 1, mx + 1)), min=mn, max=mx,
+                           num_bits=bits, narrow_range=narrow, name="op"))
+                g.case(f"FakeQuantWithMinMaxVars.bits{bits}_{int(narrow)}_{mn}_{mx}",
+                       lambda: raw.FakeQuantWithMinMaxVars(
+                           inputs=g.const(inputs([3, 19], mn - 1, mx + 1)), min=fconst(mn),
+                           max=fconst(mx), num_bits=bits, narrow_range=narrow, name="op"))
+            g.case(f"FakeQuantWithMinMaxVarsPerChannel.bits{bits}_{int(narrow)}",
+                   lambda: raw.FakeQuantWithMinMaxVarsPerChannel(
+                       inputs=g.const(inputs([7, 5], -8, 8)),
+                       min=fconst([-6.0, -1.0, 0.25, -3.0, -0.1]),
+                       max=fconst([6.0, 3.5, 2.0, -0.5, 7.3]), num_bits=bits,
+                       narrow_range=narrow, name="op"))
+    # Random ranges: values on half levels are where the order of the float steps shows.
+    for i in range(12):
+        def random_range():
+            mn = float(np.float32(g.rng.uniform(-10, 1)))
+            mx = float(np.float32(mn + g.rng.uniform(0.01, 20)))
+            bits = int(g.rng.integers(2, 17))
+            narrow = bool(g.rng.integers(0, 2))
+            x = g.rng.uniform(mn - 3, mx + 3, [257]).astype(np.float32)
+            return mn, mx, bits, narrow, x
+        g.case(f"FakeQuantWithMinMaxArgs.random{i}",
+               lambda: (lambda mn, mx, bits, narrow, x: raw.FakeQuantWithMinMaxArgs(
+                   inputs=g.const(x), min=mn, max=mx, num_bits=bits, narrow_range=narrow,
+                   name="op"))(*random_range()))
+        g.case(f"FakeQuantWithMinMaxVars.random{i}",
+               lambda: (lambda mn, mx, bits, narrow, x: raw.FakeQuantWithMinMaxVars(
+                   inputs=g.const(x), min=fconst(mn), max=fconst(mx), num_bits=bits,
+                   narrow_range=narrow, name="op"))(*random_range()))
+    g.case("FakeQuantWithMinMaxArgs.special",
+           lambda: raw.FakeQuantWithMinMaxArgs(inputs=g.const(specials), name="op"))
+    g.case("FakeQuantWithMinMaxArgs.scalar",
+           lambda: raw.FakeQuantWithMinMaxArgs(inputs=fconst(1.3), min=-1.0, max=2.0, name="op"))
+    g.case("FakeQuantWithMinMaxArgs.empty",
+           lambda: raw.FakeQuantWithMinMaxArgs(inputs=fconst(np.zeros([0, 3])), name="op"))
+    g.case("FakeQuantWithMinMaxVars.special",
+           lambda: raw.FakeQuantWithMinMaxVars(inputs=g.const(specials), min=fconst(-2.0),
+                                               max=fconst(5.0), name="op"))
+    # min > max and min == max run: TensorFlow gives the nudged (reversed) range, or NaN.
+    g.case("FakeQuantWithMinMaxVars.reversed",
+           lambda: raw.FakeQuantWithMinMaxVars(inputs=g.const(specials), min=fconst(2.0),
+                                               max=fconst(1.0), name="op"))
+    g.case("FakeQuantWithMinMaxVars.equal",
+           lambda: raw.FakeQuantWithMinMaxVars(inputs=g.const(specials), min=fconst(1.0),
+                                               max=fconst(1.0), name="op"))
+    g.case("FakeQuantWithMinMaxVarsPerChannel.special",
+           lambda: raw.FakeQuantWithMinMaxVarsPerChannel(
+               inputs=g.const(specials.reshape([2, 2, 3])), min=fconst([-1.0, 0.0, 2.0]),
+               max=fconst([1.0, 1.0, 1.0]), name="op"))
+    g.case("FakeQuantWithMinMaxVarsPerChannel.vector",
+           lambda: raw.FakeQuantWithMinMaxVarsPerChannel(
+               inputs=g.const(inputs([4], -2, 2)), min=fconst([-1.0, 0.0, -2.0, 0.5]),
+               max=fconst([1.0, 1.0, 2.0, 1.5]), num_bits=5, name="op"))
+    g.case("FakeQuantWithMinMaxVarsPerChannel.empty",
+           lambda: raw.FakeQuantWithMinMaxVarsPerChannel(
+               inputs=fconst(np.zeros([0, 2])), min=fconst([-1.0, 0.0]),
+               max=fconst([1.0, 1.0]), name="op"))
+    # Errors.
+    g.case("FakeQuantWithMinMaxArgs.min_not_below_max",
+           lambda: raw.FakeQuantWithMinMaxArgs(inputs=fconst([1.0]), min=1.0, max=1.0,
+                                               name="op"), error=True)
+    g.case("FakeQuantWithMinMaxArgs.num_bits_1",
+           lambda: raw.FakeQuantWithMinMaxArgs(inputs=fconst([1.0]), num_bits=1, name="op"),
+           error=True)
+    g.case("FakeQuantWithMinMaxVars.num_bits_17",
+           lambda: raw.FakeQuantWithMinMaxVars(inputs=fconst([1.0]), min=fconst(-1.0),
+                                               max=fconst(1.0), num_bits=17, name="op"),
+           error=True)
+    g.case("FakeQuantWithMinMaxVars.min_vector",
+           lambda: raw.FakeQuantWithMinMaxVars(inputs=fconst([1.0]),
+                                               min=hide_rank(fconst([-1.0])),
+                                               max=fconst(1.0), name="op"), error=True)
+    g.case("FakeQuantWithMinMaxVarsPerChannel.wrong_depth",
+           lambda: raw.FakeQuantWithMinMaxVarsPerChannel(
+               inputs=hide_shape(fconst(np.zeros([2, 4]))), min=hide_shape(fconst([-1.0] * 3)),
+               max=hide_shape(fconst([1.0] * 3)), name="op"), error=True)
+
+
+@group
+def quant_convert(g):
+    modes = ["MIN_COMBINED", "MIN_FIRST", "SCALED"]
+    for dt in QUANTIZED:
+        for mode in modes:
+            rounds = ["HALF_AWAY_FROM_ZERO"] + (["HALF_TO_EVEN"] if mode == "SCALED" else [])
+            for rm in rounds:
+                for narrow in ([False, True] if mode == "SCALED" else [False]):
+                    for rname, mn, mx in [("sym", -2.0, 2.0), ("pos", 0.5, 6.0),
+                                          ("neg", -5.0, -1.0), ("skew", -0.7, 9.3),
+                                          ("tiny", 0.0, 0.001)]:
+                        tag = f"{mode.lower()}_{rm[5:].lower()}_{int(narrow)}_{rname}"
+                        def build():
+                            x = g.vals("float32", [5, 13], lo=mn - 1, hi=mx + 1)
+                            x.flat[:3] = [mn, mx, 0.0]
+                            x.flat[3:9] = g.rng.uniform(mn - 1, mx + 1, 6).astype(np.float32)
+                            return list(raw.QuantizeV2(input=g.const(x), min_range=fconst(mn),
+                                                       max_range=fconst(mx), T=dt, mode=mode,
+                                                       round_mode=rm, narrow_range=narrow,
+                                                       name="op"))
+                        g.case(f"QuantizeV2.{dt}.{tag}", build)
+            for narrow in ([False, True] if mode == "SCALED" else [False]):
+                for rname, mn, mx in [("sym", -2.0, 2.0), ("pos", 0.5, 6.0), ("neg", -5.0, -1.0),
+                                      ("skew", -0.7, 9.3), ("equal", 1.5, 1.5)]:
+                    g.case(f"Dequantize.{dt}.{mode.lower()}_{int(narrow)}_{rname}",
+                           lambda: raw.Dequantize(input=qconst(g, dt, [4, 9]),
+                                                  min_range=fconst(mn), max_range=fconst(mx),
+                                                  mode=mode, narrow_range=narrow, name="op"))
+        g.case(f"Dequantize.{dt}.bfloat16",
+               lambda: raw.Dequantize(input=qconst(g, dt, [3, 7]), min_range=fconst(-1.3),
+                                      max_range=fconst(4.1), dtype=tf.bfloat16, name="op"))
+        # Per-axis ranges.
+        for mode in ["MIN_COMBINED", "SCALED"]:
+            for axis in (0, 1, 2):
+                def build_q():
+                    x = g.vals("float32", [3, 4, 2], lo=-6, hi=6)
+                    d = x.shape[axis]
+                    mn = g.rng.uniform(-5, 0.5, d).astype(np.float32)
+                    mx = (mn + g.rng.uniform(0.1, 8, d)).astype(np.float32)
+                    return list(raw.QuantizeV2(input=g.const(x), min_range=fconst(mn),
+                                               max_range=fconst(mx), T=dt, mode=mode, axis=axis,
+                                               name="op"))
+                g.case(f"QuantizeV2.{dt}.{mode.lower()}_axis{axis}", build_q)
+
+                def build_d():
+                    q = qconst(g, dt, [3, 4, 2])
+                    d = [3, 4, 2][axis]
+                    mn = g.rng.uniform(-5, 0.5, d).astype(np.float32)
+                    mx = (mn + g.rng.uniform(0.1, 8, d)).astype(np.float32)
+                    return raw.Dequantize(input=q, min_range=fconst(mn), max_range=fconst(mx),
+                                          mode=mode, axis=axis, narrow_range=axis == 1,
+                                          name="op")
+                g.case(f"Dequantize.{dt}.{mode.lower()}_axis{axis}", build_d)
+    g.case("QuantizeV2.quint8.ensure_minimum_range",
+           lambda: list(raw.QuantizeV2(input=g.rand("float32", [9], lo=-1, hi=1),
+                                       min_range=fconst(0.0), max_range=fconst(0.0),
+                                       T=tf.quint8, ensure_minimum_range=0.5, name="op")))
+    g.case("QuantizeV2.qint8.empty",
+           lambda: list(raw.QuantizeV2(input=fconst(np.zeros([0, 2])), min_range=fconst(-1.0),
+                                       max_range=fconst(1.0), T=tf.qint8, name="op")))
+    g.case("QuantizeV2.quint8.scalar",
+           lambda: list(raw.QuantizeV2(input=fconst(0.4), min_range=fconst(-1.0),
+                                       max_range=fconst(1.0), T=tf.quint8, name="op")))
+    # Errors.
+    g.case("QuantizeV2.qint8.min_above_max",
+           lambda: raw.QuantizeV2(input=fconst([1.0]), min_range=fconst(2.0),
+                                  max_range=fconst(1.0), T=tf.qint8, name="op"), error=True)
+    g.case("QuantizeV2.qint8.half_to_even_min_combined",
+           lambda: raw.QuantizeV2(input=fconst([1.0]), min_range=fconst(-1.0),
+                                  max_range=fconst(1.0), T=tf.qint8, round_mode="HALF_TO_EVEN",
+                                  name="op"), error=True)
+    g.case("QuantizeV2.qint8.axis_out_of_range",
+           lambda: raw.QuantizeV2(input=hide_rank(fconst(np.zeros([2, 2]))),
+                                  min_range=fconst([-1.0, -1.0]), max_range=fconst([1.0, 1.0]),
+                                  T=tf.qint8, axis=2, name="op"), error=True)
+    g.case("QuantizeV2.qint8.axis_wrong_depth",
+           lambda: raw.QuantizeV2(input=hide_shape(fconst(np.zeros([2, 3]))),
+                                  min_range=hide_shape(fconst([-1.0, -1.0])),
+                                  max_range=hide_shape(fconst([1.0, 1.0])),
+                                  T=tf.qint8, axis=1, name="op"), error=True)
+    g.case("QuantizeV2.quint8.min_first_axis",
+           lambda: raw.QuantizeV2(input=fconst(np.zeros([2, 3])),
+                                  min_range=fconst([-1.0, -1.0]), max_range=fconst([1.0, 1.0]),
+                                  T=tf.quint8, axis=0, mode="MIN_FIRST", name="op"), error=True)
+    g.case("QuantizeV2.qint8.range_not_scalar",
+           lambda: raw.QuantizeV2(input=fconst([1.0]), min_range=hide_rank(fconst([-1.0, 0.0])),
+                                  max_range=fconst(1.0), T=tf.qint8, name="op"), error=True)
+    g.case("Dequantize.qint8.range_not_scalar",
+           lambda: raw.Dequantize(input=qconst(g, "qint8", [2]),
+                                  min_range=hide_rank(fconst([-1.0, 0.0])),
+                                  max_range=fconst(1.0), name="op"), error=True)
+    g.case("Dequantize.qint8.axis_wrong_depth",
+           lambda: raw.Dequantize(input=hide_shape(qconst(g, "qint8", [2, 3])),
+                                  min_range=hide_shape(fconst([-1.0, -1.0])),
+                                  max_range=hide_shape(fconst([1.0, 1.0])), axis=1, name="op"),
+           error=True)
+    g.case("Dequantize.qint8.bfloat16_scaled",
+           lambda: raw.Dequantize(input=qconst(g, "qint8", [2]), min_range=fconst(-1.0),
+                                  max_range=fconst(1.0), mode="SCALED", dtype=tf.bfloat16,
+                                  name="op"), error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 

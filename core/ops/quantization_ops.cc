@@ -1,0 +1,135 @@
+// Quantization ops: fake quantization (FakeQuantWithMinMax{Args,Vars,VarsPerChannel}), the
+// float <-> quantized conversions (QuantizeV2, Dequantize) and the ops that compute on quantized
+// tensors with their float ranges beside them (Requantize, Quantized*), with TensorFlow's OpDefs
+// and shape functions. Kernels live in core/kernels/{fake_quant_ops,quantize_ops,
+// quantized_ops}.cc.
+#include "core/framework/op.h"
+#include "core/framework/shape_inference.h"
+
+namespace sg {
+namespace {
+
+using Shape = PartialTensorShape;
+
+#define SG_QUANTIZED_TYPES "{qint8, quint8, qint32, qint16, quint16}"
+
+// Checks that each input in [first, last] is a scalar (a float range bound).
+absl::Status ScalarInputs(InferenceContext* c, int first, int last) {
+  Shape unused;
+  for (int i = first; i <= last; ++i) SG_RETURN_IF_ERROR(c->WithRank(i, 0, &unused));
+  return absl::OkStatus();
+}
+
+// Outputs 1 and 2 (the float range of output 0) are scalars.
+void ScalarRangeOutputs(InferenceContext* c) {
+  c->set_output(1, Shape(std::vector<int64_t>{}));
+  c->set_output(2, Shape(std::vector<int64_t>{}));
+}
+
+REGISTER_OP("FakeQuantWithMinMaxArgs")
+    .Attr("min: float = -6.0")
+    .Attr("max: float = 6.0")
+    .Attr("num_bits: int = 8")
+    .Attr("narrow_range: bool = false")
+    .Input("inputs: float")
+    .Output("outputs: float")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("FakeQuantWithMinMaxVars")
+    .Attr("num_bits: int = 8")
+    .Attr("narrow_range: bool = false")
+    .Input("inputs: float")
+    .Input("min: float")
+    .Input("max: float")
+    .Output("outputs: float")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarInputs(c, 1, 2));
+      c->set_output(0, c->input(0));
+      return absl::OkStatus();
+    });
+
+// min and max are vectors as long as the input's last dimension.
+REGISTER_OP("FakeQuantWithMinMaxVarsPerChannel")
+    .Attr("num_bits: int = 8")
+    .Attr("narrow_range: bool = false")
+    .Input("inputs: float")
+    .Input("min: float")
+    .Input("max: float")
+    .Output("outputs: float")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape in, min, max;
+      SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1, &in));
+      SG_RETURN_IF_ERROR(c->WithRank(1, 1, &min));
+      SG_RETURN_IF_ERROR(c->WithRank(2, 1, &max));
+      int64_t depth = in.unknown_rank() ? -1 : in.dim_size(in.dims() - 1);
+      for (const Shape* s : {&min, &max}) {
+        const int64_t d = s->unknown_rank() ? -1 : s->dim_size(0);
+        if (depth >= 0 && d >= 0 && d != depth) {
+          return c->Error("Dimensions must be equal, but are ", depth, " and ", d);
+        }
+      }
+      c->set_output(0, in);
+      return absl::OkStatus();
+    });
+
+// min_range and max_range: scalars without an axis, else vectors as long as the input's `axis`
+// dimension; the output ranges have their shape.
+absl::Status PerAxisRanges(InferenceContext* c, bool range_outputs) {
+  int axis = -1;
+  SG_RETURN_IF_ERROR(c->GetAttr("axis", &axis));
+  const Shape& in = c->input(0);
+  if (axis < 0) {
+    SG_RETURN_IF_ERROR(ScalarInputs(c, 1, 2));
+    if (range_outputs) ScalarRangeOutputs(c);
+  } else {
+    if (!in.unknown_rank() && axis >= in.dims()) {
+      return c->Error("axis ", axis, " is out of range for input of rank ", in.dims());
+    }
+    int64_t depth = in.unknown_rank() ? -1 : in.dim_size(axis);
+    for (int i = 1; i <= 2; ++i) {
+      Shape r;
+      SG_RETURN_IF_ERROR(c->WithRank(i, 1, &r));
+      const int64_t d = r.unknown_rank() ? -1 : r.dim_size(0);
+      if (depth >= 0 && d >= 0 && d != depth) {
+        return c->Error("Dimensions must be equal, but are ", depth, " and ", d);
+      }
+      if (depth < 0) depth = d;
+    }
+    if (range_outputs) {
+      c->set_output(1, Shape(std::vector<int64_t>{depth}));
+      c->set_output(2, Shape(std::vector<int64_t>{depth}));
+    }
+  }
+  c->set_output(0, in);
+  return absl::OkStatus();
+}
+
+REGISTER_OP("QuantizeV2")
+    .Input("input: float")
+    .Input("min_range: float")
+    .Input("max_range: float")
+    .Output("output: T")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("T: " SG_QUANTIZED_TYPES)
+    .Attr("mode: {'MIN_COMBINED', 'MIN_FIRST', 'SCALED'} = 'MIN_COMBINED'")
+    .Attr("round_mode: {'HALF_AWAY_FROM_ZERO', 'HALF_TO_EVEN'} = 'HALF_AWAY_FROM_ZERO'")
+    .Attr("narrow_range: bool = false")
+    .Attr("axis: int = -1")
+    .Attr("ensure_minimum_range: float = 0.01")
+    .SetShapeFn([](InferenceContext* c) { return PerAxisRanges(c, true); });
+
+REGISTER_OP("Dequantize")
+    .Input("input: T")
+    .Input("min_range: float")
+    .Input("max_range: float")
+    .Output("output: dtype")
+    .Attr("T: " SG_QUANTIZED_TYPES)
+    .Attr("mode: {'MIN_COMBINED', 'MIN_FIRST', 'SCALED'} = 'MIN_COMBINED'")
+    .Attr("narrow_range: bool = false")
+    .Attr("axis: int = -1")
+    .Attr("dtype: {bfloat16, float} = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return PerAxisRanges(c, false); });
+
+}  // namespace
+}  // namespace sg
