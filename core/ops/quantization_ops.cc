@@ -5,6 +5,7 @@
 // quantized_ops}.cc.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
+#include "core/kernels/window_util.h"
 
 namespace sg {
 namespace {
@@ -130,6 +131,93 @@ REGISTER_OP("Dequantize")
     .Attr("axis: int = -1")
     .Attr("dtype: {bfloat16, float} = DT_FLOAT")
     .SetShapeFn([](InferenceContext* c) { return PerAxisRanges(c, false); });
+
+// [batch, out_rows, out_cols, depth] of an NHWC pooling window; scalar ranges.
+absl::Status QuantizedPoolShape(InferenceContext* c) {
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &in));
+  SG_RETURN_IF_ERROR(ScalarInputs(c, 1, 2));
+  std::vector<int64_t> ksize, strides;
+  std::string padding_s;
+  SG_RETURN_IF_ERROR(c->GetAttr("ksize", &ksize));
+  SG_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
+  SG_RETURN_IF_ERROR(c->GetAttr("padding", &padding_s));
+  if (ksize.size() != 4 || strides.size() != 4) {
+    return c->Error("ksize and strides must have 4 elements");
+  }
+  Padding padding;
+  SG_RETURN_IF_ERROR(ParsePadding(padding_s, &padding));
+  std::vector<int64_t> out = {-1, -1, -1, -1};
+  if (!in.unknown_rank()) {
+    out[0] = in.dim_size(0);
+    out[3] = in.dim_size(3);
+    for (int d = 1; d <= 2; ++d) {
+      int64_t unused;
+      absl::Status s = WindowedOutputSize(in.dim_size(d), ksize[d], 1, strides[d], padding, 0, 0,
+                                          &out[d], &unused);
+      if (!s.ok()) return c->Error(s.message());
+    }
+  }
+  c->set_output(0, Shape(out));
+  ScalarRangeOutputs(c);
+  return absl::OkStatus();
+}
+
+REGISTER_OP("QuantizedAvgPool")
+    .Input("input: T")
+    .Input("min_input: float")
+    .Input("max_input: float")
+    .Output("output: T")
+    .Output("min_output: float")
+    .Output("max_output: float")
+    .Attr("T: " SG_QUANTIZED_TYPES)
+    .Attr("ksize: list(int)")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn(QuantizedPoolShape);
+
+REGISTER_OP("QuantizedMaxPool")
+    .Input("input: T")
+    .Input("min_input: float")
+    .Input("max_input: float")
+    .Output("output: T")
+    .Output("min_output: float")
+    .Output("max_output: float")
+    .Attr("T: " SG_QUANTIZED_TYPES)
+    .Attr("ksize: list(int)")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn(QuantizedPoolShape);
+
+// Element-wise with scalar ranges: output 0 has input 0's shape.
+absl::Status QuantizedUnaryShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(ScalarInputs(c, 1, 2));
+  c->set_output(0, c->input(0));
+  ScalarRangeOutputs(c);
+  return absl::OkStatus();
+}
+
+REGISTER_OP("QuantizedRelu")
+    .Input("features: Tinput")
+    .Input("min_features: float")
+    .Input("max_features: float")
+    .Output("activations: out_type")
+    .Output("min_activations: float")
+    .Output("max_activations: float")
+    .Attr("Tinput: " SG_QUANTIZED_TYPES)
+    .Attr("out_type: " SG_QUANTIZED_TYPES " = DT_QUINT8")
+    .SetShapeFn(QuantizedUnaryShape);
+
+REGISTER_OP("QuantizedRelu6")
+    .Input("features: Tinput")
+    .Input("min_features: float")
+    .Input("max_features: float")
+    .Output("activations: out_type")
+    .Output("min_activations: float")
+    .Output("max_activations: float")
+    .Attr("Tinput: " SG_QUANTIZED_TYPES)
+    .Attr("out_type: " SG_QUANTIZED_TYPES " = DT_QUINT8")
+    .SetShapeFn(QuantizedUnaryShape);
 
 }  // namespace
 }  // namespace sg

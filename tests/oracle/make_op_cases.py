@@ -5004,6 +5004,61 @@ def quant_convert(g):
                                   name="op"), error=True)
 
 
+@group
+def quant_ops(g):
+    for dt in QUANTIZED + ["float32", "int32", "uint8"]:
+        def reshape(shape):
+            t = qconst(g, dt, [2, 3, 2]) if dt in QUANTIZED else g.rand(dt, [2, 3, 2])
+            return list(raw.QuantizedReshape(tensor=t, shape=g.const(shape, "int32"),
+                                             input_min=fconst(-1.5), input_max=fconst(2.5),
+                                             name="op"))
+        g.case(f"QuantizedReshape.{sgname(dt)}.infer", lambda: reshape([3, -1]))
+        g.case(f"QuantizedReshape.{sgname(dt)}.flat", lambda: reshape([12]))
+    g.case("QuantizedReshape.quint8.int64_shape",
+           lambda: list(raw.QuantizedReshape(tensor=qconst(g, "quint8", [4, 2]),
+                                             shape=g.const([2, 2, 2], "int64"),
+                                             input_min=fconst(0.0), input_max=fconst(1.0),
+                                             name="op")))
+    g.case("QuantizedReshape.quint8.bad_size",
+           lambda: raw.QuantizedReshape(tensor=hide_shape(qconst(g, "quint8", [4, 2])),
+                                        shape=hide_shape(g.const([3, 3], "int32")),
+                                        input_min=fconst(0.0), input_max=fconst(1.0),
+                                        name="op"), error=True)
+    for dt in QUANTIZED:
+        for op in ("QuantizedMaxPool", "QuantizedAvgPool"):
+            for sname, shape, k, st, pad in [("valid", [2, 5, 6, 3], [1, 2, 2, 1], [1, 2, 2, 1],
+                                              "VALID"),
+                                             ("same", [1, 5, 5, 2], [1, 3, 3, 1], [1, 2, 2, 1],
+                                              "SAME"),
+                                             ("wide", [1, 4, 7, 1], [1, 1, 4, 1], [1, 1, 1, 1],
+                                              "SAME"),
+                                             ("empty", [0, 3, 3, 2], [1, 2, 2, 1], [1, 1, 1, 1],
+                                              "VALID")]:
+                g.case(f"{op}.{dt}.{sname}",
+                       lambda: list(op_fn(op)(input=qconst(g, dt, shape), min_input=fconst(-2.0),
+                                              max_input=fconst(3.0), ksize=k, strides=st,
+                                              padding=pad, name="op")))
+        for op in ("QuantizedRelu", "QuantizedRelu6"):
+            for out in QUANTIZED:
+                for rname, mn, mx in [("sym", -8.0, 8.0), ("pos", 1.5, 9.0), ("neg", -5.0, -1.0),
+                                      ("skew", -0.3, 12.7), ("small", -1.0, 3.0)]:
+                    g.case(f"{op}.{dt}.{out}_{rname}",
+                           lambda: list(op_fn(op)(features=qconst(g, dt, [5, 31]),
+                                                  min_features=fconst(mn),
+                                                  max_features=fconst(mx), out_type=out,
+                                                  name="op")))
+    g.case("QuantizedMaxPool.quint8.not_4d",
+           lambda: raw.QuantizedMaxPool(input=hide_rank(qconst(g, "quint8", [3, 3, 2])),
+                                        min_input=fconst(0.0), max_input=fconst(1.0),
+                                        ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1],
+                                        padding="VALID", name="op"), error=True)
+    g.case("QuantizedAvgPool.quint8.batch_window",
+           lambda: raw.QuantizedAvgPool(input=qconst(g, "quint8", [2, 3, 3, 1]),
+                                        min_input=fconst(0.0), max_input=fconst(1.0),
+                                        ksize=[2, 2, 2, 1], strides=[1, 1, 1, 1],
+                                        padding="VALID", name="op"), error="any")
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
