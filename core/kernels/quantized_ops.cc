@@ -1,10 +1,13 @@
 // Kernels on quantized tensors that carry their float range as two scalar inputs beside them:
 // QuantizedMaxPool and QuantizedAvgPool (NHWC windows; the range passes through),
-// QuantizedRelu and QuantizedRelu6 (clamped at the levels of 0.0 and 6.0 in the input's range).
+// QuantizedRelu and QuantizedRelu6 (clamped at the levels of 0.0 and 6.0 in the input's range),
+// and the products QuantizedMatMul, QuantizedConv2D and QuantizedMul (quint8 x quint8 -> qint32,
+// the exact integer sums of (a - level of 0.0 in a's range) * (b - level of 0.0 in b's range)).
 #include <algorithm>
 #include <cmath>
 
 #include "core/kernels/array_copy.h"
+#include "core/kernels/broadcast.h"
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/quantization_util.h"
 #include "core/kernels/window_util.h"
@@ -15,12 +18,28 @@ namespace {
 // The level of float `x` in the range [min, max] of T (TensorFlow's FloatToQuantized): the
 // range's width in float, the rest in double, each product rounded half away from zero.
 template <typename T>
-int64_t FloatToLevel(float x, float min, float max) {
+double FloatToLevelUnclamped(float x, float min, float max) {
   const double steps = std::ldexp(1.0, 8 * sizeof(T));
   const double adjust = steps / (steps - 1.0);
   const double scale = steps / (static_cast<double>(max - min) * adjust);
-  const double q = std::round(x * scale) - std::round(min * scale) + kQuantLowest<T>;
+  return std::round(x * scale) - std::round(min * scale) + kQuantLowest<T>;
+}
+
+template <typename T>
+int64_t FloatToLevel(float x, float min, float max) {
+  const double q = FloatToLevelUnclamped<T>(x, min, max);
   return static_cast<int64_t>(std::min(std::max(q, kQuantLowest<T>), kQuantHighest<T>));
+}
+
+// The level of 0.0 in a quint8 range, outside [0, 255] when the range does not hold 0.0, as a
+// 32-bit integer: the products are summed modulo 2^32 (in uint32_t, where wrapping is defined),
+// as TensorFlow's int32 accumulators wrap. A range so far from 0.0 that the level leaves int32
+// is pinned at int32's bounds (TensorFlow's result is then meaningless as well).
+uint32_t ZeroLevel(float min, float max) {
+  double q = FloatToLevelUnclamped<uint8_t>(0.0f, min, max);
+  if (!(q >= -2147483648.0)) q = -2147483648.0;  // also NaN
+  if (q > 2147483647.0) q = 2147483647.0;
+  return static_cast<uint32_t>(static_cast<int32_t>(q));
 }
 
 absl::Status ScalarRange(OpKernelContext* ctx, int first) {
@@ -174,12 +193,256 @@ class QuantizedReluOp final : public OpKernel {
   bool cap_ = false;
 };
 
+// ---- products ------------------------------------------------------------------------------
+
+// The qint32 range of a product of quint8 levels: one output level is worth the product of the
+// inputs' level widths (each (max - min) / 255 in float).
+void ProductRange(OpKernelContext* ctx, float min_a, float max_a, float min_b, float max_b) {
+  const float a_level = (max_a - min_a) / 255.0f;
+  const float b_level = (max_b - min_b) / 255.0f;
+  const float c_level = a_level * b_level;
+  const float bounds[2] = {c_level * -2147483648.0f, c_level * 2147483647.0f};
+  for (int i = 0; i < 2; ++i) {
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1 + i, TensorShape(), &out));
+    out->data<float>()[0] = bounds[i];
+  }
+}
+
+// Reads the four scalar ranges starting at input `first`: min_a, max_a, min_b, max_b.
+absl::Status ProductInputs(OpKernelContext* ctx, int first, float r[4]) {
+  SG_RETURN_IF_ERROR(ScalarRange(ctx, first));
+  SG_RETURN_IF_ERROR(ScalarRange(ctx, first + 2));
+  for (int i = 0; i < 4; ++i) r[i] = ctx->input(first + i).data<float>()[0];
+  return absl::OkStatus();
+}
+
+class QuantizedMatMulOp final : public OpKernel {
+ public:
+  explicit QuantizedMatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_a", &transpose_a_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_b", &transpose_b_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& a = ctx->input(0);
+    const Tensor& b = ctx->input(1);
+    float r[4];
+    OP_REQUIRES_OK(ctx, ProductInputs(ctx, 2, r));
+    OP_REQUIRES(ctx, a.dims() == 2 && b.dims() == 2,
+                KernelError(*this, "a and b must be matrices, got ", a.shape().DebugString(),
+                            " and ", b.shape().DebugString()));
+    const int64_t m = a.dim_size(transpose_a_ ? 1 : 0), k = a.dim_size(transpose_a_ ? 0 : 1);
+    const int64_t kb = b.dim_size(transpose_b_ ? 1 : 0), n = b.dim_size(transpose_b_ ? 0 : 1);
+    OP_REQUIRES(ctx, k == kb,
+                KernelError(*this, "Matrix size-incompatible: In[0]: ", a.shape().DebugString(),
+                            ", In[1]: ", b.shape().DebugString()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
+    ProductRange(ctx, r[0], r[1], r[2], r[3]);
+    if (!ctx->status().ok()) return;
+    const uint32_t za = ZeroLevel(r[0], r[1]);
+    const uint32_t zb = ZeroLevel(r[2], r[3]);
+    const uint8_t* pa = a.data<uint8_t>();
+    const uint8_t* pb = b.data<uint8_t>();
+    int32_t* pc = out->data<int32_t>();
+    const int64_t lda = a.dim_size(1), ldb = b.dim_size(1);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        uint32_t sum = 0;
+        for (int64_t l = 0; l < k; ++l) {
+          const uint32_t av = transpose_a_ ? pa[l * lda + i] : pa[i * lda + l];
+          const uint32_t bv = transpose_b_ ? pb[j * ldb + l] : pb[l * ldb + j];
+          sum += (av - za) * (bv - zb);
+        }
+        pc[i * n + j] = static_cast<int32_t>(sum);
+      }
+    }
+  }
+
+ private:
+  bool transpose_a_ = false, transpose_b_ = false;
+};
+
+class QuantizedConv2DOp final : public OpKernel {
+ public:
+  explicit QuantizedConv2DOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::vector<int64_t> strides, dilations = {1, 1, 1, 1};
+    std::string p;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("strides", &strides));
+    if (ctx->HasAttr("dilations")) OP_REQUIRES_OK(ctx, ctx->GetAttr("dilations", &dilations));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("padding", &p));
+    OP_REQUIRES_OK(ctx, ParsePadding(p, &padding_));
+    OP_REQUIRES(ctx, padding_ != Padding::kExplicit,
+                KernelError(*this, "padding must be SAME or VALID"));
+    OP_REQUIRES(ctx, strides.size() == 4,
+                KernelError(*this, "Sliding window strides field must specify 4 dimensions"));
+    OP_REQUIRES(ctx, strides[1] == strides[2],
+                KernelError(*this, "Current implementation only supports equal length strides ",
+                            "in the row and column dimensions."));
+    OP_REQUIRES(ctx, strides[0] == 1 && strides[3] == 1,
+                KernelError(*this, "Current implementation does not yet support strides in the ",
+                            "batch and depth dimensions."));
+    OP_REQUIRES(ctx, strides[1] > 0, KernelError(*this, "strides must be positive"));
+    OP_REQUIRES(ctx, dilations.size() == 4 && dilations[0] == 1 && dilations[1] == 1 &&
+                         dilations[2] == 1 && dilations[3] == 1,
+                KernelError(*this, "Current implementation only supports dilated rate as 1 in ",
+                            "the row and column dimensions."));
+    stride_ = strides[1];
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    const Tensor& filter = ctx->input(1);
+    float r[4];
+    OP_REQUIRES_OK(ctx, ProductInputs(ctx, 2, r));
+    OP_REQUIRES(ctx, in.dims() == 4,
+                KernelError(*this, "input must be 4-dimensional", in.shape().DebugString()));
+    OP_REQUIRES(ctx, filter.dims() == 4,
+                KernelError(*this, "filter must be 4-dimensional: ",
+                            filter.shape().DebugString()));
+    const int64_t n = in.dim_size(0), h = in.dim_size(1), w = in.dim_size(2),
+                  depth = in.dim_size(3);
+    const int64_t kh = filter.dim_size(0), kw = filter.dim_size(1),
+                  out_depth = filter.dim_size(3);
+    OP_REQUIRES(ctx, filter.dim_size(2) == depth,
+                KernelError(*this, "input and filter must have the same depth: ", depth, " vs ",
+                            filter.dim_size(2)));
+    for (const Tensor* t : {&in, &filter}) {
+      for (int i = 0; i < 4; ++i) {
+        OP_REQUIRES(ctx, t->dim_size(i) > 0,
+                    KernelError(*this, "Invalid input: Shapes dimension cannot be 0."));
+      }
+    }
+    int64_t oh, ow, pad_top, pad_left;
+    absl::Status s = WindowedOutputSize(h, kh, 1, stride_, padding_, 0, 0, &oh, &pad_top);
+    if (s.ok()) s = WindowedOutputSize(w, kw, 1, stride_, padding_, 0, 0, &ow, &pad_left);
+    OP_REQUIRES(ctx, s.ok(), KernelError(*this, s.message()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, oh, ow, out_depth}), &out));
+    ProductRange(ctx, r[0], r[1], r[2], r[3]);
+    if (!ctx->status().ok() || out->NumElements() == 0) return;
+    const uint32_t zi = ZeroLevel(r[0], r[1]);
+    const uint32_t zf = ZeroLevel(r[2], r[3]);
+    const uint8_t* x = in.data<uint8_t>();
+    const uint8_t* f = filter.data<uint8_t>();
+    int32_t* y = out->data<int32_t>();
+    // SAME padding reads as the input's level of 0.0 cut to 8 bits (TensorFlow's, found by
+    // experiment): it adds nothing unless that level lies above 255.
+    const int32_t zi_signed = static_cast<int32_t>(zi);
+    const uint32_t pad_term =
+        zi_signed >= 0 ? static_cast<uint32_t>(zi_signed & 0xFF) - zi : uint32_t{0};
+    std::vector<uint32_t> acc(out_depth);
+    for (int64_t b = 0; b < n; ++b) {
+      for (int64_t i = 0; i < oh; ++i) {
+        for (int64_t j = 0; j < ow; ++j) {
+          std::fill(acc.begin(), acc.end(), 0);
+          for (int64_t fr = 0; fr < kh; ++fr) {
+            const int64_t row = i * stride_ - pad_top + fr;
+            for (int64_t fc = 0; fc < kw; ++fc) {
+              const int64_t col = j * stride_ - pad_left + fc;
+              const bool inside = row >= 0 && row < h && col >= 0 && col < w;
+              if (!inside && pad_term == 0) continue;
+              const uint8_t* px = inside ? x + ((b * h + row) * w + col) * depth : nullptr;
+              const uint8_t* pf = f + (fr * kw + fc) * depth * out_depth;
+              for (int64_t d = 0; d < depth; ++d) {
+                const uint32_t xv = inside ? px[d] - zi : pad_term;
+                for (int64_t o = 0; o < out_depth; ++o) {
+                  acc[o] += xv * (pf[d * out_depth + o] - zf);
+                }
+              }
+            }
+          }
+          int32_t* py = y + ((b * oh + i) * ow + j) * out_depth;
+          for (int64_t o = 0; o < out_depth; ++o) py[o] = static_cast<int32_t>(acc[o]);
+        }
+      }
+    }
+  }
+
+ private:
+  int64_t stride_ = 1;
+  Padding padding_ = Padding::kValid;
+};
+
+// z = fn(x, y) as TensorFlow's QuantizedAdd and QuantizedMul broadcast: a one-element operand
+// is a scalar; otherwise the operand with fewer elements is repeated over the other's flat
+// elements (numpy's result when the smaller one's shape is a suffix of the larger's; for [2, 1]
+// against [2, 3] TensorFlow still repeats [a, b] as a, b, a, b, a, b). When both operands
+// broadcast, TensorFlow reads past the smaller one: sg fails instead.
+template <typename Fn>
+absl::Status TiledBinary(const OpKernel& k, const Tensor& x, const Tensor& y, Tensor* out,
+                         Fn fn) {
+  const int64_t nx = x.NumElements(), ny = y.NumElements(), nz = out->NumElements();
+  const uint8_t* px = x.data<uint8_t>();
+  const uint8_t* py = y.data<uint8_t>();
+  int32_t* pz = out->data<int32_t>();
+  if (nz == 0) return absl::OkStatus();
+  if (nx == 1) {
+    for (int64_t i = 0; i < nz; ++i) pz[i] = fn(px[0], py[i]);
+  } else if (ny == 1) {
+    for (int64_t i = 0; i < nz; ++i) pz[i] = fn(px[i], py[0]);
+  } else if (nx >= ny && nz == nx && nx % ny == 0) {
+    for (int64_t i = 0; i < nz; ++i) pz[i] = fn(px[i], py[i % ny]);
+  } else if (ny > nx && nz == ny && ny % nx == 0) {
+    for (int64_t i = 0; i < nz; ++i) pz[i] = fn(px[i % nx], py[i]);
+  } else {
+    return KernelError(k, "broadcasting both operands (", x.shape().DebugString(), " and ",
+                       y.shape().DebugString(), ") is not supported");
+  }
+  return absl::OkStatus();
+}
+
+class QuantizedMulOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    const Tensor& y = ctx->input(1);
+    float r[4];
+    OP_REQUIRES_OK(ctx, ProductInputs(ctx, 2, r));
+    BCast bcast(x.shape(), y.shape());
+    OP_REQUIRES(ctx, bcast.valid(),
+                KernelError(*this, "Incompatible shapes: ", x.shape().DebugString(), " vs. ",
+                            y.shape().DebugString()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, bcast.output_shape(), &out));
+    ProductRange(ctx, r[0], r[1], r[2], r[3]);
+    if (!ctx->status().ok()) return;
+    const uint32_t zx = ZeroLevel(r[0], r[1]);
+    const uint32_t zy = ZeroLevel(r[2], r[3]);
+    auto mul = [zx, zy](uint8_t a, uint8_t b) {
+      return static_cast<int32_t>((uint32_t{a} - zx) * (uint32_t{b} - zy));
+    };
+    OP_REQUIRES_OK(ctx, TiledBinary(*this, x, y, out, mul));
+  }
+};
+
 REGISTER_KERNEL_BUILDER(
     Name("QuantizedMaxPool").Device(DEVICE_CPU).TypeConstraint("T", {DT_QINT8, DT_QUINT8}),
     QuantizedMaxPoolOp);
 REGISTER_KERNEL_BUILDER(
     Name("QuantizedAvgPool").Device(DEVICE_CPU).TypeConstraint("T", {DT_QINT8, DT_QUINT8}),
     QuantizedAvgPoolOp);
+REGISTER_KERNEL_BUILDER(Name("QuantizedMatMul")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T1", {DT_QUINT8})
+                            .TypeConstraint("T2", {DT_QUINT8})
+                            .TypeConstraint("Toutput", {DT_QINT32}),
+                        QuantizedMatMulOp);
+REGISTER_KERNEL_BUILDER(Name("QuantizedConv2D")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("Tinput", {DT_QUINT8})
+                            .TypeConstraint("Tfilter", {DT_QUINT8})
+                            .TypeConstraint("out_type", {DT_QINT32}),
+                        QuantizedConv2DOp);
+REGISTER_KERNEL_BUILDER(Name("QuantizedMul")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T1", {DT_QUINT8})
+                            .TypeConstraint("T2", {DT_QUINT8})
+                            .TypeConstraint("Toutput", {DT_QINT32}),
+                        QuantizedMulOp);
 REGISTER_KERNEL_BUILDER(Name("QuantizedRelu")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("Tinput", {DT_QUINT8, DT_QINT32})

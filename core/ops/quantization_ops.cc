@@ -219,5 +219,101 @@ REGISTER_OP("QuantizedRelu6")
     .Attr("out_type: " SG_QUANTIZED_TYPES " = DT_QUINT8")
     .SetShapeFn(QuantizedUnaryShape);
 
+// A binary quantized op: output 0 from `base` on inputs 0 and 1, scalar ranges in 2..5 and out.
+template <absl::Status (*base)(InferenceContext*)>
+absl::Status QuantizedBinaryShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(base(c));
+  SG_RETURN_IF_ERROR(ScalarInputs(c, 2, 5));
+  ScalarRangeOutputs(c);
+  return absl::OkStatus();
+}
+
+REGISTER_OP("QuantizedMatMul")
+    .Input("a: T1")
+    .Input("b: T2")
+    .Input("min_a: float")
+    .Input("max_a: float")
+    .Input("min_b: float")
+    .Input("max_b: float")
+    .Output("out: Toutput")
+    .Output("min_out: float")
+    .Output("max_out: float")
+    .Attr("T1: " SG_QUANTIZED_TYPES)
+    .Attr("T2: " SG_QUANTIZED_TYPES)
+    .Attr("Toutput: " SG_QUANTIZED_TYPES " = DT_QINT32")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("Tactivation: " SG_QUANTIZED_TYPES " = DT_QUINT8")
+    .SetShapeFn(QuantizedBinaryShape<shape_fns::MatMul>);
+
+REGISTER_OP("QuantizedMul")
+    .Input("x: T1")
+    .Input("y: T2")
+    .Input("min_x: float")
+    .Input("max_x: float")
+    .Input("min_y: float")
+    .Input("max_y: float")
+    .Output("z: Toutput")
+    .Output("min_z: float")
+    .Output("max_z: float")
+    .Attr("T1: " SG_QUANTIZED_TYPES)
+    .Attr("T2: " SG_QUANTIZED_TYPES)
+    .Attr("Toutput: " SG_QUANTIZED_TYPES " = DT_QINT32")
+    .SetShapeFn(QuantizedBinaryShape<shape_fns::BroadcastBinary>);
+
+// NHWC input, [rows, cols, in_depth, out_depth] filter, one stride for rows and columns.
+absl::Status QuantizedConv2DShape(InferenceContext* c) {
+  Shape in, filter;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &in));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 4, &filter));
+  SG_RETURN_IF_ERROR(ScalarInputs(c, 2, 5));
+  std::vector<int64_t> strides;
+  std::string padding_s;
+  SG_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
+  SG_RETURN_IF_ERROR(c->GetAttr("padding", &padding_s));
+  if (strides.size() != 4) return c->Error("strides must have 4 elements");
+  Padding padding;
+  SG_RETURN_IF_ERROR(ParsePadding(padding_s, &padding));
+  std::vector<int64_t> out = {-1, -1, -1, -1};
+  if (!filter.unknown_rank()) out[3] = filter.dim_size(3);
+  if (!in.unknown_rank()) {
+    out[0] = in.dim_size(0);
+    if (!filter.unknown_rank()) {
+      const int64_t d = in.dim_size(3), fd = filter.dim_size(2);
+      if (d >= 0 && fd >= 0 && d != fd) {
+        return c->Error("input and filter must have the same depth: ", d, " vs ", fd);
+      }
+      for (int i = 1; i <= 2; ++i) {
+        if (filter.dim_size(i - 1) < 0) continue;
+        int64_t unused;
+        absl::Status s = WindowedOutputSize(in.dim_size(i), filter.dim_size(i - 1), 1,
+                                            strides[i], padding, 0, 0, &out[i], &unused);
+        if (!s.ok()) return c->Error(s.message());
+      }
+    }
+  }
+  c->set_output(0, Shape(out));
+  ScalarRangeOutputs(c);
+  return absl::OkStatus();
+}
+
+REGISTER_OP("QuantizedConv2D")
+    .Input("input: Tinput")
+    .Input("filter: Tfilter")
+    .Input("min_input: float")
+    .Input("max_input: float")
+    .Input("min_filter: float")
+    .Input("max_filter: float")
+    .Output("output: out_type")
+    .Output("min_output: float")
+    .Output("max_output: float")
+    .Attr("Tinput: " SG_QUANTIZED_TYPES)
+    .Attr("Tfilter: " SG_QUANTIZED_TYPES)
+    .Attr("out_type: " SG_QUANTIZED_TYPES " = DT_QINT32")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(QuantizedConv2DShape);
+
 }  // namespace
 }  // namespace sg

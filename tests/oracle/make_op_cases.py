@@ -5059,6 +5059,79 @@ def quant_ops(g):
                                         padding="VALID", name="op"), error="any")
 
 
+@group
+def quant_products(g):
+    ranges = [("sym", -1.0, 1.0, -2.0, 2.0), ("pos", 0.5, 6.0, -3.0, 0.25),
+              ("neg", -5.0, -1.0, 1.0, 9.0), ("skew", -0.3, 12.7, -6.1, 2.2)]
+    # TensorFlow's CPU kernels are quint8 x quint8 -> qint32; other pairings get cases that
+    # TensorFlow drops (no kernel), except QuantizedConv2D's quint8 x qint8, whose TensorFlow
+    # kernel returns empty tensors.
+    for t1 in QUANTIZED:
+        for t2 in QUANTIZED:
+            for rname, mna, mxa, mnb, mxb in ranges if (t1, t2) == ("quint8", "quint8") \
+                    else ranges[:1]:
+                for ta, tb in [(False, False), (True, False), (False, True), (True, True)]:
+                    g.case(f"QuantizedMatMul.{t1}.{t2}_{rname}_{int(ta)}{int(tb)}",
+                           lambda: list(raw.QuantizedMatMul(
+                               a=qconst(g, t1, [5, 3] if ta else [3, 5]),
+                               b=qconst(g, t2, [4, 5] if tb else [5, 4]), min_a=fconst(mna),
+                               max_a=fconst(mxa), min_b=fconst(mnb), max_b=fconst(mxb),
+                               transpose_a=ta, transpose_b=tb, name="op")))
+                for sname, xs, ys in [("same", [2, 3], [2, 3]), ("scalar_x", [], [2, 3]),
+                                      ("scalar_y", [2, 3], []), ("row", [4, 3], [3]),
+                                      ("col", [2, 1], [2, 3]), ("rank3", [2, 3], [4, 2, 3])]:
+                    g.case(f"QuantizedMul.{t1}.{t2}_{rname}_{sname}",
+                           lambda: list(raw.QuantizedMul(
+                               x=qconst(g, t1, xs), y=qconst(g, t2, ys), min_x=fconst(mna),
+                               max_x=fconst(mxa), min_y=fconst(mnb), max_y=fconst(mxb),
+                               name="op")))
+                if t2 == "qint8":
+                    continue
+                for sname, ins, fs, st, pad in [("valid", [2, 5, 6, 3], [3, 2, 3, 4], 1, "VALID"),
+                                                ("same", [1, 5, 5, 2], [3, 3, 2, 3], 2, "SAME"),
+                                                ("same1", [2, 4, 3, 1], [2, 2, 1, 2], 1, "SAME")]:
+                    g.case(f"QuantizedConv2D.{t1}.{t2}_{rname}_{sname}",
+                           lambda: list(raw.QuantizedConv2D(
+                               input=qconst(g, t1, ins), filter=qconst(g, t2, fs),
+                               min_input=fconst(mna), max_input=fconst(mxa),
+                               min_filter=fconst(mnb), max_filter=fconst(mxb),
+                               strides=[1, st, st, 1], padding=pad, name="op")))
+    q8 = lambda shape: qconst(g, "quint8", shape)  # noqa: E731
+    g.case("QuantizedMatMul.quint8.mismatch",
+           lambda: raw.QuantizedMatMul(a=hide_shape(q8([2, 3])), b=hide_shape(q8([2, 3])),
+                                       min_a=fconst(-1.0), max_a=fconst(1.0), min_b=fconst(-1.0),
+                                       max_b=fconst(1.0), name="op"), error=True)
+    g.case("QuantizedMul.quint8.incompatible",
+           lambda: raw.QuantizedMul(x=hide_shape(q8([2, 3])), y=hide_shape(q8([2])),
+                                    min_x=fconst(-1.0), max_x=fconst(1.0), min_y=fconst(-1.0),
+                                    max_y=fconst(1.0), name="op"), error=True)
+    g.case("QuantizedConv2D.quint8.empty",
+           lambda: raw.QuantizedConv2D(input=q8([0, 4, 4, 1]), filter=q8([2, 2, 1, 1]),
+                                       min_input=fconst(-1.0), max_input=fconst(1.0),
+                                       min_filter=fconst(-1.0), max_filter=fconst(1.0),
+                                       strides=[1, 1, 1, 1], padding="VALID", name="op"),
+           error=True)
+    g.case("QuantizedConv2D.quint8.dilated",
+           lambda: raw.QuantizedConv2D(input=q8([1, 4, 4, 1]), filter=q8([2, 2, 1, 1]),
+                                       min_input=fconst(-1.0), max_input=fconst(1.0),
+                                       min_filter=fconst(-1.0), max_filter=fconst(1.0),
+                                       strides=[1, 1, 1, 1], padding="VALID",
+                                       dilations=[1, 2, 2, 1], name="op"), error=True)
+    g.case("QuantizedConv2D.quint8.unequal_strides",
+           lambda: raw.QuantizedConv2D(input=q8([1, 4, 4, 1]), filter=q8([2, 2, 1, 1]),
+                                       min_input=fconst(-1.0), max_input=fconst(1.0),
+                                       min_filter=fconst(-1.0), max_filter=fconst(1.0),
+                                       strides=[1, 2, 1, 1], padding="VALID", name="op"),
+           error=True)
+    g.case("QuantizedConv2D.quint8.depth_mismatch",
+           lambda: raw.QuantizedConv2D(input=hide_shape(q8([1, 4, 4, 2])),
+                                       filter=hide_shape(q8([2, 2, 1, 1])),
+                                       min_input=fconst(-1.0), max_input=fconst(1.0),
+                                       min_filter=fconst(-1.0), max_filter=fconst(1.0),
+                                       strides=[1, 1, 1, 1], padding="VALID", name="op"),
+           error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
