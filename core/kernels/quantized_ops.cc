@@ -5,6 +5,7 @@
 // the exact integer sums of (a - level of 0.0 in a's range) * (b - level of 0.0 in b's range)).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/kernels/array_copy.h"
 #include "core/kernels/broadcast.h"
@@ -28,6 +29,7 @@ double FloatToLevelUnclamped(float x, float min, float max) {
 template <typename T>
 int64_t FloatToLevel(float x, float min, float max) {
   const double q = FloatToLevelUnclamped<T>(x, min, max);
+  if (std::isnan(q)) return static_cast<int64_t>(kQuantLowest<T>);  // an empty range
   return static_cast<int64_t>(std::min(std::max(q, kQuantLowest<T>), kQuantHighest<T>));
 }
 
@@ -419,12 +421,143 @@ class QuantizedMulOp final : public OpKernel {
   }
 };
 
+// ---- requantization ------------------------------------------------------------------------
+
+// The float value of qint32 level q in [min, max], as Dequantize's MIN_FIRST computes it.
+float Qint32ToFloat(int32_t q, float min, float max) {
+  if (min == max) return min;
+  const double steps = 4294967296.0;
+  const double adjust = steps / (steps - 1.0);
+  const float s = static_cast<float>(static_cast<double>(max - min) * adjust / steps);
+  const float min_rounded = std::round(min / s) * s;
+  const float offset = min_rounded - -2147483648.0f * s;
+  return static_cast<float>(q) * s + offset;
+}
+
+// A double to int64 as a C++ cast truncates, saturated instead of undefined out of range.
+int64_t TruncToInt64(double v) {
+  if (!(v > -9.2e18)) return v != v ? 0 : std::numeric_limits<int64_t>::min();
+  if (v > 9.2e18) return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(v);
+}
+
+// qint32 levels in [in_min, in_max] -> quint8 levels in [out_min, out_max], in 16-bit fixed
+// point as TensorFlow's kernel computes it (found by experiment): a scale, the input range's
+// centre and the output's minimum each become a multiple of 2^-16, the product's upper 32 bits
+// are kept, and the sum is rounded half up and clamped.
+void RequantizeToQuint8(const int32_t* in, int64_t n, float in_min, float in_max, float out_min,
+                        float out_max, uint8_t* out) {
+  constexpr int kShift = 16;
+  const float in_range = in_max - in_min;
+  const float out_range = out_max - out_min;
+  const float recip_out_range = out_range == 0.0f ? 0.0f : static_cast<float>(255.0 / out_range);
+  const float in_centre =
+      static_cast<float>((static_cast<double>(in_min) + static_cast<double>(in_max)) / 2.0);
+  const int64_t scale_fp =
+      out_range == 0.0f ? 0 : TruncToInt64(255.0 * (1 << kShift) * in_range / out_range);
+  const int64_t in_offset_fp = TruncToInt64(static_cast<double>(in_centre) *
+                                            static_cast<double>(recip_out_range) * (1 << kShift));
+  const int64_t out_offset_fp =
+      out_range == 0.0f ? 0 : TruncToInt64((1 << kShift) * (out_min * 255.0) / out_range);
+  const int64_t rounding = int64_t{1} << (kShift - 1);
+  for (int64_t i = 0; i < n; ++i) {
+    // The product wraps as TensorFlow's int64 arithmetic does (only for absurd range ratios).
+    const int64_t product = static_cast<int64_t>(static_cast<uint64_t>(int64_t{in[i]}) *
+                                                 static_cast<uint64_t>(scale_fp));
+    const int64_t value = (product >> 32) + in_offset_fp;
+    const int64_t q = (value - out_offset_fp + rounding) >> kShift;
+    out[i] = static_cast<uint8_t>(std::min<int64_t>(std::max<int64_t>(q, 0), 255));
+  }
+}
+
+// Through float, as TensorFlow's generic path: each level's float value, then its qint8 level.
+void RequantizeToQint8(const int32_t* in, int64_t n, float in_min, float in_max, float out_min,
+                       float out_max, int8_t* out) {
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = static_cast<int8_t>(
+        FloatToLevel<int8_t>(Qint32ToFloat(in[i], in_min, in_max), out_min, out_max));
+  }
+}
+
+// The float range the values of a qint32 tensor cover, widened down to 0.0 (TensorFlow's
+// RequantizationRange: the minimum is at most 0.0, the maximum is left as found).
+void UsedRange(const Tensor& in, float min, float max, float* used_min, float* used_max) {
+  int32_t lo = std::numeric_limits<int32_t>::max(), hi = std::numeric_limits<int32_t>::min();
+  const int32_t* q = in.data<int32_t>();
+  for (int64_t i = 0; i < in.NumElements(); ++i) {
+    lo = std::min(lo, q[i]);
+    hi = std::max(hi, q[i]);
+  }
+  *used_min = std::min(0.0f, Qint32ToFloat(lo, min, max));
+  *used_max = Qint32ToFloat(hi, min, max);
+}
+
+absl::Status SetScalar(OpKernelContext* ctx, int i, float v) {
+  Tensor* out;
+  SG_RETURN_IF_ERROR(ctx->allocate_output(i, TensorShape(), &out));
+  out->data<float>()[0] = v;
+  return absl::OkStatus();
+}
+
+class RequantizationRangeOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES_OK(ctx, ScalarRange(ctx, 1));
+    float used_min, used_max;
+    UsedRange(ctx->input(0), ctx->input(1).data<float>()[0], ctx->input(2).data<float>()[0],
+              &used_min, &used_max);
+    OP_REQUIRES_OK(ctx, SetScalar(ctx, 0, used_min));
+    OP_REQUIRES_OK(ctx, SetScalar(ctx, 1, used_max));
+  }
+};
+
+class RequantizeOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    OP_REQUIRES_OK(ctx, ScalarRange(ctx, 1));
+    OP_REQUIRES_OK(ctx, ScalarRange(ctx, 3));
+    const float in_min = ctx->input(1).data<float>()[0];
+    const float in_max = ctx->input(2).data<float>()[0];
+    const float out_min = ctx->input(3).data<float>()[0];
+    const float out_max = ctx->input(4).data<float>()[0];
+    OP_REQUIRES(ctx, out_min <= 0.0f,
+                KernelError(*this, "requested_output_min must be <= 0, but got ", out_min));
+    OP_REQUIRES(ctx, out_max >= out_min,
+                KernelError(*this, "requested_output_max must be >= requested_output_min, but ",
+                            "got ", out_max, " and ", out_min));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    if (out->dtype() == DT_QUINT8) {
+      RequantizeToQuint8(in.data<int32_t>(), in.NumElements(), in_min, in_max, out_min, out_max,
+                         out->data<uint8_t>());
+    } else {
+      RequantizeToQint8(in.data<int32_t>(), in.NumElements(), in_min, in_max, out_min, out_max,
+                        out->data<int8_t>());
+    }
+    OP_REQUIRES_OK(ctx, SetScalar(ctx, 1, out_min));
+    OP_REQUIRES_OK(ctx, SetScalar(ctx, 2, out_max));
+  }
+};
+
 REGISTER_KERNEL_BUILDER(
     Name("QuantizedMaxPool").Device(DEVICE_CPU).TypeConstraint("T", {DT_QINT8, DT_QUINT8}),
     QuantizedMaxPoolOp);
 REGISTER_KERNEL_BUILDER(
     Name("QuantizedAvgPool").Device(DEVICE_CPU).TypeConstraint("T", {DT_QINT8, DT_QUINT8}),
     QuantizedAvgPoolOp);
+REGISTER_KERNEL_BUILDER(
+    Name("RequantizationRange").Device(DEVICE_CPU).TypeConstraint("Tinput", {DT_QINT32}),
+    RequantizationRangeOp);
+REGISTER_KERNEL_BUILDER(Name("Requantize")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("Tinput", {DT_QINT32})
+                            .TypeConstraint("out_type", {DT_QUINT8, DT_QINT8}),
+                        RequantizeOp);
 REGISTER_KERNEL_BUILDER(Name("QuantizedMatMul")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T1", {DT_QUINT8})

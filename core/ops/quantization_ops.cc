@@ -315,5 +315,37 @@ REGISTER_OP("QuantizedConv2D")
     .Attr("dilations: list(int) = [1, 1, 1, 1]")
     .SetShapeFn(QuantizedConv2DShape);
 
+REGISTER_OP("RequantizationRange")
+    .Input("input: Tinput")
+    .Input("input_min: float")
+    .Input("input_max: float")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("Tinput: " SG_QUANTIZED_TYPES)
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarInputs(c, 1, 2));
+      c->set_output(0, Shape(std::vector<int64_t>{}));
+      c->set_output(1, Shape(std::vector<int64_t>{}));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("Requantize")
+    .Input("input: Tinput")
+    .Input("input_min: float")
+    .Input("input_max: float")
+    .Input("requested_output_min: float")
+    .Input("requested_output_max: float")
+    .Output("output: out_type")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("Tinput: " SG_QUANTIZED_TYPES)
+    .Attr("out_type: " SG_QUANTIZED_TYPES)
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarInputs(c, 1, 4));
+      c->set_output(0, c->input(0));
+      ScalarRangeOutputs(c);
+      return absl::OkStatus();
+    });
+
 }  // namespace
 }  // namespace sg

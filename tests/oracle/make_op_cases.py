@@ -5132,6 +5132,49 @@ def quant_products(g):
            error=True)
 
 
+@group
+def quant_requantize(g):
+    ranges = [("sym", -3.0, 3.0), ("pos", 0.5, 6.0), ("neg", -5.0, -1.0), ("skew", -0.3, 12.7),
+              ("wide", -300.0, 200.0)]
+    outs = [("sym", -2.0, 2.0), ("zero_top", -1.5, 0.0), ("pos", 0.0, 7.5), ("narrow", -0.1, 0.2),
+            ("empty", 0.0, 0.0)]
+    for tin in QUANTIZED:
+        for rname, mn, mx in ranges:
+            for sname, lo, hi in [("full", None, None), ("small", -5000, 700000)]:
+                g.case(f"RequantizationRange.{tin}.{rname}_{sname}",
+                       lambda: list(raw.RequantizationRange(input=qconst(g, tin, [3, 11], lo, hi),
+                                                            input_min=fconst(mn),
+                                                            input_max=fconst(mx), name="op")))
+            for tout in QUANTIZED:
+                for oname, omn, omx in outs if (tin, tout) in [("qint32", "quint8"),
+                                                               ("qint32", "qint8")] else outs[:1]:
+                    def build():
+                        v = qvalues(g.rng, tin, [4, 23])
+                        if tin == "qint32":  # the whole int32 range, not only +-2^20
+                            v = g.rng.integers(-2**31, 2**31, [4, 23]).astype(np.int32)
+                        v.flat[:2] = [np.iinfo(v.dtype).min, np.iinfo(v.dtype).max]
+                        return list(raw.Requantize(
+                            input=tf.constant(v, dtype=tin), input_min=fconst(mn),
+                            input_max=fconst(mx), requested_output_min=fconst(omn),
+                            requested_output_max=fconst(omx), out_type=tout, name="op"))
+                    g.case(f"Requantize.{tin}.{tout}_{rname}_{oname}", build)
+    g.case("RequantizationRange.qint32.empty",
+           lambda: list(raw.RequantizationRange(input=qconst(g, "qint32", [0, 3]),
+                                                input_min=fconst(-1.0), input_max=fconst(1.0),
+                                                name="op")))
+    g.case("Requantize.qint32.empty",
+           lambda: list(raw.Requantize(input=qconst(g, "qint32", [2, 0]), input_min=fconst(-1.0),
+                                       input_max=fconst(1.0), requested_output_min=fconst(-1.0),
+                                       requested_output_max=fconst(1.0), out_type=tf.quint8,
+                                       name="op")))
+    for oname, omn, omx in [("positive_min", 0.5, 2.0), ("reversed", -1.0, -2.0)]:
+        g.case(f"Requantize.qint32.{oname}",
+               lambda: raw.Requantize(input=qconst(g, "qint32", [3]), input_min=fconst(-1.0),
+                                      input_max=fconst(1.0), requested_output_min=fconst(omn),
+                                      requested_output_max=fconst(omx), out_type=tf.quint8,
+                                      name="op"), error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
