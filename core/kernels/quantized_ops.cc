@@ -544,6 +544,102 @@ class RequantizeOp final : public OpKernel {
   }
 };
 
+// ---- concatenation -------------------------------------------------------------------------
+
+// The float value of quint8 level q in [min, max], as Dequantize's MIN_FIRST computes it.
+float Quint8ToFloat(uint8_t q, float min, float max) {
+  if (min == max) return min;
+  const double steps = 256.0;
+  const double adjust = steps / (steps - 1.0);
+  const float s = static_cast<float>(static_cast<double>(max - min) * adjust / steps);
+  const float min_rounded = std::round(min / s) * s;
+  return static_cast<float>(q) * s + min_rounded;
+}
+
+// The quint8 level of float x in [min, max] computed in float, as QuantizeV2's MIN_FIRST (the
+// scale from the float range width in double, each product rounded to float).
+uint8_t FloatToQuint8InFloat(float x, float min, float max) {
+  const double steps = 256.0;
+  const double adjust = steps / (steps - 1.0);
+  const float s = static_cast<float>(steps / (static_cast<double>(max - min) * adjust));
+  const float v = std::round(x * s) - std::round(min * s);
+  if (!(v >= 0.0f)) return 0;  // also NaN (an empty range)
+  return v > 255.0f ? 255 : static_cast<uint8_t>(v);
+}
+
+// QuantizedConcat of quint8 tensors: the output range is the union of the inputs' ranges with
+// its minimum widened down to 0.0 (TensorFlow's, found by experiment); an input with another
+// range is requantized into it through float.
+class QuantizedConcatOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const int n = (ctx->num_inputs() - 1) / 3;
+    const Tensor& dim_t = ctx->input(0);
+    OP_REQUIRES(ctx, dim_t.dims() == 0,
+                KernelError(*this, "Concat dim tensor should be a scalar integer, but got shape ",
+                            dim_t.shape().DebugString()));
+    const Tensor& first = ctx->input(1);
+    const int rank = first.dims();
+    int64_t axis = dim_t.data<int32_t>()[0];
+    OP_REQUIRES(ctx, axis >= 0 && axis < rank,
+                KernelError(*this, "Concat dim is out of range: ", axis, " vs. ", rank));
+    float out_min = 0.0f, out_max = -std::numeric_limits<float>::infinity();
+    int64_t total = 0;
+    for (int i = 0; i < n; ++i) {
+      const Tensor& t = ctx->input(1 + i);
+      OP_REQUIRES(ctx, t.dims() == rank,
+                  KernelError(*this, "Ranks of all input tensors should match: shape[0] = ",
+                              first.shape().DebugString(), " vs. shape[", i,
+                              "] = ", t.shape().DebugString()));
+      for (int d = 0; d < rank; ++d) {
+        OP_REQUIRES(ctx, d == axis || t.dim_size(d) == first.dim_size(d),
+                    KernelError(*this, "Dimensions of inputs should match: shape[0] = ",
+                                first.shape().DebugString(), " vs. shape[", i,
+                                "] = ", t.shape().DebugString()));
+      }
+      total += t.dim_size(axis);
+      for (int k = 0; k < 2; ++k) {
+        const Tensor& r = ctx->input(1 + (1 + k) * n + i);
+        OP_REQUIRES(ctx, r.NumElements() == 1,
+                    KernelError(*this, "input_mins and input_maxes must be scalars, got shape ",
+                                r.shape().DebugString()));
+      }
+      out_min = std::min(out_min, ctx->input(1 + n + i).data<float>()[0]);
+      out_max = std::max(out_max, ctx->input(1 + 2 * n + i).data<float>()[0]);
+    }
+    TensorShape shape = first.shape();
+    shape.set_dim(axis, total);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    OP_REQUIRES_OK(ctx, SetScalar(ctx, 1, out_min));
+    OP_REQUIRES_OK(ctx, SetScalar(ctx, 2, out_max));
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; ++d) outer *= first.dim_size(d);
+    for (int d = axis + 1; d < rank; ++d) inner *= first.dim_size(d);
+    uint8_t* y = out->data<uint8_t>();
+    int64_t offset = 0;  // along the output's axis
+    for (int i = 0; i < n; ++i) {
+      const Tensor& t = ctx->input(1 + i);
+      const float mn = ctx->input(1 + n + i).data<float>()[0];
+      const float mx = ctx->input(1 + 2 * n + i).data<float>()[0];
+      const bool same = mn == out_min && mx == out_max;
+      const int64_t chunk = t.dim_size(axis) * inner;
+      const uint8_t* x = t.data<uint8_t>();
+      for (int64_t o = 0; o < outer; ++o) {
+        uint8_t* dst = y + (o * total + offset) * inner;
+        const uint8_t* src = x + o * chunk;
+        for (int64_t j = 0; j < chunk; ++j) {
+          dst[j] = same ? src[j]
+                        : FloatToQuint8InFloat(Quint8ToFloat(src[j], mn, mx), out_min, out_max);
+        }
+      }
+      offset += t.dim_size(axis);
+    }
+  }
+};
+
 REGISTER_KERNEL_BUILDER(
     Name("QuantizedMaxPool").Device(DEVICE_CPU).TypeConstraint("T", {DT_QINT8, DT_QUINT8}),
     QuantizedMaxPoolOp);
@@ -558,6 +654,9 @@ REGISTER_KERNEL_BUILDER(Name("Requantize")
                             .TypeConstraint("Tinput", {DT_QINT32})
                             .TypeConstraint("out_type", {DT_QUINT8, DT_QINT8}),
                         RequantizeOp);
+REGISTER_KERNEL_BUILDER(
+    Name("QuantizedConcat").Device(DEVICE_CPU).TypeConstraint("T", {DT_QUINT8}),
+    QuantizedConcatOp);
 REGISTER_KERNEL_BUILDER(Name("QuantizedMatMul")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T1", {DT_QUINT8})

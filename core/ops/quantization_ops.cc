@@ -347,5 +347,63 @@ REGISTER_OP("Requantize")
       return absl::OkStatus();
     });
 
+// Concat's shape rules on `values`; N scalar mins and maxes.
+REGISTER_OP("QuantizedConcat")
+    .Input("concat_dim: int32")
+    .Input("values: N * T")
+    .Input("input_mins: N * float")
+    .Input("input_maxes: N * float")
+    .Output("output: T")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("N: int >= 2")
+    .Attr("T: type")
+    .SetShapeFn([](InferenceContext* c) {
+      const int n = (c->num_inputs() - 1) / 3;
+      SG_RETURN_IF_ERROR(ScalarInputs(c, 1 + n, 3 * n));
+      ScalarRangeOutputs(c);
+      const Tensor* dim_t = c->input_tensor(0);
+      int rank = -1;
+      for (int i = 0; i < n; ++i) {
+        const Shape& s = c->input(1 + i);
+        if (s.unknown_rank()) continue;
+        if (rank >= 0 && s.dims() != rank) {
+          return c->Error("Shape must be rank ", rank, " but is rank ", s.dims());
+        }
+        rank = s.dims();
+      }
+      if (dim_t == nullptr || rank < 0) {
+        c->set_output(0, rank < 0 ? Shape() : Shape(std::vector<int64_t>(rank, -1)));
+        return absl::OkStatus();
+      }
+      const int64_t axis = dim_t->data<int32_t>()[0];
+      if (axis < 0 || axis >= rank) {
+        return c->Error("Concat dim is out of range: ", axis, " vs. ", rank);
+      }
+      std::vector<int64_t> dims(rank, -1);
+      int64_t total = 0;
+      for (int i = 0; i < n; ++i) {
+        const Shape& s = c->input(1 + i);
+        if (s.unknown_rank()) {
+          total = -1;
+          continue;
+        }
+        for (int d = 0; d < rank; ++d) {
+          if (d == axis) continue;
+          const int64_t v = s.dim_size(d);
+          if (v < 0) continue;
+          if (dims[d] >= 0 && dims[d] != v) {
+            return c->Error("Dimension ", d, " in both shapes must be equal, but are ", dims[d],
+                            " and ", v);
+          }
+          dims[d] = v;
+        }
+        if (total >= 0) total = s.dim_size(axis) < 0 ? -1 : total + s.dim_size(axis);
+      }
+      dims[axis] = total;
+      c->set_output(0, Shape(dims));
+      return absl::OkStatus();
+    });
+
 }  // namespace
 }  // namespace sg

@@ -5175,6 +5175,47 @@ def quant_requantize(g):
                                       name="op"), error=True)
 
 
+@group
+def quant_concat(g):
+    range_sets = [("same", [(-2.0, 3.0)] * 3), ("mixed", [(-2.0, 3.0), (-0.5, 1.0), (-4.0, 0.5)]),
+                  ("positive", [(0.3, 1.4), (0.6, 5.2), (0.3, 1.4)]),
+                  ("negative", [(-3.1, -0.1), (-3.1, -0.1), (-3.1, -0.1)]),
+                  ("negative_mixed", [(-3.2, -0.3), (-1.0, -0.2), (-6.0, -5.0)])]
+    for dt in QUANTIZED + ["float32", "int32"]:
+        for rname, ranges in range_sets if dt in ("quint8", "qint32") else range_sets[:1]:
+            for axis, shapes in [(0, [[2, 3], [1, 3], [3, 3]]), (1, [[2, 1], [2, 4], [2, 2]]),
+                                 (2, [[2, 1, 3], [2, 1, 1], [2, 1, 2]])]:
+                def build():
+                    vals = [qconst(g, dt, sh) if dt in QUANTIZED else g.rand(dt, sh)
+                            for sh in shapes]
+                    return list(raw.QuantizedConcat(
+                        concat_dim=g.const(axis, "int32"), values=vals,
+                        input_mins=[fconst(r[0]) for r in ranges],
+                        input_maxes=[fconst(r[1]) for r in ranges], name="op"))
+                g.case(f"QuantizedConcat.{sgname(dt)}.{rname}_axis{axis}", build)
+    q8 = lambda shape: qconst(g, "quint8", shape)  # noqa: E731
+    g.case("QuantizedConcat.quint8.two_empty",
+           lambda: list(raw.QuantizedConcat(concat_dim=g.const(1, "int32"),
+                                            values=[q8([2, 0]), q8([2, 0])],
+                                            input_mins=[fconst(-1.0)] * 2,
+                                            input_maxes=[fconst(1.0)] * 2, name="op")))
+    g.case("QuantizedConcat.quint8.mismatch",
+           lambda: raw.QuantizedConcat(concat_dim=g.const(0, "int32"),
+                                       values=[hide_shape(q8([2, 3])), hide_shape(q8([2, 2]))],
+                                       input_mins=[fconst(-1.0)] * 2,
+                                       input_maxes=[fconst(1.0)] * 2, name="op"), error=True)
+    g.case("QuantizedConcat.quint8.axis_out_of_range",
+           lambda: raw.QuantizedConcat(concat_dim=hide_shape(g.const(2, "int32")),
+                                       values=[hide_shape(q8([2, 3])), hide_shape(q8([2, 3]))],
+                                       input_mins=[fconst(-1.0)] * 2,
+                                       input_maxes=[fconst(1.0)] * 2, name="op"), error=True)
+    g.case("QuantizedConcat.quint8.negative_axis",
+           lambda: raw.QuantizedConcat(concat_dim=hide_shape(g.const(-1, "int32")),
+                                       values=[hide_shape(q8([2, 3])), hide_shape(q8([2, 3]))],
+                                       input_mins=[fconst(-1.0)] * 2,
+                                       input_maxes=[fconst(1.0)] * 2, name="op"), error="any")
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
