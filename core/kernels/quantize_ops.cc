@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/quantization_util.h"
@@ -316,6 +317,155 @@ class DequantizeOp final : public OpKernel {
   int axis_ = -1;
 };
 
+// QuantizeAndDequantizeV2/V3/V4: float in, float out, each value rounded to one of the levels of
+// a num_bits integer whose scale keeps 0.0 exact, the range [input_min, input_max] given or taken
+// from the data (per slice along `axis`). The scale is the smaller of the two sides' (levels /
+// bound); the other bound moves to the level it reaches. Values are clamped to the range only
+// when it is given (TensorFlow's; a computed range holds every value but the moved bound).
+// float and double, as TensorFlow's CPU kernels (its OpDef also allows half and bfloat16).
+class QuantizeAndDequantizeOp final : public OpKernel {
+ public:
+  explicit QuantizeAndDequantizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("signed_input", &signed_input_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("range_given", &range_given_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("narrow_range", &narrow_range_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("axis", &axis_));
+    v3_ = type_string() == "QuantizeAndDequantizeV3";
+    if (!v3_) {
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("num_bits", &num_bits_));
+      OP_REQUIRES_OK(ctx, CheckNumBits());
+      std::string round_mode;
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("round_mode", &round_mode));
+      OP_REQUIRES(ctx, round_mode == "HALF_TO_EVEN" || round_mode == "HALF_UP",
+                  KernelError(*this, "round_mode must be HALF_TO_EVEN or HALF_UP, got ",
+                              round_mode));
+      half_up_ = round_mode == "HALF_UP";
+    }
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    int num_bits = num_bits_;
+    if (v3_) {
+      const Tensor& bits = ctx->input(3);
+      OP_REQUIRES(ctx, bits.dims() == 0,
+                  KernelError(*this, "Invalid shape. The `num_bits` tensor should be a scalar. ",
+                              "Got dimensions: ", bits.dims()));
+      num_bits = bits.data<int32_t>()[0];
+    }
+    if (v3_) {
+      const bool ok = num_bits > 0 && num_bits < (signed_input_ ? 62 : 63);
+      OP_REQUIRES(ctx, ok,
+                  KernelError(*this, "num_bits is out of range: ", num_bits, " with ",
+                              "signed_input_ ", signed_input_ ? 1 : 0));
+    }
+    OP_REQUIRES(ctx, axis_ < in.dims(),
+                KernelError(*this, "Shape must be at least rank ", axis_ + 1, " but is rank ",
+                            in.dims()));
+    AxisView v;
+    if (axis_ < 0) {
+      v.inner = in.NumElements();
+    } else {
+      for (int i = 0; i < axis_; ++i) v.outer *= in.dim_size(i);
+      v.depth = in.dim_size(axis_);
+      for (int i = axis_ + 1; i < in.dims(); ++i) v.inner *= in.dim_size(i);
+    }
+    const Tensor& min_t = ctx->input(1);
+    const Tensor& max_t = ctx->input(2);
+    if (range_given_) {
+      for (const Tensor* t : {&min_t, &max_t}) {
+        OP_REQUIRES(ctx, t->NumElements() == v.depth && (axis_ < 0 || t->dims() == 1),
+                    KernelError(*this, "input_min and input_max must have ", v.depth,
+                                " elements, got shape ", t->shape().DebugString()));
+      }
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    if (in.NumElements() == 0) return;
+    const bool ok = DispatchTypes(TypeList<float, double>(), in.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      using C = T;
+      const T* x = in.data<T>();
+      T* y = out->data<T>();
+      const C min_q = signed_input_
+                          ? static_cast<C>(-std::ldexp(1.0, num_bits - 1) + (narrow_range_ ? 1 : 0))
+                          : C(0);
+      const C max_q = signed_input_ ? static_cast<C>(std::ldexp(1.0, num_bits - 1) - 1)
+                                    : static_cast<C>(std::ldexp(1.0, num_bits) - 1);
+      for (int64_t c = 0; c < v.depth; ++c) {
+        C lo, hi;
+        if (range_given_) {
+          lo = static_cast<C>(min_t.data<T>()[c]);
+          hi = static_cast<C>(max_t.data<T>()[c]);
+          if (!(lo <= hi)) {
+            ctx->CtxFailure(KernelError(*this, "Invalid range: input_min ", static_cast<double>(lo),
+                                        " > input_max ", static_cast<double>(hi)));
+            return;
+          }
+        } else {
+          lo = std::numeric_limits<C>::infinity();
+          hi = -std::numeric_limits<C>::infinity();
+          for (int64_t o = 0; o < v.outer; ++o) {
+            const int64_t base = (o * v.depth + c) * v.inner;
+            for (int64_t i = base; i < base + v.inner; ++i) {
+              lo = std::min(lo, static_cast<C>(x[i]));
+              hi = std::max(hi, static_cast<C>(x[i]));
+            }
+          }
+        }
+        const C big = std::numeric_limits<C>::max();
+        const C from_min = min_q * lo > 0 ? min_q / lo : big;
+        const C from_max = max_q * hi > 0 ? max_q / hi : big;
+        C scale, inverse;
+        if (from_min < from_max) {
+          scale = from_min;
+          inverse = lo / min_q;
+          hi = max_q * inverse;
+        } else {
+          scale = from_max;
+          inverse = hi / max_q;
+          lo = min_q * inverse;
+        }
+        for (int64_t o = 0; o < v.outer; ++o) {
+          const int64_t base = (o * v.depth + c) * v.inner;
+          for (int64_t i = base; i < base + v.inner; ++i) {
+            C val = static_cast<C>(x[i]);
+            if (range_given_) val = std::max(std::min(val, hi), lo);
+            const C scaled = val * scale;
+            const C level = half_up_ ? std::floor(scaled + C(0.5)) : std::nearbyint(scaled);
+            y[i] = static_cast<T>(level * inverse);
+          }
+        }
+      }
+    });
+    if (!ok) ctx->CtxFailure(UnsupportedType(*this, in.dtype()));
+  }
+
+ private:
+  absl::Status CheckNumBits() const {
+    if (num_bits_ > 0 && num_bits_ < (signed_input_ ? 62 : 63)) return absl::OkStatus();
+    return KernelError(*this, "num_bits is out of range: ", num_bits_, " with signed_input_ ",
+                       signed_input_ ? 1 : 0);
+  }
+
+  bool signed_input_ = true, range_given_ = false, narrow_range_ = false, half_up_ = false;
+  bool v3_ = false;
+  int num_bits_ = 8;
+  int axis_ = -1;
+};
+
+REGISTER_KERNEL_BUILDER(Name("QuantizeAndDequantizeV2")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+                        QuantizeAndDequantizeOp);
+REGISTER_KERNEL_BUILDER(Name("QuantizeAndDequantizeV3")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+                        QuantizeAndDequantizeOp);
+REGISTER_KERNEL_BUILDER(Name("QuantizeAndDequantizeV4")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+                        QuantizeAndDequantizeOp);
 REGISTER_KERNEL_BUILDER(Name("QuantizeV2").Device(DEVICE_CPU).TypeConstraint("T",
                                                                               QuantizedTypes()),
                         QuantizeV2Op);

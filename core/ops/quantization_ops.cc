@@ -405,5 +405,71 @@ REGISTER_OP("QuantizedConcat")
       return absl::OkStatus();
     });
 
+// Output 0 has input 0's shape; input_min and input_max are scalars without an axis, else
+// vectors as long as input's `axis` dimension.
+absl::Status QuantizeAndDequantizeShape(InferenceContext* c) {
+  int axis = -1;
+  SG_RETURN_IF_ERROR(c->GetAttr("axis", &axis));
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, axis + 1, &in));
+  for (int i = 1; i <= 2; ++i) {
+    Shape r;
+    SG_RETURN_IF_ERROR(c->WithRank(i, axis < 0 ? 0 : 1, &r));
+    if (axis >= 0 && !in.unknown_rank() && !r.unknown_rank()) {
+      const int64_t depth = in.dim_size(axis), d = r.dim_size(0);
+      if (depth >= 0 && d >= 0 && depth != d) {
+        return c->Error("Dimensions must be equal, but are ", depth, " and ", d);
+      }
+    }
+  }
+  c->set_output(0, in);
+  return absl::OkStatus();
+}
+
+REGISTER_OP("QuantizeAndDequantizeV2")
+    .Input("input: T")
+    .Input("input_min: T")
+    .Input("input_max: T")
+    .Output("output: T")
+    .Attr("signed_input: bool = true")
+    .Attr("num_bits: int = 8")
+    .Attr("range_given: bool = false")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("round_mode: {'HALF_TO_EVEN', 'HALF_UP'} = 'HALF_TO_EVEN'")
+    .Attr("narrow_range: bool = false")
+    .Attr("axis: int = -1")
+    .SetShapeFn(QuantizeAndDequantizeShape);
+
+REGISTER_OP("QuantizeAndDequantizeV3")
+    .Input("input: T")
+    .Input("input_min: T")
+    .Input("input_max: T")
+    .Input("num_bits: int32")
+    .Output("output: T")
+    .Attr("signed_input: bool = true")
+    .Attr("range_given: bool = true")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("narrow_range: bool = false")
+    .Attr("axis: int = -1")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape unused;
+      SG_RETURN_IF_ERROR(c->WithRank(3, 0, &unused));
+      return QuantizeAndDequantizeShape(c);
+    });
+
+REGISTER_OP("QuantizeAndDequantizeV4")
+    .Input("input: T")
+    .Input("input_min: T")
+    .Input("input_max: T")
+    .Output("output: T")
+    .Attr("signed_input: bool = true")
+    .Attr("num_bits: int = 8")
+    .Attr("range_given: bool = false")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("round_mode: {'HALF_TO_EVEN', 'HALF_UP'} = 'HALF_TO_EVEN'")
+    .Attr("narrow_range: bool = false")
+    .Attr("axis: int = -1")
+    .SetShapeFn(QuantizeAndDequantizeShape);
+
 }  // namespace
 }  // namespace sg

@@ -5216,6 +5216,59 @@ def quant_concat(g):
                                        input_maxes=[fconst(1.0)] * 2, name="op"), error="any")
 
 
+@group
+def quant_and_dequant(g):
+    for op in ("QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3", "QuantizeAndDequantizeV4"):
+        for dt in tf_types(op):
+            variants = [("default", {}), ("given", {"range_given": True}),
+                        ("unsigned", {"signed_input": False}),
+                        ("narrow_given", {"narrow_range": True, "range_given": True}),
+                        ("bits4", {"num_bits": 4}), ("axis1", {"axis": 1})]
+            if op != "QuantizeAndDequantizeV3":
+                variants += [("half_up", {"round_mode": "HALF_UP"}),
+                             ("half_up_given", {"round_mode": "HALF_UP", "range_given": True})]
+            for vname, attrs in variants:
+                def build():
+                    a = dict(attrs)
+                    bits = a.pop("num_bits", 8)
+                    axis = a.get("axis", -1)
+                    x = g.vals(dt, [3, 5], lo=-3, hi=4)
+                    lo, hi = (-1.5, 2.0) if axis < 0 else ([-1.5, -1.0, -3.0, 0.0, -0.5],
+                                                         [2.0, 1.0, 0.5, 3.0, 0.25])
+                    if "unsigned" in vname:
+                        lo = 0.0
+                    args = dict(input=g.const(x, dt), input_min=g.const(lo, dt),
+                                input_max=g.const(hi, dt), name="op", **a)
+                    if op == "QuantizeAndDequantizeV3":
+                        args["num_bits"] = g.const(bits, "int32")
+                        args.setdefault("range_given", False)
+                        if "given" in vname:
+                            args["range_given"] = True
+                    else:
+                        args["num_bits"] = bits
+                    return op_fn(op)(**args)
+                g.case(f"{op}.{sgname(dt)}.{vname}", build)
+        g.case(f"{op}.float.bad_range",
+               lambda: op_fn(op)(input=fconst([1.0]), input_min=fconst(2.0), input_max=fconst(1.0),
+                                 range_given=True, name="op",
+                                 **({"num_bits": g.const(8, "int32")}
+                                    if op == "QuantizeAndDequantizeV3" else {})), error=True)
+        g.case(f"{op}.float.empty",
+               lambda: op_fn(op)(input=fconst(np.zeros([0, 2])), input_min=fconst(0.0),
+                                 input_max=fconst(0.0), name="op",
+                                 **({"num_bits": g.const(8, "int32")}
+                                    if op == "QuantizeAndDequantizeV3" else {})))
+    g.case("QuantizeAndDequantizeV2.float.num_bits_0",
+           lambda: raw.QuantizeAndDequantizeV2(input=fconst([1.0]), input_min=fconst(0.0),
+                                               input_max=fconst(0.0), num_bits=0, name="op"),
+           error=True)
+    g.case("QuantizeAndDequantizeV3.float.num_bits_vector",
+           lambda: raw.QuantizeAndDequantizeV3(input=fconst([1.0]), input_min=fconst(-1.0),
+                                               input_max=fconst(1.0),
+                                               num_bits=hide_rank(g.const([3], "int32")),
+                                               name="op"), error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
