@@ -451,12 +451,12 @@ void RequantizeToQuint8(const int32_t* in, int64_t n, float in_min, float in_max
   const float in_range = in_max - in_min;
   const float out_range = out_max - out_min;
   const float recip_out_range = out_range == 0.0f ? 0.0f : static_cast<float>(255.0 / out_range);
-  const float in_centre =
-      static_cast<float>((static_cast<double>(in_min) + static_cast<double>(in_max)) / 2.0);
+  const float in_centre = static_cast<float>((in_min + in_max) / 2.0);
   const int64_t scale_fp =
       out_range == 0.0f ? 0 : TruncToInt64(255.0 * (1 << kShift) * in_range / out_range);
-  const int64_t in_offset_fp = TruncToInt64(static_cast<double>(in_centre) *
-                                            static_cast<double>(recip_out_range) * (1 << kShift));
+  // In float, as TensorFlow computes it (a double product moves a few outputs by one).
+  const float in_offset = in_centre * recip_out_range * static_cast<float>(1 << kShift);
+  const int64_t in_offset_fp = TruncToInt64(in_offset);
   const int64_t out_offset_fp =
       out_range == 0.0f ? 0 : TruncToInt64((1 << kShift) * (out_min * 255.0) / out_range);
   const int64_t rounding = int64_t{1} << (kShift - 1);

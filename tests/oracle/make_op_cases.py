@@ -5158,6 +5158,22 @@ def quant_requantize(g):
                             input_max=fconst(mx), requested_output_min=fconst(omn),
                             requested_output_max=fconst(omx), out_type=tout, name="op"))
                     g.case(f"Requantize.{tin}.{tout}_{rname}_{oname}", build)
+    # Values inside narrow requested ranges: where the fixed-point offsets' rounding shows.
+    for i in range(24):
+        def narrow():
+            mn = np.float32(g.rng.uniform(-10, 3))
+            mx = np.float32(mn + g.rng.uniform(0.1, 10))
+            v = g.rng.integers(-2**31, 2**31, [int(g.rng.integers(1, 60))]).astype(np.int32)
+            if i % 3 == 0:
+                v = (v // 1000).astype(np.int32)
+            step = (np.float64(mx) - np.float64(mn)) / 4294967295.0
+            lo = np.float32(min(0.0, mn + (int(v.min()) + 2**31) * step))
+            hi = np.float32(mn + (int(v.max()) + 2**31) * step)
+            return list(raw.Requantize(
+                input=tf.constant(v, dtype=tf.qint32), input_min=fconst(mn), input_max=fconst(mx),
+                requested_output_min=fconst(lo), requested_output_max=fconst(max(hi, lo)),
+                out_type=tf.quint8, name="op"))
+        g.case(f"Requantize.qint32.narrow{i}", narrow)
     g.case("RequantizationRange.qint32.empty",
            lambda: list(raw.RequantizationRange(input=qconst(g, "qint32", [0, 3]),
                                                 input_min=fconst(-1.0), input_max=fconst(1.0),
