@@ -464,9 +464,10 @@ void RequantizeToQuint8(const int32_t* in, int64_t n, float in_min, float in_max
     // The product wraps as TensorFlow's int64 arithmetic does (only for absurd range ratios).
     const int64_t product = static_cast<int64_t>(static_cast<uint64_t>(int64_t{in[i]}) *
                                                  static_cast<uint64_t>(scale_fp));
-    const int64_t value = (product >> 32) + in_offset_fp;
-    const int64_t q = (value - out_offset_fp + rounding) >> kShift;
-    out[i] = static_cast<uint8_t>(std::min<int64_t>(std::max<int64_t>(q, 0), 255));
+    // 128 bits: the saturated offsets of absurd ranges must not overflow.
+    const __int128 value = static_cast<__int128>(product >> 32) + in_offset_fp;
+    const __int128 q = (value - out_offset_fp + rounding) >> kShift;
+    out[i] = static_cast<uint8_t>(q < 0 ? 0 : q > 255 ? 255 : static_cast<int>(q));
   }
 }
 
