@@ -1,5 +1,6 @@
 // QuantizeV2 (float -> quantized) and Dequantize (quantized -> float or bfloat16), per tensor or
-// per slice along `axis`, in the three modes TensorFlow documents:
+// per slice along `axis`, in the three modes TensorFlow documents (and QuantizeAndDequantizeV2/
+// V3/V4, float -> float through num_bits levels, below):
 //   MIN_COMBINED  the range [min, max] spread over every level of T;
 //   MIN_FIRST     the same with min rounded to a level first (as TensorFlow's graph rewrite
 //                 tools do);

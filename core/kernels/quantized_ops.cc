@@ -1,8 +1,12 @@
 // Kernels on quantized tensors that carry their float range as two scalar inputs beside them:
 // QuantizedMaxPool and QuantizedAvgPool (NHWC windows; the range passes through),
 // QuantizedRelu and QuantizedRelu6 (clamped at the levels of 0.0 and 6.0 in the input's range),
-// and the products QuantizedMatMul, QuantizedConv2D and QuantizedMul (quint8 x quint8 -> qint32,
-// the exact integer sums of (a - level of 0.0 in a's range) * (b - level of 0.0 in b's range)).
+// the products QuantizedMatMul, QuantizedConv2D and QuantizedMul (quint8 x quint8 -> qint32,
+// the exact integer sums of (a - level of 0.0 in a's range) * (b - level of 0.0 in b's range)),
+// RequantizationRange and Requantize (qint32 -> quint8 / qint8 in a new range) and
+// QuantizedConcat (quint8, requantized into the union of the ranges). QuantizedReshape is
+// Reshape's kernel (reshape_op.cc). Float steps are rounded as TensorFlow's kernels round them,
+// found by experiment against TF 2.21; the file is compiled with -ffp-contract=off.
 #include <algorithm>
 #include <cmath>
 #include <limits>
