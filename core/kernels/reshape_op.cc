@@ -15,7 +15,7 @@ void SetReshaped(OpKernelContext* ctx, const Tensor& in, const TensorShape& shap
   ctx->set_output(0, out);
 }
 
-class ReshapeOp final : public OpKernel {
+class ReshapeOp : public OpKernel {
  public:
   explicit ReshapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) { set_expensive(false); }
 
@@ -69,6 +69,25 @@ class ReshapeOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("Reshape").Device(DEVICE_CPU), ReshapeOp);
+
+// Reshape of a quantized tensor: its float range (inputs 2 and 3) passes through.
+class QuantizedReshapeOp final : public ReshapeOp {
+ public:
+  using ReshapeOp::ReshapeOp;
+
+  void Compute(OpKernelContext* ctx) override {
+    for (int i = 2; i <= 3; ++i) {
+      OP_REQUIRES(ctx, ctx->input(i).dims() == 0,
+                  NodeError(ctx, i == 2 ? "input_min" : "input_max", " must be a scalar, not ",
+                            ctx->input(i).shape().DebugString()));
+    }
+    ReshapeOp::Compute(ctx);
+    if (!ctx->status().ok()) return;
+    ctx->set_output(1, ctx->input(2));
+    ctx->set_output(2, ctx->input(3));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("QuantizedReshape").Device(DEVICE_CPU), QuantizedReshapeOp);
 
 class SqueezeOp final : public OpKernel {
  public:

@@ -947,6 +947,27 @@ REGISTER_OP("Reshape")
     .Attr("Tshape: {int32, int64} = DT_INT32")
     .SetShapeFn(ReshapeShape);
 
+// Reshape with the quantized tensor's float range passed through (quantization family).
+REGISTER_OP("QuantizedReshape")
+    .Input("tensor: T")
+    .Input("shape: Tshape")
+    .Input("input_min: float")
+    .Input("input_max: float")
+    .Output("output: T")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("T: type")
+    .Attr("Tshape: {int32, int64} = DT_INT32")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ReshapeShape(c));
+      Shape unused;
+      SG_RETURN_IF_ERROR(c->WithRank(2, 0, &unused));
+      SG_RETURN_IF_ERROR(c->WithRank(3, 0, &unused));
+      c->set_output(1, Shape(std::vector<int64_t>{}));
+      c->set_output(2, Shape(std::vector<int64_t>{}));
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("Shape")
     .Input("input: T")
     .Output("output: out_type")
