@@ -4783,6 +4783,67 @@ def array_matrix_diag(g):
                    lambda: raw.Diag(diagonal=hide_rank(g.rand(dt, [])), name="op"), error=True)
 
 
+def complex_special(dt):
+    """Complex edge values: every pair of real and imaginary parts from signed zeros, small and
+    large magnitudes, infinities and NaN."""
+    parts = np.array([0.0, -0.0, 1.5, -2.5, 1e-3, 60.0, np.inf, -np.inf, np.nan])
+    re, im = np.meshgrid(parts, parts)
+    out = np.empty(re.size, dtype=npdtype(dt))  # not re + 1j * im: inf * 1j has a NaN real part
+    out.real, out.imag = re.reshape(-1), im.reshape(-1)
+    return out
+
+
+@group
+def complex_numbers(g):
+    """Complex, Real, Imag, ComplexAbs, Angle, Conj and ConjugateTranspose."""
+    pairs = [("float32", "complex64"), ("float64", "complex128")]
+    for rdt, cdt in pairs:
+        for sname, xs, ys in BINARY_SHAPES + BINARY_SHAPES_MAIN:
+            g.case(f"Complex.{sgname(rdt)}.{sname}",
+                   lambda: raw.Complex(real=g.rand(rdt, xs), imag=g.rand(rdt, ys), Tout=cdt,
+                                       name="op"))
+        g.case(f"Complex.{sgname(rdt)}.special",
+               lambda: raw.Complex(real=g.const(special_values(rdt).reshape(-1, 1), rdt),
+                                   imag=g.const(special_values(rdt).reshape(1, -1), rdt),
+                                   Tout=cdt, name="op"))
+        g.case(f"Complex.{sgname(rdt)}.incompatible",
+               lambda: raw.Complex(real=hide_shape(g.rand(rdt, [2, 3])),
+                                   imag=hide_shape(g.rand(rdt, [4])), Tout=cdt, name="op"),
+               error=True)
+        for op in ("Real", "Imag", "ComplexAbs", "Angle"):
+            f = op_fn(op)
+            arg = "x" if op == "ComplexAbs" else "input"
+            for sname, shape in [("mat", [2, 3]), ("scalar", []), ("empty", [0, 3]),
+                                 ("vec", [67]), ("rank4", [2, 1, 3, 2])]:
+                g.case(f"{op}.{sgname(cdt)}.{sname}",
+                       lambda: f(**{arg: g.rand(cdt, shape)}, Tout=rdt, name="op"))
+            g.case(f"{op}.{sgname(cdt)}.special",
+                   lambda: f(**{arg: g.const(complex_special(cdt), cdt)}, Tout=rdt, name="op"))
+        for sname, shape in [("mat", [2, 3]), ("scalar", []), ("empty", [0, 3]), ("vec", [67])]:
+            g.case(f"Conj.{sgname(cdt)}.{sname}",
+                   lambda: raw.Conj(input=g.rand(cdt, shape), name="op"))
+        g.case(f"Conj.{sgname(cdt)}.special",
+               lambda: raw.Conj(input=g.const(complex_special(cdt), cdt), name="op"))
+    # (Not string: TensorFlow 2.21's ConjugateTranspose aborts the process on strings.)
+    for dt in ["complex64", "complex128", "float32", "float64", "int32", "int64", "uint8",
+               "bool", "float16", "bfloat16"]:
+        for sname, shape, perm in [("mat", [2, 3], [1, 0]), ("rank3", [2, 3, 4], [2, 0, 1]),
+                                   ("identity", [2, 3], [0, 1]), ("scalar", [], []),
+                                   ("empty", [0, 3, 2], [1, 2, 0])]:
+            g.case(f"ConjugateTranspose.{sgname(dt)}.{sname}",
+                   lambda: raw.ConjugateTranspose(x=g.rand(dt, shape),
+                                                  perm=g.const(perm, "int32"), name="op"))
+    g.case("ConjugateTranspose.complex64.perm_int64",
+           lambda: raw.ConjugateTranspose(x=g.rand("complex64", [2, 3, 1]),
+                                          perm=g.const([2, 1, 0], "int64"), name="op"))
+    for sname, perm in [("perm_out_of_range", [0, 3]), ("perm_duplicate", [1, 1]),
+                        ("perm_size", [1, 0, 2])]:
+        g.case(f"ConjugateTranspose.complex64.{sname}",
+               lambda: raw.ConjugateTranspose(x=hide_shape(g.rand("complex64", [2, 3])),
+                                              perm=hide_shape(g.const(perm, "int32")),
+                                              name="op"), error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
