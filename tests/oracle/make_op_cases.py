@@ -4954,6 +4954,42 @@ def spectral(g):
                                  **other_type, name="op"), error=True)
 
 
+@group
+def image_adjust(g):
+    """AdjustContrastv2, AdjustHue and AdjustSaturation."""
+    shapes = [("batch", [2, 3, 4, 3]), ("image", [5, 4, 3]), ("pixel", [1, 1, 3]),
+              ("rank5", [2, 1, 2, 3, 3]), ("empty", [0, 4, 3])]
+    ops = [("AdjustContrastv2", "contrast_factor", [0.5, 2.0, -1.0, 0.0]),
+           ("AdjustHue", "delta", [0.3, -0.7, 1.0, 0.0]),
+           ("AdjustSaturation", "scale", [0.5, 2.0, 0.0])]
+    for op, arg, factors in ops:
+        f = op_fn(op)
+        for dt in tf_types(op):
+            for sname, shape in shapes:
+                for factor in factors:
+                    g.case(f"{op}.{sgname(dt)}.{sname}_{factor}",
+                           lambda: f(images=g.rand(dt, shape, lo=0, hi=1),
+                                     **{arg: g.const(factor, "float32")}, name="op"))
+            # Grey pixels, pure colours, each hue sector and black.
+            g.case(f"{op}.{sgname(dt)}.colours",
+                   lambda: f(images=g.const([[[0, 0, 0], [1, 1, 1], [0.5, 0.5, 0.5], [1, 0, 0],
+                                              [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1],
+                                              [1, 0, 1], [0.75, 0.5, 0.25], [0.25, 0.5, 0.75],
+                                              [0.5, 0.25, 0.75]]], dt),
+                             **{arg: g.const(factors[0], "float32")}, name="op"))
+        g.case(f"{op}.float.factor_not_scalar",
+               lambda: f(images=g.rand("float32", [2, 2, 3], lo=0, hi=1),
+                         **{arg: hide_rank(g.const([0.5, 0.5], "float32"))}, name="op"),
+               error=True)
+        g.case(f"{op}.float.rank2",
+               lambda: f(images=hide_rank(g.rand("float32", [4, 3], lo=0, hi=1)),
+                         **{arg: g.const(0.5, "float32")}, name="op"), error=True)
+    for op, arg, _ in ops[1:]:
+        g.case(f"{op}.float.channels",
+               lambda: op_fn(op)(images=hide_shape(g.rand("float32", [2, 2, 4], lo=0, hi=1)),
+                                 **{arg: g.const(0.5, "float32")}, name="op"), error=True)
+
+
 # ---- sg's op list --------------------------------------------------------------------------
 
 
