@@ -19,6 +19,8 @@ PACKAGES=(
   libfarmhash-dev libhighwayhash-dev libicu-dev
   # image codecs: JPEG (libjpeg-turbo), PNG, GIF
   libjpeg62-turbo-dev libpng-dev libgif-dev
+  # FFT kernels: KISS FFT's header-only C++ template (BSD; FFTW is GPL)
+  libkissfft-dev
   # oneDNN: float matrix products when present (it picks AVX-512 code at run time)
   libdnnl-dev
   # tests and benchmarks

@@ -1,4 +1,5 @@
-// BiasAdd (data_format NHWC: bias on the last dim; NCHW: bias on dim 1) and BiasAddV1.
+// BiasAdd (data_format NHWC: bias on the last dim; NCHW: bias on dim 1) and BiasAddV1, for the
+// real and complex types.
 #include "core/kernels/cwise_ops_common.h"
 
 namespace sg {
@@ -34,7 +35,9 @@ class BiasAddOp final : public OpKernel {
     std::vector<int64_t> bias_dims(value.dims() - channel_dim, 1);
     bias_dims[0] = bias.dim_size(0);
     BCast bcast(value.shape(), TensorShape(bias_dims));
-    bool ok = DispatchTypes(WideRealTypes(), value.dtype(), [&](auto tag) {
+    using BiasTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
+                               uint16_t, uint32_t, uint64_t, complex64, complex128>;
+    bool ok = DispatchTypes(BiasTypes(), value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       Tensor* out;
       OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(0, 0, value.shape(), &out));

@@ -1,7 +1,8 @@
-// Cast between the numeric types and bool. Float to integer truncates toward zero (C++
+// Cast between the numeric types, complex and bool. Float to integer truncates toward zero (C++
 // conversion, as TensorFlow's CPU kernel); anything to bool is `x != 0`; bool is 0 or 1. Half and
-// bfloat16 convert through float. With Truncate, a float narrowed to half or bfloat16, and a
-// double narrowed to float or half, round toward zero.
+// bfloat16 convert through float. A complex number converts to a real type (bool included) as its
+// real part does; a real one becomes a complex number with imaginary part 0. With Truncate, a
+// float narrowed to half or bfloat16, and a double narrowed to float or half, round toward zero.
 #include <cmath>
 #include <cstring>
 
@@ -11,15 +12,25 @@ namespace sg {
 namespace {
 
 using CastTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
-                           uint8_t, uint16_t, uint32_t, uint64_t, bool>;
+                           uint8_t, uint16_t, uint32_t, uint64_t, bool, complex64, complex128>;
 
 template <typename T>
 constexpr bool kIsNarrowFloat = std::is_same<T, half>::value || std::is_same<T, bfloat16>::value;
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same<T, complex64>::value || std::is_same<T, complex128>::value;
 
 template <typename D, typename S>
 D Convert(S s) {
   if constexpr (std::is_same<D, S>::value) {
     return s;
+  } else if constexpr (kIsComplex<S> && kIsComplex<D>) {
+    using R = typename D::value_type;
+    return D(static_cast<R>(s.real()), static_cast<R>(s.imag()));
+  } else if constexpr (kIsComplex<S>) {
+    return Convert<D, typename S::value_type>(s.real());
+  } else if constexpr (kIsComplex<D>) {
+    return D(Convert<typename D::value_type, S>(s), 0);
   } else if constexpr (std::is_same<D, bool>::value) {
     return s != S(0);
   } else if constexpr (std::is_same<S, bool>::value) {

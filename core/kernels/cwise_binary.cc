@@ -1,5 +1,6 @@
 // Binary element-wise kernels with numpy broadcasting: arithmetic, divisions (TensorFlow's
-// integer rules), Maximum/Minimum, Pow, SquaredDifference, comparisons, logical and/or.
+// integer rules), Maximum/Minimum, Pow, SquaredDifference, comparisons, logical and/or. The
+// arithmetic ops, Pow, SquaredDifference, Equal and NotEqual also take complex64/complex128.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -12,6 +13,10 @@ namespace {
 // Arithmetic on half goes through float.
 template <typename T>
 using Wide = std::conditional_t<std::is_same<T, half>::value, float, T>;
+
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same<T, complex64>::value || std::is_same<T, complex128>::value;
 
 template <typename T>
 bool AnyZero(const Tensor& t) {
@@ -78,6 +83,11 @@ struct MulF : BinaryFunctorBase {
       using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
                                    std::make_unsigned_t<T>>;
       return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+    } else if constexpr (kIsComplex<T>) {
+      // The textbook product, as Eigen's (TensorFlow's) kernels compute it; std::complex's
+      // operator* is a library call that recovers infinities from NaN results.
+      return T(a.real() * b.real() - a.imag() * b.imag(),
+               a.real() * b.imag() + a.imag() * b.real());
     } else {
       return a * b;
     }
@@ -207,11 +217,16 @@ struct PowF : BinaryFunctorBase {
   }
   static constexpr double kCost = 20.0;
 };
+// |x - y|^2 for complex numbers: (x - y) * conj(x - y), as TensorFlow's.
 struct SquaredDifferenceF : BinaryFunctorBase {
   template <typename T>
   T operator()(T a, T b) const {
     const T d = SubF()(a, b);
-    return MulF()(d, d);
+    if constexpr (kIsComplex<T>) {
+      return MulF()(d, std::conj(d));
+    } else {
+      return MulF()(d, d);
+    }
   }
 };
 
@@ -253,28 +268,32 @@ struct LogicalOrF : BoolOut {
 };
 
 using AddTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                          uint16_t, uint32_t, uint64_t, tstring>;
+                          uint16_t, uint32_t, uint64_t, tstring, complex64, complex128>;
+using ArithTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
+                            uint16_t, uint32_t, uint64_t, complex64, complex128>;
 using EqualTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                            uint16_t, uint32_t, uint64_t, bool, tstring>;
+                            uint16_t, uint32_t, uint64_t, bool, tstring, complex64, complex128>;
 
 #define SG_BINARY_KERNEL(NAME, F, ...) \
   REGISTER_KERNEL_BUILDER(Name(NAME).Device(DEVICE_CPU), BinaryOp<F, __VA_ARGS__>)
 
 SG_BINARY_KERNEL("Add", AddF, AddTypes);
-SG_BINARY_KERNEL("AddV2", AddF, WideRealTypes);
-SG_BINARY_KERNEL("Sub", SubF, WideRealTypes);
-SG_BINARY_KERNEL("Mul", MulF, WideRealTypes);
-SG_BINARY_KERNEL("RealDiv", RealDivF, FloatTypes);
-SG_BINARY_KERNEL("Div", DivF, WideRealTypes);
+SG_BINARY_KERNEL("AddV2", AddF, ArithTypes);
+SG_BINARY_KERNEL("Sub", SubF, ArithTypes);
+SG_BINARY_KERNEL("Mul", MulF, ArithTypes);
+SG_BINARY_KERNEL("RealDiv", RealDivF, TypeList<float, double, half, complex64, complex128>);
+SG_BINARY_KERNEL("Div", DivF, ArithTypes);
 SG_BINARY_KERNEL("TruncateDiv", TruncateDivF, WideRealTypes);
 SG_BINARY_KERNEL("FloorDiv", FloorDivF, WideRealTypes);
 SG_BINARY_KERNEL("FloorMod", FloorModF, WideRealTypes);
 SG_BINARY_KERNEL("TruncateMod", TruncateModF, TypeList<int32_t, int64_t, float, double, half>);
 SG_BINARY_KERNEL("Maximum", MaximumF, WideRealTypes);
 SG_BINARY_KERNEL("Minimum", MinimumF, WideRealTypes);
-SG_BINARY_KERNEL("Pow", PowF, SignedTypes);
+SG_BINARY_KERNEL("Pow", PowF,
+                 TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, complex64,
+                          complex128>);
 SG_BINARY_KERNEL("SquaredDifference", SquaredDifferenceF,
-                 TypeList<float, double, half, int32_t, int64_t>);
+                 TypeList<float, double, half, int32_t, int64_t, complex64, complex128>);
 SG_BINARY_KERNEL("Equal", EqualF, EqualTypes);
 SG_BINARY_KERNEL("NotEqual", NotEqualF, EqualTypes);
 SG_BINARY_KERNEL("Less", LessF, WideRealTypes);

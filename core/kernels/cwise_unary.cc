@@ -1,5 +1,8 @@
 // Unary element-wise kernels: Eigen expressions evaluated on the intra-op pool (vectorized exp,
 // log, tanh...), plus the activations Relu, Relu6, Elu, Selu, LeakyRelu, Softplus, Softsign.
+// Complex inputs run Eigen's scalar functions (numext::, which TensorFlow's kernels call too)
+// element by element in a plain loop over the pool: Eigen has no packet path for most of them,
+// and the loop costs far less to compile than an Eigen expression per op and dtype.
 #include <cmath>
 
 #include "core/kernels/cwise_ops_common.h"
@@ -13,11 +16,38 @@ using In = typename TTypes<T>::ConstFlat;
 template <typename T>
 using OutF = typename TTypes<T>::Flat;
 
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same<T, complex64>::value || std::is_same<T, complex128>::value;
+
+// y[i] = fn(x[i]) in a plain loop split over the pool (complex types).
+template <typename T, typename Fn>
+void ForEach(const Device& d, In<T> x, OutF<T> y, Fn fn) {
+  const T* in = x.data();
+  T* out = y.data();
+  d.parallelFor(x.size(), Eigen::TensorOpCost(sizeof(T), sizeof(T), 40),
+                [in, out, fn](Eigen::Index begin, Eigen::Index end) {
+                  for (Eigen::Index i = begin; i < end; ++i) out[i] = fn(in[i]);
+                });
+}
+
 #define SG_EIGEN_UNARY(NAME, EXPR)                                    \
   struct NAME {                                                       \
     template <typename T>                                             \
     void Run(const Device& d, In<T> x, OutF<T> y) const {             \
       y.device(d) = EXPR;                                             \
+    }                                                                 \
+  }
+// EXPR for the real types; COMPLEX (of the element `v`) for complex ones.
+#define SG_EIGEN_UNARY_C(NAME, EXPR, COMPLEX)                         \
+  struct NAME {                                                       \
+    template <typename T>                                             \
+    void Run(const Device& d, In<T> x, OutF<T> y) const {             \
+      if constexpr (kIsComplex<T>) {                                  \
+        ForEach<T>(d, x, y, [](T v) { return COMPLEX; });             \
+      } else {                                                        \
+        y.device(d) = EXPR;                                           \
+      }                                                               \
     }                                                                 \
   }
 
@@ -44,6 +74,8 @@ struct NegF {
   void Run(const Device& d, In<T> x, OutF<T> y) const {
     if constexpr (kSignedInt<T>) {
       Map<T>(d, x, y, [](T v) { return WrapNeg(v); });
+    } else if constexpr (kIsComplex<T>) {
+      ForEach<T>(d, x, y, [](T v) { return -v; });
     } else {
       y.device(d) = -x;
     }
@@ -68,6 +100,10 @@ struct SquareF {
         const WrapType<T> w = static_cast<WrapType<T>>(v);
         return static_cast<T>(w * w);
       });
+    } else if constexpr (kIsComplex<T>) {
+      ForEach<T>(d, x, y, [](T v) {
+        return T(v.real() * v.real() - v.imag() * v.imag(), 2 * v.real() * v.imag());
+      });
     } else {
       y.device(d) = x.square();
     }
@@ -77,16 +113,20 @@ struct SquareF {
 struct SqrtF {
   template <typename T>
   void Run(const Device& d, In<T> x, OutF<T> y) const {
-    y.device(d) = (x == x.constant(Eigen::NumTraits<T>::infinity())).select(x, x.sqrt());
+    if constexpr (kIsComplex<T>) {
+      ForEach<T>(d, x, y, [](T v) { return Eigen::numext::sqrt(v); });
+    } else {
+      y.device(d) = (x == x.constant(Eigen::NumTraits<T>::infinity())).select(x, x.sqrt());
+    }
   }
 };
-SG_EIGEN_UNARY(RsqrtF, x.rsqrt());
-SG_EIGEN_UNARY(ExpF, x.exp());
-SG_EIGEN_UNARY(LogF, x.log());
-SG_EIGEN_UNARY(Log1pF, x.log1p());
-SG_EIGEN_UNARY(TanhF, x.tanh());
-SG_EIGEN_UNARY(SigmoidF, x.sigmoid());
-SG_EIGEN_UNARY(ReciprocalF, x.inverse());
+SG_EIGEN_UNARY_C(RsqrtF, x.rsqrt(), Eigen::numext::rsqrt(v));
+SG_EIGEN_UNARY_C(ExpF, x.exp(), Eigen::numext::exp(v));
+SG_EIGEN_UNARY_C(LogF, x.log(), Eigen::numext::log(v));
+SG_EIGEN_UNARY_C(Log1pF, x.log1p(), Eigen::numext::log1p(v));
+SG_EIGEN_UNARY_C(TanhF, x.tanh(), Eigen::numext::tanh(v));
+SG_EIGEN_UNARY_C(SigmoidF, x.sigmoid(), T(1) / (T(1) + Eigen::numext::exp(-v)));
+SG_EIGEN_UNARY_C(ReciprocalF, x.inverse(), T(1) / v);
 // Eigen's approximations, as TensorFlow's Erf and Erfc. TensorFlow 2.21's double Erf gives NaN
 // for +-inf (its Eigen's double path does); sg gives the same.
 struct ErfF {
@@ -135,16 +175,20 @@ struct SoftplusF {
 // x / (1 + |x|), rounded after each step in the input's type as TensorFlow's kernel does.
 SG_EIGEN_UNARY(SoftsignF, x / (x.abs() + x.constant(T(1))));
 
-// Sign: -1, 0, 1; NaN stays NaN.
+// Sign: -1, 0, 1; NaN stays NaN. A complex number's is z / |z| (0 for 0).
 struct SignF {
   template <typename T>
   void Run(const Device& d, In<T> x, OutF<T> y) const {
-    Map<T>(d, x, y, [](T v) {
-      if constexpr (kIsFloat<T>) {
-        if (Eigen::numext::isnan(v)) return v;
-      }
-      return v > T(0) ? T(1) : (v < T(0) ? T(-1) : T(0));
-    });
+    if constexpr (kIsComplex<T>) {
+      ForEach<T>(d, x, y, [](T v) { return v == T(0) ? T(0) : v / std::abs(v); });
+    } else {
+      Map<T>(d, x, y, [](T v) {
+        if constexpr (kIsFloat<T>) {
+          if (Eigen::numext::isnan(v)) return v;
+        }
+        return v > T(0) ? T(1) : (v < T(0) ? T(-1) : T(0));
+      });
+    }
   }
 };
 
@@ -212,23 +256,28 @@ class LeakyReluOp : public OpKernel {
 };
 
 using SignedInts = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t>;
+using SignedWithComplex =
+    TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, complex64, complex128>;
+using FloatWithComplex = TypeList<float, double, half, complex64, complex128>;
 
 #define SG_UNARY_KERNEL(NAME, F, ...) \
   REGISTER_KERNEL_BUILDER(Name(NAME).Device(DEVICE_CPU), UnaryOp<F, __VA_ARGS__>)
 
-SG_UNARY_KERNEL("Neg", NegF, SignedInts);
+SG_UNARY_KERNEL("Neg", NegF, SignedWithComplex);
 SG_UNARY_KERNEL("Abs", AbsF, SignedInts);
-SG_UNARY_KERNEL("Square", SquareF, WideRealTypes);
-SG_UNARY_KERNEL("Sqrt", SqrtF, FloatTypes);
-SG_UNARY_KERNEL("Rsqrt", RsqrtF, FloatTypes);
-SG_UNARY_KERNEL("Exp", ExpF, FloatTypes);
-SG_UNARY_KERNEL("Log", LogF, FloatTypes);
-SG_UNARY_KERNEL("Log1p", Log1pF, FloatTypes);
-SG_UNARY_KERNEL("Tanh", TanhF, FloatTypes);
-SG_UNARY_KERNEL("Sigmoid", SigmoidF, FloatTypes);
-SG_UNARY_KERNEL("Reciprocal", ReciprocalF, FloatTypes);
-SG_UNARY_KERNEL("Inv", ReciprocalF, FloatTypes);
-SG_UNARY_KERNEL("Sign", SignF, SignedInts);
+SG_UNARY_KERNEL("Square", SquareF,
+                TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
+                         uint16_t, uint32_t, uint64_t, complex64, complex128>);
+SG_UNARY_KERNEL("Sqrt", SqrtF, FloatWithComplex);
+SG_UNARY_KERNEL("Rsqrt", RsqrtF, FloatWithComplex);
+SG_UNARY_KERNEL("Exp", ExpF, FloatWithComplex);
+SG_UNARY_KERNEL("Log", LogF, FloatWithComplex);
+SG_UNARY_KERNEL("Log1p", Log1pF, FloatWithComplex);
+SG_UNARY_KERNEL("Tanh", TanhF, FloatWithComplex);
+SG_UNARY_KERNEL("Sigmoid", SigmoidF, FloatWithComplex);
+SG_UNARY_KERNEL("Reciprocal", ReciprocalF, FloatWithComplex);
+SG_UNARY_KERNEL("Inv", ReciprocalF, FloatWithComplex);
+SG_UNARY_KERNEL("Sign", SignF, SignedWithComplex);
 SG_UNARY_KERNEL("Erf", ErfF, FloatTypes);
 SG_UNARY_KERNEL("Erfc", ErfcF, FloatTypes);
 SG_UNARY_KERNEL("Floor", FloorF, FloatTypes);

@@ -16,7 +16,7 @@
 namespace sg {
 namespace {
 
-using EinsumTypes = TypeList<float, double, half, int32_t, int64_t>;
+using EinsumTypes = TypeList<float, double, half, int32_t, int64_t, complex64, complex128>;
 
 // `t` (one label per dim) as a dense tensor whose dims are the labels `keep`, in that order:
 // the diagonal taken for a repeated label, every label of t not in `keep` summed over. *out is t

@@ -1,7 +1,9 @@
 // MatMul, BatchMatMul and BatchMatMulV2. Large products go through Eigen's tensor contraction on
 // the intra-op pool (the multithreaded blocked GEMM TensorFlow itself uses); batches of small
 // matrices run one matrix per task with a single-threaded Eigen product. Half is computed in
-// float.
+// float. Complex products always take the single-threaded product (a batch still spreads over
+// the pool): the threaded contraction is the costliest template here to compile, and real
+// models rarely multiply large complex matrices.
 #include "core/kernels/matmul_op.h"
 
 #include "core/kernels/cwise_ops_common.h"
@@ -20,8 +22,13 @@ using Device = Eigen::ThreadPoolDevice;
 // Products with fewer multiply-adds than this run on one thread.
 constexpr int64_t kSmallProduct = 64 * 64 * 64;
 
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same<T, complex64>::value || std::is_same<T, complex128>::value;
+
 // c[m,n] = op(a) * op(b), where a is [m,k] ([k,m] when ta) and b is [k,n] ([n,k] when tb),
-// all row-major. `threaded` picks the contraction on the pool.
+// all row-major. `threaded` picks the contraction on the pool (real types only).
+
 template <typename T>
 void MatMulOne(const Device& d, bool threaded, const T* a, const T* b, T* c, int64_t m,
                int64_t k, int64_t n, bool ta, bool tb) {
@@ -41,14 +48,16 @@ void MatMulOne(const Device& d, bool threaded, const T* a, const T* b, T* c, int
     return;
   }
 #endif
-  if (threaded) {
-    using In = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;
-    using Out = Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;
-    In ta_map(a, ta ? k : m, ta ? m : k), tb_map(b, tb ? n : k, tb ? k : n);
-    Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims{
-        Eigen::IndexPair<Eigen::DenseIndex>(ta ? 0 : 1, tb ? 1 : 0)};
-    Out(c, m, n).device(d) = ta_map.contract(tb_map, dims);
-    return;
+  if constexpr (!kIsComplex<T>) {
+    if (threaded) {
+      using In = Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;
+      using Out = Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor, Eigen::DenseIndex>>;
+      In ta_map(a, ta ? k : m, ta ? m : k), tb_map(b, tb ? n : k, tb ? k : n);
+      Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims{
+          Eigen::IndexPair<Eigen::DenseIndex>(ta ? 0 : 1, tb ? 1 : 0)};
+      Out(c, m, n).device(d) = ta_map.contract(tb_map, dims);
+      return;
+    }
   }
   using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Eigen::Map<const Mat> A(a, ta ? k : m, ta ? m : k), B(b, tb ? n : k, tb ? k : n);
@@ -86,7 +95,24 @@ absl::Status WithComputeType(OpKernelContext* ctx, const Tensor& a, const Tensor
   return absl::OkStatus();
 }
 
-using MatMulTypes = TypeList<float, double, half, int32_t, int64_t>;
+using MatMulTypes = TypeList<float, double, half, int32_t, int64_t, complex64, complex128>;
+
+// `t` with each complex element conjugated (a new buffer), or `t` itself for a real dtype: the
+// adjoint that BatchMatMul's adj_x / adj_y ask for is the conjugate transpose.
+absl::Status Conjugated(OpKernelContext* ctx, const Tensor& t, Tensor* out) {
+  auto conj = [&](auto tag) -> absl::Status {
+    using C = decltype(tag);
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(t.dtype(), t.shape(), out));
+    const C* p = t.data<C>();
+    C* o = out->data<C>();
+    for (int64_t i = 0; i < t.NumElements(); ++i) o[i] = std::conj(p[i]);
+    return absl::OkStatus();
+  };
+  if (t.dtype() == DT_COMPLEX64) return conj(complex64{});
+  if (t.dtype() == DT_COMPLEX128) return conj(complex128{});
+  *out = t;
+  return absl::OkStatus();
+}
 
 class MatMulOp final : public OpKernel {
  public:
@@ -169,7 +195,10 @@ class BatchMatMulOp final : public OpKernel {
     out_shape.AddDim(n);
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-    absl::Status s = BatchedMatMul(ctx, x, y, x_index, y_index, m, k, n, adj_x_, adj_y_, out);
+    Tensor xa = x, ya = y;
+    if (adj_x_) OP_REQUIRES_OK(ctx, Conjugated(ctx, x, &xa));
+    if (adj_y_) OP_REQUIRES_OK(ctx, Conjugated(ctx, y, &ya));
+    absl::Status s = BatchedMatMul(ctx, xa, ya, x_index, y_index, m, k, n, adj_x_, adj_y_, out);
     if (absl::IsUnimplemented(s)) s = UnsupportedType(*this, x.dtype());
     OP_REQUIRES_OK(ctx, s);
   }

@@ -1,4 +1,4 @@
-// Cumsum and Cumprod along one axis, with the exclusive and reverse attrs.
+// Cumsum and Cumprod along one axis, with the exclusive and reverse attrs; real and complex types.
 #include "core/kernels/cwise_ops_common.h"
 
 namespace sg {
@@ -30,7 +30,9 @@ class ScanOp final : public OpKernel {
       if (d > axis) inner *= x.dim_size(d);
     }
     const int64_t len = rank == 0 ? 1 : x.dim_size(axis);
-    bool ok = DispatchTypes(WideRealTypes(), x.dtype(), [&](auto tag) {
+    using ScanTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
+                               uint16_t, uint32_t, uint64_t, complex64, complex128>;
+    bool ok = DispatchTypes(ScanTypes(), x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       using Acc = std::conditional_t<std::is_same<T, half>::value, float, T>;
       Tensor* out;

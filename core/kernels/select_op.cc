@@ -143,7 +143,9 @@ class AddNOp final : public OpKernel {
       ctx->set_output(0, first);
       return;
     }
-    bool ok = DispatchTypes(WideRealTypes(), first.dtype(), [&](auto tag) {
+    using AddNTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
+                               uint16_t, uint32_t, uint64_t, complex64, complex128>;
+    bool ok = DispatchTypes(AddNTypes(), first.dtype(), [&](auto tag) {
       using T = decltype(tag);
       Tensor* out;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, first.shape(), &out));

@@ -1,13 +1,28 @@
-// Transpose (perm as an int32/int64 input) and InvertPermutation.
+// Transpose (perm as an int32/int64 input), ConjugateTranspose (the same, then each complex
+// element conjugated) and InvertPermutation.
+#include <complex>
+
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 
 namespace sg {
 namespace {
 
+// Conjugates the complex elements of `t` in place; other dtypes are left as they are.
+void ConjugateInPlace(Tensor* t) {
+  auto conj = [t](auto tag) {
+    using C = decltype(tag);
+    C* p = t->data<C>();
+    for (int64_t i = 0; i < t->NumElements(); ++i) p[i] = std::conj(p[i]);
+  };
+  if (t->dtype() == DT_COMPLEX64) conj(complex64{});
+  if (t->dtype() == DT_COMPLEX128) conj(complex128{});
+}
+
 class TransposeOp final : public OpKernel {
  public:
-  explicit TransposeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit TransposeOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), conjugate_(type_string() == "ConjugateTranspose") {}
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
@@ -36,7 +51,8 @@ class TransposeOp final : public OpKernel {
     const TensorShape out_shape(absl::MakeConstSpan(out_dims));
     bool identity = true;
     for (int i = 0; i < rank; ++i) identity &= perm[i] == i;
-    if (identity) {
+    const bool complex = in.dtype() == DT_COMPLEX64 || in.dtype() == DT_COMPLEX128;
+    if (identity && !(conjugate_ && complex)) {
       ctx->set_output(0, in);
       return;
     }
@@ -44,9 +60,14 @@ class TransposeOp final : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     CopyStrided(&ctx->eigen_cpu_device(), in.dtype(), out_dims, in.raw_data(), 0, src_strides,
                 out->raw_data(), 0, RowMajorStrides(out_dims));
+    if (conjugate_) ConjugateInPlace(out);
   }
+
+ private:
+  const bool conjugate_;
 };
 REGISTER_KERNEL_BUILDER(Name("Transpose").Device(DEVICE_CPU), TransposeOp);
+REGISTER_KERNEL_BUILDER(Name("ConjugateTranspose").Device(DEVICE_CPU), TransposeOp);
 
 class InvertPermutationOp final : public OpKernel {
  public:

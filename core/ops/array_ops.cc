@@ -1126,6 +1126,15 @@ REGISTER_OP("Transpose")
     .Attr("Tperm: {int32, int64} = DT_INT32")
     .SetShapeFn(TransposeShape);
 
+// Transpose, then the complex conjugate of each element (other dtypes are only transposed).
+REGISTER_OP("ConjugateTranspose")
+    .Input("x: T")
+    .Input("perm: Tperm")
+    .Output("y: T")
+    .Attr("T: type")
+    .Attr("Tperm: {int32, int64} = DT_INT32")
+    .SetShapeFn(TransposeShape);
+
 REGISTER_OP("InvertPermutation")
     .Input("x: T")
     .Output("y: T")
