@@ -4114,6 +4114,107 @@ def image_crop_and_resize(g):
                error=True)
 
 @group
+def image_projective(g):
+    I = "int32"
+    # Two transforms that carry much of the output outside the input (rotation, shear, shift and
+    # a small projection), so every fill mode has work; not exact in float, so the bilinear
+    # weights round.
+    tr = [[0.9, -0.3, 1.5, 0.25, 1.1, -2.0, 0.01, -0.02],
+          [1.3, 0.4, -3.2, -0.5, 0.8, 2.5, 0.0, 0.03]]
+
+    def images(dt, shape):
+        if is_float(dt):
+            return g.rand(dt, shape)
+        lo, hi = (0, 255) if dt == "uint8" else (-100, 100)
+        return g.rand(dt, shape, lo=lo, hi=hi)
+
+    def v3(dt, img, t, out, interp, mode, fill=3.5, hide=None):
+        h = hide or (lambda x: x)
+        return raw.ImageProjectiveTransformV3(
+            images=h(images(dt, img)), transforms=h(g.const(t, "float32")),
+            output_shape=h(g.const(out, I)), fill_value=g.const(fill, "float32"),
+            interpolation=interp, fill_mode=mode, name="op")
+
+    def v2(dt, img, t, out, interp, mode, hide=None):
+        h = hide or (lambda x: x)
+        return raw.ImageProjectiveTransformV2(
+            images=h(images(dt, img)), transforms=h(g.const(t, "float32")),
+            output_shape=h(g.const(out, I)), interpolation=interp, fill_mode=mode, name="op")
+
+    modes = ("CONSTANT", "REFLECT", "WRAP", "NEAREST")
+    for dt in tf_types("ImageProjectiveTransformV3", "dtype"):
+        for interp in ("NEAREST", "BILINEAR"):
+            for mode in modes:
+                g.case(f"ImageProjectiveTransformV3.{sgname(dt)}.{interp.lower()}_{mode.lower()}",
+                       lambda: v3(dt, [2, 5, 6, 2], tr, [6, 7], interp, mode, fill=-3.5))
+                g.case(f"ImageProjectiveTransformV2.{sgname(dt)}.{interp.lower()}_{mode.lower()}",
+                       lambda: v2(dt, [2, 5, 6, 2], tr, [6, 7], interp, mode))
+    F = "float32"
+    for interp in ("NEAREST", "BILINEAR"):
+        il = interp.lower()
+        for mode in modes:
+            ml = mode.lower()
+            # Coordinates many periods out (REFLECT and WRAP count their periods).
+            g.case(f"ImageProjectiveTransformV3.float.far_{il}_{ml}",
+                   lambda: v3(F, [1, 4, 5, 1], [[7.3, 1.1, -30.5, -2.2, 6.1, 11.7, 0, 0]],
+                              [9, 11], interp, mode))
+            # A one-pixel image (and one pixel wide).
+            g.case(f"ImageProjectiveTransformV3.float.one_pixel_{il}_{ml}",
+                   lambda: v3(F, [1, 1, 1, 2], [tr[0]], [3, 4], interp, mode))
+            g.case(f"ImageProjectiveTransformV3.float.one_column_{il}_{ml}",
+                   lambda: v3(F, [1, 4, 1, 1], [tr[1]], [5, 3], interp, mode))
+            # An image of no rows: every pixel is the fill value.
+            g.case(f"ImageProjectiveTransformV3.float.no_rows_{il}_{ml}",
+                   lambda: v3(F, [1, 0, 4, 1], [tr[0]], [2, 3], interp, mode))
+        # k = c0 x + c1 y + 1 is 0 along a line of output pixels.
+        g.case(f"ImageProjectiveTransformV3.float.projection_zero_{il}",
+               lambda: v3(F, [1, 4, 4, 1], [[1, 0, 0, 0, 1, 0, -0.5, -0.25]], [5, 5], interp,
+                          "CONSTANT", fill=9))
+        g.case(f"ImageProjectiveTransformV2.float.projection_zero_{il}",
+               lambda: v2(F, [1, 4, 4, 1], [[1, 0, 0, 0, 1, 0, -1, 0]], [3, 4], interp,
+                          "REFLECT"))
+        # One transform for a batch of three images.
+        g.case(f"ImageProjectiveTransformV3.float.shared_transform_{il}",
+               lambda: v3(F, [3, 4, 5, 2], [tr[1]], [4, 5], interp, "WRAP"))
+        g.case(f"ImageProjectiveTransformV3.uint8.identity_{il}",
+               lambda: v3("uint8", [2, 3, 4, 3], [[1, 0, 0, 0, 1, 0, 0, 0]], [3, 4], interp,
+                          "CONSTANT"))
+        # Output larger and smaller than the input.
+        g.case(f"ImageProjectiveTransformV3.float.upscale_{il}",
+               lambda: v3(F, [1, 3, 4, 1], [[0.37, 0, 0, 0, 0.41, 0, 0, 0]], [8, 11], interp,
+                          "NEAREST"))
+        g.case(f"ImageProjectiveTransformV3.float.downscale_{il}",
+               lambda: v3(F, [1, 9, 8, 1], [[2.7, 0, 0.3, 0, 3.1, -0.2, 0, 0]], [3, 2], interp,
+                          "CONSTANT"))
+    # Fill values cast to an integer dtype truncate (and wrap for uint8).
+    for fill in (2.7, -2.7, 300.0):
+        g.case(f"ImageProjectiveTransformV3.uint8.fill_{str(fill).replace('.', '_')}",
+               lambda: v3("uint8", [1, 3, 4, 1], tr[:1], [4, 6], "BILINEAR", "CONSTANT", fill))
+        g.case(f"ImageProjectiveTransformV3.int32.fill_{str(fill).replace('.', '_')}",
+               lambda: v3("int32", [1, 3, 4, 1], tr[:1], [4, 6], "BILINEAR", "CONSTANT", fill))
+    # An unknown interpolation or fill mode has no case: TensorFlow's kernel logs it and writes
+    # all-fill (interpolation) or unspecified (fill mode) outputs, where sg's fails.
+    g.case("ImageProjectiveTransformV3.float.empty_batch",
+           lambda: v3(F, [0, 4, 5, 1], [tr[0]], [3, 3], "BILINEAR", "CONSTANT"))
+    g.case("ImageProjectiveTransformV3.float.no_channels",
+           lambda: v3(F, [1, 4, 5, 0], [tr[0]], [3, 3], "BILINEAR", "CONSTANT"))
+    for sname, img, t, out in (
+            ("images_rank3", [4, 5, 1], [tr[0]], [3, 3]),
+            ("transforms_rank1", [1, 4, 5, 1], tr[0], [3, 3]),
+            ("transforms_7", [1, 4, 5, 1], [tr[0][:7]], [3, 3]),
+            ("transforms_batch_mismatch", [2, 4, 5, 1], tr * 2, [3, 3]),
+            ("transforms_empty", [2, 4, 5, 1], np.zeros([0, 8]), [3, 3]),
+            ("output_shape_negative", [1, 4, 5, 1], [tr[0]], [-1, 3]),
+            ("output_shape_zero", [1, 4, 5, 1], [tr[0]], [3, 0]),
+            ("output_shape_3", [1, 4, 5, 1], [tr[0]], [3, 3, 1]),
+            ("output_shape_2d", [1, 4, 5, 1], [tr[0]], [[3, 3]])):
+        for op, fn in (("ImageProjectiveTransformV3", v3), ("ImageProjectiveTransformV2", v2)):
+            g.case(f"{op}.float.{sname}",
+                   lambda: fn(F, img, t, out, "BILINEAR", "CONSTANT", hide=hide_rank),
+                   error=True)
+
+
+@group
 def image_nms(g):
     def boxes(n, clustered=True):
         # Boxes around a few centers (many overlaps), corners in either order.
