@@ -1,6 +1,6 @@
-// Image ops: decoding and encoding (JPEG, PNG, GIF, BMP), resizing, projective transforms and
-// non-maximum suppression, with TensorFlow 2.21's OpDefs and shape functions. Kernels:
-// core/kernels/image_*.cc.
+// Image ops: decoding and encoding (JPEG, PNG, GIF, BMP), resizing, colour adjustments,
+// projective transforms and non-maximum suppression, with TensorFlow 2.21's OpDefs and shape
+// functions. Kernels: core/kernels/image_*.cc.
 #include <algorithm>
 #include <vector>
 
@@ -105,6 +105,16 @@ absl::Status ProjectiveTransformShape(InferenceContext* c) {
     width = std::max<int64_t>(t->data<int32_t>()[1], -1);
   }
   c->set_output(0, Shape({images.dim_size(0), height, width, images.dim_size(3)}));
+  return absl::OkStatus();
+}
+
+// Images of the input's shape (rank >= 3); the colour adjustments. `scalar_input` >= 0: that
+// input must be a scalar.
+absl::Status AdjustShape(InferenceContext* c, int scalar_input) {
+  Shape images, unused;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 3, &images));
+  if (scalar_input >= 0) SG_RETURN_IF_ERROR(c->WithRank(scalar_input, 0, &unused));
+  c->set_output(0, images);
   return absl::OkStatus();
 }
 
@@ -329,6 +339,32 @@ REGISTER_OP("CropAndResize")
     .Attr("method: {'bilinear', 'nearest'} = 'bilinear'")
     .Attr("extrapolation_value: float = 0")
     .SetShapeFn(CropAndResizeShape);
+
+// ---- colour adjustments ---------------------------------------------------------------------
+
+// Per image and channel, (x - mean) * contrast_factor + mean.
+REGISTER_OP("AdjustContrastv2")
+    .Input("images: T")
+    .Input("contrast_factor: float")
+    .Output("output: T")
+    .Attr("T: {half, float} = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return AdjustShape(c, 1); });
+
+// RGB images with their HSV saturation scaled.
+REGISTER_OP("AdjustSaturation")
+    .Input("images: T")
+    .Input("scale: float")
+    .Output("output: T")
+    .Attr("T: {half, float} = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return AdjustShape(c, -1); });
+
+// RGB images with delta added to their hue (in turns).
+REGISTER_OP("AdjustHue")
+    .Input("images: T")
+    .Input("delta: float")
+    .Output("output: T")
+    .Attr("T: {half, float} = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return AdjustShape(c, -1); });
 
 // ---- projective transforms ----------------------------------------------------------------
 

@@ -4114,6 +4114,62 @@ def image_crop_and_resize(g):
                error=True)
 
 @group
+def image_adjust(g):
+    F = "float32"
+    # The colour adjustments: TensorFlow's CPU kernels take float only (half gets no case).
+
+    def rgb(shape, lo=0.0, hi=1.0):
+        # Not on a 1/64 grid: the hue and saturation arithmetic rounds.
+        return g.const(g.rng.uniform(lo, hi, shape).astype(np.float32), F)
+
+    for sname, shape in (("batch", [2, 5, 7, 3]), ("rank3", [6, 5, 3]), ("rank5", [2, 1, 3, 4, 3]),
+                         ("one_pixel", [1, 1, 1, 3]), ("empty", [0, 4, 4, 3])):
+        for factor in (1.7, 0.3, -0.8):
+            fs = str(factor).replace(".", "_").replace("-", "m")
+            g.case(f"AdjustContrastv2.float.{sname}_{fs}",
+                   lambda: raw.AdjustContrastv2(images=rgb(shape, -3, 7),
+                                                contrast_factor=g.const(factor, F), name="op"))
+        for scale in (0.0, 0.5, 1.0, 2.5):
+            fs = str(scale).replace(".", "_")
+            g.case(f"AdjustSaturation.float.{sname}_{fs}",
+                   lambda: raw.AdjustSaturation(images=rgb(shape), scale=g.const(scale, F),
+                                                name="op"))
+        for delta in (0.0, 0.3, -0.45, 1.25, -0.9):
+            fs = str(delta).replace(".", "_").replace("-", "m")
+            g.case(f"AdjustHue.float.{sname}_{fs}",
+                   lambda: raw.AdjustHue(images=rgb(shape), delta=g.const(delta, F), name="op"))
+    g.case("AdjustContrastv2.float.channels_5",
+           lambda: raw.AdjustContrastv2(images=rgb([2, 4, 3, 5], -3, 7),
+                                        contrast_factor=g.const(2.0, F), name="op"))
+    g.case("AdjustContrastv2.float.large_image",
+           lambda: raw.AdjustContrastv2(images=rgb([1, 33, 47, 3], 0, 255),
+                                        contrast_factor=g.const(0.6, F), name="op"))
+    # Pixels outside [0, 1], greys (no hue), pure colours and ties between channels.
+    special = np.array([[0.5, 0.5, 0.5], [0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0],
+                        [0, 1, 1], [1, 0, 1], [0.25, 0.75, 0.75], [0.75, 0.75, 0.25],
+                        [-0.3, 0.4, 1.2], [1.5, -0.5, 0.2], [-0.2, -0.4, -0.1], [2, 3, 1]],
+                       np.float32).reshape([1, 2, 7, 3])
+    for scale in (0.5, 1.5):
+        g.case(f"AdjustSaturation.float.special_{str(scale).replace('.', '_')}",
+               lambda: raw.AdjustSaturation(images=g.const(special, F), scale=g.const(scale, F),
+                                            name="op"))
+    for delta in (0.2, -0.7):
+        g.case(f"AdjustHue.float.special_{str(delta).replace('.', '_').replace('-', 'm')}",
+               lambda: raw.AdjustHue(images=g.const(special, F), delta=g.const(delta, F),
+                                     name="op"))
+    for op, arg, rgb_only in (("AdjustContrastv2", "contrast_factor", False),
+                              ("AdjustSaturation", "scale", True), ("AdjustHue", "delta", True)):
+        bad = [("rank2", [4, 3], 0.5), ("scalar_is_vector", [2, 2, 3], [0.5])]
+        if rgb_only:
+            bad.append(("channels_4", [2, 2, 4], 0.5))
+        for sname, shape, v in bad:
+            g.case(f"{op}.float.{sname}",
+                   lambda: op_fn(op)(images=hide_rank(rgb(shape)),
+                                     **{arg: hide_rank(g.const(v, F))}, name="op"),
+                   error=True)
+
+
+@group
 def image_projective(g):
     I = "int32"
     # Two transforms that carry much of the output outside the input (rotation, shear, shift and
