@@ -186,7 +186,7 @@ class AdjustHueOp final : public OpKernel {
         } else {
           h = (r - g) / range + 4.0f;
         }
-        if (h < 0) h += 6;
+        if (h <= 0) h += 6;  // a hue of 0 (red) becomes 6, as TensorFlow's does
       }
       h = std::fmod(h + shift, 6.0f);
       if (h < 0) h += 6;
