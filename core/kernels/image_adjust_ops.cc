@@ -1,6 +1,7 @@
 // AdjustContrastv2, AdjustSaturation and AdjustHue: float images [..., height, width, channels]
 // (3 channels, RGB, for saturation and hue) and a float scalar in; images of the same shape out.
-// TensorFlow's CPU kernels take float only, and so do these. The float arithmetic follows
+// TensorFlow's CPU kernels take float only, and so do these. AdjustContrast, the first contrast
+// op, takes the integer and float images TensorFlow's kernels take and gives float, clamped. The float arithmetic follows
 // TensorFlow's as its outputs show it (this file, like every image_*.cc, is built without fused
 // multiply-adds):
 //   * contrast: per image and channel, mean m of the height x width pixels (summed down each
@@ -42,6 +43,50 @@ absl::Status CheckImagesAndScalar(OpKernelContext* ctx, bool rgb, const char* sc
 
 // ---- contrast -----------------------------------------------------------------------------
 
+// Per image and channel of `in` (cast to float), (x - mean) * factor + mean into `out`, then
+// clamped to [lo, hi] when `clamp`.
+template <typename T>
+void AdjustContrast(OpKernelContext* ctx, const Tensor& images, float factor, bool clamp,
+                    float lo, float hi, float* out) {
+  const int d = images.dims();
+  const int64_t height = images.dim_size(d - 3), width = images.dim_size(d - 2),
+                channels = images.dim_size(d - 1);
+  const int64_t image_size = height * width * channels;
+  if (image_size == 0) return;
+  const int64_t batch = images.NumElements() / image_size;
+  const T* in = images.data<T>();
+  const float count = static_cast<float>(height * width);
+  ctx->eigen_cpu_device().parallelFor(
+      batch, Eigen::TensorOpCost(0, 0, 6.0 * image_size),
+      [&](Eigen::Index begin, Eigen::Index end) {
+        std::vector<float> column(width * channels), mean(channels);
+        for (Eigen::Index b = begin; b < end; ++b) {
+          const T* img = in + b * image_size;
+          std::fill(column.begin(), column.end(), 0.0f);
+          for (int64_t y = 0; y < height; ++y) {
+            const T* row = img + y * width * channels;
+            for (int64_t i = 0; i < width * channels; ++i) {
+              column[i] += static_cast<float>(row[i]);
+            }
+          }
+          std::fill(mean.begin(), mean.end(), 0.0f);
+          for (int64_t x = 0; x < width; ++x) {
+            for (int64_t c = 0; c < channels; ++c) mean[c] += column[x * channels + c];
+          }
+          for (int64_t c = 0; c < channels; ++c) mean[c] /= count;
+          float* dst = out + b * image_size;
+          for (int64_t i = 0; i < height * width; ++i) {
+            for (int64_t c = 0; c < channels; ++c) {
+              const int64_t k = i * channels + c;
+              float v = (static_cast<float>(img[k]) - mean[c]) * factor + mean[c];
+              if (clamp) v = std::min(std::max(v, lo), hi);
+              dst[k] = v;
+            }
+          }
+        }
+      });
+}
+
 class AdjustContrastV2Op final : public OpKernel {
  public:
   explicit AdjustContrastV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -50,46 +95,52 @@ class AdjustContrastV2Op final : public OpKernel {
     float factor;
     OP_REQUIRES_OK(ctx, CheckImagesAndScalar(ctx, false, "contrast_factor", &factor));
     const Tensor& images = ctx->input(0);
-    const int d = images.dims();
-    const int64_t height = images.dim_size(d - 3), width = images.dim_size(d - 2),
-                  channels = images.dim_size(d - 1);
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
-    const int64_t image_size = height * width * channels;
-    if (image_size == 0) return;
-    const int64_t batch = images.NumElements() / image_size;
-    const float* in = images.data<float>();
-    float* o = out->data<float>();
-    const float count = static_cast<float>(height * width);
-    ctx->eigen_cpu_device().parallelFor(
-        batch, Eigen::TensorOpCost(0, 0, 6.0 * image_size),
-        [&](Eigen::Index begin, Eigen::Index end) {
-          std::vector<float> column(width * channels), mean(channels);
-          for (Eigen::Index b = begin; b < end; ++b) {
-            const float* img = in + b * image_size;
-            std::fill(column.begin(), column.end(), 0.0f);
-            for (int64_t y = 0; y < height; ++y) {
-              const float* row = img + y * width * channels;
-              for (int64_t i = 0; i < width * channels; ++i) column[i] += row[i];
-            }
-            std::fill(mean.begin(), mean.end(), 0.0f);
-            for (int64_t x = 0; x < width; ++x) {
-              for (int64_t c = 0; c < channels; ++c) mean[c] += column[x * channels + c];
-            }
-            for (int64_t c = 0; c < channels; ++c) mean[c] /= count;
-            float* dst = o + b * image_size;
-            for (int64_t i = 0; i < height * width; ++i) {
-              for (int64_t c = 0; c < channels; ++c) {
-                const int64_t k = i * channels + c;
-                dst[k] = (img[k] - mean[c]) * factor + mean[c];
-              }
-            }
-          }
-        });
+    AdjustContrast<float>(ctx, images, factor, false, 0, 0, out->data<float>());
   }
 };
 REGISTER_KERNEL_BUILDER(Name("AdjustContrastv2").Device(DEVICE_CPU).TypeConstraint<float>("T"),
                         AdjustContrastV2Op);
+
+// The first contrast op (deprecated since GraphDef version 2): any real image in, float out,
+// clamped to [min_value, max_value].
+class AdjustContrastOp final : public OpKernel {
+ public:
+  explicit AdjustContrastOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    float factor;
+    OP_REQUIRES_OK(ctx, CheckImagesAndScalar(ctx, false, "contrast_factor", &factor));
+    const Tensor& min_value = ctx->input(2);
+    const Tensor& max_value = ctx->input(3);
+    OP_REQUIRES(ctx, min_value.dims() == 0,
+                NodeError(ctx, "min_value must be scalar: ", min_value.shape().DebugString()));
+    OP_REQUIRES(ctx, max_value.dims() == 0,
+                NodeError(ctx, "max_value must be scalar: ", max_value.shape().DebugString()));
+    const Tensor& images = ctx->input(0);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    const float lo = min_value.data<float>()[0], hi = max_value.data<float>()[0];
+    float* o = out->data<float>();
+    switch (images.dtype()) {
+      case DT_UINT8: AdjustContrast<uint8_t>(ctx, images, factor, true, lo, hi, o); break;
+      case DT_INT8: AdjustContrast<int8_t>(ctx, images, factor, true, lo, hi, o); break;
+      case DT_INT16: AdjustContrast<int16_t>(ctx, images, factor, true, lo, hi, o); break;
+      case DT_INT32: AdjustContrast<int32_t>(ctx, images, factor, true, lo, hi, o); break;
+      case DT_FLOAT: AdjustContrast<float>(ctx, images, factor, true, lo, hi, o); break;
+      case DT_DOUBLE: AdjustContrast<double>(ctx, images, factor, true, lo, hi, o); break;
+      default:
+        ctx->CtxFailure(NodeError(ctx, "unsupported image type ",
+                                  DataTypeString(images.dtype())));
+    }
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("AdjustContrast")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", {DT_UINT8, DT_INT8, DT_INT16, DT_INT32, DT_FLOAT,
+                                                  DT_DOUBLE}),
+                        AdjustContrastOp);
 
 // ---- saturation and hue --------------------------------------------------------------------
 

@@ -350,6 +350,17 @@ REGISTER_OP("AdjustContrastv2")
     .Attr("T: {half, float} = DT_FLOAT")
     .SetShapeFn([](InferenceContext* c) { return AdjustShape(c, 1); });
 
+// The first contrast op: any real image, float out, clamped to [min_value, max_value].
+REGISTER_OP("AdjustContrast")
+    .Input("images: T")
+    .Input("contrast_factor: float")
+    .Input("min_value: float")
+    .Input("max_value: float")
+    .Output("output: float")
+    .Attr("T: {uint8, int8, int16, int32, int64, float, double}")
+    .Deprecated(2, "Use AdjustContrastv2 instead")
+    .SetShapeFn([](InferenceContext* c) { return AdjustShape(c, -1); });
+
 // RGB images with their HSV saturation scaled.
 REGISTER_OP("AdjustSaturation")
     .Input("images: T")

@@ -4157,6 +4157,45 @@ def image_adjust(g):
         g.case(f"AdjustHue.float.special_{str(delta).replace('.', '_').replace('-', 'm')}",
                lambda: raw.AdjustHue(images=g.const(special, F), delta=g.const(delta, F),
                                      name="op"))
+    # AdjustContrast, removed from graphs at GraphDef version 2: each case is a GraphDef of
+    # producer version 1, imported first into the case's graph (which then takes that version),
+    # so TensorFlow runs the op's own kernel.
+    def old_contrast(img, factor, lo, hi, hide=False):
+        name = g.cur.name
+        tmp = tf.Graph()
+        with tmp.as_default(), tf.compat.v1.name_scope(name + "/"):
+            h = hide_rank if hide else (lambda t: t)
+            ins = [h(tf.constant(v, name=arg)) for arg, v in
+                   (("images", img), ("contrast_factor", np.float32(factor)),
+                    ("min_value", np.float32(lo)), ("max_value", np.float32(hi)))]
+            raw.AdjustContrastv2(images=tf.zeros([1, 1, 1]), contrast_factor=1.0, name="op")
+        gd = tmp.as_graph_def()
+        keep = [n for n in gd.node if not n.name.startswith(f"{name}/op/") and
+                not n.name.startswith(f"{name}/zeros")]
+        for n in keep:
+            if n.name == f"{name}/op":
+                del n.input[:]
+                n.input.extend(t.name[:-2] for t in ins)
+                n.op = "AdjustContrast"
+                n.attr["T"].type = tf.as_dtype(img.dtype).as_datatype_enum
+        del gd.node[:]
+        gd.node.extend(keep)
+        gd.versions.producer = 1
+        tf.compat.v1.import_graph_def(gd, name="")
+        return tf.compat.v1.get_default_graph().get_tensor_by_name(f"{name}/op:0")
+
+    for dt in tf_types("AdjustContrast"):
+        lo, hi = (0, 255) if dt == "uint8" else (-100, 100)
+        for factor, mn, mx in ((1.7, -1e9, 1e9), (0.4, 20.0, 60.0), (-2.5, -30.0, 150.0)):
+            fs = str(factor).replace(".", "_").replace("-", "m")
+            g.case(f"AdjustContrast.{sgname(dt)}.factor_{fs}",
+                   lambda: old_contrast(g.vals(dt, [2, 4, 5, 3], lo=lo, hi=hi), factor, mn, mx))
+    g.case("AdjustContrast.float.rank3",
+           lambda: old_contrast(g.vals(F, [6, 5, 2]), 1.3, -2.0, 2.0))
+    g.case("AdjustContrast.float.empty",
+           lambda: old_contrast(g.vals(F, [0, 5, 2]), 1.3, -2.0, 2.0))
+    g.case("AdjustContrast.float.rank2",
+           lambda: old_contrast(g.vals(F, [6, 5]), 1.3, -2.0, 2.0, hide=True), error=True)
     for op, arg, rgb_only in (("AdjustContrastv2", "contrast_factor", False),
                               ("AdjustSaturation", "scale", True), ("AdjustHue", "delta", True)):
         bad = [("rank2", [4, 3], 0.5), ("scalar_is_vector", [2, 2, 3], [0.5])]
