@@ -1,15 +1,17 @@
 // AdjustContrastv2, AdjustSaturation and AdjustHue: float images [..., height, width, channels]
 // (3 channels, RGB, for saturation and hue) and a float scalar in; images of the same shape out.
 // TensorFlow's CPU kernels take float only, and so do these. AdjustContrast, the first contrast
-// op, takes the integer and float images TensorFlow's kernels take and gives float, clamped. The float arithmetic follows
-// TensorFlow's as its outputs show it (this file, like every image_*.cc, is built without fused
-// multiply-adds):
-//   * contrast: per image and channel, mean m of the height x width pixels (summed down each
-//     column, then across the columns, then divided by their number); out = (x - m) * f + m;
-//   * saturation: RGB -> HSV (hue in [0, 1), the 2/6 and 4/6 offsets added in double), s scaled
-//     and clamped to [0, 1], HSV -> RGB through chroma c = s * v and m = v - c;
-//   * hue: RGB -> (hue in [0, 6), max, min); hue + 6 delta wrapped into [0, 6); the rising or
-//     falling channel rebuilt as min + fraction * (max - min), max and min kept as they are.
+// op, takes the integer and float images TensorFlow's kernels take and gives float, clamped.
+// This file, like every image_*.cc, is built without fused multiply-adds.
+//   * contrast: per image and channel, mean m of the height x width pixels; out = (x - m) * f
+//     + m. sg sums down each column, then across the columns, and divides by their number;
+//     TensorFlow sums in another (tree-like) order, so m can differ from its in the last bit;
+//   * saturation (TensorFlow's bits): RGB -> HSV (hue in [0, 1), the 2/6 and 4/6 offsets added
+//     in double), s scaled and clamped to [0, 1], HSV -> RGB through chroma c = s * v, m = v - c;
+//   * hue: RGB -> (hue in [0, 6), a hue of 0 taken as 6; max; min); hue + 6 delta wrapped into
+//     [0, 6); the rising or falling channel rebuilt as min + fraction * (max - min), max and min
+//     kept as they are. Pixels whose hue falls in an odd sixth can differ from TensorFlow's in
+//     the last bit of that channel (about 0.5% of channels).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
