@@ -1,5 +1,6 @@
-// Image ops: decoding and encoding (JPEG, PNG, GIF, BMP), resizing, and non-maximum suppression,
-// with TensorFlow 2.21's OpDefs and shape functions. Kernels: core/kernels/image_*.cc.
+// Image ops: decoding and encoding (JPEG, PNG, GIF, BMP), resizing, colour adjustments,
+// projective transforms and non-maximum suppression, with TensorFlow 2.21's OpDefs and shape
+// functions. Kernels: core/kernels/image_*.cc.
 #include <algorithm>
 #include <vector>
 
@@ -84,6 +85,36 @@ absl::Status CropAndResizeShape(InferenceContext* c) {
     if (h <= 0 || w <= 0) return c->Error("crop dimensions must be positive");
   }
   c->set_output(0, Shape({n, h, w, image.dim_size(3)}));
+  return absl::OkStatus();
+}
+
+// ImageProjectiveTransformV2/V3: [batch, out_height, out_width, channels], the output size from
+// output_shape when it is a constant (a negative entry unknown).
+absl::Status ProjectiveTransformShape(InferenceContext* c) {
+  Shape images, output_shape;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &images));
+  SG_RETURN_IF_ERROR(c->WithRank(2, 1, &output_shape));
+  if (output_shape.dim_size(0) >= 0 && output_shape.dim_size(0) != 2) {
+    return c->Error("output_shape must hold 2 elements, has shape ",
+                    output_shape.DebugString());
+  }
+  int64_t height = -1, width = -1;
+  const Tensor* t = c->input_tensor(2);
+  if (t != nullptr && t->dtype() == DT_INT32 && t->NumElements() == 2) {
+    height = std::max<int64_t>(t->data<int32_t>()[0], -1);
+    width = std::max<int64_t>(t->data<int32_t>()[1], -1);
+  }
+  c->set_output(0, Shape({images.dim_size(0), height, width, images.dim_size(3)}));
+  return absl::OkStatus();
+}
+
+// Images of the input's shape (rank >= 3); the colour adjustments. `scalar_input` >= 0: that
+// input must be a scalar.
+absl::Status AdjustShape(InferenceContext* c, int scalar_input) {
+  Shape images, unused;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 3, &images));
+  if (scalar_input >= 0) SG_RETURN_IF_ERROR(c->WithRank(scalar_input, 0, &unused));
+  c->set_output(0, images);
   return absl::OkStatus();
 }
 
@@ -308,6 +339,68 @@ REGISTER_OP("CropAndResize")
     .Attr("method: {'bilinear', 'nearest'} = 'bilinear'")
     .Attr("extrapolation_value: float = 0")
     .SetShapeFn(CropAndResizeShape);
+
+// ---- colour adjustments ---------------------------------------------------------------------
+
+// Per image and channel, (x - mean) * contrast_factor + mean.
+REGISTER_OP("AdjustContrastv2")
+    .Input("images: T")
+    .Input("contrast_factor: float")
+    .Output("output: T")
+    .Attr("T: {half, float} = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return AdjustShape(c, 1); });
+
+// The first contrast op: any real image, float out, clamped to [min_value, max_value].
+REGISTER_OP("AdjustContrast")
+    .Input("images: T")
+    .Input("contrast_factor: float")
+    .Input("min_value: float")
+    .Input("max_value: float")
+    .Output("output: float")
+    .Attr("T: {uint8, int8, int16, int32, int64, float, double}")
+    .Deprecated(2, "Use AdjustContrastv2 instead")
+    .SetShapeFn([](InferenceContext* c) { return AdjustShape(c, -1); });
+
+// RGB images with their HSV saturation scaled.
+REGISTER_OP("AdjustSaturation")
+    .Input("images: T")
+    .Input("scale: float")
+    .Output("output: T")
+    .Attr("T: {half, float} = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return AdjustShape(c, -1); });
+
+// RGB images with delta added to their hue (in turns).
+REGISTER_OP("AdjustHue")
+    .Input("images: T")
+    .Input("delta: float")
+    .Output("output: T")
+    .Attr("T: {half, float} = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return AdjustShape(c, -1); });
+
+// ---- projective transforms ----------------------------------------------------------------
+
+// Each output pixel samples the input through a 3x3 projective matrix (its first 8 entries).
+REGISTER_OP("ImageProjectiveTransformV2")
+    .Input("images: dtype")
+    .Input("transforms: float")
+    .Input("output_shape: int32")
+    .Output("transformed_images: dtype")
+    .Attr("dtype: {uint8, int32, int64, half, bfloat16, float, double}")
+    .Attr("interpolation: string")
+    .Attr("fill_mode: string = 'CONSTANT'")
+    .SetShapeFn(ProjectiveTransformShape);
+
+// As ImageProjectiveTransformV2, with the fill value an input.
+REGISTER_OP("ImageProjectiveTransformV3")
+    .Input("images: dtype")
+    .Input("transforms: float")
+    .Input("output_shape: int32")
+    .Input("fill_value: float")
+    .Output("transformed_images: dtype")
+    .Attr("dtype: {uint8, int32, int64, half, bfloat16, float, double}")
+    .Attr("interpolation: string")
+    .Attr("fill_mode: string = 'CONSTANT'")
+    .SetShapeFn(ProjectiveTransformShape);
 
 // ---- non-maximum suppression ------------------------------------------------------------------
 

@@ -4114,6 +4114,202 @@ def image_crop_and_resize(g):
                error=True)
 
 @group
+def image_adjust(g):
+    F = "float32"
+    # The colour adjustments: TensorFlow's CPU kernels take float only (half gets no case).
+
+    def rgb(shape, lo=0.0, hi=1.0):
+        # Not on a 1/64 grid: the hue and saturation arithmetic rounds.
+        return g.const(g.rng.uniform(lo, hi, shape).astype(np.float32), F)
+
+    for sname, shape in (("batch", [2, 5, 7, 3]), ("rank3", [6, 5, 3]), ("rank5", [2, 1, 3, 4, 3]),
+                         ("one_pixel", [1, 1, 1, 3]), ("empty", [0, 4, 4, 3])):
+        for factor in (1.7, 0.3, -0.8):
+            fs = str(factor).replace(".", "_").replace("-", "m")
+            g.case(f"AdjustContrastv2.float.{sname}_{fs}",
+                   lambda: raw.AdjustContrastv2(images=rgb(shape, -3, 7),
+                                                contrast_factor=g.const(factor, F), name="op"))
+        for scale in (0.0, 0.5, 1.0, 2.5):
+            fs = str(scale).replace(".", "_")
+            g.case(f"AdjustSaturation.float.{sname}_{fs}",
+                   lambda: raw.AdjustSaturation(images=rgb(shape), scale=g.const(scale, F),
+                                                name="op"))
+        for delta in (0.0, 0.3, -0.45, 1.25, -0.9):
+            fs = str(delta).replace(".", "_").replace("-", "m")
+            g.case(f"AdjustHue.float.{sname}_{fs}",
+                   lambda: raw.AdjustHue(images=rgb(shape), delta=g.const(delta, F), name="op"))
+    g.case("AdjustContrastv2.float.channels_5",
+           lambda: raw.AdjustContrastv2(images=rgb([2, 4, 3, 5], -3, 7),
+                                        contrast_factor=g.const(2.0, F), name="op"))
+    g.case("AdjustContrastv2.float.large_image",
+           lambda: raw.AdjustContrastv2(images=rgb([1, 33, 47, 3], 0, 255),
+                                        contrast_factor=g.const(0.6, F), name="op"))
+    # Pixels outside [0, 1], greys (no hue), pure colours and ties between channels.
+    special = np.array([[0.5, 0.5, 0.5], [0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0],
+                        [0, 1, 1], [1, 0, 1], [0.25, 0.75, 0.75], [0.75, 0.75, 0.25],
+                        [-0.3, 0.4, 1.2], [1.5, -0.5, 0.2], [-0.2, -0.4, -0.1], [2, 3, 1]],
+                       np.float32).reshape([1, 2, 7, 3])
+    for scale in (0.5, 1.5):
+        g.case(f"AdjustSaturation.float.special_{str(scale).replace('.', '_')}",
+               lambda: raw.AdjustSaturation(images=g.const(special, F), scale=g.const(scale, F),
+                                            name="op"))
+    for delta in (0.2, -0.7):
+        g.case(f"AdjustHue.float.special_{str(delta).replace('.', '_').replace('-', 'm')}",
+               lambda: raw.AdjustHue(images=g.const(special, F), delta=g.const(delta, F),
+                                     name="op"))
+    # AdjustContrast, removed from graphs at GraphDef version 2: each case is a GraphDef of
+    # producer version 1, imported first into the case's graph (which then takes that version),
+    # so TensorFlow runs the op's own kernel.
+    def old_contrast(img, factor, lo, hi, hide=False):
+        name = g.cur.name
+        tmp = tf.Graph()
+        with tmp.as_default(), tf.compat.v1.name_scope(name + "/"):
+            h = hide_rank if hide else (lambda t: t)
+            ins = [h(tf.constant(v, name=arg)) for arg, v in
+                   (("images", img), ("contrast_factor", np.float32(factor)),
+                    ("min_value", np.float32(lo)), ("max_value", np.float32(hi)))]
+            raw.AdjustContrastv2(images=tf.zeros([1, 1, 1]), contrast_factor=1.0, name="op")
+        gd = tmp.as_graph_def()
+        keep = [n for n in gd.node if not n.name.startswith(f"{name}/op/") and
+                not n.name.startswith(f"{name}/zeros")]
+        for n in keep:
+            if n.name == f"{name}/op":
+                del n.input[:]
+                n.input.extend(t.name[:-2] for t in ins)
+                n.op = "AdjustContrast"
+                n.attr["T"].type = tf.as_dtype(img.dtype).as_datatype_enum
+        del gd.node[:]
+        gd.node.extend(keep)
+        gd.versions.producer = 1
+        tf.compat.v1.import_graph_def(gd, name="")
+        return tf.compat.v1.get_default_graph().get_tensor_by_name(f"{name}/op:0")
+
+    for dt in tf_types("AdjustContrast"):
+        lo, hi = (0, 255) if dt == "uint8" else (-100, 100)
+        for factor, mn, mx in ((1.7, -1e9, 1e9), (0.4, 20.0, 60.0), (-2.5, -30.0, 150.0)):
+            fs = str(factor).replace(".", "_").replace("-", "m")
+            g.case(f"AdjustContrast.{sgname(dt)}.factor_{fs}",
+                   lambda: old_contrast(g.vals(dt, [2, 4, 5, 3], lo=lo, hi=hi), factor, mn, mx))
+    g.case("AdjustContrast.float.rank3",
+           lambda: old_contrast(g.vals(F, [6, 5, 2]), 1.3, -2.0, 2.0))
+    g.case("AdjustContrast.float.empty",
+           lambda: old_contrast(g.vals(F, [0, 5, 2]), 1.3, -2.0, 2.0))
+    g.case("AdjustContrast.float.rank2",
+           lambda: old_contrast(g.vals(F, [6, 5]), 1.3, -2.0, 2.0, hide=True), error=True)
+    for op, arg, rgb_only in (("AdjustContrastv2", "contrast_factor", False),
+                              ("AdjustSaturation", "scale", True), ("AdjustHue", "delta", True)):
+        bad = [("rank2", [4, 3], 0.5), ("scalar_is_vector", [2, 2, 3], [0.5])]
+        if rgb_only:
+            bad.append(("channels_4", [2, 2, 4], 0.5))
+        for sname, shape, v in bad:
+            g.case(f"{op}.float.{sname}",
+                   lambda: op_fn(op)(images=hide_rank(rgb(shape)),
+                                     **{arg: hide_rank(g.const(v, F))}, name="op"),
+                   error=True)
+
+
+@group
+def image_projective(g):
+    I = "int32"
+    # Two transforms that carry much of the output outside the input (rotation, shear, shift and
+    # a small projection), so every fill mode has work; not exact in float, so the bilinear
+    # weights round.
+    tr = [[0.9, -0.3, 1.5, 0.25, 1.1, -2.0, 0.01, -0.02],
+          [1.3, 0.4, -3.2, -0.5, 0.8, 2.5, 0.0, 0.03]]
+
+    def images(dt, shape):
+        if is_float(dt):
+            return g.rand(dt, shape)
+        lo, hi = (0, 255) if dt == "uint8" else (-100, 100)
+        return g.rand(dt, shape, lo=lo, hi=hi)
+
+    def v3(dt, img, t, out, interp, mode, fill=3.5, hide=None):
+        h = hide or (lambda x: x)
+        return raw.ImageProjectiveTransformV3(
+            images=h(images(dt, img)), transforms=h(g.const(t, "float32")),
+            output_shape=h(g.const(out, I)), fill_value=g.const(fill, "float32"),
+            interpolation=interp, fill_mode=mode, name="op")
+
+    def v2(dt, img, t, out, interp, mode, hide=None):
+        h = hide or (lambda x: x)
+        return raw.ImageProjectiveTransformV2(
+            images=h(images(dt, img)), transforms=h(g.const(t, "float32")),
+            output_shape=h(g.const(out, I)), interpolation=interp, fill_mode=mode, name="op")
+
+    modes = ("CONSTANT", "REFLECT", "WRAP", "NEAREST")
+    for dt in tf_types("ImageProjectiveTransformV3", "dtype"):
+        for interp in ("NEAREST", "BILINEAR"):
+            for mode in modes:
+                g.case(f"ImageProjectiveTransformV3.{sgname(dt)}.{interp.lower()}_{mode.lower()}",
+                       lambda: v3(dt, [2, 5, 6, 2], tr, [6, 7], interp, mode, fill=-3.5))
+                g.case(f"ImageProjectiveTransformV2.{sgname(dt)}.{interp.lower()}_{mode.lower()}",
+                       lambda: v2(dt, [2, 5, 6, 2], tr, [6, 7], interp, mode))
+    F = "float32"
+    for interp in ("NEAREST", "BILINEAR"):
+        il = interp.lower()
+        for mode in modes:
+            ml = mode.lower()
+            # Coordinates many periods out (REFLECT and WRAP count their periods).
+            g.case(f"ImageProjectiveTransformV3.float.far_{il}_{ml}",
+                   lambda: v3(F, [1, 4, 5, 1], [[7.3, 1.1, -30.5, -2.2, 6.1, 11.7, 0, 0]],
+                              [9, 11], interp, mode))
+            # A one-pixel image (and one pixel wide).
+            g.case(f"ImageProjectiveTransformV3.float.one_pixel_{il}_{ml}",
+                   lambda: v3(F, [1, 1, 1, 2], [tr[0]], [3, 4], interp, mode))
+            g.case(f"ImageProjectiveTransformV3.float.one_column_{il}_{ml}",
+                   lambda: v3(F, [1, 4, 1, 1], [tr[1]], [5, 3], interp, mode))
+            # An image of no rows: every pixel is the fill value.
+            g.case(f"ImageProjectiveTransformV3.float.no_rows_{il}_{ml}",
+                   lambda: v3(F, [1, 0, 4, 1], [tr[0]], [2, 3], interp, mode))
+        # k = c0 x + c1 y + 1 is 0 along a line of output pixels.
+        g.case(f"ImageProjectiveTransformV3.float.projection_zero_{il}",
+               lambda: v3(F, [1, 4, 4, 1], [[1, 0, 0, 0, 1, 0, -0.5, -0.25]], [5, 5], interp,
+                          "CONSTANT", fill=9))
+        g.case(f"ImageProjectiveTransformV2.float.projection_zero_{il}",
+               lambda: v2(F, [1, 4, 4, 1], [[1, 0, 0, 0, 1, 0, -1, 0]], [3, 4], interp,
+                          "REFLECT"))
+        # One transform for a batch of three images.
+        g.case(f"ImageProjectiveTransformV3.float.shared_transform_{il}",
+               lambda: v3(F, [3, 4, 5, 2], [tr[1]], [4, 5], interp, "WRAP"))
+        g.case(f"ImageProjectiveTransformV3.uint8.identity_{il}",
+               lambda: v3("uint8", [2, 3, 4, 3], [[1, 0, 0, 0, 1, 0, 0, 0]], [3, 4], interp,
+                          "CONSTANT"))
+        # Output larger and smaller than the input.
+        g.case(f"ImageProjectiveTransformV3.float.upscale_{il}",
+               lambda: v3(F, [1, 3, 4, 1], [[0.37, 0, 0, 0, 0.41, 0, 0, 0]], [8, 11], interp,
+                          "NEAREST"))
+        g.case(f"ImageProjectiveTransformV3.float.downscale_{il}",
+               lambda: v3(F, [1, 9, 8, 1], [[2.7, 0, 0.3, 0, 3.1, -0.2, 0, 0]], [3, 2], interp,
+                          "CONSTANT"))
+    # Fill values cast to an integer dtype truncate (and wrap for uint8).
+    for fill in (2.7, -2.7, 300.0):
+        g.case(f"ImageProjectiveTransformV3.uint8.fill_{str(fill).replace('.', '_')}",
+               lambda: v3("uint8", [1, 3, 4, 1], tr[:1], [4, 6], "BILINEAR", "CONSTANT", fill))
+        g.case(f"ImageProjectiveTransformV3.int32.fill_{str(fill).replace('.', '_')}",
+               lambda: v3("int32", [1, 3, 4, 1], tr[:1], [4, 6], "BILINEAR", "CONSTANT", fill))
+    # An unknown interpolation or fill mode has no case: TensorFlow's kernel logs it and writes
+    # all-fill (interpolation) or unspecified (fill mode) outputs, where sg's fails.
+    g.case("ImageProjectiveTransformV3.float.empty_batch",
+           lambda: v3(F, [0, 4, 5, 1], [tr[0]], [3, 3], "BILINEAR", "CONSTANT"))
+    g.case("ImageProjectiveTransformV3.float.no_channels",
+           lambda: v3(F, [1, 4, 5, 0], [tr[0]], [3, 3], "BILINEAR", "CONSTANT"))
+    for sname, img, t, out in (
+            ("images_rank3", [4, 5, 1], [tr[0]], [3, 3]),
+            ("transforms_rank1", [1, 4, 5, 1], tr[0], [3, 3]),
+            ("transforms_7", [1, 4, 5, 1], [tr[0][:7]], [3, 3]),
+            ("transforms_batch_mismatch", [2, 4, 5, 1], tr * 2, [3, 3]),
+            ("transforms_empty", [2, 4, 5, 1], np.zeros([0, 8]), [3, 3]),
+            ("output_shape_negative", [1, 4, 5, 1], [tr[0]], [-1, 3]),
+            ("output_shape_zero", [1, 4, 5, 1], [tr[0]], [3, 0]),
+            ("output_shape_3", [1, 4, 5, 1], [tr[0]], [3, 3, 1]),
+            ("output_shape_2d", [1, 4, 5, 1], [tr[0]], [[3, 3]])):
+        for op, fn in (("ImageProjectiveTransformV3", v3), ("ImageProjectiveTransformV2", v2)):
+            g.case(f"{op}.float.{sname}",
+                   lambda: fn(F, img, t, out, "BILINEAR", "CONSTANT", hide=hide_rank),
+                   error=True)
+
+
+@group
 def image_nms(g):
     def boxes(n, clustered=True):
         # Boxes around a few centers (many overlaps), corners in either order.
@@ -8607,42 +8803,6 @@ def spectral(g):
                        lambda: f(input=hide_rank(g.rand(dt, shape)),
                                  fft_length=hide_shape(g.const(length, "int32")),
                                  **other_type, name="op"), error=True)
-
-
-@group
-def image_adjust(g):
-    """AdjustContrastv2, AdjustHue and AdjustSaturation."""
-    shapes = [("batch", [2, 3, 4, 3]), ("image", [5, 4, 3]), ("pixel", [1, 1, 3]),
-              ("rank5", [2, 1, 2, 3, 3]), ("empty", [0, 4, 3])]
-    ops = [("AdjustContrastv2", "contrast_factor", [0.5, 2.0, -1.0, 0.0]),
-           ("AdjustHue", "delta", [0.3, -0.7, 1.0, 0.0]),
-           ("AdjustSaturation", "scale", [0.5, 2.0, 0.0])]
-    for op, arg, factors in ops:
-        f = op_fn(op)
-        for dt in tf_types(op):
-            for sname, shape in shapes:
-                for factor in factors:
-                    g.case(f"{op}.{sgname(dt)}.{sname}_{factor}",
-                           lambda: f(images=g.rand(dt, shape, lo=0, hi=1),
-                                     **{arg: g.const(factor, "float32")}, name="op"))
-            # Grey pixels, pure colours, each hue sector and black.
-            g.case(f"{op}.{sgname(dt)}.colours",
-                   lambda: f(images=g.const([[[0, 0, 0], [1, 1, 1], [0.5, 0.5, 0.5], [1, 0, 0],
-                                              [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 1, 1],
-                                              [1, 0, 1], [0.75, 0.5, 0.25], [0.25, 0.5, 0.75],
-                                              [0.5, 0.25, 0.75]]], dt),
-                             **{arg: g.const(factors[0], "float32")}, name="op"))
-        g.case(f"{op}.float.factor_not_scalar",
-               lambda: f(images=g.rand("float32", [2, 2, 3], lo=0, hi=1),
-                         **{arg: hide_rank(g.const([0.5, 0.5], "float32"))}, name="op"),
-               error=True)
-        g.case(f"{op}.float.rank2",
-               lambda: f(images=hide_rank(g.rand("float32", [4, 3], lo=0, hi=1)),
-                         **{arg: g.const(0.5, "float32")}, name="op"), error=True)
-    for op, arg, _ in ops[1:]:
-        g.case(f"{op}.float.channels",
-               lambda: op_fn(op)(images=hide_shape(g.rand("float32", [2, 2, 4], lo=0, hi=1)),
-                                 **{arg: g.const(0.5, "float32")}, name="op"), error=True)
 
 
 # ---- sg's op list --------------------------------------------------------------------------
