@@ -46,7 +46,7 @@ class SessionState final : public ResourceBase {
   bool ids_taken() const { return ids_taken_.load(std::memory_order_relaxed); }
   // Keeps `value` under `handle`; ALREADY_EXISTS when the handle is taken.
   absl::Status AddTensor(const std::string& handle, const Tensor& value);
-  // NOT_FOUND when no tensor has that handle.
+  // INVALID_ARGUMENT (TensorFlow's code) when no tensor has that handle, for both.
   absl::Status GetTensor(const std::string& handle, Tensor* value) const;
   absl::Status DeleteTensor(const std::string& handle);
 
