@@ -535,25 +535,7 @@ REGISTER_KERNEL_BUILDER(Name("FakeQueue").Device(DEVICE_CPU), FakeQueueOp);
 // [container, name].
 absl::Status LookupQueue(OpKernelContext* ctx, std::shared_ptr<Queue>* queue) {
   std::string container, name;
-  Tensor in = ctx->input(0);
-  if (ctx->input_is_ref(0)) {  // the old ops: a reference to the handle
-    absl::MutexLock lock(ctx->input_ref_mutex(0));
-    in = *ctx->mutable_input_ref(0);
-  }
-  if (in.dtype() == DT_STRING) {
-    if (in.NumElements() != 2 || in.dims() != 1) {
-      return errors::InvalidArgument("node '", ctx->op_kernel().name(), "': a queue handle must "
-                                     "be a vector of 2 strings, got shape ",
-                                     in.shape().DebugString());
-    }
-    container = std::string(in.data<tstring>()[0]);
-    name = std::string(in.data<tstring>()[1]);
-  } else {
-    const ResourceHandle* h = nullptr;
-    SG_RETURN_IF_ERROR(ResourceHandleFromInput(ctx, 0, &h));
-    container = h->container;
-    name = h->name;
-  }
+  SG_RETURN_IF_ERROR(ResourceNameFromInput(ctx, 0, "queue", &container, &name));
   return ctx->resource_manager()->Lookup<Queue>(container, name, queue);
 }
 

@@ -94,24 +94,9 @@ absl::Status LookupStack(OpKernelContext* ctx, std::shared_ptr<Stack>* stack) {
   if (ctx->step_resources() == nullptr) {
     return errors::Internal("node '", ctx->op_kernel().name(), "': no step resources");
   }
-  if (ctx->input_is_ref(0) || ctx->input_dtype(0) == DT_STRING) {
-    Tensor in = ctx->input(0);
-    if (ctx->input_is_ref(0)) {
-      absl::MutexLock lock(ctx->input_ref_mutex(0));
-      in = *ctx->mutable_input_ref(0);
-    }
-    if (in.dtype() != DT_STRING || in.dims() != 1 || in.NumElements() != 2) {
-      return errors::InvalidArgument("node '", ctx->op_kernel().name(), "': a stack handle must "
-                                     "be a vector of 2 strings, got a ",
-                                     DataTypeString(in.dtype()), " tensor of shape ",
-                                     in.shape().DebugString());
-    }
-    return ctx->step_resources()->Lookup<Stack>(std::string(in.data<tstring>()[0]),
-                                                std::string(in.data<tstring>()[1]), stack);
-  }
-  const ResourceHandle* h = nullptr;
-  SG_RETURN_IF_ERROR(ResourceHandleFromInput(ctx, 0, &h));
-  return ctx->step_resources()->Lookup<Stack>(h->container, h->name, stack);
+  std::string container, name;
+  SG_RETURN_IF_ERROR(ResourceNameFromInput(ctx, 0, "stack", &container, &name));
+  return ctx->step_resources()->Lookup<Stack>(container, name, stack);
 }
 
 class StackOp final : public OpKernel {

@@ -251,23 +251,9 @@ absl::Status LookupTensorArray(OpKernelContext* ctx, std::shared_ptr<TensorArray
   if (ctx->step_resources() == nullptr) {
     return errors::Internal("node '", ctx->op_kernel().name(), "': no step resources");
   }
-  Tensor in = ctx->input(0);
-  if (ctx->input_is_ref(0)) {  // the first ops: a reference to the string handle
-    absl::MutexLock lock(ctx->input_ref_mutex(0));
-    in = *ctx->mutable_input_ref(0);
-  }
-  if (in.dtype() == DT_STRING) {  // the V2 ops
-    if (in.dims() != 1 || in.NumElements() != 2) {
-      return errors::InvalidArgument("node '", ctx->op_kernel().name(), "': a TensorArray "
-                                     "handle must be a vector of 2 strings, got shape ",
-                                     in.shape().DebugString());
-    }
-    return ctx->step_resources()->Lookup<TensorArray>(std::string(in.data<tstring>()[0]),
-                                                      std::string(in.data<tstring>()[1]), ta);
-  }
-  const ResourceHandle* h = nullptr;
-  SG_RETURN_IF_ERROR(ResourceHandleFromInput(ctx, 0, &h));
-  return ctx->step_resources()->Lookup<TensorArray>(h->container, h->name, ta);
+  std::string container, name;
+  SG_RETURN_IF_ERROR(ResourceNameFromInput(ctx, 0, "TensorArray", &container, &name));
+  return ctx->step_resources()->Lookup<TensorArray>(container, name, ta);
 }
 
 // The int32 vector input `i`.
