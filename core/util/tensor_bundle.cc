@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "core/util/crc32c.h"
+#include "core/util/table_footer.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
@@ -287,6 +288,7 @@ absl::StatusOr<std::unique_ptr<BundleReader>> BundleReader::Open(const std::stri
   leveldb::Env* env = leveldb::Env::Default();
   uint64_t size = 0;
   SG_RETURN_IF_ERROR(FromLevelDb(env->GetFileSize(path, &size), path));
+  SG_RETURN_IF_ERROR(CheckTableFooter(path, size));
   leveldb::RandomAccessFile* raw_file = nullptr;
   SG_RETURN_IF_ERROR(FromLevelDb(env->NewRandomAccessFile(path, &raw_file), path));
   std::unique_ptr<leveldb::RandomAccessFile> file(raw_file);

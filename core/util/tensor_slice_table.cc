@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/util/table_footer.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
@@ -236,6 +237,7 @@ absl::StatusOr<std::unique_ptr<TensorSliceReader>> TensorSliceReader::Open(
     f->path = path;
     uint64_t size = 0;
     SG_RETURN_IF_ERROR(FromLevelDb(env->GetFileSize(path, &size), path));
+    SG_RETURN_IF_ERROR(CheckTableFooter(path, size));
     leveldb::RandomAccessFile* raw_file = nullptr;
     SG_RETURN_IF_ERROR(FromLevelDb(env->NewRandomAccessFile(path, &raw_file), path));
     f->file.reset(raw_file);
