@@ -21,7 +21,6 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
@@ -34,6 +33,7 @@
 #include "core/framework/types.h"
 #include "core/proto/graph.pb.h"
 #include "core/runtime/session.h"
+#include "tests/core/npy_tensor.h"
 
 namespace sg {
 namespace {
@@ -187,17 +187,6 @@ struct Case {
 };
 
 std::string CasesDir() { return std::string(SG_SOURCE_DIR) + "/tests/oracle/op_cases"; }
-
-absl::Status ReadGzip(const std::string& path, std::string* out) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (f == nullptr) return absl::NotFoundError("cannot open " + path);
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(f, buf, sizeof(buf))) > 0) out->append(buf, n);
-  const bool ok = n == 0;
-  gzclose(f);
-  return ok ? absl::OkStatus() : absl::DataLossError("cannot read " + path);
-}
 
 const AttrValue* FindAttr(const NodeDef& n, const std::string& name) {
   auto it = n.attr().find(name);
