@@ -41,7 +41,8 @@ std::vector<std::string> CaseDirs() {
   std::vector<std::string> dirs;
   if (!fs::is_directory(CasesDir())) return dirs;
   for (const auto& e : fs::directory_iterator(CasesDir())) {
-    if (fs::exists(e.path() / "case.json")) dirs.push_back(e.path().string());
+    // (replicated.* cases, one graph per worker, are tests/distributed/replicated_training_test's.)
+    if (fs::exists(e.path() / "graph.pb.gz")) dirs.push_back(e.path().string());
   }
   std::sort(dirs.begin(), dirs.end());
   return dirs;

@@ -240,6 +240,88 @@ def write_case(out_dir, model, opt_name, resource):
     return name, len(gdef.node)
 
 
+# ---- between-graph replication ---------------------------------------------------------------
+
+REPLICATED_STEPS = 60  # per worker
+
+
+def write_replicated_case(out_dir):
+    """Linear regression by SGD, between-graph replicated as a TF 1.x program writes it: each of
+    two workers builds the same graph with tf.compat.v1.train.replica_device_setter (variables
+    on /job:ps/task:0, the rest on its own /job:worker/task:i) and steps it on its own batches.
+    Written: one GraphDef per worker, the dataset, and TensorFlow's single-process run of the
+    same updates in turn (worker 0's batch, then worker 1's ...): the loss on the whole dataset
+    before training and after 2 x REPLICATED_STEPS updates."""
+    import zlib
+    name = "replicated.linear.sgd"
+    case_dir = os.path.join(out_dir, name)
+    shutil.rmtree(case_dir, ignore_errors=True)
+    os.makedirs(case_dir)
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    n, d = 64, 4
+    xs = rng.uniform(-1, 1, [n, d]).astype(np.float32)
+    true_w = rng.uniform(-2, 2, [d, 1]).astype(np.float32)
+    ys = (xs @ true_w + 0.5 + rng.normal(0, 0.1, [n, 1])).astype(np.float32)
+    np.save(os.path.join(case_dir, "x.npy"), xs, allow_pickle=False)
+    np.save(os.path.join(case_dir, "y.npy"), ys, allow_pickle=False)
+
+    def build(worker):
+        g = tf.Graph()
+        with g.as_default():
+            setter = tf.compat.v1.train.replica_device_setter(
+                ps_tasks=1, worker_device=f"/job:worker/task:{worker}")
+            with tf.compat.v1.device(setter):
+                x = tf.compat.v1.placeholder(tf.float32, [None, d], name="x")
+                y = tf.compat.v1.placeholder(tf.float32, [None, 1], name="y")
+                w = tf.compat.v1.get_variable("w", initializer=tf.zeros_initializer(),
+                                              shape=[d, 1], use_resource=False)
+                b = tf.compat.v1.get_variable("b", initializer=tf.zeros_initializer(),
+                                              shape=[1], use_resource=False)
+                loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y), name="loss")
+                global_step = tf.compat.v1.train.get_or_create_global_step()
+                tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(
+                    loss, global_step=global_step, name="train")
+                tf.group(tf.compat.v1.global_variables_initializer(), name="init")
+        return g
+
+    for worker in (0, 1):
+        gdef = build(worker).as_graph_def()
+        with open(os.path.join(case_dir, f"graph_worker{worker}.pb.gz"), "wb") as f:
+            with gzip.GzipFile(fileobj=f, mode="wb", compresslevel=9, mtime=0, filename="") as z:
+                z.write(gdef.SerializeToString(deterministic=True))
+    # Single process: the same graph without devices, the same updates in turn.
+    g = build(0)
+    for op in g.get_operations():
+        op._set_device("")  # noqa: SLF001 (TensorFlow has no public way to clear a device)
+    batch = 8
+    with tf.compat.v1.Session(graph=g, config=session_config()) as sess:
+        feed_all = {"x:0": xs, "y:0": ys}
+        sess.run("init")
+        initial = float(sess.run("loss:0", feed_all))
+        for step in range(2 * REPLICATED_STEPS):
+            worker, k = step % 2, step // 2
+            idx = batch_indices(worker, k, n, batch)
+            sess.run("train", {"x:0": xs[idx], "y:0": ys[idx]})
+        final = float(sess.run("loss:0", feed_all))
+    meta = {
+        "name": name, "description": write_replicated_case.__doc__.replace("\n    ", " "),
+        "graphs": ["graph_worker0.pb.gz", "graph_worker1.pb.gz"], "x": "x.npy", "y": "y.npy",
+        "batch": batch, "steps_per_worker": REPLICATED_STEPS,
+        "batches": "worker w's step k feeds rows (w * 8 + k * 16 + i) % 64, i < 8",
+        "init": "init", "train_op": "train", "loss": "loss:0", "feeds": ["x:0", "y:0"],
+        "initial_loss": initial, "final_loss": final,
+    }
+    with open(os.path.join(case_dir, "case.json"), "w") as f:
+        json.dump(meta, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(f"{name}: loss {initial:.4f} -> {final:.4f} in one process")
+
+
+def batch_indices(worker, k, n, batch):
+    """The rows of worker `worker`'s `k`-th batch (case.json's "batches" says it in words)."""
+    return [(worker * batch + k * 2 * batch + i) % n for i in range(batch)]
+
+
 def main():
     global tf
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -264,6 +346,9 @@ def main():
                 name, nodes = write_case(args.out, model, opt_name, resource)
                 count += 1
                 print(f"{name}: {nodes} nodes")
+    if not args.only or any(w in "replicated.linear.sgd" for w in args.only):
+        write_replicated_case(args.out)
+        count += 1
     print(f"make_training_cases: {count} cases")
     return 0
 
