@@ -93,6 +93,16 @@ REGISTER_OP("DisableCopyOnRead")
     .SetIsStateful()
     .SetShapeFn(NoOutputs);
 
+// ResourceGatherNd(resource, indices): GatherNd on the variable's value.
+REGISTER_OP("ResourceGatherNd")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
 // ResourceScatter<Op>(resource, indices, updates): the ref ops' Scatter<Op> on a resource
 // variable, no output. The variable's shape is not known here, so the kernel checks the shapes.
 #define SG_REGISTER_RESOURCE_SCATTER(name, dtype_attr) \

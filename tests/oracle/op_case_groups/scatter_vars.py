@@ -1,5 +1,6 @@
 """Op conformance cases: the row scatters on variables (Scatter{Update,Add,Sub,Mul,Div,Min,Max} on
-refs, ResourceScatter* on resources)."""
+refs, ResourceScatter* on resources) and the resource gathers (ResourceGather's batch_dims,
+ResourceGatherNd)."""
 
 from op_case_lib import *  # noqa: F401,F403
 
@@ -172,3 +173,71 @@ def scatter_resource_vars(g):
             after = raw.ReadVariableOp(resource=h, dtype="float32", name="after")
         return [raw.Identity(input=before, name="b"), after]
     g.case("ResourceScatterAdd.float.snapshot", snapshot)
+
+
+def resource_var(g, dt, shape):
+    h = raw.VarHandleOp(dtype=dt, shape=list(shape), shared_name="v", name="v")
+    a = raw.AssignVariableOp(resource=h, value=g.rand(dt, list(shape)), name="assign")
+    return h, a
+
+
+@group
+def resource_gather_vars(g):
+    """ResourceGather with batch_dims, and ResourceGatherNd."""
+    for dt in tf_types("ResourceGather", "dtype"):
+        def batched(dt=dt):
+            h, a = resource_var(g, dt, [2, 3, 2])
+            with tf.control_dependencies([a]):
+                return raw.ResourceGather(resource=h, indices=g.const([[2, 0, 2], [1, 1, 0]], I),
+                                          dtype=dt, batch_dims=1, name="op")
+        g.case(f"ResourceGather.{sgname(dt)}.batch_dims", batched)
+    def batch_variants():
+        h, a = resource_var(g, "float32", [2, 3, 4])
+        with tf.control_dependencies([a]):
+            return [raw.ResourceGather(resource=h, indices=g.const([[[3, 0], [1, 1], [2, 3]],
+                                                                    [[0, 0], [3, 2], [1, 0]]],
+                                                                   "int64"),
+                                       dtype="float32", batch_dims=2, name="two"),
+                    raw.ResourceGather(resource=h, indices=g.const([[[2], [0]], [[1], [1]]], I),
+                                       dtype="float32", batch_dims=1, name="deep"),
+                    raw.ResourceGather(resource=h, indices=g.const([1, 0], I),
+                                       dtype="float32", batch_dims=1, name="one_each"),
+                    raw.ResourceGather(resource=h, indices=g.const(np.zeros([2, 0], np.int32)),
+                                       dtype="float32", batch_dims=1, name="empty")]
+    g.case("ResourceGather.float.batch_variants", batch_variants)
+    def batch_out_of_range(idx):
+        h, a = resource_var(g, "float32", [2, 3])
+        with tf.control_dependencies([a]):
+            return raw.ResourceGather(resource=h, indices=hide_shape(g.const(idx, I)),
+                                      dtype="float32", batch_dims=1, name="op")
+    g.case("ResourceGather.float.batch_out_of_range",
+           lambda: batch_out_of_range([[0], [6]]), error=True)
+    g.case("ResourceGather.float.batch_negative_index",
+           lambda: batch_out_of_range([[-1], [0]]), error=True)
+
+    for dt in tf_types("ResourceGatherNd", "dtype"):
+        def rows(dt=dt):
+            h, a = resource_var(g, dt, [3, 2])
+            with tf.control_dependencies([a]):
+                return raw.ResourceGatherNd(resource=h, indices=g.const([[2], [0], [2]], I),
+                                            dtype=dt, name="op")
+        g.case(f"ResourceGatherNd.{sgname(dt)}.rows", rows)
+    def nd_variants():
+        h, a = resource_var(g, "float32", [2, 3, 2])
+        with tf.control_dependencies([a]):
+            return [raw.ResourceGatherNd(resource=h, indices=g.const([[0, 2, 1], [1, 0, 0]],
+                                                                     "int64"),
+                                         dtype="float32", name="elements"),
+                    raw.ResourceGatherNd(resource=h, indices=g.const([[[1, 2]], [[0, 0]]], I),
+                                         dtype="float32", name="slices"),
+                    raw.ResourceGatherNd(resource=h, indices=g.const(np.zeros([0, 1], np.int32)),
+                                         dtype="float32", name="empty")]
+    g.case("ResourceGatherNd.float.variants", nd_variants)
+    def nd_error(idx):
+        h, a = resource_var(g, "float32", [3, 2])
+        with tf.control_dependencies([a]):
+            return raw.ResourceGatherNd(resource=h, indices=hide_shape(g.const(idx, I)),
+                                        dtype="float32", name="op")
+    g.case("ResourceGatherNd.float.out_of_range", lambda: nd_error([[3]]), error=True)
+    g.case("ResourceGatherNd.float.negative_index", lambda: nd_error([[0, -1]]), error=True)
+    g.case("ResourceGatherNd.float.too_deep", lambda: nd_error([[0, 1, 0]]), error=True)
