@@ -9,6 +9,10 @@
 // division). Min and Max keep a NaN already in the variable and ignore a NaN update, as TF's
 // std::min/std::max order does.
 //
+// Dtypes, as TensorFlow's CPU kernels: Update any (TensorFlow's ResourceScatterUpdate lacks
+// DT_RESOURCE); Add, Sub, Mul and Div the real and complex numbers; Min and Max the real numbers.
+// Indices are int32 or int64, of any shape.
+//
 // Errors (INVALID_ARGUMENT naming the node unless said otherwise): a variable of rank 0; updates
 // neither a scalar nor of shape indices.shape + var.shape[1:] (TensorFlow's resource kernels only
 // check the rank and the indices prefix, then read past the updates); an index outside
