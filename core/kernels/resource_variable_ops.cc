@@ -1,10 +1,12 @@
 // Resource variables: a DT_RESOURCE handle names a Var in the device's ResourceMgr. The Var is
 // created by the first AssignVariableOp; readers share its buffer, writers copy on write.
-#include <cstring>
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/framework/op_kernel.h"
+#include "core/kernels/element_copy.h"
 #include "core/kernels/resource_handle_util.h"
 #include "core/kernels/variable_update.h"
 
@@ -190,64 +192,82 @@ class DestroyResourceOp final : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("DestroyResourceOp").Device(DEVICE_CPU), DestroyResourceOp);
 
-// Gathers rows of a variable: output shape indices.shape + params.shape[1:].
+// Gathers slices of a variable along axis batch_dims, as TensorFlow's ResourceGather: the output
+// has shape params.shape[:b] + indices.shape[b:] + params.shape[b+1:] (b = batch_dims), and
+// element [batch..., i..., rest...] is params[batch..., indices[batch..., i...], rest...].
+// INVALID_ARGUMENT for a negative batch_dims, params of rank <= b (TensorFlow checks < b and
+// then fails a CHECK), indices whose first b dims differ from params' (TensorFlow does not check
+// and reads the wrong batch), or an index outside [0, params.shape[b]) (TensorFlow checks the
+// flattened [0, prod(params.shape[:b+1])) only).
 class ResourceGatherOp final : public OpKernel {
  public:
   explicit ResourceGatherOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("batch_dims", &batch_dims_));
-    OP_REQUIRES(ctx, batch_dims_ == 0,
-                errors::Unimplemented("node '", name(), "': ResourceGather with batch_dims=",
-                                      batch_dims_, " is not supported"));
+    OP_REQUIRES(ctx, batch_dims_ >= 0,
+                errors::InvalidArgument("batch_dims is negative (", batch_dims_, ") (node '",
+                                        name(), "')"));
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const ResourceHandle* h;
-    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
-    std::shared_ptr<Var> var;
-    OP_REQUIRES_OK(ctx, LookupVar(ctx, *h, &var));
-    OP_REQUIRES(ctx, var->dtype() == dtype_, WrongDtype("read", var->dtype(), dtype_));
     Tensor params;
-    {
-      absl::ReaderMutexLock lock(var->mu());
-      OP_REQUIRES(ctx, var->is_initialized && var->tensor()->IsInitialized(),
-                  errors::FailedPrecondition("Attempting to use uninitialized value ", h->name));
-      params = *var->tensor();
-    }
+    OP_REQUIRES_OK(ctx, ReadResourceVariable(ctx, 0, dtype_, &params));
+    const Tensor& indices = ctx->input(1);
     OP_REQUIRES(ctx, params.dims() >= 1,
                 errors::InvalidArgument("params must be at least 1 dimensional (node '", name(),
                                         "')"));
-    const Tensor& indices = ctx->input(1);
-    const int64_t n = indices.NumElements();
-    const int64_t limit = params.dim_size(0);
-    std::vector<int64_t> idx(n);
-    for (int64_t i = 0; i < n; ++i) {
-      idx[i] = indices.dtype() == DT_INT32 ? indices.data<int32_t>()[i]
-                                           : indices.data<int64_t>()[i];
-      OP_REQUIRES(ctx, idx[i] >= 0 && idx[i] < limit,
-                  errors::InvalidArgument("indices[", i, "] = ", idx[i], " is not in [0, ", limit,
-                                          ") (node '", name(), "')"));
+    OP_REQUIRES(ctx, params.dims() > batch_dims_,
+                errors::InvalidArgument("params must have more than ", batch_dims_,
+                                        " (batch_dims) dimensions but it has shape ",
+                                        params.shape().DebugString(), " (node '", name(), "')"));
+    const int b = static_cast<int>(batch_dims_);  // < params.dims()
+    OP_REQUIRES(ctx, indices.dims() >= b,
+                errors::InvalidArgument("indices must have at least ", b,
+                                        " (batch_dims) dimensions but it has shape ",
+                                        indices.shape().DebugString(), " (node '", name(), "')"));
+    TensorShape out_shape;
+    int64_t batches = 1;
+    for (int d = 0; d < b; ++d) {
+      OP_REQUIRES(ctx, indices.dim_size(d) == params.dim_size(d),
+                  errors::InvalidArgument("indices.shape[", d, "] = ", indices.dim_size(d),
+                                          " must equal params.shape[", d,
+                                          "] = ", params.dim_size(d), " (batch_dims = ", b,
+                                          ", node '", name(), "')"));
+      out_shape.AddDim(params.dim_size(d));
+      batches *= params.dim_size(d);
     }
-    TensorShape out_shape = indices.shape();
-    for (int d = 1; d < params.dims(); ++d) out_shape.AddDim(params.dim_size(d));
+    for (int d = b; d < indices.dims(); ++d) out_shape.AddDim(indices.dim_size(d));
+    int64_t inner = 1;
+    for (int d = b + 1; d < params.dims(); ++d) {
+      out_shape.AddDim(params.dim_size(d));
+      inner *= params.dim_size(d);
+    }
+    const int64_t n = indices.NumElements();
+    const int64_t per_batch = batches == 0 ? 0 : n / batches;
+    const int64_t limit = params.dim_size(b);
+    // src[i]: the slice of params (in slices of `inner` elements) that output slice i copies.
+    std::vector<int64_t> src(n);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t v = indices.dtype() == DT_INT32 ? indices.data<int32_t>()[i]
+                                                    : indices.data<int64_t>()[i];
+      OP_REQUIRES(ctx, v >= 0 && v < limit,
+                  errors::InvalidArgument("indices[", i, "] = ", v, " is not in [0, ", limit,
+                                          ") (node '", name(), "')"));
+      src[i] = (i / per_batch) * limit + v;
+    }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-    const int64_t row = limit == 0 ? 0 : params.NumElements() / limit;
-    if (DataTypeIsPod(dtype_)) {
-      const size_t row_bytes = row * DataTypeSize(dtype_);
-      const char* src = static_cast<const char*>(params.raw_data());
-      char* dst = static_cast<char*>(out->raw_data());
+    const bool ok = DispatchByCopy(dtype_, [&](auto tag) {
+      using T = decltype(tag);
+      const T* from = static_cast<const T*>(params.raw_data());
+      T* to = static_cast<T*>(out->raw_data());
       for (int64_t i = 0; i < n; ++i) {
-        if (row_bytes > 0) std::memcpy(dst + i * row_bytes, src + idx[i] * row_bytes, row_bytes);
+        std::copy(from + src[i] * inner, from + (src[i] + 1) * inner, to + i * inner);
       }
-    } else {
-      OP_REQUIRES(ctx, dtype_ == DT_STRING,
-                  errors::Unimplemented("ResourceGather of ", DataTypeString(dtype_)));
-      for (int64_t i = 0; i < n; ++i) {
-        std::copy(params.data<tstring>() + idx[i] * row,
-                  params.data<tstring>() + (idx[i] + 1) * row, out->data<tstring>() + i * row);
-      }
-    }
+    });
+    OP_REQUIRES(ctx, ok,
+                errors::Unimplemented("node '", name(), "': ResourceGather of ",
+                                      DataTypeString(dtype_), " is not supported"));
   }
 
  private:

@@ -1,4 +1,5 @@
-// GatherNd, ScatterNd and TensorScatter{Update,Add,Sub,Min,Max}, as TensorFlow's CPU kernels.
+// GatherNd (and ResourceGatherNd), ScatterNd and TensorScatter{Update,Add,Sub,Min,Max}, as
+// TensorFlow's CPU kernels.
 //
 // indices has shape outer + [depth]; its prod(outer) rows each name a slice of the gathered or
 // scattered tensor (the slice at [i_0, ..., i_{depth-1}], of shape shape[depth:]). An index out
@@ -86,6 +87,57 @@ absl::Status SlicePositions(const OpKernel& k, const Tensor& indices, int64_t nu
 
 // ---- GatherNd --------------------------------------------------------------------------------
 
+// Output 0 of `ctx` = GatherNd(params, indices) for kernel `k`.
+absl::Status GatherNd(const OpKernel& k, OpKernelContext* ctx, const Tensor& params,
+                      const Tensor& indices, BadIndices policy) {
+  if (params.dims() < 1) return KernelError(k, "params must be at least a vector");
+  if (indices.dims() < 1) return KernelError(k, "indices must be at least a vector");
+  const int64_t depth = indices.dim_size(indices.dims() - 1);
+  if (depth > params.dims()) {
+    return KernelError(k, "index innermost dimension length must be <= params rank; saw: ", depth,
+                       " vs. ", params.dims());
+  }
+  if (depth > kMaxIndexDepth) {
+    return KernelError(k, "Only indices.shape[-1] values between 1 and ", kMaxIndexDepth,
+                       " are currently supported.  Requested rank: ", depth);
+  }
+  std::vector<int64_t> dims;
+  int64_t num = 1;
+  for (int d = 0; d + 1 < indices.dims(); ++d) {
+    dims.push_back(indices.dim_size(d));
+    num *= indices.dim_size(d);
+  }
+  int64_t slice = 1;
+  for (int d = static_cast<int>(depth); d < params.dims(); ++d) {
+    dims.push_back(params.dim_size(d));
+    slice *= params.dim_size(d);
+  }
+  if (num > 0 && params.NumElements() == 0) {
+    return KernelError(k, "Requested more than 0 entries, but params is empty.  Params shape: ",
+                       params.shape().DebugString());
+  }
+  std::vector<int64_t> pos;
+  SG_RETURN_IF_ERROR(
+      SlicePositions(k, indices, num, depth, params.shape(), policy, "param shape", &pos));
+  auto shape = TensorShape::Build(dims);
+  if (!shape.ok()) return KernelError(k, shape.status().message());
+  Tensor* out;
+  SG_RETURN_IF_ERROR(ctx->allocate_output(0, *shape, &out));
+  const bool ok = DispatchByCopy(params.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = static_cast<const T*>(params.raw_data());
+    T* dst = static_cast<T*>(out->raw_data());
+    for (int64_t i = 0; i < num; ++i) {
+      if (pos[i] < 0) {
+        std::fill(dst + i * slice, dst + (i + 1) * slice, T{});
+      } else {
+        std::copy(src + pos[i] * slice, src + (pos[i] + 1) * slice, dst + i * slice);
+      }
+    }
+  });
+  return ok ? absl::OkStatus() : UnsupportedType(k, params.dtype());
+}
+
 class GatherNdOp final : public OpKernel {
  public:
   explicit GatherNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -93,61 +145,32 @@ class GatherNdOp final : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& params = ctx->input(0);
-    const Tensor& indices = ctx->input(1);
-    OP_REQUIRES(ctx, params.dims() >= 1, KernelError(*this, "params must be at least a vector"));
-    OP_REQUIRES(ctx, indices.dims() >= 1,
-                KernelError(*this, "indices must be at least a vector"));
-    const int64_t depth = indices.dim_size(indices.dims() - 1);
-    OP_REQUIRES(ctx, depth <= params.dims(),
-                KernelError(*this, "index innermost dimension length must be <= params rank; "
-                                   "saw: ",
-                            depth, " vs. ", params.dims()));
-    OP_REQUIRES(ctx, depth <= kMaxIndexDepth,
-                KernelError(*this, "Only indices.shape[-1] values between 1 and ",
-                            kMaxIndexDepth, " are currently supported.  Requested rank: ",
-                            depth));
-    std::vector<int64_t> dims;
-    int64_t num = 1;
-    for (int d = 0; d + 1 < indices.dims(); ++d) {
-      dims.push_back(indices.dim_size(d));
-      num *= indices.dim_size(d);
-    }
-    int64_t slice = 1;
-    for (int d = static_cast<int>(depth); d < params.dims(); ++d) {
-      dims.push_back(params.dim_size(d));
-      slice *= params.dim_size(d);
-    }
-    OP_REQUIRES(ctx, num == 0 || params.NumElements() > 0,
-                KernelError(*this, "Requested more than 0 entries, but params is empty.  "
-                                   "Params shape: ",
-                            params.shape().DebugString()));
-    std::vector<int64_t> pos;
-    OP_REQUIRES_OK(ctx, SlicePositions(*this, indices, num, depth, params.shape(), policy_,
-                                       "param shape", &pos));
-    auto shape = TensorShape::Build(dims);
-    OP_REQUIRES(ctx, shape.ok(), KernelError(*this, shape.status().message()));
-    Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
-    const bool ok = DispatchByCopy(params.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      const T* src = static_cast<const T*>(params.raw_data());
-      T* dst = static_cast<T*>(out->raw_data());
-      for (int64_t i = 0; i < num; ++i) {
-        if (pos[i] < 0) {
-          std::fill(dst + i * slice, dst + (i + 1) * slice, T{});
-        } else {
-          std::copy(src + pos[i] * slice, src + (pos[i] + 1) * slice, dst + i * slice);
-        }
-      }
-    });
-    OP_REQUIRES(ctx, ok, UnsupportedType(*this, params.dtype()));
+    OP_REQUIRES_OK(ctx, GatherNd(*this, ctx, ctx->input(0), ctx->input(1), policy_));
   }
 
  private:
   BadIndices policy_;
 };
 REGISTER_KERNEL_BUILDER(Name("GatherNd").Device(DEVICE_CPU), GatherNdOp);
+
+// ResourceGatherNd: GatherNd on a snapshot of the resource variable (indices out of range are
+// INVALID_ARGUMENT, as TensorFlow's kernel, which has no bad_indices_policy).
+class ResourceGatherNdOp final : public OpKernel {
+ public:
+  explicit ResourceGatherNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    Tensor params;
+    OP_REQUIRES_OK(ctx, ReadResourceVariable(ctx, 0, dtype_, &params));
+    OP_REQUIRES_OK(ctx, GatherNd(*this, ctx, params, ctx->input(1), BadIndices::kError));
+  }
+
+ private:
+  DataType dtype_;
+};
+REGISTER_KERNEL_BUILDER(Name("ResourceGatherNd").Device(DEVICE_CPU), ResourceGatherNdOp);
 
 // ---- ScatterNd and TensorScatter* ---------------------------------------------------------------
 

@@ -138,4 +138,22 @@ absl::Status UpdateVariable(OpKernelContext* ctx, int input, DataType dtype,
   return update(var->tensor());
 }
 
+absl::Status ReadResourceVariable(OpKernelContext* ctx, int input, DataType dtype, Tensor* value) {
+  const ResourceHandle* h;
+  SG_RETURN_IF_ERROR(ResourceHandleFromInput(ctx, input, &h));
+  std::shared_ptr<Var> var;
+  SG_RETURN_IF_ERROR(ctx->resource_manager()->Lookup<Var>(h->container, h->name, &var));
+  if (var->dtype() != dtype) {
+    return errors::InvalidArgument("node '", ctx->op_kernel().name(), "': trying to read variable ",
+                                   h->name, " of dtype ", DataTypeString(var->dtype()), " as ",
+                                   DataTypeString(dtype));
+  }
+  absl::ReaderMutexLock lock(var->mu());
+  if (!var->is_initialized || !var->tensor()->IsInitialized()) {
+    return errors::FailedPrecondition("Attempting to use uninitialized value ", h->name);
+  }
+  *value = *var->tensor();
+  return absl::OkStatus();
+}
+
 }  // namespace sg

@@ -45,6 +45,12 @@ absl::Status EnsureUnshared(OpKernelContext* ctx, Tensor* var);
 absl::Status UpdateVariable(OpKernelContext* ctx, int input, DataType dtype,
                             const std::function<absl::Status(Tensor* var)>& update);
 
+// Reads the resource variable that input `input` (a DT_RESOURCE handle) names: *value then shares
+// its buffer, and stays as it is when the variable is written later (writers copy on write).
+// NOT_FOUND when the resource does not exist, INVALID_ARGUMENT when it holds another dtype than
+// `dtype`, FAILED_PRECONDITION when it is uninitialized.
+absl::Status ReadResourceVariable(OpKernelContext* ctx, int input, DataType dtype, Tensor* value);
+
 }  // namespace sg
 
 #endif  // SG_CORE_KERNELS_VARIABLE_UPDATE_H_

@@ -13,6 +13,10 @@ absl::Status ScalarHandle(InferenceContext* c) {
   return c->WithRank(0, 0, &unused);
 }
 
+constexpr const char kResourceScatterNumberTypes[] =
+    "dtype: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+    "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}";
+
 }  // namespace
 
 REGISTER_OP("VarHandleOp")
@@ -88,5 +92,35 @@ REGISTER_OP("DisableCopyOnRead")
     .Input("resource: resource")
     .SetIsStateful()
     .SetShapeFn(NoOutputs);
+
+// ResourceGatherNd(resource, indices): GatherNd on the variable's value.
+REGISTER_OP("ResourceGatherNd")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+// ResourceScatter<Op>(resource, indices, updates): the ref ops' Scatter<Op> on a resource
+// variable, no output. The variable's shape is not known here, so the kernel checks the shapes.
+#define SG_REGISTER_RESOURCE_SCATTER(name, dtype_attr) \
+  REGISTER_OP(name)                                    \
+      .Input("resource: resource")                     \
+      .Input("indices: Tindices")                      \
+      .Input("updates: dtype")                         \
+      .Attr(dtype_attr)                                \
+      .Attr("Tindices: {int32, int64}")                \
+      .SetIsStateful()                                 \
+      .SetShapeFn(NoOutputs)
+SG_REGISTER_RESOURCE_SCATTER("ResourceScatterUpdate", "dtype: type");
+SG_REGISTER_RESOURCE_SCATTER("ResourceScatterAdd", kResourceScatterNumberTypes);
+SG_REGISTER_RESOURCE_SCATTER("ResourceScatterSub", kResourceScatterNumberTypes);
+SG_REGISTER_RESOURCE_SCATTER("ResourceScatterMul", kResourceScatterNumberTypes);
+SG_REGISTER_RESOURCE_SCATTER("ResourceScatterDiv", kResourceScatterNumberTypes);
+SG_REGISTER_RESOURCE_SCATTER("ResourceScatterMin", kResourceScatterNumberTypes);
+SG_REGISTER_RESOURCE_SCATTER("ResourceScatterMax", kResourceScatterNumberTypes);
+#undef SG_REGISTER_RESOURCE_SCATTER
 
 }  // namespace sg

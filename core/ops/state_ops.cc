@@ -1,5 +1,7 @@
 // Reference variables (TensorFlow's state_ops): VariableV2 and the ops that read and update a
 // variable through a reference input.
+#include <vector>
+
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -24,6 +26,34 @@ absl::Status MergeBothInputs(InferenceContext* c) {
   c->set_output(0, *merged);
   return absl::OkStatus();
 }
+
+
+// ScatterUpdate and friends: updates must be indices.shape + ref.shape[1:] (or a scalar); the
+// output (the ref) has the shape of input 0. As TensorFlow's ScatterUpdateShape.
+absl::Status ScatterUpdateShape(InferenceContext* c) {
+  const PartialTensorShape& var = c->input(0);
+  const PartialTensorShape& indices = c->input(1);
+  const PartialTensorShape& updates = c->input(2);
+  if (var.dims() == 0) {
+    return c->Error("Shape must be at least rank 1 but is rank 0 for input 0");
+  }
+  if (updates.dims() != 0 && !var.unknown_rank() && !indices.unknown_rank()) {
+    std::vector<int64_t> dims(indices.dim_sizes().begin(), indices.dim_sizes().end());
+    for (int d = 1; d < var.dims(); ++d) dims.push_back(var.dim_size(d));
+    if (!updates.IsCompatibleWith(PartialTensorShape(dims))) {
+      return c->Error("updates shape ", updates.DebugString(), " must be indices.shape + ",
+                      "ref.shape[1:] = ", PartialTensorShape(dims).DebugString(),
+                      " or a scalar");
+    }
+  }
+  c->set_output(0, var);
+  return absl::OkStatus();
+}
+
+constexpr const char kScatterNumberTypes[] =
+    "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+    "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}";
+constexpr const char kScatterRealTypes[] = "T: {half, bfloat16, float, double, int32, int64}";
 
 }  // namespace
 
@@ -106,5 +136,27 @@ REGISTER_OP("AssignSub")
           "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .SetShapeFn(MergeBothInputs);
+
+// Scatter<Op>(ref, indices, updates): for each i, ref[indices[i], ...] = (or +=, -=, *=, /=,
+// min=, max=) updates[i, ...] (a scalar updates applies to every element of those rows), in the
+// order of indices, as TensorFlow's state_ops. The output is the ref.
+#define SG_REGISTER_SCATTER_REF(name, t_attr, locking) \
+  REGISTER_OP(name)                                     \
+      .Input("ref: Ref(T)")                             \
+      .Input("indices: Tindices")                       \
+      .Input("updates: T")                              \
+      .Output("output_ref: Ref(T)")                     \
+      .Attr(t_attr)                                     \
+      .Attr("Tindices: {int32, int64}")                 \
+      .Attr(locking)                                    \
+      .SetShapeFn(ScatterUpdateShape)
+SG_REGISTER_SCATTER_REF("ScatterUpdate", "T: type", "use_locking: bool = true");
+SG_REGISTER_SCATTER_REF("ScatterAdd", kScatterNumberTypes, "use_locking: bool = false");
+SG_REGISTER_SCATTER_REF("ScatterSub", kScatterNumberTypes, "use_locking: bool = false");
+SG_REGISTER_SCATTER_REF("ScatterMul", kScatterNumberTypes, "use_locking: bool = false");
+SG_REGISTER_SCATTER_REF("ScatterDiv", kScatterNumberTypes, "use_locking: bool = false");
+SG_REGISTER_SCATTER_REF("ScatterMin", kScatterRealTypes, "use_locking: bool = false");
+SG_REGISTER_SCATTER_REF("ScatterMax", kScatterRealTypes, "use_locking: bool = false");
+#undef SG_REGISTER_SCATTER_REF
 
 }  // namespace sg

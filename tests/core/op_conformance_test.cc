@@ -157,7 +157,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
 const std::map<std::string, std::string> kFeatureGaps = {
     {"RestoreV2.float.slice", "RestoreV2 restores whole tensors, not slices"},
     {"ParseExampleV2.none.ragged", "ParseExampleV2 has no ragged features"},
-    {"ResourceGather.float.variants", "ResourceGather has no batch_dims > 0"},
     {"Requantize.qint32.narrow23",
      "Requantize to quint8 in a narrow range: one value rounds one level off TensorFlow's (its "
      "fixed-point offsets are not fully matched)"},

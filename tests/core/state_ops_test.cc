@@ -236,6 +236,59 @@ TEST(StateShapeFunctions, FollowTheAttrsAndInputs) {
   EXPECT_EQ(*free, PartialTensorShape({3}));
 }
 
+// ---- Row scatters on ref variables: what TensorFlow cannot show (its conformance cases are in
+// tests/oracle/op_case_groups/scatter_vars.py) ----
+
+absl::StatusOr<TensorValue> ScatterRef(const std::string& op, const TensorValue& ref,
+                                       const Tensor& indices, const Tensor& updates) {
+  NodeDef node = test::NodeDefFor(op, {{"T", updates.dtype()}, {"Tindices", indices.dtype()}});
+  node.add_input("var");
+  node.add_input("indices");
+  node.add_input("updates");
+  SG_ASSIGN_OR_RETURN(auto out, RunNode(node, op + "_node", {ref, V(indices), V(updates)}));
+  return out[0];
+}
+
+TEST(ScatterDiv, AnIntegerZeroDivisorIsAnErrorAndWritesNothing) {
+  // TensorFlow's process dies of SIGFPE here.
+  TensorValue v = MakeVariable("scatter_div_zero", DT_INT32, PartialTensorShape({3}));
+  ASSERT_TRUE(Update("Assign", v, MakeTensor<int32_t>({3}, {6, 7, 8})).ok());
+  auto s = ScatterRef("ScatterDiv", v, MakeTensor<int32_t>({2}, {0, 1}),
+                      MakeTensor<int32_t>({2}, {2, 0}))
+               .status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_EQ(Values<int32_t>(v.Get()), std::vector<int32_t>({6, 7, 8}));
+  // The minimum divided by -1 wraps instead of trapping.
+  ASSERT_TRUE(Update("Assign", v, MakeTensor<int32_t>({3}, {INT32_MIN, 7, -7})).ok());
+  auto out = ScatterRef("ScatterDiv", v, MakeTensor<int64_t>({3}, {0, 1, 2}),
+                        MakeTensor<int32_t>({3}, {-1, 2, 2}));
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->ref, v.ref);
+  EXPECT_EQ(Values<int32_t>(v.Get()), std::vector<int32_t>({INT32_MIN, 3, -3}));
+}
+
+TEST(ScatterAdd, ABadIndexAfterGoodOnesWritesNothing) {
+  TensorValue v = MakeVariable("scatter_add_bad", DT_FLOAT, PartialTensorShape({3}));
+  ASSERT_TRUE(Update("Assign", v, MakeTensor<float>({3}, {1, 2, 3})).ok());
+  auto s = ScatterRef("ScatterAdd", v, MakeTensor<int32_t>({2}, {0, 3}),
+                      MakeTensor<float>({2}, {10, 10}))
+               .status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("indices[1] = 3 is not in [0, 3)"), std::string::npos) << s;
+  EXPECT_EQ(Values<float>(v.Get()), std::vector<float>({1, 2, 3}));
+}
+
+TEST(ScatterUpdate, ASnapshotKeepsItsValueAndTheLastDuplicateWins) {
+  TensorValue v = MakeVariable("scatter_update_cow", DT_STRING, PartialTensorShape({2}));
+  ASSERT_TRUE(Update("Assign", v, MakeTensor<tstring>({2}, {"a", "b"})).ok());
+  Tensor snapshot = v.Get();
+  ASSERT_TRUE(ScatterRef("ScatterUpdate", v, MakeTensor<int32_t>({3}, {1, 0, 1}),
+                         MakeTensor<tstring>({3}, {"x", "y", "z"}))
+                  .ok());
+  EXPECT_EQ(Values<tstring>(snapshot), std::vector<tstring>({"a", "b"}));
+  EXPECT_EQ(Values<tstring>(v.Get()), std::vector<tstring>({"y", "z"}));
+}
+
 // ---- Resource variables ----
 
 Tensor Handle(const std::string& shared_name, DataType dtype = DT_FLOAT) {
@@ -358,6 +411,59 @@ TEST(ResourceGather, GathersRowsLikeAReferenceLoop) {
                                                          {"Tindices", DT_INT32}}),
                      "gather", {V(h), V(MakeTensor<int32_t>({1}, {4}))});
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+absl::Status ResourceScatter(const std::string& op, const Tensor& h, const Tensor& indices,
+                             const Tensor& updates) {
+  return RunNode(test::NodeDefFor(op, {{"dtype", updates.dtype()}, {"Tindices", indices.dtype()}}),
+                 "scatter", {V(h), V(indices), V(updates)})
+      .status();
+}
+
+TEST(ResourceScatterAdd, UpdatesWhoseRowsDifferFromTheVariablesAreAnError) {
+  // TensorFlow checks only the rank and the indices prefix, then reads past the updates.
+  Tensor h = Handle("rv_scatter_rows");
+  ASSERT_TRUE(ResourceUpdate("AssignVariableOp", h, MakeTensor<float>({2, 2}, {1, 2, 3, 4})).ok());
+  EXPECT_EQ(ResourceScatter("ResourceScatterAdd", h, MakeTensor<int32_t>({1}, {0}),
+                            MakeTensor<float>({1, 3}, {1, 2, 3}))
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  ASSERT_TRUE(ResourceScatter("ResourceScatterAdd", h, MakeTensor<int32_t>({2}, {1, 1}),
+                              MakeTensor<float>({2, 2}, {10, 20, 100, 200}))
+                  .ok());
+  EXPECT_EQ(Values<float>(*Read(h)), std::vector<float>({1, 2, 113, 224}));
+}
+
+Tensor ResourceGatherBatched(const Tensor& h, const Tensor& indices, int batch_dims,
+                             absl::StatusCode expect) {
+  auto out = RunNode(test::NodeDefFor("ResourceGather", {{"dtype", DT_FLOAT},
+                                                         {"Tindices", indices.dtype()},
+                                                         {"batch_dims", batch_dims}}),
+                     "gather", {V(h), V(indices)});
+  EXPECT_EQ(out.status().code(), expect) << out.status();
+  return out.ok() ? (*out)[0].value : Tensor();
+}
+
+TEST(ResourceGather, BatchDimsGatherWithinEachBatchAndCheckWhatTensorFlowDoesNot) {
+  Tensor h = Handle("rv_gather_batch");
+  ASSERT_TRUE(
+      ResourceUpdate("AssignVariableOp", h, MakeTensor<float>({2, 3}, {0, 1, 2, 10, 11, 12})).ok());
+  Tensor g = ResourceGatherBatched(h, MakeTensor<int32_t>({2, 2}, {2, 0, 1, 1}), 1,
+                                   absl::StatusCode::kOk);
+  EXPECT_EQ(g.shape(), TensorShape({2, 2}));
+  EXPECT_EQ(Values<float>(g), std::vector<float>({2, 0, 11, 11}));
+  // In range of the flattened batches but not of its own (TensorFlow reads the next batch).
+  ResourceGatherBatched(h, MakeTensor<int32_t>({2, 1}, {4, 0}), 1,
+                        absl::StatusCode::kInvalidArgument);
+  // Batch dims that differ from the variable's (TensorFlow does not check them).
+  ResourceGatherBatched(h, MakeTensor<int32_t>({3, 1}, {0, 0, 0}), 1,
+                        absl::StatusCode::kInvalidArgument);
+  // No axis left to gather along (TensorFlow fails a CHECK), and fewer index dims than batch dims.
+  ResourceGatherBatched(h, MakeTensor<int32_t>({2, 3}, {0, 0, 0, 0, 0, 0}), 2,
+                        absl::StatusCode::kInvalidArgument);
+  ResourceGatherBatched(h, MakeTensor<int32_t>({}, {0}), 1, absl::StatusCode::kInvalidArgument);
+  ResourceGatherBatched(h, MakeTensor<int32_t>({2, 1}, {0, 0}), -1,
+                        absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
