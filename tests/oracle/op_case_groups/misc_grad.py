@@ -1,0 +1,291 @@
+"""Op conformance cases: the gradient ops of TF Lite's Flex allowlist (array, segment, fake-quant,
+image and TensorArray gradients) that training graphs use."""
+
+from op_case_lib import *  # noqa: F401,F403
+
+
+NUMBER_TYPES = FLOATS + INTS + COMPLEX
+
+
+def strided_slice_grad(g, dt, shape, begin, end, strides, **masks):
+    """dy of the slice's shape, then StridedSliceGrad back to `shape`."""
+    fwd = tf.strided_slice(tf.zeros(shape, "float32"), begin, end, strides, **masks)
+    dy = g.rand(dt, fwd.shape.as_list())
+    return raw.StridedSliceGrad(shape=g.const(shape, "int32"), begin=g.const(begin, "int32"),
+                                end=g.const(end, "int32"), strides=g.const(strides, "int32"),
+                                dy=dy, name="op", **masks)
+
+
+@group
+def misc_grad_array(g):
+    # StridedSliceGrad: every dtype, then the masks on float.
+    for dt in UNIVERSE:
+        g.case(f"StridedSliceGrad.{sgname(dt)}.basic",
+               lambda: strided_slice_grad(g, dt, [4, 5], [1, 0], [3, 5], [1, 2]))
+    variants = {
+        "negative_stride": ([5, 3], [4, 0], [0, 3], [-2, 1], {}),
+        "begin_end_mask": ([4, 6], [1, 2], [3, 5], [1, 1], {"begin_mask": 1, "end_mask": 2}),
+        "ellipsis": ([2, 3, 4], [0, 1], [1, 3], [1, 1], {"ellipsis_mask": 1}),
+        "new_axis": ([3, 4], [0, 1, 0], [0, 3, 4], [1, 1, 2], {"new_axis_mask": 1}),
+        "shrink": ([3, 4], [1, 0], [2, 4], [1, 1], {"shrink_axis_mask": 1}),
+        "empty": ([3, 4], [2, 0], [1, 4], [1, 1], {}),
+        "negative_indices": ([6], [-4], [-1], [1], {}),
+    }
+    for vname, (shape, b, e, s, masks) in variants.items():
+        g.case(f"StridedSliceGrad.float.{vname}",
+               lambda: strided_slice_grad(g, "float32", shape, b, e, s, **masks))
+    g.case("StridedSliceGrad.float.int64_index",
+           lambda: raw.StridedSliceGrad(shape=g.const([4, 3], "int64"),
+                                        begin=g.const([1, 0], "int64"),
+                                        end=g.const([4, 3], "int64"),
+                                        strides=g.const([2, 1], "int64"),
+                                        dy=g.rand("float32", [2, 3]), name="op"))
+    g.case("StridedSliceGrad.float.dy_shape_mismatch",
+           lambda: raw.StridedSliceGrad(shape=g.const([4, 3], "int32"),
+                                        begin=g.const([0, 0], "int32"),
+                                        end=g.const([2, 3], "int32"),
+                                        strides=g.const([1, 1], "int32"),
+                                        dy=hide_shape(g.rand("float32", [3, 3])), name="op"),
+           error=True)
+    g.case("StridedSliceGrad.float.zero_stride",
+           lambda: raw.StridedSliceGrad(shape=g.const([4], "int32"), begin=g.const([0], "int32"),
+                                        end=g.const([2], "int32"),
+                                        strides=hide_shape(g.const([0], "int32")),
+                                        dy=hide_shape(g.rand("float32", [2])), name="op"),
+           error=True)
+    g.case("StridedSliceGrad.float.shape_not_vector",
+           lambda: raw.StridedSliceGrad(shape=hide_rank(g.const([[4]], "int32")),
+                                        begin=g.const([0], "int32"), end=g.const([2], "int32"),
+                                        strides=g.const([1], "int32"),
+                                        dy=hide_shape(g.rand("float32", [2])), name="op"),
+           error=True)
+
+    # MirrorPadGrad: every number type, both modes.
+    for dt in tf_types("MirrorPadGrad", universe=NUMBER_TYPES):
+        for mode in ("REFLECT", "SYMMETRIC"):
+            g.case(f"MirrorPadGrad.{sgname(dt)}.{mode.lower()}",
+                   lambda: raw.MirrorPadGrad(input=g.rand(dt, [7, 6]),
+                                             paddings=g.const([[2, 1], [1, 2]], "int32"),
+                                             mode=mode, name="op"))
+    for mode in ("REFLECT", "SYMMETRIC"):
+        g.case(f"MirrorPadGrad.float.rank3_{mode.lower()}",
+               lambda: raw.MirrorPadGrad(input=g.rand("float32", [5, 6, 7]),
+                                         paddings=g.const([[1, 1], [0, 2], [2, 2]], "int64"),
+                                         mode=mode, name="op"))
+        g.case(f"MirrorPadGrad.float.rank5_{mode.lower()}",
+               lambda: raw.MirrorPadGrad(input=g.rand("float32", [3, 2, 4, 3, 6]),
+                                         paddings=g.const([[1, 0], [0, 0], [1, 1], [0, 1],
+                                                           [2, 1]], "int32"),
+                                         mode=mode, name="op"))
+        g.case(f"MirrorPadGrad.float.no_padding_{mode.lower()}",
+               lambda: raw.MirrorPadGrad(input=g.rand("float32", [3, 2]),
+                                         paddings=g.const([[0, 0], [0, 0]], "int32"),
+                                         mode=mode, name="op"))
+    g.case("MirrorPadGrad.float.reflect_too_wide",
+           lambda: raw.MirrorPadGrad(input=hide_shape(g.rand("float32", [5])),
+                                     paddings=g.const([[2, 1]], "int32"), mode="REFLECT",
+                                     name="op"), error=True)
+    g.case("MirrorPadGrad.float.symmetric_too_wide",
+           lambda: raw.MirrorPadGrad(input=hide_shape(g.rand("float32", [4])),
+                                     paddings=g.const([[2, 1]], "int32"), mode="SYMMETRIC",
+                                     name="op"), error=True)
+    g.case("MirrorPadGrad.float.negative_padding",
+           lambda: raw.MirrorPadGrad(input=hide_shape(g.rand("float32", [6])),
+                                     paddings=hide_shape(g.const([[-1, 1]], "int32")),
+                                     mode="REFLECT", name="op"), error=True)
+    g.case("MirrorPadGrad.float.paddings_rows",
+           lambda: raw.MirrorPadGrad(input=hide_shape(g.rand("float32", [6, 4])),
+                                     paddings=hide_shape(g.const([[1, 1]], "int32")),
+                                     mode="REFLECT", name="op"), error=True)
+    g.case("MirrorPadGrad.float.rank6",
+           lambda: raw.MirrorPadGrad(input=hide_rank(g.rand("float32", [2] * 6)),
+                                     paddings=hide_shape(g.const([[0, 0]] * 6, "int32")),
+                                     mode="SYMMETRIC", name="op"), error=True)
+
+    # DebugGradientIdentity / DebugGradientRefIdentity pass their input through.
+    for dt in UNIVERSE:
+        g.case(f"DebugGradientIdentity.{sgname(dt)}.pass",
+               lambda: raw.DebugGradientIdentity(input=g.rand(dt, [2, 3]), name="op"))
+        def ref_identity():
+            v = raw.VariableV2(shape=[3], dtype=dt, name="v")
+            a = raw.Assign(ref=v, value=g.rand(dt, [3]), name="assign")
+            return raw.Identity(input=raw.DebugGradientRefIdentity(input=a, name="op"),
+                                name="out")
+        g.case(f"DebugGradientRefIdentity.{sgname(dt)}.after_assign", ref_identity)
+
+
+def tile_grad_edit(gdef, case):
+    """TensorFlow 2.21 registers its TileGrad kernels under an attr ("Tmultiples") TileGrad does
+    not have, so it cannot run the op: the case runs the sum of tiles as Reshape + Sum (node
+    `op`) and is stored with `op` a TileGrad of nodes `x` and `m`."""
+    for n in gdef.node:
+        if n.name == f"{case}/op":
+            t = n.attr["T"].type
+            n.op = "TileGrad"
+            del n.input[:]
+            n.input.extend([f"{case}/x", f"{case}/m"])
+            for a in list(n.attr.keys()):
+                del n.attr[a]
+            n.attr["T"].type = t
+
+
+def tile_grad(g, dt, out_shape, mult):
+    """TileGrad of a [d0 * m0, ...] input as the sum over a [m0, d0, m1, d1, ...] view whose
+    tiles run dim 0 fastest: a transpose puts the tile axes first, reversed."""
+    rank = len(out_shape)
+    x = g.rand(dt, [d * m for d, m in zip(out_shape, mult)], name="x")
+    g.const(mult, "int32", name="m")
+    v = tf.reshape(x, [s for d, m in zip(out_shape, mult) for s in (m, d)])
+    return tf.reduce_sum(v, axis=[2 * i for i in range(rank)], name="op")
+
+
+@group
+def misc_grad_tile(g):
+    for dt in ["float32", "float64", "int32", "int64", "int16", "complex64", "complex128"]:
+        g.case(f"TileGrad.{sgname(dt)}.basic", lambda: tile_grad(g, dt, [2, 3], [3, 2]),
+               edit=tile_grad_edit)
+    g.case("TileGrad.float.rank3", lambda: tile_grad(g, "float32", [2, 1, 3], [1, 4, 2]),
+           edit=tile_grad_edit)
+    g.case("TileGrad.float.rank1", lambda: tile_grad(g, "float32", [5], [3]),
+           edit=tile_grad_edit)
+
+
+@group
+def misc_grad_segment(g):
+    ops = ("SparseSegmentSumGrad", "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad")
+
+    def seg(op, dt, grad_shape, indices, ids, dim0, idx_dt="int32", seg_dt="int32", hide=False):
+        grad = g.rand(dt, grad_shape)
+        ind = g.const(indices, idx_dt)
+        sid = g.const(ids, seg_dt)
+        if hide:
+            grad, ind, sid = hide_shape(grad), hide_shape(ind), hide_shape(sid)
+        return op_fn(op)(grad=grad, indices=ind, segment_ids=sid,
+                         output_dim0=tf.compat.v1.placeholder_with_default(
+                             g.const(dim0, "int32"), []) if hide else g.const(dim0, "int32"),
+                         name="op")
+
+    for op in ops:
+        for dt in tf_types(op):
+            g.case(f"{op}.{sgname(dt)}.basic",
+                   lambda: seg(op, dt, [3, 4], [0, 2, 2, 1, 5, 3], [0, 0, 1, 1, 1, 2], 6))
+        for it in ("int32", "int64"):
+            for st in ("int32", "int64"):
+                g.case(f"{op}.float.idx_{it}_seg_{st}",
+                       lambda: seg(op, "float32", [4, 2], [1, 0, 3, 3], [0, 1, 1, 3], 5,
+                                   it, st))
+        g.case(f"{op}.double.rank3",
+               lambda: seg(op, "float64", [2, 3, 2], [4, 4, 0], [0, 1, 1], 5))
+        g.case(f"{op}.float.vector", lambda: seg(op, "float32", [3], [0, 1, 1], [0, 2, 2], 2))
+        # No case with empty indices: TensorFlow's kernel then returns its output unwritten.
+        g.case(f"{op}.float.zero_dim0", lambda: seg(op, "float32", [2, 3], [0], [0], 0))
+        g.case(f"{op}.float.index_out_of_range",
+               lambda: seg(op, "float32", [2, 3], [0, 4], [0, 1], 4, hide=True), error=True)
+        g.case(f"{op}.float.negative_index",
+               lambda: seg(op, "float32", [2, 3], [-1, 0], [0, 1], 4, hide=True), error=True)
+        g.case(f"{op}.float.segment_out_of_range",
+               lambda: seg(op, "float32", [2, 3], [0, 1], [0, 2], 4, hide=True), error=True)
+        g.case(f"{op}.float.length_mismatch",
+               lambda: seg(op, "float32", [2, 3], [0, 1, 2], [0, 1], 4, hide=True), error=True)
+        g.case(f"{op}.float.negative_dim0",
+               lambda: seg(op, "float32", [2, 3], [0, 1], [0, 1], -1, hide=True), error=True)
+
+    # SparseFillEmptyRowsGrad: reverse_index_map [N], grad_values [N_full].
+    for dt in tf_types("SparseFillEmptyRowsGrad", universe=NUMBER_TYPES):
+        g.case(f"SparseFillEmptyRowsGrad.{sgname(dt)}.basic",
+               lambda: raw.SparseFillEmptyRowsGrad(
+                   reverse_index_map=g.const([0, 2, 3, 6], "int64"),
+                   grad_values=g.rand(dt, [8]), name="op"))
+    g.case("SparseFillEmptyRowsGrad.float.from_forward", lambda: (lambda f: raw.SparseFillEmptyRowsGrad(
+        reverse_index_map=f.reverse_index_map, grad_values=g.rand("float32", [7]), name="op"))(
+            raw.SparseFillEmptyRows(indices=g.const([[0, 1], [2, 0], [2, 2], [5, 1]], "int64"),
+                                    values=g.rand("float32", [4]),
+                                    dense_shape=g.const([6, 3], "int64"),
+                                    default_value=g.const(0.0, "float32"), name="fill")))
+    g.case("SparseFillEmptyRowsGrad.float.empty",
+           lambda: raw.SparseFillEmptyRowsGrad(reverse_index_map=g.const([], "int64"),
+                                               grad_values=g.rand("float32", [0]), name="op"))
+    g.case("SparseFillEmptyRowsGrad.float.index_out_of_range",
+           lambda: raw.SparseFillEmptyRowsGrad(
+               reverse_index_map=hide_shape(g.const([0, 5], "int64")),
+               grad_values=hide_shape(g.rand("float32", [5])), name="op"), error=True)
+    g.case("SparseFillEmptyRowsGrad.float.negative_index",
+           lambda: raw.SparseFillEmptyRowsGrad(
+               reverse_index_map=hide_shape(g.const([-1], "int64")),
+               grad_values=hide_shape(g.rand("float32", [3])), name="op"), error=True)
+    g.case("SparseFillEmptyRowsGrad.float.grad_not_vector",
+           lambda: raw.SparseFillEmptyRowsGrad(
+               reverse_index_map=g.const([0], "int64"),
+               grad_values=hide_rank(g.rand("float32", [2, 2])), name="op"), error=True)
+
+
+@group
+def misc_grad_fake_quant(g):
+    def inputs(shape):
+        # Values on both sides of every range below, and on its nudged edges.
+        return g.const(g.vals("float32", shape, lo=-8, hi=8))
+
+    for nb, narrow in ((8, False), (8, True), (4, False), (2, True), (16, False)):
+        tag = f"bits{nb}{'_narrow' if narrow else ''}"
+        g.case(f"FakeQuantWithMinMaxArgsGradient.float.{tag}",
+               lambda: raw.FakeQuantWithMinMaxArgsGradient(
+                   gradients=g.rand("float32", [4, 5]), inputs=inputs([4, 5]), min=-5.3, max=6.1,
+                   num_bits=nb, narrow_range=narrow, name="op"))
+        g.case(f"FakeQuantWithMinMaxVarsGradient.float.{tag}",
+               lambda: raw.FakeQuantWithMinMaxVarsGradient(
+                   gradients=g.rand("float32", [4, 5]), inputs=inputs([4, 5]),
+                   min=g.const(-3.7, "float32"), max=g.const(4.9, "float32"), num_bits=nb,
+                   narrow_range=narrow, name="op"))
+        g.case(f"FakeQuantWithMinMaxVarsPerChannelGradient.float.{tag}",
+               lambda: raw.FakeQuantWithMinMaxVarsPerChannelGradient(
+                   gradients=g.rand("float32", [6, 3]), inputs=inputs([6, 3]),
+                   min=g.const([-3.7, 0.5, -8.0], "float32"),
+                   max=g.const([4.9, 6.0, -1.0], "float32"), num_bits=nb, narrow_range=narrow,
+                   name="op"))
+    g.case("FakeQuantWithMinMaxArgsGradient.float.edges",
+           lambda: raw.FakeQuantWithMinMaxArgsGradient(
+               gradients=g.const([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "float32"),
+               inputs=g.const([-6.0, -6.01, 6.0, 6.01, 0.0, np.nan], "float32"), name="op"))
+    g.case("FakeQuantWithMinMaxVarsGradient.float.scalar_input",
+           lambda: raw.FakeQuantWithMinMaxVarsGradient(
+               gradients=g.const(2.5, "float32"), inputs=g.const(9.0, "float32"),
+               min=g.const(-1.0, "float32"), max=g.const(1.0, "float32"), name="op"))
+    for rank_shape in ([5], [2, 3, 4], [2, 2, 3, 2]):
+        g.case(f"FakeQuantWithMinMaxVarsPerChannelGradient.float.rank{len(rank_shape)}",
+               lambda: raw.FakeQuantWithMinMaxVarsPerChannelGradient(
+                   gradients=g.rand("float32", rank_shape), inputs=inputs(rank_shape),
+                   min=g.const(np.linspace(-4, -1, rank_shape[-1]), "float32"),
+                   max=g.const(np.linspace(1, 5, rank_shape[-1]), "float32"), name="op"))
+    g.case("FakeQuantWithMinMaxArgsGradient.float.shape_mismatch",
+           lambda: raw.FakeQuantWithMinMaxArgsGradient(
+               gradients=hide_shape(g.rand("float32", [3])),
+               inputs=hide_shape(g.rand("float32", [4])), name="op"), error=True)
+    g.case("FakeQuantWithMinMaxArgsGradient.float.min_above_max",
+           lambda: raw.FakeQuantWithMinMaxArgsGradient(
+               gradients=g.rand("float32", [3]), inputs=g.rand("float32", [3]), min=2.0,
+               max=1.0, name="op"), error=True)
+    g.case("FakeQuantWithMinMaxArgsGradient.float.bits_17",
+           lambda: raw.FakeQuantWithMinMaxArgsGradient(
+               gradients=g.rand("float32", [3]), inputs=g.rand("float32", [3]), num_bits=17,
+               name="op"), error=True)
+    g.case("FakeQuantWithMinMaxVarsGradient.float.shape_mismatch",
+           lambda: raw.FakeQuantWithMinMaxVarsGradient(
+               gradients=hide_shape(g.rand("float32", [3])),
+               inputs=hide_shape(g.rand("float32", [2])), min=g.const(-1.0, "float32"),
+               max=g.const(1.0, "float32"), name="op"), error=True)
+    g.case("FakeQuantWithMinMaxVarsGradient.float.min_not_scalar",
+           lambda: raw.FakeQuantWithMinMaxVarsGradient(
+               gradients=g.rand("float32", [3]), inputs=g.rand("float32", [3]),
+               min=hide_rank(g.const([-1.0], "float32")), max=g.const(1.0, "float32"),
+               name="op"), error=True)
+    g.case("FakeQuantWithMinMaxVarsPerChannelGradient.float.min_size",
+           lambda: raw.FakeQuantWithMinMaxVarsPerChannelGradient(
+               gradients=g.rand("float32", [2, 3]), inputs=g.rand("float32", [2, 3]),
+               min=hide_shape(g.const([-1.0, -1.0], "float32")),
+               max=g.const([1.0, 1.0, 1.0], "float32"), name="op"), error=True)
+    g.case("FakeQuantWithMinMaxVarsPerChannelGradient.float.shape_mismatch",
+           lambda: raw.FakeQuantWithMinMaxVarsPerChannelGradient(
+               gradients=hide_shape(g.rand("float32", [3, 3])),
+               inputs=hide_shape(g.rand("float32", [2, 3])),
+               min=g.const([-1.0] * 3, "float32"), max=g.const([1.0] * 3, "float32"),
+               name="op"), error=True)
