@@ -289,3 +289,150 @@ def misc_grad_fake_quant(g):
                inputs=hide_shape(g.rand("float32", [2, 3])),
                min=g.const([-1.0] * 3, "float32"), max=g.const([1.0] * 3, "float32"),
                name="op"), error=True)
+
+
+RESIZE_VARIANTS = [("legacy", {}), ("align_corners", {"align_corners": True}),
+                   ("half_pixel", {"half_pixel_centers": True})]
+
+
+@group
+def misc_grad_resize(g):
+    def bilinear(dt, grads_shape, orig_shape, **kw):
+        return raw.ResizeBilinearGrad(grads=g.rand("float32", grads_shape),
+                                      original_image=g.rand(dt, orig_shape), name="op", **kw)
+
+    def nearest(dt, grads_shape, size, **kw):
+        return raw.ResizeNearestNeighborGrad(grads=g.rand(dt, grads_shape),
+                                             size=g.const(size, "int32"), name="op", **kw)
+
+    for vname, kw in RESIZE_VARIANTS:
+        for dt in tf_types("ResizeBilinearGrad"):
+            g.case(f"ResizeBilinearGrad.{sgname(dt)}.up_{vname}",
+                   lambda: bilinear(dt, [2, 7, 9, 3], [2, 4, 5, 3], **kw))
+            g.case(f"ResizeBilinearGrad.{sgname(dt)}.down_{vname}",
+                   lambda: bilinear(dt, [1, 4, 3, 2], [1, 9, 11, 2], **kw))
+        for dt in tf_types("ResizeNearestNeighborGrad"):
+            g.case(f"ResizeNearestNeighborGrad.{sgname(dt)}.up_{vname}",
+                   lambda: nearest(dt, [2, 7, 9, 3], [4, 5], **kw))
+            g.case(f"ResizeNearestNeighborGrad.{sgname(dt)}.down_{vname}",
+                   lambda: nearest(dt, [1, 4, 3, 2], [9, 11], **kw))
+        g.case(f"ResizeBilinearGrad.float.to_one_{vname}",
+               lambda: bilinear("float32", [1, 5, 6, 2], [1, 1, 1, 2], **kw))
+        g.case(f"ResizeBilinearGrad.float.from_one_{vname}",
+               lambda: bilinear("float32", [1, 1, 1, 3], [1, 3, 2, 3], **kw))
+        g.case(f"ResizeBilinearGrad.float.odd_ratio_{vname}",
+               lambda: bilinear("float32", [1, 5, 7, 3], [1, 13, 17, 3], **kw))
+        g.case(f"ResizeNearestNeighborGrad.float.to_one_{vname}",
+               lambda: nearest("float32", [1, 5, 6, 2], [1, 1], **kw))
+        g.case(f"ResizeNearestNeighborGrad.float.from_one_{vname}",
+               lambda: nearest("float32", [1, 1, 1, 3], [3, 2], **kw))
+        g.case(f"ResizeNearestNeighborGrad.int32.odd_ratio_{vname}",
+               lambda: nearest("int32", [1, 5, 7, 3], [13, 17], **kw))
+    g.case("ResizeBilinearGrad.float.same_size",
+           lambda: bilinear("float32", [2, 3, 4, 2], [2, 3, 4, 2]))
+    g.case("ResizeBilinearGrad.float.empty_batch",
+           lambda: bilinear("float32", [0, 3, 4, 2], [0, 5, 6, 2]))
+    g.case("ResizeBilinearGrad.float.both_centers",
+           lambda: bilinear("float32", [1, 3, 3, 1], [1, 5, 5, 1], align_corners=True,
+                            half_pixel_centers=True), error=True)
+    g.case("ResizeBilinearGrad.float.grads_rank3",
+           lambda: raw.ResizeBilinearGrad(grads=hide_rank(g.rand("float32", [3, 3, 1])),
+                                          original_image=g.rand("float32", [1, 4, 4, 1]),
+                                          name="op"), error=True)
+    g.case("ResizeBilinearGrad.float.original_rank3",
+           lambda: raw.ResizeBilinearGrad(grads=g.rand("float32", [1, 3, 3, 1]),
+                                          original_image=hide_rank(g.rand("float32", [4, 4, 1])),
+                                          name="op"), error=True)
+    g.case("ResizeBilinearGrad.float.empty_grads",
+           lambda: raw.ResizeBilinearGrad(grads=hide_shape(g.rand("float32", [1, 0, 3, 1])),
+                                          original_image=g.rand("float32", [1, 4, 4, 1]),
+                                          name="op"), error=True)
+    g.case("ResizeNearestNeighborGrad.float.same_size",
+           lambda: nearest("float32", [2, 3, 4, 2], [3, 4]))
+    g.case("ResizeNearestNeighborGrad.float.both_centers",
+           lambda: nearest("float32", [1, 3, 5, 2], [7, 4], align_corners=True,
+                           half_pixel_centers=True))
+    g.case("ResizeNearestNeighborGrad.float.empty_batch",
+           lambda: nearest("float32", [0, 3, 4, 2], [5, 6]))
+    g.case("ResizeNearestNeighborGrad.float.zero_size",
+           lambda: raw.ResizeNearestNeighborGrad(grads=g.rand("float32", [1, 3, 3, 1]),
+                                                 size=hide_shape(g.const([0, 4], "int32")),
+                                                 name="op"), error=True)
+    g.case("ResizeNearestNeighborGrad.float.size_of_three",
+           lambda: raw.ResizeNearestNeighborGrad(grads=g.rand("float32", [1, 3, 3, 1]),
+                                                 size=hide_shape(g.const([2, 4, 1], "int32")),
+                                                 name="op"), error=True)
+    g.case("ResizeNearestNeighborGrad.float.grads_rank3",
+           lambda: raw.ResizeNearestNeighborGrad(grads=hide_rank(g.rand("float32", [3, 3, 1])),
+                                                 size=g.const([2, 2], "int32"), name="op"),
+           error=True)
+
+
+@group
+def misc_grad_crop(g):
+    boxes = [[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 1.0, 1.0], [0.9, 0.7, 0.2, 0.1],
+             [-0.2, 0.3, 0.6, 1.3], [0.5, 0.5, 0.5, 0.5]]
+    box_ind = [1, 0, 1, 0, 1]
+
+    def grad_image(dt, crop, method="bilinear", bx=boxes, bi=box_ind, size=(2, 6, 7, 3)):
+        return raw.CropAndResizeGradImage(
+            grads=g.rand("float32", [len(bx), crop[0], crop[1], size[3]]),
+            boxes=g.const(bx, "float32"), box_ind=g.const(bi, "int32"),
+            image_size=g.const(list(size), "int32"), T=dt, method=method, name="op")
+
+    def grad_boxes(dt, crop, bx=boxes, bi=box_ind, shape=(2, 6, 7, 3)):
+        return raw.CropAndResizeGradBoxes(
+            grads=g.rand("float32", [len(bx), crop[0], crop[1], shape[3]]),
+            image=g.rand(dt, list(shape), lo=0, hi=100), boxes=g.const(bx, "float32"),
+            box_ind=g.const(bi, "int32"), name="op")
+
+    for dt in tf_types("CropAndResizeGradImage"):
+        for method in ("bilinear", "nearest"):
+            g.case(f"CropAndResizeGradImage.{sgname(dt)}.{method}",
+                   lambda: grad_image(dt, (4, 5), method))
+    for dt in tf_types("CropAndResizeGradBoxes"):
+        g.case(f"CropAndResizeGradBoxes.{sgname(dt)}.bilinear",
+               lambda: grad_boxes(dt, (4, 5)))
+    for cname, crop in (("one_row", (1, 4)), ("one_col", (3, 1)), ("one_pixel", (1, 1))):
+        for method in ("bilinear", "nearest"):
+            g.case(f"CropAndResizeGradImage.float.{cname}_{method}",
+                   lambda: grad_image("float32", crop, method))
+        g.case(f"CropAndResizeGradBoxes.float.{cname}", lambda: grad_boxes("float32", crop))
+    g.case("CropAndResizeGradImage.float.no_boxes",
+           lambda: grad_image("float32", (2, 2), bx=np.zeros([0, 4]), bi=[]))
+    g.case("CropAndResizeGradBoxes.float.no_boxes",
+           lambda: grad_boxes("float32", (2, 2), bx=np.zeros([0, 4]), bi=[]))
+    g.case("CropAndResizeGradImage.float.box_ind_out_of_range",
+           lambda: grad_image("float32", (2, 2), bi=[0, 1, 2, 0, 1]), error=True)
+    g.case("CropAndResizeGradBoxes.float.box_ind_out_of_range",
+           lambda: grad_boxes("float32", (2, 2), bi=[0, 1, -1, 0, 1]), error=True)
+    g.case("CropAndResizeGradImage.float.depth_mismatch",
+           lambda: raw.CropAndResizeGradImage(
+               grads=hide_shape(g.rand("float32", [1, 2, 2, 3])),
+               boxes=g.const([[0, 0, 1, 1]], "float32"), box_ind=g.const([0], "int32"),
+               image_size=hide_shape(g.const([1, 4, 4, 2], "int32")), T="float32", name="op"),
+           error=True)
+    g.case("CropAndResizeGradImage.float.zero_height",
+           lambda: raw.CropAndResizeGradImage(
+               grads=hide_shape(g.rand("float32", [1, 2, 2, 3])),
+               boxes=g.const([[0, 0, 1, 1]], "float32"), box_ind=g.const([0], "int32"),
+               image_size=hide_shape(g.const([1, 0, 4, 3], "int32")), T="float32", name="op"),
+           error=True)
+    g.case("CropAndResizeGradImage.float.boxes_grads_mismatch",
+           lambda: raw.CropAndResizeGradImage(
+               grads=hide_shape(g.rand("float32", [2, 2, 2, 3])),
+               boxes=hide_shape(g.const([[0, 0, 1, 1]], "float32")),
+               box_ind=hide_shape(g.const([0], "int32")),
+               image_size=g.const([1, 4, 4, 3], "int32"), T="float32", name="op"), error=True)
+    g.case("CropAndResizeGradBoxes.float.depth_mismatch",
+           lambda: raw.CropAndResizeGradBoxes(
+               grads=hide_shape(g.rand("float32", [1, 2, 2, 3])),
+               image=hide_shape(g.rand("float32", [1, 4, 4, 2])),
+               boxes=g.const([[0, 0, 1, 1]], "float32"), box_ind=g.const([0], "int32"),
+               name="op"), error=True)
+    g.case("CropAndResizeGradBoxes.float.boxes_columns",
+           lambda: raw.CropAndResizeGradBoxes(
+               grads=hide_shape(g.rand("float32", [1, 2, 2, 3])),
+               image=g.rand("float32", [1, 4, 4, 3]),
+               boxes=hide_shape(g.const([[0, 0, 1]], "float32")),
+               box_ind=g.const([0], "int32"), name="op"), error=True)
