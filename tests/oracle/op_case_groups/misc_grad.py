@@ -436,3 +436,186 @@ def misc_grad_crop(g):
                image=g.rand("float32", [1, 4, 4, 3]),
                boxes=hide_shape(g.const([[0, 0, 1]], "float32")),
                box_ind=g.const([0], "int32"), name="op"), error=True)
+
+
+def forward_array(g, dt, size=3, written=(0, 1, 2), element_shape=None, shape=(2,), **kw):
+    """A TensorArrayV3 with `written` indices written: (handle, flow)."""
+    if element_shape is not None:
+        kw["element_shape"] = element_shape
+    h, flow = raw.TensorArrayV3(size=g.const(size, "int32"), dtype=dt, name="ta", **kw)
+    for i in written:
+        flow = raw.TensorArrayWriteV3(handle=h, index=g.const(i, "int32"),
+                                      value=g.rand(dt, list(shape)), flow_in=flow,
+                                      name=f"write{i}")
+    return h, flow
+
+
+def grad_writes(g, dt, gh, flow, writes, shape=(2,)):
+    for k, i in enumerate(writes):
+        flow = raw.TensorArrayWriteV3(handle=gh, index=g.const(i, "int32"),
+                                      value=g.rand(dt, list(shape)), flow_in=flow,
+                                      name=f"grad_write{k}")
+    return flow
+
+
+def older_grads(suffix):
+    """older_tensor_arrays(suffix) (resources.py), and TensorArrayGradV3 becomes
+    TensorArrayGrad{suffix}, which has no flow output: its consumers take its flow_in."""
+    from op_case_groups.resources import older_tensor_arrays
+    base = older_tensor_arrays(suffix)
+
+    def edit(gdef, name):
+        grads = {n.name for n in gdef.node if n.op == "TensorArrayGradV3"}
+        base(gdef, name)
+        flow_in = {n.name: n.input[1] for n in gdef.node if n.name in grads}
+        for n in gdef.node:
+            for i, inp in enumerate(n.input):
+                node, _, port = inp.partition(":")
+                if node in flow_in and port == "1":
+                    n.input[i] = flow_in[node]
+    return edit
+
+
+@group
+def misc_grad_tensor_array(g):
+    agg_types = ["float32", "float64", "float16", "bfloat16", "int32", "int64", "int8", "uint8",
+                 "complex64", "complex128"]
+
+    def aggregate(dt, op="TensorArrayGradV3"):
+        h, flow = forward_array(g, dt)
+        if op == "TensorArrayGradWithShape":
+            gh, gflow = raw.TensorArrayGradWithShape(handle=h, flow_in=flow,
+                                                     shape_to_prepend=g.const([3], "int32"),
+                                                     source="gradients", name="op")
+            shape = (3, 2)
+        else:
+            gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="gradients",
+                                              name="op")
+            shape = (2,)
+        gflow = grad_writes(g, dt, gh, gflow, [0, 2, 0], shape)
+        return [raw.TensorArrayReadV3(handle=gh, index=g.const(0, "int32"), flow_in=gflow,
+                                      dtype=dt, name="read0"),
+                raw.TensorArrayGatherV3(handle=gh, indices=g.const([2, 1], "int32"),
+                                        flow_in=gflow, dtype=dt, name="gather"),
+                raw.TensorArraySizeV3(handle=gh, flow_in=gflow, name="size")]
+
+    for dt in agg_types:
+        g.case(f"TensorArrayGradV3.{sgname(dt)}.aggregate", lambda: aggregate(dt))
+    g.case("TensorArrayGradWithShape.float.aggregate",
+           lambda: aggregate("float32", "TensorArrayGradWithShape"))
+    g.case("TensorArrayGradWithShape.int32.aggregate",
+           lambda: aggregate("int32", "TensorArrayGradWithShape"))
+    for dt in UNIVERSE:
+        def once():  # one write per index: any dtype
+            h, flow = forward_array(g, dt, written=(0, 1))
+            gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="grad", name="op")
+            gflow = grad_writes(g, dt, gh, gflow, [1])
+            return [raw.TensorArrayReadV3(handle=gh, index=g.const(1, "int32"), flow_in=gflow,
+                                          dtype=dt, name="read"), gflow]
+        g.case(f"TensorArrayGradV3.{sgname(dt)}.write_read", once)
+
+    def same_source():  # a second grad op with the same source finds the same array
+        h, flow = forward_array(g, "float32")
+        gh1, f1 = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="s", name="op")
+        f1 = grad_writes(g, "float32", gh1, f1, [1])
+        gh2, f2 = raw.TensorArrayGradV3(handle=h, flow_in=f1, source="s", name="op2")
+        f2 = raw.TensorArrayWriteV3(handle=gh2, index=g.const(1, "int32"),
+                                    value=g.rand("float32", [2]), flow_in=f2, name="w2")
+        return raw.TensorArrayGatherV3(handle=gh1, indices=g.const([0, 1, 2], "int32"),
+                                       flow_in=f2, dtype="float32", name="gather")
+    g.case("TensorArrayGradV3.float.same_source", same_source)
+
+    def other_source():  # another source: another array
+        h, flow = forward_array(g, "float32")
+        gh1, f1 = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="a", name="op")
+        f1 = grad_writes(g, "float32", gh1, f1, [1])
+        gh2, f2 = raw.TensorArrayGradV3(handle=h, flow_in=f1, source="b", name="op2")
+        return raw.TensorArrayReadV3(handle=gh2, index=g.const(1, "int32"), flow_in=f2,
+                                     dtype="float32", name="read")
+    g.case("TensorArrayGradV3.float.other_source", other_source)
+
+    def unwritten_known_shape():  # an index the forward array never wrote: element_shape zeros
+        h, flow = forward_array(g, "float32", written=(0,), element_shape=[2])
+        gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="g", name="op")
+        return raw.TensorArrayReadV3(handle=gh, index=g.const(2, "int32"), flow_in=gflow,
+                                     dtype="float32", name="read")
+    g.case("TensorArrayGradV3.float.unwritten_known_shape", unwritten_known_shape)
+
+    def unwritten_unknown_shape():
+        h, flow = forward_array(g, "float32", written=(0,))
+        gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="g", name="op")
+        return raw.TensorArrayReadV3(handle=gh, index=g.const(2, "int32"), flow_in=gflow,
+                                     dtype="float32", name="read")
+    g.case("TensorArrayGradV3.float.unwritten_unknown_shape", unwritten_unknown_shape,
+           error=True)
+
+    def aggregate_shape_mismatch():
+        h, flow = forward_array(g, "float32")
+        gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="g", name="op")
+        return raw.TensorArrayWriteV3(handle=gh, index=g.const(0, "int32"),
+                                      value=g.rand("float32", [3]), flow_in=gflow, name="w")
+    g.case("TensorArrayGradV3.float.aggregate_shape_mismatch", aggregate_shape_mismatch,
+           error=True)
+
+    def read_twice():  # gradient arrays clear each index on read
+        h, flow = forward_array(g, "float32")
+        gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="g", name="op")
+        gflow = grad_writes(g, "float32", gh, gflow, [0])
+        r = raw.TensorArrayReadV3(handle=gh, index=g.const(0, "int32"), flow_in=gflow,
+                                  dtype="float32", name="read")
+        with tf.control_dependencies([r]):
+            return raw.TensorArrayReadV3(handle=gh, index=g.const(0, "int32"), flow_in=gflow,
+                                         dtype="float32", name="read2")
+    g.case("TensorArrayGradV3.float.read_twice", read_twice, error=True)
+
+    def grad_out_of_range():  # the gradient array does not grow
+        h, flow = forward_array(g, "float32", dynamic_size=True)
+        gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="g", name="op")
+        return grad_writes(g, "float32", gh, gflow, [3])
+    g.case("TensorArrayGradV3.float.grad_out_of_range", grad_out_of_range, error=True)
+
+    def forward_stops_growing():  # after a gradient, the forward array does not grow either
+        h, flow = forward_array(g, "float32", dynamic_size=True)
+        gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="g", name="op")
+        return raw.TensorArrayWriteV3(handle=h, index=g.const(5, "int32"),
+                                      value=g.rand("float32", [2]), flow_in=gflow, name="w")
+    g.case("TensorArrayGradV3.float.forward_stops_growing", forward_stops_growing, error=True)
+
+    def closed():
+        h, flow = forward_array(g, "float32")
+        c = raw.TensorArrayCloseV3(handle=h, name="close")
+        with tf.control_dependencies([c]):
+            gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="g", name="op")
+        return gflow
+    g.case("TensorArrayGradV3.float.closed", closed, error=True)
+
+
+@group
+def misc_grad_tensor_array_old(g):
+    # TensorArrayGradV2 and TensorArrayGrad, which TensorFlow 2.21 no longer builds: each case
+    # runs the V3 ops and is stored with the older ones (older_grads).
+    for suffix in ("V2", ""):
+        edit = older_grads(suffix)
+        op = "TensorArrayGrad" + suffix
+        for dt in ("float32", "int32", "float64"):
+            def aggregate():
+                h, flow = forward_array(g, dt)
+                gh, gflow = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="gradients",
+                                                  name="op")
+                gflow = grad_writes(g, dt, gh, gflow, [0, 2, 0])
+                return [raw.TensorArrayReadV3(handle=gh, index=g.const(0, "int32"),
+                                              flow_in=gflow, dtype=dt, name="read0"),
+                        raw.TensorArrayGatherV3(handle=gh, indices=g.const([2, 1], "int32"),
+                                                flow_in=gflow, dtype=dt, name="gather")]
+            g.case(f"{op}.{sgname(dt)}.aggregate", aggregate, edit=edit)
+
+        def same_source():
+            h, flow = forward_array(g, "float32")
+            gh1, f1 = raw.TensorArrayGradV3(handle=h, flow_in=flow, source="s", name="op")
+            f1 = grad_writes(g, "float32", gh1, f1, [1])
+            gh2, f2 = raw.TensorArrayGradV3(handle=h, flow_in=f1, source="s", name="op2")
+            f2 = raw.TensorArrayWriteV3(handle=gh2, index=g.const(1, "int32"),
+                                        value=g.rand("float32", [2]), flow_in=f2, name="w2")
+            return raw.TensorArrayGatherV3(handle=gh1, indices=g.const([0, 1, 2], "int32"),
+                                           flow_in=f2, dtype="float32", name="gather")
+        g.case(f"{op}.float.same_source", same_source, edit=edit)
