@@ -229,8 +229,10 @@ class FakeQuantWithMinMaxVarsGradientOp final : public OpKernel {
     int64_t depth = 1;
     TensorShape range_shape;
     if (per_channel_) {
-      OP_REQUIRES(ctx, in.dims() >= 1 && in.dims() <= 4,
-                  KernelError(*this, "inputs must be of rank 1 to 4, got shape ",
+      // TensorFlow's shape function allows ranks 1 to 4; its kernel takes any rank >= 1 (and
+      // aborts on a scalar, which sg rejects).
+      OP_REQUIRES(ctx, in.dims() >= 1,
+                  KernelError(*this, "inputs must have rank at least 1, got shape ",
                               in.shape().DebugString()));
       depth = in.dim_size(in.dims() - 1);
       OP_REQUIRES(ctx, min.dims() == 1 && min.dim_size(0) == depth,

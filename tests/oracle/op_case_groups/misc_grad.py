@@ -256,6 +256,16 @@ def misc_grad_fake_quant(g):
                    gradients=g.rand("float32", rank_shape), inputs=inputs(rank_shape),
                    min=g.const(np.linspace(-4, -1, rank_shape[-1]), "float32"),
                    max=g.const(np.linspace(1, 5, rank_shape[-1]), "float32"), name="op"))
+    g.case("FakeQuantWithMinMaxVarsGradient.float.min_above_max",
+           lambda: raw.FakeQuantWithMinMaxVarsGradient(
+               gradients=g.rand("float32", [6]), inputs=inputs([6]),
+               min=g.const(2.0, "float32"), max=g.const(-1.0, "float32"), name="op"))
+    g.case("FakeQuantWithMinMaxVarsPerChannelGradient.float.rank5",
+           lambda: raw.FakeQuantWithMinMaxVarsPerChannelGradient(
+               gradients=hide_rank(g.rand("float32", [1, 2, 1, 2, 2])),
+               inputs=hide_rank(inputs([1, 2, 1, 2, 2])), min=g.const([-1.0] * 2, "float32"),
+               max=g.const([1.0] * 2, "float32"), name="op"))
+    # No scalar-input case: TensorFlow's per-channel gradient kernel aborts the process on one.
     g.case("FakeQuantWithMinMaxArgsGradient.float.shape_mismatch",
            lambda: raw.FakeQuantWithMinMaxArgsGradient(
                gradients=hide_shape(g.rand("float32", [3])),
@@ -328,6 +338,11 @@ def misc_grad_resize(g):
                lambda: nearest("float32", [1, 1, 1, 3], [3, 2], **kw))
         g.case(f"ResizeNearestNeighborGrad.int32.odd_ratio_{vname}",
                lambda: nearest("int32", [1, 5, 7, 3], [13, 17], **kw))
+    g.case("ResizeBilinearGrad.float.batch_and_channels_from_grads",
+           lambda: raw.ResizeBilinearGrad(grads=g.rand("float32", [2, 3, 5, 3]),
+                                          original_image=hide_shape(g.rand("float32",
+                                                                           [1, 4, 4, 1])),
+                                          name="op"))
     g.case("ResizeBilinearGrad.float.same_size",
            lambda: bilinear("float32", [2, 3, 4, 2], [2, 3, 4, 2]))
     g.case("ResizeBilinearGrad.float.empty_batch",
@@ -417,6 +432,12 @@ def misc_grad_crop(g):
                grads=hide_shape(g.rand("float32", [1, 2, 2, 3])),
                boxes=g.const([[0, 0, 1, 1]], "float32"), box_ind=g.const([0], "int32"),
                image_size=hide_shape(g.const([1, 0, 4, 3], "int32")), T="float32", name="op"),
+           error=True)
+    g.case("CropAndResizeGradImage.float.negative_batch",
+           lambda: raw.CropAndResizeGradImage(
+               grads=hide_shape(g.rand("float32", [1, 2, 2, 3])),
+               boxes=g.const([[0, 0, 1, 1]], "float32"), box_ind=g.const([0], "int32"),
+               image_size=hide_shape(g.const([-1, 4, 4, 3], "int32")), T="float32", name="op"),
            error=True)
     g.case("CropAndResizeGradImage.float.boxes_grads_mismatch",
            lambda: raw.CropAndResizeGradImage(
