@@ -196,12 +196,14 @@ def misc_grad_segment(g):
                lambda: raw.SparseFillEmptyRowsGrad(
                    reverse_index_map=g.const([0, 2, 3, 6], "int64"),
                    grad_values=g.rand(dt, [8]), name="op"))
-    g.case("SparseFillEmptyRowsGrad.float.from_forward", lambda: (lambda f: raw.SparseFillEmptyRowsGrad(
-        reverse_index_map=f.reverse_index_map, grad_values=g.rand("float32", [7]), name="op"))(
-            raw.SparseFillEmptyRows(indices=g.const([[0, 1], [2, 0], [2, 2], [5, 1]], "int64"),
-                                    values=g.rand("float32", [4]),
-                                    dense_shape=g.const([6, 3], "int64"),
-                                    default_value=g.const(0.0, "float32"), name="fill")))
+    def from_forward():  # the reverse_index_map SparseFillEmptyRows makes (rows 1, 3, 4 empty)
+        fill = raw.SparseFillEmptyRows(
+            indices=g.const([[0, 1], [2, 0], [2, 2], [5, 1]], "int64"),
+            values=g.rand("float32", [4]), dense_shape=g.const([6, 3], "int64"),
+            default_value=g.const(0.0, "float32"), name="fill")
+        return raw.SparseFillEmptyRowsGrad(reverse_index_map=fill.reverse_index_map,
+                                           grad_values=g.rand("float32", [7]), name="op")
+    g.case("SparseFillEmptyRowsGrad.float.from_forward", from_forward)
     g.case("SparseFillEmptyRowsGrad.float.empty",
            lambda: raw.SparseFillEmptyRowsGrad(reverse_index_map=g.const([], "int64"),
                                                grad_values=g.rand("float32", [0]), name="op"))
