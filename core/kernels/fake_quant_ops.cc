@@ -9,8 +9,13 @@
 // then (q - (zp - quant_min)) * scale. TensorFlow computes exactly these steps in float (x times
 // the float reciprocal of the scale, then the two additions in that order), which the cases
 // check bit for bit.
+//
+// The gradients (FakeQuantWithMinMaxArgsGradient, ...VarsGradient, ...VarsPerChannelGradient)
+// pass a gradient through where the input lies in the nudged range [lo, hi] and 0 elsewhere;
+// the Vars forms also sum, per range, the gradients below lo (for min) and above hi (for max).
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/kernels/cwise_ops_common.h"
 
@@ -160,12 +165,132 @@ class FakeQuantWithMinMaxVarsPerChannelOp final : public OpKernel {
   bool narrow_range_ = false;
 };
 
+// ---- gradients ------------------------------------------------------------------------------
+
+absl::Status CheckSameSize(const OpKernel& k, const Tensor& gradients, const Tensor& inputs) {
+  if (gradients.shape() != inputs.shape()) {
+    return KernelError(k, "gradients and inputs must be the same size: ",
+                       gradients.shape().DebugString(), " vs ", inputs.shape().DebugString());
+  }
+  return absl::OkStatus();
+}
+
+class FakeQuantWithMinMaxArgsGradientOp final : public OpKernel {
+ public:
+  explicit FakeQuantWithMinMaxArgsGradientOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    float min, max;
+    int num_bits;
+    bool narrow_range;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("min", &min));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("max", &max));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_bits", &num_bits));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("narrow_range", &narrow_range));
+    OP_REQUIRES(ctx, min < max,
+                KernelError(*this, "min has to be smaller than max, was: ", min, " >= ", max));
+    OP_REQUIRES_OK(ctx, CheckNumBits(*this, num_bits));
+    range_ = FakeQuantRange(min, max, num_bits, narrow_range);
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grad = ctx->input(0);
+    const Tensor& in = ctx->input(1);
+    OP_REQUIRES_OK(ctx, CheckSameSize(*this, grad, in));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    const float* g = grad.data<float>();
+    const float* x = in.data<float>();
+    float* y = out->data<float>();
+    for (int64_t i = 0; i < in.NumElements(); ++i) {
+      y[i] = x[i] >= range_.lo && x[i] <= range_.hi ? g[i] : 0.0f;
+    }
+  }
+
+ private:
+  FakeQuantRange range_{-6.0f, 6.0f, 8, false};
+};
+
+// Both Vars gradients: inputs viewed as [rows, depth] with one range per column (depth 1 and a
+// single range for the scalar form). Outputs 1 and 2 hold `depth` sums, rows in order.
+class FakeQuantWithMinMaxVarsGradientOp final : public OpKernel {
+ public:
+  explicit FakeQuantWithMinMaxVarsGradientOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("num_bits", &num_bits_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("narrow_range", &narrow_range_));
+    OP_REQUIRES_OK(ctx, CheckNumBits(*this, num_bits_));
+    per_channel_ = ctx->def().op() == "FakeQuantWithMinMaxVarsPerChannelGradient";
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grad = ctx->input(0);
+    const Tensor& in = ctx->input(1);
+    const Tensor& min = ctx->input(2);
+    const Tensor& max = ctx->input(3);
+    OP_REQUIRES_OK(ctx, CheckSameSize(*this, grad, in));
+    int64_t depth = 1;
+    TensorShape range_shape;
+    if (per_channel_) {
+      // TensorFlow's shape function allows ranks 1 to 4; its kernel takes any rank >= 1 (and
+      // aborts on a scalar, which sg rejects).
+      OP_REQUIRES(ctx, in.dims() >= 1,
+                  KernelError(*this, "inputs must have rank at least 1, got shape ",
+                              in.shape().DebugString()));
+      depth = in.dim_size(in.dims() - 1);
+      OP_REQUIRES(ctx, min.dims() == 1 && min.dim_size(0) == depth,
+                  KernelError(*this, "min has incorrect size, expected ", depth, " was ",
+                              min.shape().DebugString()));
+      OP_REQUIRES(ctx, max.dims() == 1 && max.dim_size(0) == depth,
+                  KernelError(*this, "max has incorrect size, expected ", depth, " was ",
+                              max.shape().DebugString()));
+      range_shape = TensorShape({depth});
+    } else {
+      OP_REQUIRES(ctx, min.dims() == 0,
+                  KernelError(*this, "`min` must be rank 0 but is rank ", min.dims()));
+      OP_REQUIRES(ctx, max.dims() == 0,
+                  KernelError(*this, "`max` must be rank 0 but is rank ", max.dims()));
+    }
+    Tensor *dx, *dmin, *dmax;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &dx));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, range_shape, &dmin));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, range_shape, &dmax));
+    std::vector<FakeQuantRange> ranges;
+    for (int64_t c = 0; c < depth; ++c) {
+      ranges.emplace_back(min.data<float>()[c], max.data<float>()[c], num_bits_, narrow_range_);
+    }
+    float* below = dmin->data<float>();
+    float* above = dmax->data<float>();
+    std::fill(below, below + depth, 0.0f);
+    std::fill(above, above + depth, 0.0f);
+    if (depth == 0) return;
+    const float* g = grad.data<float>();
+    const float* x = in.data<float>();
+    float* y = dx->data<float>();
+    for (int64_t i = 0; i < in.NumElements(); ++i) {
+      const int64_t c = i % depth;
+      const FakeQuantRange& r = ranges[c];
+      y[i] = x[i] >= r.lo && x[i] <= r.hi ? g[i] : 0.0f;
+      if (x[i] < r.lo) below[c] += g[i];
+      if (x[i] > r.hi) above[c] += g[i];
+    }
+  }
+
+ private:
+  int num_bits_ = 8;
+  bool narrow_range_ = false;
+  bool per_channel_ = false;
+};
+
 REGISTER_KERNEL_BUILDER(Name("FakeQuantWithMinMaxArgs").Device(DEVICE_CPU),
                         FakeQuantWithMinMaxArgsOp);
 REGISTER_KERNEL_BUILDER(Name("FakeQuantWithMinMaxVars").Device(DEVICE_CPU),
                         FakeQuantWithMinMaxVarsOp);
 REGISTER_KERNEL_BUILDER(Name("FakeQuantWithMinMaxVarsPerChannel").Device(DEVICE_CPU),
                         FakeQuantWithMinMaxVarsPerChannelOp);
+REGISTER_KERNEL_BUILDER(Name("FakeQuantWithMinMaxArgsGradient").Device(DEVICE_CPU),
+                        FakeQuantWithMinMaxArgsGradientOp);
+REGISTER_KERNEL_BUILDER(Name("FakeQuantWithMinMaxVarsGradient").Device(DEVICE_CPU),
+                        FakeQuantWithMinMaxVarsGradientOp);
+REGISTER_KERNEL_BUILDER(Name("FakeQuantWithMinMaxVarsPerChannelGradient").Device(DEVICE_CPU),
+                        FakeQuantWithMinMaxVarsGradientOp);
 
 }  // namespace
 }  // namespace sg

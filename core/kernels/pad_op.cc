@@ -1,6 +1,10 @@
-// Pad (zeros), PadV2 (a given constant) and MirrorPad (REFLECT / SYMMETRIC).
+// Pad (zeros), PadV2 (a given constant) and MirrorPad (REFLECT / SYMMETRIC), and MirrorPad's
+// gradient MirrorPadGrad.
+#include <vector>
+
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/cwise_ops_common.h"
 
 namespace sg {
 namespace {
@@ -107,6 +111,111 @@ class PadOp final : public OpKernel {
 REGISTER_KERNEL_BUILDER(Name("Pad").Device(DEVICE_CPU), PadOp);
 REGISTER_KERNEL_BUILDER(Name("PadV2").Device(DEVICE_CPU), PadOp);
 REGISTER_KERNEL_BUILDER(Name("MirrorPad").Device(DEVICE_CPU), PadOp);
+
+using MirrorPadGradTypes = TypeList<float, double, half, bfloat16, int8_t, int16_t, int32_t,
+                                    int64_t, uint8_t, uint16_t, uint32_t, uint64_t, complex64,
+                                    complex128>;
+
+// MirrorPadGrad, as TensorFlow's: input is a gradient of MirrorPad's output shape; each output
+// element sums its own gradient and those of the padded elements that copied it. Dims are
+// folded one at a time, 0 first; within a dim the value is (centre + left mirror) + right mirror,
+// in T, as TensorFlow adds them.
+class MirrorPadGradOp final : public OpKernel {
+ public:
+  explicit MirrorPadGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string mode;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("mode", &mode));
+    symmetric_ = mode == "SYMMETRIC";
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    const Tensor& pads_t = ctx->input(1);
+    const int rank = in.dims();
+    OP_REQUIRES(ctx, rank <= 5,
+                errors::Unimplemented("inputs rank not in [0,5]: ", rank, " (node '", name(),
+                                      "', op MirrorPadGrad)"));
+    OP_REQUIRES(ctx, pads_t.dims() == 2 && pads_t.dim_size(1) == 2,
+                NodeError(ctx, "paddings must be a matrix with 2 columns: ",
+                          pads_t.shape().DebugString()));
+    OP_REQUIRES(ctx, pads_t.dim_size(0) == rank,
+                NodeError(ctx, "The first dimension of paddings must be the rank of inputs",
+                          pads_t.shape().DebugString(), " ", in.shape().DebugString()));
+    const auto pads = IntValues(pads_t);
+    DimVector out_dims(rank);
+    for (int d = 0; d < rank; ++d) {
+      const int64_t l = pads[2 * d], r = pads[2 * d + 1];
+      OP_REQUIRES(ctx, l >= 0 && r >= 0,
+                  NodeError(ctx, "Paddings must be non-negative: ", l, ", ", r));
+      OP_REQUIRES(ctx, l <= in.dim_size(d) && r <= in.dim_size(d) - l,
+                  NodeError(ctx, "paddings ", l, ", ", r, " exceed the input dim ",
+                            in.dim_size(d)));
+      const int64_t n = in.dim_size(d) - l - r;
+      if (symmetric_) {
+        OP_REQUIRES(ctx, l <= n && r <= n,
+                    NodeError(ctx, "paddings must be no greater than the output dimension "
+                              "size: ", l, ", ", r, " greater than ", n));
+      } else {
+        OP_REQUIRES(ctx, l < n && r < n,
+                    NodeError(ctx, "paddings must be less than the output dimension size: ",
+                              l, ", ", r, " not less than ", n));
+      }
+      out_dims[d] = n;
+    }
+    const TensorShape out_shape{absl::MakeConstSpan(out_dims)};
+    if (out_shape == in.shape()) {
+      ctx->set_output(0, in);
+      return;
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    const bool ok = DispatchTypes(MirrorPadGradTypes(), in.dtype(), [&](auto tag) {
+      Fold<decltype(tag)>(in, pads, out);
+    });
+    OP_REQUIRES(ctx, ok, NodeError(ctx, "unsupported dtype ", DataTypeString(in.dtype())));
+  }
+
+ private:
+  template <typename T>
+  void Fold(const Tensor& in, absl::Span<const int64_t> pads, Tensor* out) const {
+    const int rank = in.dims();
+    DimVector dims(in.shape().dim_sizes().begin(), in.shape().dim_sizes().end());
+    std::vector<T> cur(in.data<T>(), in.data<T>() + in.NumElements()), next;
+    const int64_t shift = symmetric_ ? 1 : 0;
+    for (int d = 0; d < rank; ++d) {
+      const int64_t l = pads[2 * d], r = pads[2 * d + 1], n = out->dim_size(d);
+      if (l == 0 && r == 0) continue;
+      int64_t outer = 1, inner = 1;
+      for (int k = 0; k < d; ++k) outer *= dims[k];
+      for (int k = d + 1; k < rank; ++k) inner *= dims[k];
+      const int64_t full = dims[d];
+      next.assign(outer * n * inner, T());
+      for (int64_t o = 0; o < outer; ++o) {
+        const T* src = cur.data() + o * full * inner;
+        T* dst = next.data() + o * n * inner;
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t p = l - shift - i;      // the left pad position mirroring i
+          const int64_t q = n - 2 + shift - i;  // the right pad position mirroring i
+          for (int64_t k = 0; k < inner; ++k) {
+            T v = src[(l + i) * inner + k];
+            if (p >= 0 && p < l) v = v + src[p * inner + k];
+            if (q >= 0 && q < r) v = v + src[(l + n + q) * inner + k];
+            dst[i * inner + k] = v;
+          }
+        }
+      }
+      dims[d] = n;
+      cur.swap(next);
+    }
+    std::copy(cur.begin(), cur.end(), out->data<T>());
+  }
+
+  bool symmetric_ = false;
+};
+REGISTER_KERNEL_BUILDER(Name("MirrorPadGrad")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(MirrorPadGradTypes())),
+                        MirrorPadGradOp);
 
 }  // namespace
 }  // namespace sg

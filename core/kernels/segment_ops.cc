@@ -15,9 +15,12 @@
 // SparseSegment<R>: as Segment<R> over the rows data[indices[j]], j in order; the output has
 // num_segments rows when given. half and bfloat16 sum in float and round once, as TensorFlow's
 // kernels do; Mean divides by the count, SqrtN by its square root.
+//
+// SparseSegment{Sum,Mean,SqrtN}Grad: the gradients of SparseSegment<R>, as TensorFlow's.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -394,6 +397,100 @@ REGISTER_KERNEL_BUILDER(Name("SparseSegmentSqrtN").Device(DEVICE_CPU),
                         SparseSegmentOp<Reduce::kSqrtN>);
 REGISTER_KERNEL_BUILDER(Name("SparseSegmentSqrtNWithNumSegments").Device(DEVICE_CPU),
                         SparseSegmentOp<Reduce::kSqrtN>);
+
+// ---- SparseSegment<R>Grad --------------------------------------------------------------------
+
+// grad [num_segments, ...], indices and segment_ids [N] (sorted ids), output_dim0 M (the rows of
+// the forward op's data) in; output [M, ...] out: row indices[j] accumulates
+// grad[segment_ids[j]] * scale, j in order, in T (half and bfloat16 round after each multiply
+// and add, as TensorFlow's kernel). scale is 1 (Sum), 1 / count (Mean) or 1 / sqrt(count)
+// (SqrtN) with count the ids equal to segment_ids[j], computed in double and cast to T.
+// A scale of exactly 1 adds the row unmultiplied. Rows no index names are 0.
+template <Reduce R>
+class SparseSegmentGradOp final : public OpKernel {
+ public:
+  explicit SparseSegmentGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grad = ctx->input(0);
+    const Tensor& indices = ctx->input(1);
+    const Tensor& ids = ctx->input(2);
+    const Tensor& dim0 = ctx->input(3);
+    OP_REQUIRES(ctx, indices.dims() == 1, KernelError(*this, "indices should be a vector."));
+    OP_REQUIRES(ctx, ids.dims() == 1, KernelError(*this, "segment_ids should be a vector."));
+    OP_REQUIRES(ctx, dim0.dims() == 0, KernelError(*this, "output_dim0 should be a scalar."));
+    const int64_t n = indices.NumElements();
+    OP_REQUIRES(ctx, ids.NumElements() == n,
+                KernelError(*this, "segment_ids and indices should have same size."));
+    const int64_t m = dim0.data<int32_t>()[0];
+    OP_REQUIRES(ctx, grad.dims() >= 1,
+                KernelError(*this, "grad must be at least rank 1, got shape ",
+                            grad.shape().DebugString()));
+    OP_REQUIRES(ctx, m >= 0, KernelError(*this, "output_dim0 must be >= 0, got ", m));
+    std::vector<int64_t> dims(grad.shape().dim_sizes().begin(), grad.shape().dim_sizes().end());
+    dims[0] = m;
+    auto shape = TensorShape::Build(dims);
+    OP_REQUIRES(ctx, shape.ok(), KernelError(*this, shape.status().message()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, *shape, &out));
+    if (m == 0) return;
+    if (n == 0) {  // TensorFlow leaves the output unwritten here; sg returns zeros
+      std::memset(out->raw_data(), 0, out->NumElements() * DataTypeSize(out->dtype()));
+      return;
+    }
+    const int64_t segments = grad.dim_size(0);
+    OP_REQUIRES(ctx, IndexAt(ids, n - 1) < segments,
+                KernelError(*this, "Invalid number of segments"));
+    std::vector<double> scale;
+    if constexpr (R != Reduce::kSum) {
+      scale.assign(segments, 0.0);
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t id = IndexAt(ids, j);
+        OP_REQUIRES(ctx, id >= 0 && id < segments,
+                    KernelError(*this, "Segment id ", id, " out of range [0, ", segments,
+                                ")."));
+        scale[id] += 1;
+      }
+      for (double& c : scale) {
+        c = R == Reduce::kMean ? 1.0 / std::max(c, 1.0) : 1.0 / std::sqrt(std::max(c, 1.0));
+      }
+    }
+    int64_t inner = 1;
+    for (int d = 1; d < grad.dims(); ++d) inner *= grad.dim_size(d);
+    const bool ok = DispatchTypes(SparseMeanTypes(), grad.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      T* o = out->data<T>();
+      const T* g = grad.data<T>();
+      std::fill(o, o + out->NumElements(), T(0));
+      std::vector<bool> written(m, false);
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t row = IndexAt(indices, j);
+        OP_REQUIRES(ctx, row >= 0 && row < m,
+                    KernelError(*this, "Index ", row, " out of range [0, ", m, ")."));
+        const int64_t id = IndexAt(ids, j);
+        OP_REQUIRES(ctx, id >= 0 && id < segments,
+                    KernelError(*this, "Segment id ", id, " out of range [0, ", segments,
+                                ")."));
+        const T k = R == Reduce::kSum ? T(1) : static_cast<T>(scale[id]);
+        const bool unit = k == T(1);
+        const T* src = g + id * inner;
+        T* dst = o + row * inner;
+        for (int64_t i = 0; i < inner; ++i) {
+          const T v = unit ? src[i] : static_cast<T>(src[i] * k);
+          dst[i] = written[row] ? static_cast<T>(dst[i] + v) : v;
+        }
+        written[row] = true;
+      }
+    });
+    OP_REQUIRES(ctx, ok, UnsupportedType(*this, grad.dtype()));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("SparseSegmentSumGrad").Device(DEVICE_CPU),
+                        SparseSegmentGradOp<Reduce::kSum>);
+REGISTER_KERNEL_BUILDER(Name("SparseSegmentMeanGrad").Device(DEVICE_CPU),
+                        SparseSegmentGradOp<Reduce::kMean>);
+REGISTER_KERNEL_BUILDER(Name("SparseSegmentSqrtNGrad").Device(DEVICE_CPU),
+                        SparseSegmentGradOp<Reduce::kSqrtN>);
 
 // ---- DenseBincount --------------------------------------------------------------------------
 

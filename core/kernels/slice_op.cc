@@ -1,6 +1,10 @@
 // Slice (begin, size with -1 meaning "to the end"), StridedSlice, and the strided-slice writes:
 // TensorStridedSliceUpdate (into a copy), StridedSliceAssign (a ref variable) and
-// ResourceStridedSliceAssign (a resource variable).
+// ResourceStridedSliceAssign (a resource variable); and StridedSliceGrad, which writes dy into
+// zeros of the sliced input's shape.
+#include <algorithm>
+#include <cstring>
+
 #include "absl/strings/str_join.h"
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
@@ -93,6 +97,64 @@ class StridedSliceOp final : public OpKernel {
   StridedSliceMasks masks_;
 };
 REGISTER_KERNEL_BUILDER(Name("StridedSlice").Device(DEVICE_CPU), StridedSliceOp);
+
+absl::Status ReadMasks(OpKernelConstruction* ctx, StridedSliceMasks* masks);
+
+// StridedSliceGrad, as TensorFlow's: output of `shape` (input 0), zero (empty strings for string
+// tensors) except at the elements StridedSlice would read, which take dy (input 4) in order. dy
+// must have exactly the slice's final shape.
+class StridedSliceGradOp final : public OpKernel {
+ public:
+  explicit StridedSliceGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadMasks(ctx, &masks_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& shape_t = ctx->input(0);
+    OP_REQUIRES(ctx, shape_t.dims() == 1,
+                NodeError(ctx, "shape must be 1-D, got shape.shape = ",
+                          shape_t.shape().DebugString()));
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, ShapeFromIntVector(ctx, shape_t, &shape));
+    for (int i = 1; i <= 3; ++i) {
+      OP_REQUIRES(ctx, ctx->input(i).dims() == 1,
+                  NodeError(ctx, "begin, end and strides must be 1-D, got ",
+                            ctx->input(i).shape().DebugString()));
+    }
+    StridedSlicePlan plan;
+    absl::Status s = PlanStridedSlice(shape.dim_sizes(), IntValues(ctx->input(1)),
+                                      IntValues(ctx->input(2)), IntValues(ctx->input(3)),
+                                      masks_, &plan);
+    OP_REQUIRES(ctx, s.ok(), NodeError(ctx, s.message()));
+    const Tensor& dy = ctx->input(4);
+    const bool same = dy.dims() == static_cast<int>(plan.final_shape.size()) &&
+                      std::equal(plan.final_shape.begin(), plan.final_shape.end(),
+                                 dy.shape().dim_sizes().begin());
+    OP_REQUIRES(ctx, same,
+                NodeError(ctx, "shape of dy was ", dy.shape().DebugString(), " instead of [",
+                          absl::StrJoin(plan.final_shape, ","), "]"));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    if (out->NumElements() == 0) return;
+    if (DataTypeIsPod(out->dtype())) {
+      std::memset(out->raw_data(), 0, out->NumElements() * DataTypeSize(out->dtype()));
+    }
+    if (dy.NumElements() == 0) return;
+    const DimVector out_dims = RowMajorStrides(shape.dim_sizes());
+    DimVector dst_strides(shape.dims());
+    int64_t offset = 0;
+    for (int d = 0; d < shape.dims(); ++d) {
+      offset += plan.begin[d] * out_dims[d];
+      dst_strides[d] = plan.stride[d] * out_dims[d];
+    }
+    CopyStrided(&ctx->eigen_cpu_device(), dy.dtype(), plan.size, dy.raw_data(), 0,
+                RowMajorStrides(plan.size), out->raw_data(), offset, dst_strides);
+  }
+
+ private:
+  StridedSliceMasks masks_;
+};
+REGISTER_KERNEL_BUILDER(Name("StridedSliceGrad").Device(DEVICE_CPU), StridedSliceGradOp);
 
 absl::Status ReadMasks(OpKernelConstruction* ctx, StridedSliceMasks* masks) {
   SG_RETURN_IF_ERROR(ctx->GetAttr("begin_mask", &masks->begin));

@@ -1,4 +1,5 @@
-// SparseToDense, SparseReshape and SparseFillEmptyRows, as TensorFlow's CPU kernels.
+// SparseToDense, SparseReshape, SparseFillEmptyRows and SparseFillEmptyRowsGrad, as
+// TensorFlow's CPU kernels.
 //
 // SparseToDense: the output starts as default_value everywhere; each index (row i of a [N, rank]
 // matrix, element i of a vector for a rank-1 output, or the scalar itself) receives
@@ -309,6 +310,58 @@ class SparseFillEmptyRowsOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("SparseFillEmptyRows").Device(DEVICE_CPU), SparseFillEmptyRowsOp);
+
+// Every number type: TensorFlow's SparseFillEmptyRowsGrad kernel takes no bool or string.
+using NumberTypes = TypeList<float, double, half, bfloat16, int8_t, int16_t, int32_t, int64_t,
+                             uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
+
+// SparseFillEmptyRowsGrad: reverse_index_map [N] (SparseFillEmptyRows' output 3) and
+// grad_values [N_full] (the gradient of its output values) in; d_values [N] =
+// grad_values[reverse_index_map], and the scalar d_default_value sums, in order and in T, the
+// gradients of the entries no input entry went to (the filled-in ones).
+class SparseFillEmptyRowsGradOp final : public OpKernel {
+ public:
+  explicit SparseFillEmptyRowsGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& map = ctx->input(0);
+    const Tensor& grad = ctx->input(1);
+    OP_REQUIRES(ctx, map.dims() == 1,
+                KernelError(*this, "reverse_index_map must be a vector, saw: ",
+                            map.shape().DebugString()));
+    OP_REQUIRES(ctx, grad.dims() == 1,
+                KernelError(*this, "grad_values must be a vector, saw: ",
+                            grad.shape().DebugString()));
+    const int64_t n = map.NumElements(), n_full = grad.NumElements();
+    Tensor *d_values, *d_default;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n}), &d_values));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({}), &d_default));
+    const int64_t* rev = map.data<int64_t>();
+    std::vector<bool> visited(n_full, false);
+    for (int64_t i = 0; i < n; ++i) {
+      OP_REQUIRES(ctx, rev[i] >= 0 && rev[i] < n_full,
+                  KernelError(*this, "Elements in reverse index must be in [0, ", n_full,
+                              ") but got ", rev[i]));
+      visited[rev[i]] = true;
+    }
+    const bool ok = DispatchTypes(NumberTypes(), grad.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* g = grad.data<T>();
+      T* d = d_values->data<T>();
+      for (int64_t i = 0; i < n; ++i) d[i] = g[rev[i]];
+      T sum = T(0);
+      for (int64_t j = 0; j < n_full; ++j) {
+        if (!visited[j]) sum = static_cast<T>(sum + g[j]);
+      }
+      d_default->data<T>()[0] = sum;
+    });
+    OP_REQUIRES(ctx, ok, UnsupportedType(*this, grad.dtype()));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("SparseFillEmptyRowsGrad")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(NumberTypes())),
+                        SparseFillEmptyRowsGradOp);
 
 }  // namespace
 }  // namespace sg

@@ -8,6 +8,14 @@
 // Semantics follow TensorFlow's: each index is written once; a read of an index never written
 // gives zeros when the element shape is fully known and INVALID_ARGUMENT otherwise; with
 // clear_after_read an index can be read once; dynamic_size lets writes grow the array.
+//
+// Gradients (TensorArrayGrad, TensorArrayGradV2, TensorArrayGradV3, TensorArrayGradWithShape)
+// find or make a second array per forward array and `source` string, in the container
+// "_tensor_array_grads" under "<forward name>@<source>", as TensorFlow's do: same dtype and size,
+// not resizeable, cleared after each read, and writes to one index add up (aggregate) instead of
+// failing. Each index the forward array holds is marked written with its shape (shape_to_prepend
+// in front, for WithShape), so reading it before any gradient arrives gives zeros. Making a
+// gradient stops the forward array from growing.
 #include <atomic>
 #include <limits>
 #include <cstring>
@@ -16,12 +24,35 @@
 #include <vector>
 
 #include "core/framework/op_kernel.h"
+#include "core/kernels/array_copy.h"
+#include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/resource_handle_util.h"
 
 namespace sg {
 namespace {
 
 constexpr const char* kTensorArrayContainer = "_tensor_arrays";
+constexpr const char* kTensorArrayGradContainer = "_tensor_array_grads";
+
+using AggregateTypes = TypeList<float, double, half, bfloat16, int8_t, int16_t, int32_t, int64_t,
+                                uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
+
+// a + b elementwise (same dtype and shape), for a gradient array's repeated writes.
+absl::StatusOr<Tensor> AddTensors(const Tensor& a, const Tensor& b) {
+  SG_ASSIGN_OR_RETURN(Tensor sum, Tensor::Allocate(a.dtype(), a.shape()));
+  const bool ok = DispatchTypes(AggregateTypes(), a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = a.data<T>();
+    const T* y = b.data<T>();
+    T* z = sum.data<T>();
+    for (int64_t i = 0; i < a.NumElements(); ++i) z[i] = static_cast<T>(x[i] + y[i]);
+  });
+  if (!ok) {
+    return errors::Unimplemented("TensorArray gradients cannot add tensors of type ",
+                                 DataTypeString(a.dtype()));
+  }
+  return sum;
+}
 
 // Copies `rows` rows (slices along dim 0) of `src` starting at `src_row` into `dst` at
 // `dst_row`. Both tensors share the dtype and the row size `row_elems`.
@@ -53,13 +84,16 @@ absl::StatusOr<Tensor> Zeros(DataType dtype, const TensorShape& shape) {
 
 class TensorArray final : public ResourceBase {
  public:
+  // `aggregate_writes`: a gradient array, whose repeated writes to an index add up.
   TensorArray(std::string name, DataType dtype, PartialTensorShape element_shape, int32_t size,
-              bool dynamic_size, bool clear_after_read, bool identical_element_shapes)
+              bool dynamic_size, bool clear_after_read, bool identical_element_shapes,
+              bool aggregate_writes = false)
       : name_(std::move(name)),
         dtype_(dtype),
-        dynamic_size_(dynamic_size),
         clear_after_read_(clear_after_read),
         identical_element_shapes_(identical_element_shapes),
+        aggregate_writes_(aggregate_writes),
+        dynamic_size_(dynamic_size),
         element_shape_(std::move(element_shape)),
         elements_(size) {}
 
@@ -119,7 +153,39 @@ class TensorArray final : public ResourceBase {
     return element_shape_;
   }
 
-  bool dynamic_size() const { return dynamic_size_; }
+  bool dynamic_size() {
+    absl::MutexLock lock(&mu_);
+    return dynamic_size_;
+  }
+  bool identical_element_shapes() const { return identical_element_shapes_; }
+
+  // Once a gradient array exists, writes may no longer grow this one (as TensorFlow).
+  void DisableDynamicSize() {
+    absl::MutexLock lock(&mu_);
+    dynamic_size_ = false;
+  }
+
+  // For a new gradient array of `fwd`: marks every index `fwd` holds as written with only a
+  // shape (prefix + that element's shape), which reads as zeros.
+  absl::Status CopyShapesFrom(TensorArray* fwd, const TensorShape& prefix) {
+    absl::MutexLock lock(&mu_);
+    absl::MutexLock fwd_lock(&fwd->mu_);
+    SG_RETURN_IF_ERROR(CheckOpen());
+    SG_RETURN_IF_ERROR(fwd->CheckOpen());
+    if (elements_.size() != fwd->elements_.size()) {
+      return errors::InvalidArgument("TensorArray sizes do not match during CopyShapesFrom: ",
+                                     elements_.size(), " vs. ", fwd->elements_.size());
+    }
+    for (size_t i = 0; i < elements_.size(); ++i) {
+      if (!fwd->elements_[i].written) continue;
+      TensorShape shape = prefix;
+      for (int64_t d : fwd->elements_[i].shape.dim_sizes()) shape.AddDim(d);
+      elements_[i].shape = shape;
+      elements_[i].written = true;
+      elements_[i].shape_only = true;
+    }
+    return absl::OkStatus();
+  }
 
   void Close() {
     absl::MutexLock lock(&mu_);
@@ -143,7 +209,9 @@ class TensorArray final : public ResourceBase {
  private:
   struct Element {
     Tensor tensor;
+    TensorShape shape;        // of the written value
     bool written = false;
+    bool shape_only = false;  // written by CopyShapesFrom: reads as zeros of `shape`
     bool read = false;
     bool cleared = false;
   };
@@ -187,12 +255,28 @@ class TensorArray final : public ResourceBase {
       return errors::InvalidArgument("TensorArray ", name_, ": Could not write to TensorArray "
                                      "index ", index, " because it has already been read.");
     }
-    if (e.written) {
+    if (e.written && !aggregate_writes_) {
       return errors::InvalidArgument("TensorArray ", name_, ": Could not write to TensorArray "
                                      "index ", index, " because it has already been written to.");
     }
+    if (e.written) {
+      if (value.shape() != e.shape) {
+        return errors::InvalidArgument(
+            "TensorArray ", name_, ": Could not aggregate to TensorArray index ", index,
+            " because the existing shape is ", e.shape.DebugString(),
+            " but the new input shape is ", value.shape().DebugString(), ".");
+      }
+      if (e.shape_only || e.tensor.NumElements() == 0) {
+        e.tensor = value;
+      } else {
+        SG_ASSIGN_OR_RETURN(e.tensor, AddTensors(e.tensor, value));
+      }
+      e.shape_only = false;
+      return absl::OkStatus();
+    }
     // Tensors are immutable once produced, so the element may share the value's buffer.
     e.tensor = value;
+    e.shape = value.shape();
     e.written = true;
     return absl::OkStatus();
   }
@@ -210,7 +294,9 @@ class TensorArray final : public ResourceBase {
           " twice because it was cleared after a previous read (perhaps try setting "
           "clear_after_read = false?).");
     }
-    if (e.written) {
+    if (e.written && e.shape_only) {
+      SG_ASSIGN_OR_RETURN(*value, Zeros(dtype_, e.shape));
+    } else if (e.written) {
       *value = e.tensor;
     } else {
       TensorShape shape;
@@ -236,10 +322,11 @@ class TensorArray final : public ResourceBase {
 
   const std::string name_;
   const DataType dtype_;
-  const bool dynamic_size_;
   const bool clear_after_read_;
   const bool identical_element_shapes_;
+  const bool aggregate_writes_;
   absl::Mutex mu_;
+  bool dynamic_size_ ABSL_GUARDED_BY(mu_);
   PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
   std::vector<Element> elements_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
@@ -675,6 +762,89 @@ class TensorArraySizeOp final : public OpKernel {
 REGISTER_KERNEL_BUILDER(Name("TensorArraySizeV3").Device(DEVICE_CPU), TensorArraySizeOp);
 REGISTER_KERNEL_BUILDER(Name("TensorArraySizeV2").Device(DEVICE_CPU), TensorArraySizeOp);
 REGISTER_KERNEL_BUILDER(Name("TensorArraySize").Device(DEVICE_CPU), TensorArraySizeOp);
+
+// TensorArrayGrad (a ref handle out), TensorArrayGradV2 (a string handle), TensorArrayGradV3
+// and TensorArrayGradWithShape (a resource handle and flow_in passed through as flow_out).
+class TensorArrayGradOp final : public OpKernel {
+ public:
+  explicit TensorArrayGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("source", &source_));
+    with_shape_ = ctx->def().op() == "TensorArrayGradWithShape";
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES(ctx, ctx->step_resources() != nullptr,
+                errors::Internal("node '", name(), "': no step resources"));
+    std::string container, fwd_name;
+    OP_REQUIRES_OK(ctx, ResourceNameFromInput(ctx, 0, "TensorArray", &container, &fwd_name));
+    OP_REQUIRES(ctx, container == kTensorArrayContainer,
+                errors::InvalidArgument("Input container should be '", kTensorArrayContainer,
+                                        "',  but received '", container, "' (node '", name(),
+                                        "')"));
+    std::shared_ptr<TensorArray> fwd;
+    OP_REQUIRES_OK(ctx, ctx->step_resources()->Lookup<TensorArray>(container, fwd_name, &fwd));
+    TensorShape prefix;
+    if (with_shape_) {
+      const Tensor& t = ctx->input(2);
+      OP_REQUIRES(ctx, t.dims() == 1,
+                  errors::InvalidArgument("shape_to_prepend must be a vector, got shape ",
+                                          t.shape().DebugString(), " (node '", name(), "')"));
+      OP_REQUIRES_OK(ctx, ShapeFromIntVector(ctx, t, &prefix));
+    }
+    // Once gradients are being computed, the forward array may no longer grow.
+    fwd->DisableDynamicSize();
+    int32_t size;
+    OP_REQUIRES_OK(ctx, fwd->Size(&size));
+    PartialTensorShape element_shape = fwd->element_shape();
+    if (with_shape_ && !element_shape.unknown_rank()) {
+      std::vector<int64_t> dims(prefix.dim_sizes().begin(), prefix.dim_sizes().end());
+      for (int64_t d : element_shape.dim_sizes()) dims.push_back(d);
+      element_shape = PartialTensorShape(dims);
+    }
+    const std::string grad_name = absl::StrCat(fwd_name, "@", source_);
+    std::shared_ptr<TensorArray> grad;
+    OP_REQUIRES_OK(ctx, ctx->step_resources()->LookupOrCreate<TensorArray>(
+                            kTensorArrayGradContainer, grad_name, &grad,
+                            [&](std::shared_ptr<TensorArray>* out) {
+                              *out = std::make_shared<TensorArray>(
+                                  grad_name, fwd->dtype(), element_shape, size,
+                                  /*dynamic_size=*/false, /*clear_after_read=*/true,
+                                  fwd->identical_element_shapes(), /*aggregate_writes=*/true);
+                              (*out)->set_ref_handle(StringHandle(grad_name));
+                              return (*out)->CopyShapesFrom(fwd.get(), prefix);
+                            }));
+    if (output_type(0) == DT_RESOURCE) {
+      ResourceHandle h;
+      if (ctx->device() != nullptr) h.device = ctx->device()->name();
+      h.container = kTensorArrayGradContainer;
+      h.name = grad_name;
+      h.type_name = "TensorArray";
+      OP_REQUIRES_OK(ctx, SetResourceHandleOutput(ctx, 0, std::move(h)));
+      ctx->set_output(1, ctx->input(1));
+    } else if (IsRefType(output_type(0))) {
+      absl::Mutex* mu;
+      Tensor* ref = grad->ref_handle(&mu);
+      ctx->set_output_ref(0, mu, ref);
+    } else {
+      ctx->set_output(0, StringHandle(grad_name));
+    }
+  }
+
+ private:
+  static Tensor StringHandle(const std::string& grad_name) {
+    Tensor handle(DT_STRING, TensorShape({2}));
+    handle.data<tstring>()[0] = kTensorArrayGradContainer;
+    handle.data<tstring>()[1] = grad_name;
+    return handle;
+  }
+
+  std::string source_;
+  bool with_shape_ = false;
+};
+REGISTER_KERNEL_BUILDER(Name("TensorArrayGradV3").Device(DEVICE_CPU), TensorArrayGradOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayGradWithShape").Device(DEVICE_CPU), TensorArrayGradOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayGradV2").Device(DEVICE_CPU), TensorArrayGradOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayGrad").Device(DEVICE_CPU), TensorArrayGradOp);
 
 class TensorArrayCloseOp final : public OpKernel {
  public:

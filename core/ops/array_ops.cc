@@ -1086,6 +1086,24 @@ REGISTER_OP("StridedSlice")
     .Attr("shrink_axis_mask: int = 0")
     .SetShapeFn(StridedSliceShape);
 
+// The gradient of StridedSlice: a tensor of `shape`, zero except where StridedSlice with the same
+// begin, end, strides and masks reads, which holds dy (whose shape is the slice's).
+REGISTER_OP("StridedSliceGrad")
+    .Input("shape: Index")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("dy: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .Attr("begin_mask: int = 0")
+    .Attr("end_mask: int = 0")
+    .Attr("ellipsis_mask: int = 0")
+    .Attr("new_axis_mask: int = 0")
+    .Attr("shrink_axis_mask: int = 0")
+    .SetShapeFn([](InferenceContext* c) { return ShapeFromInput(c, 0); });
+
 // Writes value (broadcast to the slice's shape) into the part of its input that StridedSlice
 // with the same begin, end, strides and masks would read: into a copy
 // (TensorStridedSliceUpdate), a ref variable (StridedSliceAssign) or a resource variable.
@@ -1179,6 +1197,19 @@ REGISTER_OP("Tile")
     .Attr("Tmultiples: {int32, int64} = DT_INT32")
     .SetShapeFn(TileShape);
 
+// The gradient of Tile: input's dims divided by multiples, each element the sum of its tiles.
+REGISTER_OP("TileGrad")
+    .Input("input: T")
+    .Input("multiples: int32")
+    .Output("output: T")
+    .Attr("T: type")
+    .Deprecated(3, "TileGrad has been replaced with reduce_sum")
+    .SetShapeFn([](InferenceContext* c) {
+      const Shape& in = c->input(0);
+      c->set_output(0, in.unknown_rank() ? Shape() : UnknownOfRank(in.dims()));
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("BroadcastTo")
     .Input("input: T")
     .Input("shape: Tidx")
@@ -1243,6 +1274,33 @@ REGISTER_OP("MirrorPad")
     .Attr("Tpaddings: {int32, int64} = DT_INT32")
     .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
     .SetShapeFn(PadShape);
+
+// The gradient of MirrorPad: input's dims less the paddings, each element the sum of itself and
+// the padded elements that mirror it.
+REGISTER_OP("MirrorPadGrad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+    .SetShapeFn([](InferenceContext* c) {
+      const Shape& in = c->input(0);
+      std::vector<int64_t> pads;
+      if (in.unknown_rank() || !ConstInts(c, 1, &pads) ||
+          pads.size() != 2 * static_cast<size_t>(in.dims())) {
+        c->set_output(0, in.unknown_rank() ? Shape() : UnknownOfRank(in.dims()));
+        return absl::OkStatus();
+      }
+      std::vector<int64_t> out(in.dims(), -1);
+      for (int d = 0; d < in.dims(); ++d) {
+        if (in.dim_size(d) < 0) continue;
+        out[d] = in.dim_size(d) - pads[2 * d] - pads[2 * d + 1];
+        if (out[d] < 0) return c->Error("paddings exceed the size of input dim ", d);
+      }
+      c->set_output(0, Shape(out));
+      return absl::OkStatus();
+    });
 
 REGISTER_OP("Reverse")
     .Input("tensor: T")

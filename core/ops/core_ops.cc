@@ -85,6 +85,19 @@ REGISTER_OP("RefIdentity")
     .Attr("T: type")
     .SetAllowsUninitializedInput()
     .SetShapeFn(shape_fns::Unchanged);
+// Identities the gradient code marks (tfdbg watches them); they pass their input through.
+REGISTER_OP("DebugGradientIdentity")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetAllowsUninitializedInput()
+    .SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("DebugGradientRefIdentity")
+    .Input("input: Ref(T)")
+    .Output("output: Ref(T)")
+    .Attr("T: type")
+    .SetAllowsUninitializedInput()
+    .SetShapeFn(shape_fns::Unchanged);
 REGISTER_OP("Snapshot").Input("input: T").Output("output: T").Attr("T: type").SetShapeFn(
     shape_fns::Unchanged);
 REGISTER_OP("StopGradient").Input("input: T").Output("output: T").Attr("T: type").SetShapeFn(

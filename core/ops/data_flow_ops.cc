@@ -318,6 +318,57 @@ REGISTER_OP("TensorArrayCloseV3")
     .SetIsStateful()
     .SetShapeFn(TensorArrayCloseShape);
 
+// The gradient TensorArray of a forward one for `source` (found or made): handle and flow out.
+absl::Status TensorArrayGradShape(InferenceContext* c) {
+  SG_RETURN_IF_ERROR(CheckHandle(c, 0));
+  for (int i = 0; i < c->num_outputs(); ++i) {
+    c->set_output(i, c->output_type(i) == DT_STRING ? PartialTensorShape({2})
+                                                    : PartialTensorShape::Scalar());
+  }
+  return absl::OkStatus();
+}
+
+REGISTER_OP("TensorArrayGradV3")
+    .Input("handle: resource")
+    .Input("flow_in: float")
+    .Output("grad_handle: resource")
+    .Output("flow_out: float")
+    .Attr("source: string")
+    .SetIsStateful()
+    .SetShapeFn(TensorArrayGradShape);
+
+// As TensorArrayGradV3, with shape_to_prepend in front of each element's shape.
+REGISTER_OP("TensorArrayGradWithShape")
+    .Input("handle: resource")
+    .Input("flow_in: float")
+    .Input("shape_to_prepend: int32")
+    .Output("grad_handle: resource")
+    .Output("flow_out: float")
+    .Attr("source: string")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(CheckVector(c, 2));
+      return TensorArrayGradShape(c);
+    });
+
+REGISTER_OP("TensorArrayGradV2")
+    .Input("handle: string")
+    .Input("flow_in: float")
+    .Output("grad_handle: string")
+    .Attr("source: string")
+    .SetIsStateful()
+    .SetShapeFn(TensorArrayGradShape)
+    .Deprecated(26, "Use TensorArrayGradV3");
+
+REGISTER_OP("TensorArrayGrad")
+    .Input("handle: string")
+    .Input("flow_in: float")
+    .Output("grad_handle: Ref(string)")
+    .Attr("source: string")
+    .SetIsStateful()
+    .SetShapeFn(TensorArrayGradShape)
+    .Deprecated(16, "Use TensorArrayGradV3");
+
 // The older TensorArrays, run by the V3 kernels: the V2 ops take a string vector
 // [container, name] as handle, the first ones a reference to it; TensorArrayV2 and TensorArray
 // have no flow output. TensorArrayPack and TensorArrayUnpack gather and scatter every index.

@@ -311,6 +311,32 @@ REGISTER_OP("ResizeNearestNeighbor")
     .Attr("half_pixel_centers: bool = false")
     .SetShapeFn(ResizeShape);
 
+// The gradient of ResizeBilinear: grads [batch, h, w, c] back to original_image's [H, W].
+REGISTER_OP("ResizeBilinearGrad")
+    .Input("grads: float")
+    .Input("original_image: T")
+    .Output("output: T")
+    .Attr("T: {float, bfloat16, half, double}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape grads, original;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 4, &grads));
+      SG_RETURN_IF_ERROR(c->WithRank(1, 4, &original));
+      c->set_output(0, original);
+      return absl::OkStatus();
+    });
+
+// The gradient of ResizeNearestNeighbor: grads [batch, h, w, c] back to size [H, W].
+REGISTER_OP("ResizeNearestNeighborGrad")
+    .Input("grads: T")
+    .Input("size: int32")
+    .Output("output: T")
+    .Attr("T: {uint8, int8, int32, half, float, double, bfloat16}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(ResizeShape);
+
 REGISTER_OP("ResizeBicubic")
     .Input("images: T")
     .Input("size: int32")
@@ -339,6 +365,37 @@ REGISTER_OP("CropAndResize")
     .Attr("method: {'bilinear', 'nearest'} = 'bilinear'")
     .Attr("extrapolation_value: float = 0")
     .SetShapeFn(CropAndResizeShape);
+
+// The gradients of CropAndResize with respect to the image ([image_size], dtype T) and the
+// boxes ([num_boxes, 4]).
+REGISTER_OP("CropAndResizeGradImage")
+    .Input("grads: float")
+    .Input("boxes: float")
+    .Input("box_ind: int32")
+    .Input("image_size: int32")
+    .Output("output: T")
+    .Attr("T: {float, half, double}")
+    .Attr("method: {'bilinear', 'nearest'} = 'bilinear'")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape size;
+      SG_RETURN_IF_ERROR(c->WithRank(3, 1, &size));
+      const Shape value = c->InputAsShape(3);
+      c->set_output(0, value.unknown_rank() ? Shape({-1, -1, -1, -1}) : value);
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("CropAndResizeGradBoxes")
+    .Input("grads: float")
+    .Input("image: T")
+    .Input("boxes: float")
+    .Input("box_ind: int32")
+    .Output("output: float")
+    .Attr("T: {uint8, uint16, int8, int16, int32, int64, half, float, double}")
+    .Attr("method: {'bilinear'} = 'bilinear'")
+    .SetShapeFn([](InferenceContext* c) {
+      c->set_output(0, c->input(2));
+      return absl::OkStatus();
+    });
 
 // ---- colour adjustments ---------------------------------------------------------------------
 

@@ -36,6 +36,17 @@ REGISTER_OP("FakeQuantWithMinMaxArgs")
     .Output("outputs: float")
     .SetShapeFn(shape_fns::Unchanged);
 
+// The gradient of FakeQuantWithMinMaxArgs: gradients where inputs lie in the nudged range.
+REGISTER_OP("FakeQuantWithMinMaxArgsGradient")
+    .Attr("min: float = -6.0")
+    .Attr("max: float = 6.0")
+    .Attr("num_bits: int = 8")
+    .Attr("narrow_range: bool = false")
+    .Input("gradients: float")
+    .Input("inputs: float")
+    .Output("backprops: float")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("FakeQuantWithMinMaxVars")
     .Attr("num_bits: int = 8")
     .Attr("narrow_range: bool = false")
@@ -46,6 +57,50 @@ REGISTER_OP("FakeQuantWithMinMaxVars")
     .SetShapeFn([](InferenceContext* c) {
       SG_RETURN_IF_ERROR(ScalarInputs(c, 1, 2));
       c->set_output(0, c->input(0));
+      return absl::OkStatus();
+    });
+
+// The gradients of FakeQuantWithMinMaxVars wrt its input, min and max (scalars).
+REGISTER_OP("FakeQuantWithMinMaxVarsGradient")
+    .Attr("num_bits: int = 8")
+    .Attr("narrow_range: bool = false")
+    .Input("gradients: float")
+    .Input("inputs: float")
+    .Input("min: float")
+    .Input("max: float")
+    .Output("backprops_wrt_input: float")
+    .Output("backprop_wrt_min: float")
+    .Output("backprop_wrt_max: float")
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarInputs(c, 2, 3));
+      c->set_output(0, c->input(1));
+      ScalarRangeOutputs(c);
+      return absl::OkStatus();
+    });
+
+// The gradients of FakeQuantWithMinMaxVarsPerChannel: input (rank 1 to 4), min and max [depth].
+REGISTER_OP("FakeQuantWithMinMaxVarsPerChannelGradient")
+    .Attr("num_bits: int = 8")
+    .Attr("narrow_range: bool = false")
+    .Input("gradients: float")
+    .Input("inputs: float")
+    .Input("min: float")
+    .Input("max: float")
+    .Output("backprops_wrt_input: float")
+    .Output("backprop_wrt_min: float")
+    .Output("backprop_wrt_max: float")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape in, min, max;
+      SG_RETURN_IF_ERROR(c->WithRankAtLeast(1, 1, &in));
+      if (!in.unknown_rank() && in.dims() > 4) {
+        return c->Error("Shape must be at most rank 4 but is rank ", in.dims());
+      }
+      SG_RETURN_IF_ERROR(c->WithRank(2, 1, &min));
+      SG_RETURN_IF_ERROR(c->WithRank(3, 1, &max));
+      const int64_t depth = in.unknown_rank() ? -1 : in.dim_size(in.dims() - 1);
+      c->set_output(0, in);
+      c->set_output(1, Shape(std::vector<int64_t>{depth}));
+      c->set_output(2, Shape(std::vector<int64_t>{depth}));
       return absl::OkStatus();
     });
 

@@ -255,6 +255,23 @@ REGISTER_OP("SparseSegmentSumWithNumSegments")
     .Attr("sparse_gradient: bool = false")
     .SetShapeFn(SparseSegmentReductionWithNumSegmentsShape);
 
+// The gradients of SparseSegment{Sum,Mean,SqrtN}: grad [segments, ...] to [output_dim0, ...].
+#define SG_SPARSE_SEGMENT_GRAD(name)                                                      \
+  REGISTER_OP(name)                                                                       \
+      .Input("grad: T")                                                                   \
+      .Input("indices: Tidx")                                                             \
+      .Input("segment_ids: Tsegmentids")                                                  \
+      .Input("output_dim0: int32")                                                        \
+      .Output("output: T")                                                                \
+      .Attr("T: " SG_FLOAT_TYPES)                                                         \
+      .Attr("Tidx: {int32, int64} = DT_INT32")                                            \
+      .Attr("Tsegmentids: {int32, int64} = DT_INT32")                                     \
+      .SetShapeFn(SparseSegmentReductionWithNumSegmentsShape)
+SG_SPARSE_SEGMENT_GRAD("SparseSegmentSumGrad");
+SG_SPARSE_SEGMENT_GRAD("SparseSegmentMeanGrad");
+SG_SPARSE_SEGMENT_GRAD("SparseSegmentSqrtNGrad");
+#undef SG_SPARSE_SEGMENT_GRAD
+
 REGISTER_OP("SparseSegmentMean")
     .Input("data: T")
     .Input("indices: Tidx")

@@ -102,4 +102,20 @@ REGISTER_OP("SparseFillEmptyRows")
     .Attr("T: type")
     .SetShapeFn(SparseFillEmptyRowsShape);
 
+// The gradient of SparseFillEmptyRows' values: d_values [N] and a scalar d_default_value.
+REGISTER_OP("SparseFillEmptyRowsGrad")
+    .Input("reverse_index_map: int64")
+    .Input("grad_values: T")
+    .Output("d_values: T")
+    .Output("d_default_value: T")
+    .Attr("T: type")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialTensorShape map, grad;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 1, &map));
+      SG_RETURN_IF_ERROR(c->WithRank(1, 1, &grad));
+      c->set_output(0, map);
+      c->set_output(1, PartialTensorShape({}));
+      return absl::OkStatus();
+    });
+
 }  // namespace sg
