@@ -190,9 +190,9 @@ inline float LerpFloat(float tl, float tr, float bl, float br, float dx, float d
 
 template <typename T>
 void ResizeRows(const ResizeSizes& r, bool half_pixel, const T* in, T* out) {
-  constexpr int kBits = std::is_same<T, uint8_t>::value ? 7 : std::is_same<T, int32_t>::value
-                                                                  ? 30
-                                                                  : 0;
+  // The weights' fraction bits: 7 for quint8, 30 for qint32 (float uses the float weights).
+  constexpr int kBits =
+      std::is_same<T, uint8_t>::value ? 7 : (std::is_same<T, int32_t>::value ? 30 : 0);
   const std::vector<Lerp> ys = LerpCache(r.out_height, r.in_height, r.height_scale, half_pixel,
                                          kBits);
   const std::vector<Lerp> xs = LerpCache(r.out_width, r.in_width, r.width_scale, half_pixel,
