@@ -12,7 +12,10 @@
 //     order of operations (as its functors in tensorflow/core/kernels/training_ops.cc), each
 //     operation rounded to T as Eigen does for half and bfloat16.
 // A sparse op applies the same formula to each element of the rows `indices` names, row by row
-// in order (a duplicate index is applied twice).
+// in order (a duplicate index is applied twice). Where TensorFlow's sparse kernel arranges the
+// algebra so that results differ beyond rounding (RMSProp's decay of an infinite ms, Ftrl's
+// shrink of a NaN linear), the formula follows UpdateArgs::sparse; elsewhere the two kinds of
+// kernel differ in the order of roundings only.
 #ifndef SG_CORE_KERNELS_TRAINING_OPS_H_
 #define SG_CORE_KERNELS_TRAINING_OPS_H_
 
@@ -39,7 +42,7 @@ struct UpdateArgs {
   bool use_nesterov = false;
   bool update_slots = true;
   bool multiply_linear_by_lr = false;
-  bool sparse = false;
+  bool sparse = false;            // a SparseApply* op (see the top of this file)
   std::string* error = nullptr;  // set by a constructor that rejects a scalar's value
 };
 
@@ -59,6 +62,10 @@ T Sign(T x) {
 template <typename T>
 T Max(T a, T b) {
   return a < b ? b : a;
+}
+template <typename T>
+T Min(T a, T b) {
+  return b < a ? b : a;
 }
 template <typename T>
 T Abs(T x) {
@@ -257,17 +264,30 @@ struct AdadeltaUpdate {
   }
 };
 
-// Scalars lr, rho, momentum, epsilon.
+// Scalars lr, rho, momentum, epsilon. TensorFlow's sparse kernels decay ms (and mg) as
+// ms * rho + g^2 * (1 - rho) where the dense ones add (g^2 - ms) * (1 - rho), which differ when ms
+// is infinite, and divide in another order; each form here follows its kernel.
 template <typename T>
 struct RMSPropUpdate {
   static constexpr int kVars = 3;
   static constexpr bool kRealOnly = false;
-  T lr, one_minus_rho, momentum, epsilon;
+  T lr, rho, one_minus_rho, momentum, epsilon;
+  bool sparse;
   explicit RMSPropUpdate(const UpdateArgs<T>& a)
-      : lr(a.s[0]), one_minus_rho(T(1) - a.s[1]), momentum(a.s[2]), epsilon(a.s[3]) {}
+      : lr(a.s[0]),
+        rho(a.s[1]),
+        one_minus_rho(T(1) - a.s[1]),
+        momentum(a.s[2]),
+        epsilon(a.s[3]),
+        sparse(a.sparse) {}
   void operator()(T& var, T& ms, T& mom, T g) const {
-    ms = ms + (g * g - ms) * one_minus_rho;
-    mom = mom * momentum + (g * lr) / Sqrt(T(ms + epsilon));
+    if (sparse) {
+      ms = ms * rho + g * g * one_minus_rho;
+      mom = mom * momentum + Rsqrt(T(ms + epsilon)) * lr * g;
+    } else {
+      ms = ms + (g * g - ms) * one_minus_rho;
+      mom = mom * momentum + (g * lr) / Sqrt(T(ms + epsilon));
+    }
     var = var - mom;
   }
 };
@@ -280,10 +300,17 @@ struct CenteredRMSPropUpdate {
   RMSPropUpdate<T> rms;
   explicit CenteredRMSPropUpdate(const UpdateArgs<T>& a) : rms(a) {}
   void operator()(T& var, T& mg, T& ms, T& mom, T g) const {
-    ms = ms + (g * g - ms) * rms.one_minus_rho;
-    mg = mg + (g - mg) * rms.one_minus_rho;
-    const T denom = (ms - mg * mg) + rms.epsilon;
-    mom = mom * rms.momentum + (g * rms.lr) / Sqrt(denom);
+    if (rms.sparse) {
+      ms = ms * rms.rho + g * g * rms.one_minus_rho;
+      mg = mg * rms.rho + g * rms.one_minus_rho;
+      const T denom = ms + rms.epsilon - mg * mg;
+      mom = mom * rms.momentum + Rsqrt(denom) * rms.lr * g;
+    } else {
+      ms = ms + (g * g - ms) * rms.one_minus_rho;
+      mg = mg + (g - mg) * rms.one_minus_rho;
+      const T denom = (ms - mg * mg) + rms.epsilon;
+      mom = mom * rms.momentum + (g * rms.lr) / Sqrt(denom);
+    }
     var = var - mom;
   }
 };
@@ -292,13 +319,14 @@ struct CenteredRMSPropUpdate {
 // gradient that enters `linear` is grad + 2 * l2_shrinkage * var; accum always gathers grad^2.
 // multiply_linear_by_lr keeps linear scaled by lr. lr_power -0.5 takes square roots, any other
 // value pow(accum, -lr_power). TensorFlow's sparse kernels check lr > 0, l1, l2, l2_shrinkage
-// >= 0 and lr_power <= 0.
+// >= 0 and lr_power <= 0, and shrink linear by clamping it to [-l1, l1] where the dense ones
+// select 0 when |linear| <= l1: the same but for a NaN linear, which the dense form makes 0.
 template <typename T, bool kShrinkage>
 struct FtrlUpdateImpl {
   static constexpr int kVars = 3;
   static constexpr bool kRealOnly = true;
   T lr, l1, l2, shrinkage, lr_power, two_l2, two_l2_lr, l1_lr;
-  bool multiply, sqrt_power;
+  bool multiply, sparse, sqrt_power;
   explicit FtrlUpdateImpl(const UpdateArgs<T>& a)
       : lr(a.s[0]),
         l1(a.s[1]),
@@ -309,6 +337,7 @@ struct FtrlUpdateImpl {
         two_l2_lr(T(2) * l2 * lr),
         l1_lr(l1 * lr),
         multiply(a.multiply_linear_by_lr),
+        sparse(a.sparse),
         sqrt_power(lr_power == T(-0.5)) {
     if (!a.sparse) return;
     if (!(lr > T(0))) {
@@ -328,16 +357,18 @@ struct FtrlUpdateImpl {
     const T g_shrunk = kShrinkage ? T(g + T(T(2) * shrinkage) * var) : g;
     const T new_accum = accum + g * g;
     const T sigma = Power(new_accum) - Power(accum);
+    const T bound = multiply ? l1_lr : l1;
     if (multiply) {
       linear = linear + (g_shrunk * lr - sigma * var);
-      const T x = l1_lr * Sign(linear) - linear;
-      const T y = Power(new_accum) + two_l2_lr;
-      var = Abs(linear) > l1_lr ? T(x / y) : T(0);
     } else {
       linear = linear + (g_shrunk - sigma / lr * var);
-      const T x = l1 * Sign(linear) - linear;
-      const T y = Power(new_accum) / lr + two_l2;
-      var = Abs(linear) > l1 ? T(x / y) : T(0);
+    }
+    const T y = multiply ? T(Power(new_accum) + two_l2_lr) : T(Power(new_accum) / lr + two_l2);
+    if (sparse) {
+      var = (Max(Min(linear, bound), T(-bound)) - linear) / y;
+    } else {
+      const T x = bound * Sign(linear) - linear;
+      var = Abs(linear) > bound ? T(x / y) : T(0);
     }
     accum = accum + g * g;
   }

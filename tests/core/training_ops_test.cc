@@ -55,6 +55,8 @@ TEST(TrainingOps, SnapshotTakenBeforeAStepKeepsTheOldValue) {
   EXPECT_EQ(Values<float>(snapshot), std::vector<float>({1, 2}));
 }
 
+// sg's own rule: TensorFlow's result for an aliased slot depends on its copy-on-write and its
+// Eigen expressions, so the conformance cases leave it out.
 TEST(TrainingOps, AVariablePassedAsItsOwnSlotTakesBothUpdatesInTurn) {
   TensorValue v = MakeVariable("momentum_alias", MakeTensor<float>({3}, {1, -2, 4}));
   ASSERT_TRUE(Momentum(v, v, 0.5f, MakeTensor<float>({3}, {1, 1, -1}), 0.25f).ok());

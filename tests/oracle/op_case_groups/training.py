@@ -77,7 +77,7 @@ def variant_name(v):
 
 
 def build_step(g, opt, dt, resource, sparse, shape, rows=None, ity=I32, variant=None,
-               steps=2, hide=False, grad_shape=None, override=None, init=True):
+               steps=2, hide=False, grad_shape=None, override=None, init=True, grad_values=None):
     """Makes the variables, runs `steps` chained steps of the op and returns the fetches."""
     spec = SPECS[opt]
     variant = variant or {}
@@ -111,7 +111,8 @@ def build_step(g, opt, dt, resource, sparse, shape, rows=None, ity=I32, variant=
         if "step" in spec:
             kw["global_step"] = g.const(spec["step"] + step, I64, name=f"global_step{step}")
         gshape = grad_shape or ([len(rows)] + list(shape[1:]) if sparse else list(shape))
-        grad = g.rand(dt, gshape, name=f"grad{step}")
+        grad = g.rand(dt, gshape, name=f"grad{step}") if grad_values is None else \
+            g.const(np.asarray(grad_values).reshape(gshape), dt, name=f"grad{step}")
         if hide:
             grad = hide_rank(grad)
         kw[spec.get("grad", "grad") if not sparse else "grad"] = grad
@@ -146,6 +147,10 @@ def dense_cases(g, opt, forms):
                lambda: build_step(g, opt, "float32", resource, False, [], steps=1))
         g.case(f"{op}.float.empty",
                lambda: build_step(g, opt, "float32", resource, False, [2, 0], steps=1))
+        # Infinities, NaN, signed zeros in the gradient.
+        g.case(f"{op}.float.special_grad",
+               lambda: build_step(g, opt, "float32", resource, False, [16], steps=1,
+                                  grad_values=special_values("float32")))
         g.case(f"{op}.float.grad_mismatch",
                lambda: build_step(g, opt, "float32", resource, False, [2, 3], steps=1,
                                   hide=True, grad_shape=[3, 2]), error=True)
@@ -175,6 +180,9 @@ def sparse_cases(g, opt, forms):
         g.case(f"{op}.float.no_indices",
                lambda: build_step(g, opt, "float32", resource, True, [3, 2], rows=[],
                                   steps=1))
+        g.case(f"{op}.float.special_grad",
+               lambda: build_step(g, opt, "float32", resource, True, [4, 4], rows=[3, 1, 3, 0],
+                                  steps=1, grad_values=special_values("float32")))
         g.case(f"{op}.float.out_of_range",
                lambda: build_step(g, opt, "float32", resource, True, [4, 3], rows=[1, 4],
                                   steps=1, hide=True), error=True)
