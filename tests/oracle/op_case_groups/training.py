@@ -246,3 +246,30 @@ def training_sparse(g):
     g.case("ResourceSparseApplyFtrl.float.use_locking",
            lambda: build_step(g, "Ftrl", "float32", True, True, [4, 3], rows=[2, 0, 2],
                               variant=dict(use_locking=True)))
+
+
+@group
+def training_slot_shapes(g):
+    """A resource slot of another shape than the variable (of unknown shape to the graph: a ref
+    one, or a known one, fails when the graph is built)."""
+    F = "float32"
+
+    def mismatch(sparse):
+        var = raw.VarHandleOp(dtype=F, shape=tf.TensorShape(None), shared_name="var", name="var")
+        accum = raw.VarHandleOp(dtype=F, shape=tf.TensorShape(None),
+                                shared_name="accum", name="accum")
+        inits = [raw.AssignVariableOp(resource=var, value=g.rand(F, [3, 2]), name="assign_var"),
+                 raw.AssignVariableOp(resource=accum, value=g.rand(F, [2, 3], lo=0.5, hi=2),
+                                      name="assign_accum")]
+        with tf.control_dependencies(inits):
+            if sparse:
+                op = raw.ResourceSparseApplyAdagrad(var=var, accum=accum, lr=g.const(0.1, F),
+                                                    grad=g.rand(F, [1, 2]),
+                                                    indices=g.const([1], I32), name="op")
+            else:
+                op = raw.ResourceApplyAdagrad(var=var, accum=accum, lr=g.const(0.1, F),
+                                              grad=g.rand(F, [3, 2]), name="op")
+        with tf.control_dependencies([op]):
+            return tf.constant(0, name="after")
+    g.case("ResourceApplyAdagrad.float.slot_mismatch", lambda: mismatch(False), error=True)
+    g.case("ResourceSparseApplyAdagrad.float.slot_mismatch", lambda: mismatch(True), error=True)
