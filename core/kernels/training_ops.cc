@@ -1,7 +1,8 @@
 // The dense training ops, as TensorFlow's: Apply* on reference variables (the updated variable is
 // forwarded as `out`) and ResourceApply* on resource variables. Every element of the variable and
-// its slots takes one step of the update in training_ops.h. The variables are locked together
-// for the step whatever use_locking says (TensorFlow leaves unlocked updates racy).
+// its slots takes one step of the update in training_ops.h (in parallel shards: elements are
+// independent). The variables are locked together for the step whatever use_locking says
+// (TensorFlow leaves unlocked updates racy).
 #include "core/kernels/training_ops.h"
 
 #include <string>
@@ -115,8 +116,14 @@ class ApplyOp final : public OpKernel {
     SG_RETURN_IF_ERROR(vars->EnsureAllUnshared(ctx));
     T* data[kVars];
     for (int k = 0; k < kVars; ++k) data[k] = vars->tensor(k)->template data<T>();
-    ApplyElements(update, data, 0, grad.data<T>(), grad.NumElements(),
-                  std::make_index_sequence<kVars>());
+    // Elements are independent: shards of the variable update in parallel.
+    const T* g = grad.data<T>();
+    const Eigen::TensorOpCost cost((kVars + 1) * sizeof(T), kVars * sizeof(T), 8 * kVars);
+    ctx->eigen_cpu_device().parallelFor(
+        grad.NumElements(), cost, [&](Eigen::Index begin, Eigen::Index end) {
+          ApplyElements(update, data, begin, g + begin, end - begin,
+                        std::make_index_sequence<kVars>());
+        });
     return absl::OkStatus();
   }
 
