@@ -86,6 +86,22 @@ TEST(TrainingOps, StepsLockingTheSameVariablesInOppositeOrdersDoNotDeadlock) {
   EXPECT_EQ(Values<float>(b.Get()), Values<float>(grad));
 }
 
+TEST(TrainingOps, ALargeVariableTakesEveryElementsStep) {
+  // Large enough for the device to shard the elements over its threads.
+  constexpr int kN = 1 << 18;
+  std::vector<float> init(kN), grad(kN);
+  for (int i = 0; i < kN; ++i) {
+    init[i] = static_cast<float>(i % 97);
+    grad[i] = static_cast<float>(i % 13) - 6;
+  }
+  TensorValue v = MakeVariable("gd_large", MakeTensor<float>({kN}, init));
+  NodeDef node = test::NodeDefFor("ApplyGradientDescent", {{"T", DT_FLOAT}});
+  for (const char* in : {"var", "alpha", "delta"}) node.add_input(in);
+  ASSERT_TRUE(RunNode(node, "gd", {v, V(Scalar(0.5f)), V(MakeTensor<float>({kN}, grad))}).ok());
+  const std::vector<float> got = Values<float>(v.Get());
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(got[i], init[i] - grad[i] * 0.5f) << i;
+}
+
 TEST(TrainingOps, SparseAdagradMatchesAReferenceLoopAndRejectsABadIndex) {
   const std::vector<float> var0 = {1, 2, 3, 4, 5, 6}, accum0 = {1, 1, 2, 2, 3, 3};
   TensorValue var = MakeVariable("sparse_adagrad_var", MakeTensor<float>({3, 2}, var0));
