@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "core/kernels/resource_handle_util.h"
 
@@ -153,6 +154,69 @@ absl::Status ReadResourceVariable(OpKernelContext* ctx, int input, DataType dtyp
     return errors::FailedPrecondition("Attempting to use uninitialized value ", h->name);
   }
   *value = *var->tensor();
+  return absl::OkStatus();
+}
+
+LockedVariables::~LockedVariables() { UnlockAll(); }
+
+void LockedVariables::UnlockAll() {
+  for (auto it = locked_.rbegin(); it != locked_.rend(); ++it) (*it)->Unlock();
+  locked_.clear();
+}
+
+absl::Status LockedVariables::Lock(OpKernelContext* ctx, const std::vector<int>& inputs,
+                                   DataType dtype) {
+  std::vector<absl::Mutex*> mus;
+  std::vector<std::string> names;
+  for (int input : inputs) {
+    if (ctx->input_is_ref(input)) {
+      mus.push_back(ctx->input_ref_mutex(input));
+      tensors_.push_back(ctx->mutable_input_ref(input));
+      const auto& def = ctx->op_kernel().def();
+      std::string name = def.input_size() > input ? def.input(input) : ctx->op_kernel().name();
+      names.push_back(name.substr(0, name.find(':')));
+      vars_.push_back(nullptr);
+      continue;
+    }
+    const ResourceHandle* h = nullptr;
+    SG_RETURN_IF_ERROR(ResourceHandleFromInput(ctx, input, &h));
+    std::shared_ptr<Var> var;
+    SG_RETURN_IF_ERROR(ctx->resource_manager()->Lookup<Var>(h->container, h->name, &var));
+    if (var->dtype() != dtype) {
+      return errors::InvalidArgument("node '", ctx->op_kernel().name(),
+                                     "': trying to update variable ", h->name, " of dtype ",
+                                     DataTypeString(var->dtype()), " with ",
+                                     DataTypeString(dtype));
+    }
+    mus.push_back(var->mu());
+    tensors_.push_back(var->tensor());
+    names.push_back(h->name);
+    vars_.push_back(std::move(var));
+  }
+  std::vector<absl::Mutex*> order = mus;
+  std::sort(order.begin(), order.end());
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  for (absl::Mutex* mu : order) {
+    mu->Lock();
+    locked_.push_back(mu);
+  }
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const bool initialized =
+        tensors_[k]->IsInitialized() && (vars_[k] == nullptr || vars_[k]->is_initialized);
+    if (!initialized) {
+      UnlockAll();
+      return errors::FailedPrecondition("Attempting to use uninitialized variables: ", names[k],
+                                        " (node '", ctx->op_kernel().name(), "')");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LockedVariables::EnsureAllUnshared(OpKernelContext* ctx) {
+  std::vector<Tensor*> distinct = tensors_;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (Tensor* t : distinct) SG_RETURN_IF_ERROR(EnsureUnshared(ctx, t));
   return absl::OkStatus();
 }
 

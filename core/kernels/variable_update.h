@@ -8,6 +8,8 @@
 #define SG_CORE_KERNELS_VARIABLE_UPDATE_H_
 
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "core/framework/op_kernel.h"
@@ -50,6 +52,39 @@ absl::Status UpdateVariable(OpKernelContext* ctx, int input, DataType dtype,
 // NOT_FOUND when the resource does not exist, INVALID_ARGUMENT when it holds another dtype than
 // `dtype`, FAILED_PRECONDITION when it is uninitialized.
 absl::Status ReadResourceVariable(OpKernelContext* ctx, int input, DataType dtype, Tensor* value);
+
+// The variables behind several inputs of one kernel (ref inputs or DT_RESOURCE handles to Vars),
+// locked exclusively together for the object's lifetime: each distinct mutex once, in address
+// order, so kernels locking overlapping sets cannot deadlock, and an input that names the same
+// variable as an earlier one gets that variable's tensor. For the training ops, which update a
+// variable and its slots in one step.
+class LockedVariables {
+ public:
+  LockedVariables() = default;
+  LockedVariables(const LockedVariables&) = delete;
+  LockedVariables& operator=(const LockedVariables&) = delete;
+  ~LockedVariables();
+
+  // Looks up and locks the variables of `inputs`, which must hold `dtype` and be initialized:
+  // FAILED_PRECONDITION for an uninitialized variable (TensorFlow's "Attempting to use
+  // uninitialized variables" message), NOT_FOUND for a resource that does not exist,
+  // INVALID_ARGUMENT for a resource of another dtype. On error nothing stays locked.
+  absl::Status Lock(OpKernelContext* ctx, const std::vector<int>& inputs, DataType dtype);
+
+  // The tensor of the k-th variable of `inputs`; valid while locked. Call EnsureUnshared on it
+  // before writing.
+  Tensor* tensor(int k) const { return tensors_[k]; }
+
+  // Makes every distinct variable's buffer unshared (see EnsureUnshared).
+  absl::Status EnsureAllUnshared(OpKernelContext* ctx);
+
+ private:
+  void UnlockAll();
+
+  std::vector<std::shared_ptr<Var>> vars_;  // keeps resource variables alive
+  std::vector<absl::Mutex*> locked_;
+  std::vector<Tensor*> tensors_;
+};
 
 }  // namespace sg
 
