@@ -1,0 +1,141 @@
+// Gradient ops of the neural-network family, with TensorFlow's OpDefs and shape functions: the
+// activation gradients (ReluGrad ... InvGrad), BiasAddGrad, L2Loss,
+// SparseSoftmaxCrossEntropyWithLogits and BroadcastGradientArgs. Kernels live in
+// core/kernels/{cwise_grad_ops,bias_add_op,xent_op,nn_grad_misc_ops}.cc.
+#include <cstdint>
+
+#include "core/framework/op.h"
+#include "core/framework/shape_inference.h"
+
+namespace sg {
+namespace {
+
+using Shape = PartialTensorShape;
+
+// Output 0 is inputs 0 and 1 merged (they must agree where both are known).
+absl::Status MergeBothInputs(InferenceContext* c) {
+  auto merged = c->input(0).Merge(c->input(1));
+  if (!merged.ok()) {
+    return c->Error("inputs must have the same shape: ", c->input(0).DebugString(), " vs. ",
+                    c->input(1).DebugString());
+  }
+  c->set_output(0, *merged);
+  return absl::OkStatus();
+}
+
+// BiasAddGrad: out_backprop of rank >= 2 (>= 3 for NCHW) gives [channels] (the last dim, or
+// dim 1 for NCHW).
+absl::Status BiasAddGradShape(InferenceContext* c) {
+  std::string format = "NHWC";
+  c->GetAttr("data_format", &format).IgnoreError();
+  Shape in;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, format == "NCHW" ? 3 : 2, &in));
+  if (in.unknown_rank()) {
+    c->set_output(0, Shape({-1}));
+    return absl::OkStatus();
+  }
+  c->set_output(0, Shape({in.dim_size(format == "NCHW" ? 1 : in.dims() - 1)}));
+  return absl::OkStatus();
+}
+
+// SparseSoftmaxCrossEntropyWithLogits: features [batch, classes], labels [batch].
+absl::Status SparseXentShape(InferenceContext* c) {
+  Shape features, labels;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 2, &features));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &labels));
+  int64_t batch = features.dim_size(0);
+  const int64_t lb = labels.dim_size(0);
+  if (batch >= 0 && lb >= 0 && batch != lb) {
+    return c->Error("Dimensions must be equal, but are ", batch, " and ", lb);
+  }
+  if (batch < 0) batch = lb;
+  c->set_output(0, Shape({batch}));
+  c->set_output(1, Shape({batch, features.dim_size(1)}));
+  return absl::OkStatus();
+}
+
+absl::Status BroadcastGradientArgsShape(InferenceContext* c) {
+  Shape s;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 1, &s));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &s));
+  c->set_output(0, Shape({-1}));
+  c->set_output(1, Shape({-1}));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// ---- Activation gradients (TensorFlow's nn_ops) ---------------------------------------------
+
+#define SG_REAL_TYPES \
+  "{float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64}"
+
+// backprops = gradients where features > 0 (and < 6 for Relu6Grad), else 0.
+REGISTER_OP("ReluGrad").Input("gradients: T").Input("features: T").Output("backprops: T")
+    .Attr("T: " SG_REAL_TYPES).SetShapeFn(MergeBothInputs);
+REGISTER_OP("Relu6Grad").Input("gradients: T").Input("features: T").Output("backprops: T")
+    .Attr("T: " SG_REAL_TYPES).SetShapeFn(MergeBothInputs);
+#undef SG_REAL_TYPES
+// EluGrad and SeluGrad take the forward op's outputs.
+REGISTER_OP("EluGrad").Input("gradients: T").Input("outputs: T").Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}").SetShapeFn(MergeBothInputs);
+REGISTER_OP("SeluGrad").Input("gradients: T").Input("outputs: T").Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}").SetShapeFn(MergeBothInputs);
+REGISTER_OP("LeakyReluGrad").Input("gradients: T").Input("features: T").Output("backprops: T")
+    .Attr("alpha: float = 0.2").Attr("T: {half, bfloat16, float, double} = DT_FLOAT")
+    .SetShapeFn(MergeBothInputs);
+REGISTER_OP("SoftplusGrad").Input("gradients: T").Input("features: T").Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}").SetShapeFn(MergeBothInputs);
+REGISTER_OP("SoftsignGrad").Input("gradients: T").Input("features: T").Output("backprops: T")
+    .Attr("T: {half, bfloat16, float, double}").SetShapeFn(MergeBothInputs);
+
+// ---- Gradients of unary math ops, from their output y (TensorFlow's math_ops) ---------------
+
+// z has y's shape (TensorFlow's kernel only checks that dy has as many elements).
+#define SG_UNARY_GRAD_OP(NAME)                                                             \
+  REGISTER_OP(NAME).Input("y: T").Input("dy: T").Output("z: T")                            \
+      .Attr("T: {bfloat16, half, float, double, complex64, complex128}")                   \
+      .SetShapeFn(shape_fns::Unchanged)
+SG_UNARY_GRAD_OP("SigmoidGrad");  // z = dy * y * (1 - y)
+SG_UNARY_GRAD_OP("TanhGrad");     // z = dy * (1 - y^2)
+SG_UNARY_GRAD_OP("SqrtGrad");     // z = dy * 0.5 / conj(y)
+SG_UNARY_GRAD_OP("RsqrtGrad");    // z = dy * -0.5 * conj(y)^3
+SG_UNARY_GRAD_OP("ReciprocalGrad");  // z = -dy * conj(y)^2
+SG_UNARY_GRAD_OP("InvGrad");
+#undef SG_UNARY_GRAD_OP
+
+// ---- Losses, bias and broadcast gradients ----------------------------------------------------
+
+// The sum of out_backprop over every dim but the channel one.
+REGISTER_OP("BiasAddGrad")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+          "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .SetShapeFn(BiasAddGradShape);
+
+// output = sum(t^2) / 2, a scalar.
+REGISTER_OP("L2Loss").Input("t: T").Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}").SetShapeFn(shape_fns::Scalar);
+
+// SoftmaxCrossEntropyWithLogits with labels as class indices in [0, classes).
+REGISTER_OP("SparseSoftmaxCrossEntropyWithLogits")
+    .Input("features: T")
+    .Input("labels: Tlabels")
+    .Output("loss: T")
+    .Output("backprop: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("Tlabels: {int32, int64} = DT_INT64")
+    .SetShapeFn(SparseXentShape);
+
+// The reduction indices of the gradients of a broadcasting binary op with input shapes s0, s1.
+REGISTER_OP("BroadcastGradientArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Output("r1: T")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .SetShapeFn(BroadcastGradientArgsShape);
+
+}  // namespace sg
