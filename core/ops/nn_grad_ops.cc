@@ -1,8 +1,9 @@
 // Gradient ops of the neural-network family, with TensorFlow's OpDefs and shape functions: the
 // activation gradients (ReluGrad ... InvGrad), BiasAddGrad, L2Loss,
-// SparseSoftmaxCrossEntropyWithLogits and BroadcastGradientArgs. Kernels live in
-// core/kernels/{cwise_grad_ops,bias_add_op,xent_op,nn_grad_misc_ops}.cc.
+// SparseSoftmaxCrossEntropyWithLogits, BroadcastGradientArgs and the pooling gradients. Kernels
+// live in core/kernels/{cwise_grad_ops,bias_add_op,xent_op,nn_grad_misc_ops,pooling_grad_ops}.cc.
 #include <cstdint>
+#include <vector>
 
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
@@ -60,6 +61,27 @@ absl::Status BroadcastGradientArgsShape(InferenceContext* c) {
   SG_RETURN_IF_ERROR(c->WithRank(1, 1, &s));
   c->set_output(0, Shape({-1}));
   c->set_output(1, Shape({-1}));
+  return absl::OkStatus();
+}
+
+// Output 0 has the shape of input `i`, which must have rank `rank`.
+absl::Status ShapeOfInput(InferenceContext* c, int i, int rank) {
+  Shape s;
+  SG_RETURN_IF_ERROR(c->WithRank(i, rank, &s));
+  c->set_output(0, s);
+  return absl::OkStatus();
+}
+
+// Output 0 is the shape held by input 0 (a vector of `rank` values).
+absl::Status ShapeFromShapeInput(InferenceContext* c, int rank) {
+  Shape v;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 1, &v));
+  Shape s = c->InputAsShape(0);
+  if (s.unknown_rank()) s = Shape(std::vector<int64_t>(rank, -1));
+  if (s.dims() != rank) {
+    return c->Error("Shape must be rank ", rank, " but is rank ", s.dims());
+  }
+  c->set_output(0, s);
   return absl::OkStatus();
 }
 
@@ -137,5 +159,124 @@ REGISTER_OP("BroadcastGradientArgs")
     .Output("r1: T")
     .Attr("T: {int32, int64} = DT_INT32")
     .SetShapeFn(BroadcastGradientArgsShape);
+
+// ---- Pooling gradients -----------------------------------------------------------------------
+
+#define SG_POOL_TYPES \
+  "{float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64}"
+
+// The gradient of AvgPool for an input of shape orig_input_shape.
+REGISTER_OP("AvgPoolGrad")
+    .Input("orig_input_shape: int32")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn([](InferenceContext* c) { return ShapeFromShapeInput(c, 4); });
+
+// The gradient of MaxPool with respect to its input.
+REGISTER_OP("MaxPoolGrad")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("T: " SG_POOL_TYPES " = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return ShapeOfInput(c, 0, 4); });
+
+REGISTER_OP("MaxPoolGradV2")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Input("ksize: int32")
+    .Input("strides: int32")
+    .Output("output: T")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("T: " SG_POOL_TYPES " = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return ShapeOfInput(c, 0, 4); });
+
+// The gradient of MaxPoolGrad with respect to its grad input: orig_output's shape.
+REGISTER_OP("MaxPoolGradGrad")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("T: " SG_POOL_TYPES)
+    .SetShapeFn([](InferenceContext* c) { return ShapeOfInput(c, 1, 4); });
+
+REGISTER_OP("MaxPoolGradGradV2")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Input("ksize: int32")
+    .Input("strides: int32")
+    .Output("output: T")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("T: " SG_POOL_TYPES)
+    .SetShapeFn([](InferenceContext* c) { return ShapeOfInput(c, 1, 4); });
+
+// The gradient of MaxPoolWithArgmax, scattered by its argmax output.
+REGISTER_OP("MaxPoolGradWithArgmax")
+    .Input("input: T")
+    .Input("grad: T")
+    .Input("argmax: Targmax")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("include_batch_in_index: bool = false")
+    .Attr("Targmax: {int32, int64}")
+    .Attr("T: " SG_POOL_TYPES)
+    .SetShapeFn([](InferenceContext* c) { return ShapeOfInput(c, 0, 4); });
+
+REGISTER_OP("AvgPool3DGrad")
+    .Input("orig_input_shape: int32")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 5")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn([](InferenceContext* c) { return ShapeFromShapeInput(c, 5); });
+
+REGISTER_OP("MaxPool3DGrad")
+    .Input("orig_input: TInput")
+    .Input("orig_output: TInput")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 5")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'")
+    .Attr("T: {half, bfloat16, float} = DT_FLOAT")
+    .Attr("TInput: {half, bfloat16, float} = DT_FLOAT")
+    .SetShapeFn([](InferenceContext* c) { return ShapeOfInput(c, 0, 5); });
+
+REGISTER_OP("MaxPool3DGradGrad")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 5")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'")
+    .Attr("T: " SG_POOL_TYPES)
+    .SetShapeFn([](InferenceContext* c) { return ShapeOfInput(c, 1, 5); });
+#undef SG_POOL_TYPES
 
 }  // namespace sg

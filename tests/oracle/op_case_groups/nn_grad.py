@@ -156,3 +156,252 @@ def nn_grad_loss(g):
     g.case("BroadcastGradientArgs.int32.not_vector",
            lambda: raw.BroadcastGradientArgs(s0=hide_rank(g.const([[2, 3]], "int32")),
                                              s1=g.const([3], "int32"), name="op"), error=True)
+
+
+# ---- pooling -----------------------------------------------------------------------------------
+
+def pool_geometry(n, k, s, pad):
+    """Output size and leading padding along one dim, TensorFlow's arithmetic."""
+    if pad == "VALID":
+        return (n - k + s) // s, 0
+    out = (n + s - 1) // s
+    return out, max((out - 1) * s + k - n, 0) // 2
+
+
+def np_max_pool(x, k, s, pad):
+    """MaxPool of channels-last `x` (spatial window k, strides s) with TensorFlow's first-maximum
+    argmax (flat within the image), as numpy arrays."""
+    x = np.asarray(x)
+    nd = x.ndim - 2
+    geo = [pool_geometry(x.shape[1 + i], k[i], s[i], pad) for i in range(nd)]
+    outs = [o for o, _ in geo]
+    y = np.zeros([x.shape[0]] + outs + [x.shape[-1]], dtype=x.dtype)
+    arg = np.zeros(y.shape, dtype=np.int64)
+    for b in range(x.shape[0]):
+        for o in np.ndindex(*outs):
+            lo = [max(o[i] * s[i] - geo[i][1], 0) for i in range(nd)]
+            hi = [min(o[i] * s[i] - geo[i][1] + k[i], x.shape[1 + i]) for i in range(nd)]
+            for c in range(x.shape[-1]):
+                best, where = None, -1
+                for p in np.ndindex(*[h - l for l, h in zip(lo, hi)]):
+                    q = tuple(l + d for l, d in zip(lo, p))
+                    v = x[(b,) + q + (c,)]
+                    if where < 0 or best < v:
+                        best = v
+                        where = int(np.ravel_multi_index(q + (c,), x.shape[1:]))
+                y[(b,) + o + (c,)] = best
+                arg[(b,) + o + (c,)] = where
+    return y, arg
+
+
+POOL_GRAD_CASES = [
+    # name, input NHWC, ksize, strides, padding
+    ("valid", [1, 4, 4, 2], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    ("same", [2, 5, 4, 2], [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
+    ("overlap", [1, 4, 5, 1], [1, 3, 2, 1], [1, 1, 1, 1], "SAME"),
+    ("stride_gt_k", [1, 7, 6, 1], [1, 2, 2, 1], [1, 3, 3, 1], "VALID"),
+    ("big_window", [1, 3, 3, 2], [1, 4, 5, 1], [1, 1, 2, 1], "SAME"),
+    ("empty_batch", [0, 4, 4, 1], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+]
+
+
+def pool_input(g, dt, shape):
+    """Values with many ties (whole numbers in [-3, 3]), so the tie-breaking shows."""
+    return np.round(g.vals(dt, shape, lo=-3, hi=3).astype(np.float64)).astype(npdtype(dt))
+
+
+@group
+def nn_grad_maxpool(g):
+    for op in ("MaxPoolGrad", "MaxPoolGradV2", "MaxPoolGradGrad", "MaxPoolGradGradV2"):
+        v2 = op.endswith("V2")
+        gradgrad = "GradGrad" in op
+        for dt in tf_types(op):
+            for sname, x, k, st, pad in POOL_GRAD_CASES:
+                if dt != "float32" and sname != "same":
+                    continue
+                if v2 and sname not in ("same", "overlap"):
+                    continue
+                def build():
+                    xv = pool_input(g, dt, x)
+                    yv, _ = np_max_pool(xv, k[1:3], st[1:3], pad)
+                    grad = g.rand(dt, x if gradgrad else yv.shape, lo=-4, hi=4)
+                    args = dict(orig_input=g.const(xv, dt), orig_output=g.const(yv, dt),
+                                grad=grad, padding=pad, name="op")
+                    if v2:
+                        args.update(ksize=g.const(k, "int32"), strides=g.const(st, "int32"))
+                    else:
+                        args.update(ksize=k, strides=st)
+                    return op_fn(op)(**args)
+                g.case(f"{op}.{sgname(dt)}.{sname}", build)
+        # Errors: NCHW (TensorFlow's CPU kernels are NHWC only), a grad or orig_output of the
+        # wrong shape.
+        def bad(fmt="NHWC", grad_shape=None, out_shape=None):
+            def build():
+                x = [1, 4, 4, 1] if fmt == "NHWC" else [1, 1, 4, 4]
+                k = [1, 2, 2, 1] if fmt == "NHWC" else [1, 1, 2, 2]
+                y = out_shape or ([1, 2, 2, 1] if fmt == "NHWC" else [1, 1, 2, 2])
+                gs = grad_shape or (x if gradgrad else y)
+                args = dict(orig_input=hide_shape(g.rand("float32", x)),
+                            orig_output=hide_shape(g.rand("float32", y)),
+                            grad=hide_shape(g.rand("float32", gs)), padding="VALID",
+                            data_format=fmt, name="op")
+                if v2:
+                    args.update(ksize=g.const(k, "int32"), strides=g.const(k, "int32"))
+                else:
+                    args.update(ksize=k, strides=k)
+                return op_fn(op)(**args)
+            return build
+        g.case(f"{op}.float.nchw", bad(fmt="NCHW"), error=True)
+        g.case(f"{op}.float.bad_grad", bad(grad_shape=[1, 3, 3, 1]), error=True)
+        g.case(f"{op}.float.bad_orig_output", bad(out_shape=[1, 3, 2, 1]), error=True)
+    # MaxPoolGrad with EXPLICIT padding.
+    g.case("MaxPoolGrad.float.explicit",
+           lambda: raw.MaxPoolGrad(
+               orig_input=g.rand("float32", [1, 4, 4, 1]),
+               orig_output=raw.MaxPool(input=g.rand("float32", [1, 4, 4, 1]), ksize=[1, 2, 2, 1],
+                                       strides=[1, 2, 2, 1], padding="EXPLICIT",
+                                       explicit_paddings=[0, 0, 1, 1, 0, 1, 0, 0]),
+               grad=g.rand("float32", [1, 3, 2, 1]), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+               padding="EXPLICIT", explicit_paddings=[0, 0, 1, 1, 0, 1, 0, 0], name="op"))
+    g.case("MaxPoolGradV2.float.bad_ksize",
+           lambda: raw.MaxPoolGradV2(
+               orig_input=g.rand("float32", [1, 4, 4, 1]),
+               orig_output=g.rand("float32", [1, 2, 2, 1]), grad=g.rand("float32", [1, 2, 2, 1]),
+               ksize=hide_shape(g.const([1, 2, 2], "int32")),
+               strides=g.const([1, 2, 2, 1], "int32"), padding="VALID", name="op"), error=True)
+
+    op = "MaxPoolGradWithArgmax"
+    for dt in tf_types(op):
+        for sname, x, k, st, pad in POOL_GRAD_CASES:
+            if dt != "float32" and sname != "same":
+                continue
+            for batch_index in ((False, True) if dt == "float32" else (False,)):
+                def build():
+                    xv = pool_input(g, dt, x)
+                    yv, arg = np_max_pool(xv, k[1:3], st[1:3], pad)
+                    if batch_index:
+                        arg = arg + (np.arange(arg.shape[0]) * int(np.prod(x[1:]))).reshape(
+                            [-1, 1, 1, 1])
+                    return raw.MaxPoolGradWithArgmax(
+                        input=g.const(xv, dt), grad=g.rand(dt, yv.shape, lo=-4, hi=4),
+                        argmax=g.const(arg, "int64"), ksize=k, strides=st, padding=pad,
+                        include_batch_in_index=batch_index, name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}{'_batch' if batch_index else ''}", build)
+    g.case(f"{op}.float.bad_grad",
+           lambda: raw.MaxPoolGradWithArgmax(
+               input=g.rand("float32", [1, 4, 4, 1]),
+               grad=hide_shape(g.rand("float32", [1, 3, 3, 1])),
+               argmax=hide_shape(g.const(np.zeros([1, 2, 2, 1]), "int64")), ksize=[1, 2, 2, 1],
+               strides=[1, 2, 2, 1], padding="VALID", name="op"), error=True)
+    g.case(f"{op}.float.bad_argmax",
+           lambda: raw.MaxPoolGradWithArgmax(
+               input=g.rand("float32", [1, 4, 4, 1]), grad=g.rand("float32", [1, 2, 2, 1]),
+               argmax=hide_shape(g.const(np.zeros([1, 2, 1, 1]), "int64")), ksize=[1, 2, 2, 1],
+               strides=[1, 2, 2, 1], padding="VALID", name="op"), error=True)
+    # An argmax beyond the input makes TensorFlow's kernel abort the process (a CHECK), so it
+    # has no case here; sg returns INVALID_ARGUMENT.
+
+
+@group
+def nn_grad_avgpool(g):
+    op = "AvgPoolGrad"
+    for dt in tf_types(op):
+        for sname, x, k, st, pad in POOL_GRAD_CASES:
+            if dt != "float32" and sname not in ("same", "overlap"):
+                continue
+            def build():
+                out = [x[0]] + [pool_geometry(x[1 + i], k[1 + i], st[1 + i], pad)[0]
+                                for i in range(2)] + [x[3]]
+                return raw.AvgPoolGrad(orig_input_shape=g.const(x, "int32"),
+                                       grad=g.rand(dt, out, lo=-4, hi=4), ksize=k, strides=st,
+                                       padding=pad, name="op")
+            g.case(f"{op}.{sgname(dt)}.{sname}", build)
+    g.case(f"{op}.float.nchw",
+           lambda: raw.AvgPoolGrad(orig_input_shape=g.const([1, 1, 4, 4], "int32"),
+                                   grad=g.rand("float32", [1, 1, 2, 2]), ksize=[1, 1, 2, 2],
+                                   strides=[1, 1, 2, 2], padding="VALID", data_format="NCHW",
+                                   name="op"), error=True)
+    g.case(f"{op}.float.negative_dim",
+           lambda: raw.AvgPoolGrad(orig_input_shape=hide_shape(g.const([1, -4, 4, 1], "int32")),
+                                   grad=g.rand("float32", [1, 2, 2, 1]), ksize=[1, 2, 2, 1],
+                                   strides=[1, 2, 2, 1], padding="VALID", name="op"), error=True)
+    g.case(f"{op}.float.shape_not_4",
+           lambda: raw.AvgPoolGrad(orig_input_shape=hide_shape(g.const([1, 4, 4], "int32")),
+                                   grad=g.rand("float32", [1, 2, 2, 1]), ksize=[1, 2, 2, 1],
+                                   strides=[1, 2, 2, 1], padding="VALID", name="op"), error=True)
+    # A grad with more windows than the input has: TensorFlow spreads the ones in range.
+    g.case(f"{op}.float.grad_too_big",
+           lambda: raw.AvgPoolGrad(orig_input_shape=g.const([1, 4, 4, 1], "int32"),
+                                   grad=g.rand("float32", [1, 3, 3, 1]), ksize=[1, 2, 2, 1],
+                                   strides=[1, 2, 2, 1], padding="VALID", name="op"))
+    g.case(f"{op}.float.grad_far_too_big",
+           lambda: raw.AvgPoolGrad(orig_input_shape=g.const([1, 4, 4, 1], "int32"),
+                                   grad=g.rand("float32", [1, 4, 4, 1]), ksize=[1, 2, 2, 1],
+                                   strides=[1, 2, 2, 1], padding="VALID", name="op"), error=True)
+
+
+POOL3D_GRAD_CASES = [
+    # name, input NDHWC, ksize, strides, padding
+    ("valid", [1, 4, 4, 4, 2], [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "VALID"),
+    ("same", [2, 3, 5, 4, 1], [1, 2, 3, 3, 1], [1, 1, 2, 2, 1], "SAME"),
+    ("overlap", [1, 3, 4, 3, 1], [1, 2, 2, 2, 1], [1, 1, 1, 1, 1], "VALID"),
+]
+
+
+@group
+def nn_grad_pool3d(g):
+    for op in ("MaxPool3DGrad", "AvgPool3DGrad", "MaxPool3DGradGrad"):
+        for dt in tf_types(op):
+            for sname, x, k, st, pad in POOL3D_GRAD_CASES:
+                if dt != "float32" and sname != "same":
+                    continue
+                def build():
+                    xv = pool_input(g, dt, x)
+                    yv, _ = np_max_pool(xv, k[1:4], st[1:4], pad)
+                    if op == "AvgPool3DGrad":
+                        return raw.AvgPool3DGrad(orig_input_shape=g.const(x, "int32"),
+                                                 grad=g.rand(dt, yv.shape, lo=-4, hi=4),
+                                                 ksize=k, strides=st, padding=pad, name="op")
+                    grad = g.rand(dt, x if op == "MaxPool3DGradGrad" else yv.shape, lo=-4,
+                                  hi=4)
+                    return op_fn(op)(orig_input=g.const(xv, dt), orig_output=g.const(yv, dt),
+                                     grad=grad, ksize=k, strides=st, padding=pad, name="op")
+                g.case(f"{op}.{sgname(dt)}.{sname}", build)
+        g.case(f"{op}.float.ncdhw",
+               lambda: (raw.AvgPool3DGrad(orig_input_shape=g.const([1, 1, 4, 4, 4], "int32"),
+                                          grad=g.rand("float32", [1, 1, 2, 2, 2]),
+                                          ksize=[1, 1, 2, 2, 2], strides=[1, 1, 2, 2, 2],
+                                          padding="VALID", data_format="NCDHW", name="op")
+                        if op == "AvgPool3DGrad" else
+                        op_fn(op)(orig_input=g.rand("float32", [1, 1, 4, 4, 4]),
+                                  orig_output=g.rand("float32", [1, 1, 2, 2, 2]),
+                                  grad=g.rand("float32", [1, 1, 2, 2, 2] if op == "MaxPool3DGrad"
+                                              else [1, 1, 4, 4, 4]),
+                                  ksize=[1, 1, 2, 2, 2], strides=[1, 1, 2, 2, 2],
+                                  padding="VALID", data_format="NCDHW", name="op")),
+               error=True)
+    g.case("MaxPool3DGrad.float.bad_grad",
+           lambda: raw.MaxPool3DGrad(orig_input=g.rand("float32", [1, 4, 4, 4, 1]),
+                                     orig_output=g.rand("float32", [1, 2, 2, 2, 1]),
+                                     grad=hide_shape(g.rand("float32", [1, 1, 2, 2, 1])),
+                                     ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1],
+                                     padding="VALID", name="op"), error=True)
+    g.case("MaxPool3DGradGrad.float.bad_orig_output",
+           lambda: raw.MaxPool3DGradGrad(orig_input=g.rand("float32", [1, 4, 4, 4, 1]),
+                                         orig_output=hide_shape(g.rand("float32", [1, 1, 2, 2, 1])),
+                                         grad=g.rand("float32", [1, 4, 4, 4, 1]),
+                                         ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1],
+                                         padding="VALID", name="op"), error=True)
+    g.case("AvgPool3DGrad.float.batch_mismatch",
+           lambda: raw.AvgPool3DGrad(orig_input_shape=g.const([2, 4, 4, 4, 1], "int32"),
+                                     grad=g.rand("float32", [1, 2, 2, 2, 1]),
+                                     ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1],
+                                     padding="VALID", name="op"), error=True)
+    # MaxPool3DGrad gives the gradient to every element within 1e-5 of the maximum.
+    g.case("MaxPool3DGrad.float.near_ties",
+           lambda: raw.MaxPool3DGrad(
+               orig_input=g.const(np.array([1.0, 1.000001, 0.99, 1.0, 0.5, 1.00002, 0.2, 1.0],
+                                           dtype=np.float32).reshape([1, 2, 2, 2, 1])),
+               orig_output=g.const(np.array([1.00002], dtype=np.float32).reshape([1, 1, 1, 1, 1])),
+               grad=g.const(np.array([3.0], dtype=np.float32).reshape([1, 1, 1, 1, 1])),
+               ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding="VALID", name="op"))
