@@ -1,8 +1,10 @@
 // Gradient ops of the neural-network family, with TensorFlow's OpDefs and shape functions: the
 // activation gradients (ReluGrad ... InvGrad), BiasAddGrad, L2Loss,
-// SparseSoftmaxCrossEntropyWithLogits, BroadcastGradientArgs and the pooling gradients. Kernels
-// live in core/kernels/{cwise_grad_ops,bias_add_op,xent_op,nn_grad_misc_ops,pooling_grad_ops}.cc.
+// SparseSoftmaxCrossEntropyWithLogits, BroadcastGradientArgs, the pooling and the batch norm
+// gradients. Kernels live in core/kernels/{cwise_grad_ops,bias_add_op,xent_op,nn_grad_misc_ops,
+// pooling_grad_ops,batch_norm_grad_op}.cc.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/framework/op.h"
@@ -82,6 +84,58 @@ absl::Status ShapeFromShapeInput(InferenceContext* c, int rank) {
     return c->Error("Shape must be rank ", rank, " but is rank ", s.dims());
   }
   c->set_output(0, s);
+  return absl::OkStatus();
+}
+
+// FusedBatchNormGrad*: x_backprop has x's shape; scale and offset backprops [channels]; the
+// two reserve spaces out are empty vectors.
+absl::Status FusedBatchNormGradShape(InferenceContext* c) {
+  std::string format = "NHWC";
+  c->GetAttr("data_format", &format).IgnoreError();
+  const int rank = format.size() == 5 ? 5 : 4;
+  Shape dy, x, v;
+  SG_RETURN_IF_ERROR(c->WithRank(0, rank, &dy));
+  SG_RETURN_IF_ERROR(c->WithRank(1, rank, &x));
+  auto merged = dy.Merge(x);
+  if (!merged.ok()) {
+    return c->Error("y_backprop and x must have the same shape: ", dy.DebugString(), " vs. ",
+                    x.DebugString());
+  }
+  const bool channels_last = format == "NHWC" || format == "NDHWC";
+  int64_t channels = merged->dim_size(channels_last ? rank - 1 : 1);
+  for (int i = 2; i < 5; ++i) {
+    SG_RETURN_IF_ERROR(c->WithRank(i, 1, &v));
+    const int64_t n = v.dim_size(0);
+    if (n >= 0 && channels >= 0 && n != channels) {
+      return c->Error("Dimensions must be equal, but are ", channels, " and ", n);
+    }
+    if (channels < 0) channels = n;
+  }
+  c->set_output(0, *merged);
+  c->set_output(1, Shape({channels}));
+  c->set_output(2, Shape({channels}));
+  c->set_output(3, Shape({0}));
+  c->set_output(4, Shape({0}));
+  return absl::OkStatus();
+}
+
+// BatchNormWithGlobalNormalizationGrad: dx has t's shape, the others [depth].
+absl::Status BatchNormGlobalGradShape(InferenceContext* c) {
+  Shape t, v;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &t));
+  int64_t depth = t.dim_size(3);
+  for (int i = 1; i < 4; ++i) {
+    SG_RETURN_IF_ERROR(c->WithRank(i, 1, &v));
+    if (depth < 0) depth = v.dim_size(0);
+  }
+  SG_RETURN_IF_ERROR(c->WithRank(4, 4, &v));
+  auto merged = t.Merge(v);
+  if (!merged.ok()) {
+    return c->Error("t and backprop must have the same shape: ", t.DebugString(), " vs. ",
+                    v.DebugString());
+  }
+  c->set_output(0, *merged);
+  for (int i = 1; i < 5; ++i) c->set_output(i, Shape({depth}));
   return absl::OkStatus();
 }
 
@@ -278,5 +332,80 @@ REGISTER_OP("MaxPool3DGradGrad")
     .Attr("T: " SG_POOL_TYPES)
     .SetShapeFn([](InferenceContext* c) { return ShapeOfInput(c, 1, 5); });
 #undef SG_POOL_TYPES
+
+// ---- Batch normalization gradients -----------------------------------------------------------
+
+REGISTER_OP("FusedBatchNormGrad")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: T")
+    .Input("reserve_space_1: T")
+    .Input("reserve_space_2: T")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: T")
+    .Output("offset_backprop: T")
+    .Output("reserve_space_3: T")
+    .Output("reserve_space_4: T")
+    .Attr("T: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("is_training: bool = true")
+    .SetShapeFn(FusedBatchNormGradShape);
+
+REGISTER_OP("FusedBatchNormGradV2")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: float")
+    .Input("reserve_space_1: U")
+    .Input("reserve_space_2: U")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: U")
+    .Output("offset_backprop: U")
+    .Output("reserve_space_3: U")
+    .Output("reserve_space_4: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("is_training: bool = true")
+    .SetShapeFn(FusedBatchNormGradShape);
+
+REGISTER_OP("FusedBatchNormGradV3")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: float")
+    .Input("reserve_space_1: U")
+    .Input("reserve_space_2: U")
+    .Input("reserve_space_3: U")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: U")
+    .Output("offset_backprop: U")
+    .Output("reserve_space_4: U")
+    .Output("reserve_space_5: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NDHWC', 'NCDHW'} = 'NHWC'")
+    .Attr("is_training: bool = true")
+    .SetShapeFn(FusedBatchNormGradShape);
+
+// The gradients of BatchNormWithGlobalNormalization (deprecated at GraphDef version 9).
+REGISTER_OP("BatchNormWithGlobalNormalizationGrad")
+    .Input("t: T")
+    .Input("m: T")
+    .Input("v: T")
+    .Input("gamma: T")
+    .Input("backprop: T")
+    .Output("dx: T")
+    .Output("dm: T")
+    .Output("dv: T")
+    .Output("db: T")
+    .Output("dg: T")
+    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+          "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("variance_epsilon: float")
+    .Attr("scale_after_normalization: bool")
+    .Deprecated(9, "Use tf.nn.batch_normalization()")
+    .SetShapeFn(BatchNormGlobalGradShape);
 
 }  // namespace sg

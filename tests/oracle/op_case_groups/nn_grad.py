@@ -405,3 +405,108 @@ def nn_grad_pool3d(g):
                orig_output=g.const(np.array([1.00002], dtype=np.float32).reshape([1, 1, 1, 1, 1])),
                grad=g.const(np.array([3.0], dtype=np.float32).reshape([1, 1, 1, 1, 1])),
                ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding="VALID", name="op"))
+
+
+# ---- batch normalization -----------------------------------------------------------------------
+
+@group
+def nn_grad_batch_norm(g):
+    for op in ("FusedBatchNormGrad", "FusedBatchNormGradV2", "FusedBatchNormGradV3"):
+        for dt in tf_types(op):
+            variants = [("train", True, "NHWC"), ("infer", False, "NHWC")]
+            if dt == "float32":
+                variants += [("train_nchw", True, "NCHW"), ("infer_nchw", False, "NCHW"),
+                             ("train_empty", True, "NHWC")]
+                if op == "FusedBatchNormGradV3":
+                    variants += [("train_ndhwc", True, "NDHWC"), ("infer_ndhwc", False, "NDHWC"),
+                                 ("train_ncdhw", True, "NCDHW"), ("infer_ncdhw", False, "NCDHW")]
+            for sname, training, fmt in variants:
+                def build():
+                    c = 3
+                    shape = {"NHWC": [2, 3, 2, c], "NCHW": [2, c, 3, 2],
+                             "NDHWC": [2, 2, 2, 2, c], "NCDHW": [2, c, 2, 2, 2]}[fmt]
+                    if sname.endswith("empty"):
+                        shape = [0, 3, 2, c]
+                    xv = g.vals(dt, shape, lo=-2, hi=2)
+                    axes = tuple(i for i in range(len(shape))
+                                 if i != (len(shape) - 1 if fmt.endswith("C") else 1))
+                    if training and xv.size:
+                        mean = xv.astype(np.float64).mean(axis=axes)
+                        var = xv.astype(np.float64).var(axis=axes)
+                    else:
+                        mean = g.vals("float32", [c], lo=-1, hi=1)
+                        var = g.vals("float32", [c], lo=0.25, hi=2)
+                    stat = "float32"
+                    args = dict(y_backprop=g.rand(dt, shape, lo=-2, hi=2), x=g.const(xv, dt),
+                                scale=g.rand(stat, [c], lo=-2, hi=2),
+                                reserve_space_1=g.const(mean, stat),
+                                reserve_space_2=g.const(var, stat), epsilon=0.001,
+                                data_format=fmt, is_training=training, name="op")
+                    if op == "FusedBatchNormGradV3":
+                        args["reserve_space_3"] = g.rand(stat, [c])
+                    return list(op_fn(op)(**args))
+                # TensorFlow's CPU kernel takes channels-first layouts in training only.
+                g.case(f"{op}.{sgname(dt)}.{sname}", build,
+                       error=not training and fmt.startswith("NC"))
+        extra = op == "FusedBatchNormGradV3"
+        def bad(x_shape, dy_shape, c):
+            def build():
+                args = dict(y_backprop=hide_shape(g.rand("float32", dy_shape)),
+                            x=hide_shape(g.rand("float32", x_shape)),
+                            scale=hide_shape(g.rand("float32", [c])),
+                            reserve_space_1=hide_shape(g.rand("float32", [c])),
+                            reserve_space_2=hide_shape(g.rand("float32", [c], lo=0.5, hi=1)),
+                            name="op")
+                if extra:
+                    args["reserve_space_3"] = g.rand("float32", [c])
+                return list(op_fn(op)(**args))[:3]
+            return build
+        g.case(f"{op}.float.shape_mismatch", bad([1, 2, 2, 3], [1, 2, 3, 3], 3), error=True)
+        g.case(f"{op}.float.bad_channels", bad([1, 2, 2, 3], [1, 2, 2, 3], 2), error=True)
+
+    for dt in tf_types("BatchNormWithGlobalNormalizationGrad", universe=FLOATS):
+        if dt == "bfloat16":
+            continue  # TensorFlow's CPU kernel: float, double and half
+        for scale in (True, False):
+            if dt != "float32" and not scale:
+                continue
+
+            def build():
+                c = 3
+                t = g.rand(dt, [2, 3, 2, c], name="t")
+                m = g.rand(dt, [c], name="m")
+                v = g.rand(dt, [c], lo=0.25, hi=2, name="v")
+                gamma = g.rand(dt, [c], name="gamma")
+                bp = g.rand(dt, [2, 3, 2, c], lo=-2, hi=2, name="backprop")
+                r = tf.math.rsqrt(v + tf.constant(0.001, dt))
+                db = tf.reduce_sum(bp, [0, 1, 2])
+                s2 = tf.reduce_sum(bp * (t - m), [0, 1, 2])
+                mul = r * gamma if scale else r
+                dx = bp * mul
+                dm = -db * mul
+                dg = s2 * r if scale else tf.zeros_like(db)
+                cube = r * tf.square(r) * tf.constant(-0.5, dt)
+                dv = s2 * (cube * gamma if scale else cube)
+                return tf.identity_n([dx, dm, dv, db, dg], name="op")
+            tol = 1e-2 if dt == "float16" else 1e-5
+            g.case(f"BatchNormWithGlobalNormalizationGrad.{sgname(dt)}."
+                   + ("scaled" if scale else "unscaled"), build, atol=tol, rtol=tol,
+                   edit=bngn_grad_edit(0.001, scale))
+
+
+def bngn_grad_edit(eps, scale):
+    """Makes the stored IdentityN node `op` (over the formula TensorFlow ran) a
+    BatchNormWithGlobalNormalizationGrad of the case's t, m, v, gamma and backprop: TensorFlow 2.21
+    refuses to run that op (deprecated at GraphDef version 9)."""
+    def edit(gdef, case):
+        for n in gdef.node:
+            if n.name == f"{case}/op":
+                dt = n.attr["T"].list.type[0]
+                n.op = "BatchNormWithGlobalNormalizationGrad"
+                del n.input[:]
+                n.input.extend(f"{case}/{x}" for x in ("t", "m", "v", "gamma", "backprop"))
+                n.attr.clear()
+                n.attr["T"].type = dt
+                n.attr["variance_epsilon"].f = eps
+                n.attr["scale_after_normalization"].b = scale
+    return edit
