@@ -1,8 +1,9 @@
 // Gradient ops of the neural-network family, with TensorFlow's OpDefs and shape functions: the
 // activation gradients (ReluGrad ... InvGrad), BiasAddGrad, L2Loss,
-// SparseSoftmaxCrossEntropyWithLogits, BroadcastGradientArgs, the pooling and the batch norm
-// gradients. Kernels live in core/kernels/{cwise_grad_ops,bias_add_op,xent_op,nn_grad_misc_ops,
-// pooling_grad_ops,batch_norm_grad_op}.cc.
+// SparseSoftmaxCrossEntropyWithLogits, BroadcastGradientArgs, the pooling, batch norm, depthwise
+// convolution and LRN gradients. Kernels live in core/kernels/{cwise_grad_ops,bias_add_op,
+// xent_op,nn_grad_misc_ops,pooling_grad_ops,batch_norm_grad_op,depthwise_conv_backprop_ops,
+// lrn_op}.cc.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -116,6 +117,38 @@ absl::Status FusedBatchNormGradShape(InferenceContext* c) {
   c->set_output(2, Shape({channels}));
   c->set_output(3, Shape({0}));
   c->set_output(4, Shape({0}));
+  return absl::OkStatus();
+}
+
+// DepthwiseConv2dNativeBackpropInput / Filter: the shape held by input `i` (4 values).
+absl::Status DepthwiseBackpropShape(InferenceContext* c, int i) {
+  Shape s;
+  SG_RETURN_IF_ERROR(c->WithRank(i == 0 ? 1 : 0, 4, &s));
+  SG_RETURN_IF_ERROR(c->WithRank(2, 4, &s));
+  Shape v;
+  SG_RETURN_IF_ERROR(c->WithRank(i, 1, &v));
+  Shape out = c->InputAsShape(i);
+  if (out.unknown_rank()) out = Shape(std::vector<int64_t>(4, -1));
+  if (out.dims() != 4) return c->Error("Shape must be rank 4 but is rank ", out.dims());
+  c->set_output(0, out);
+  return absl::OkStatus();
+}
+
+// LRNGrad: the three inputs are 4-D of one shape.
+absl::Status LRNGradShape(InferenceContext* c) {
+  Shape merged;
+  SG_RETURN_IF_ERROR(c->WithRank(0, 4, &merged));
+  for (int i = 1; i < 3; ++i) {
+    Shape s;
+    SG_RETURN_IF_ERROR(c->WithRank(i, 4, &s));
+    auto m = merged.Merge(s);
+    if (!m.ok()) {
+      return c->Error("inputs must have the same shape: ", merged.DebugString(), " vs. ",
+                      s.DebugString());
+    }
+    merged = *m;
+  }
+  c->set_output(0, merged);
   return absl::OkStatus();
 }
 
@@ -407,5 +440,45 @@ REGISTER_OP("BatchNormWithGlobalNormalizationGrad")
     .Attr("scale_after_normalization: bool")
     .Deprecated(9, "Use tf.nn.batch_normalization()")
     .SetShapeFn(BatchNormGlobalGradShape);
+
+// ---- Depthwise convolution and LRN gradients -------------------------------------------------
+
+REGISTER_OP("DepthwiseConv2dNativeBackpropInput")
+    .Input("input_sizes: int32")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](InferenceContext* c) { return DepthwiseBackpropShape(c, 0); });
+
+REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
+    .Input("input: T")
+    .Input("filter_sizes: int32")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](InferenceContext* c) { return DepthwiseBackpropShape(c, 1); });
+
+REGISTER_OP("LRNGrad")
+    .Input("input_grads: T")
+    .Input("input_image: T")
+    .Input("output_image: T")
+    .Output("output: T")
+    .Attr("depth_radius: int = 5")
+    .Attr("bias: float = 1.0")
+    .Attr("alpha: float = 1.0")
+    .Attr("beta: float = 0.5")
+    .Attr("T: {half, bfloat16, float} = DT_FLOAT")
+    .SetShapeFn(LRNGradShape);
 
 }  // namespace sg

@@ -510,3 +510,106 @@ def bngn_grad_edit(eps, scale):
                 n.attr["variance_epsilon"].f = eps
                 n.attr["scale_after_normalization"].b = scale
     return edit
+
+
+# ---- depthwise convolution and LRN -------------------------------------------------------------
+
+def window_out_size(n, k, s, pad, before=0, after=0):
+    if pad == "EXPLICIT":
+        return (n + before + after - k + s) // s
+    return pool_geometry(n, k, s, pad)[0]
+
+
+DEPTHWISE_GRAD_CASES = [
+    # name, input NHWC, filter [KH, KW, C, M], stride, padding, explicit paddings
+    ("valid", [1, 5, 5, 2], [3, 3, 2, 2], 1, "VALID", []),
+    ("same", [2, 5, 4, 3], [3, 3, 3, 2], 1, "SAME", []),
+    ("stride2_same", [1, 6, 5, 2], [3, 2, 2, 1], 2, "SAME", []),
+    ("stride2_valid", [1, 7, 6, 1], [2, 3, 1, 3], 2, "VALID", []),
+    ("explicit", [1, 4, 4, 2], [3, 3, 2, 1], 1, "EXPLICIT", [0, 0, 1, 2, 2, 0, 0, 0]),
+    ("empty_batch", [0, 4, 4, 2], [3, 3, 2, 2], 1, "SAME", []),
+]
+
+
+@group
+def nn_grad_depthwise(g):
+    for op in ("DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter"):
+        for dt in tf_types(op):
+            for sname, x, f, st, pad, ex in DEPTHWISE_GRAD_CASES:
+                if dt != "float32" and sname not in ("same", "stride2_valid"):
+                    continue
+                def build():
+                    out = [x[0]] + [window_out_size(x[1 + i], f[i], st, pad,
+                                                    *(ex[2 + 2 * i:4 + 2 * i] or [0, 0]))
+                                    for i in range(2)] + [f[2] * f[3]]
+                    dy = g.rand(dt, out, lo=-2, hi=2)
+                    common = dict(strides=[1, st, st, 1], padding=pad, explicit_paddings=ex,
+                                  name="op")
+                    if op.endswith("Input"):
+                        return raw.DepthwiseConv2dNativeBackpropInput(
+                            input_sizes=g.const(x, "int32"), filter=g.rand(dt, f, lo=-2, hi=2),
+                            out_backprop=dy, **common)
+                    return raw.DepthwiseConv2dNativeBackpropFilter(
+                        input=g.rand(dt, x, lo=-2, hi=2), filter_sizes=g.const(f, "int32"),
+                        out_backprop=dy, **common)
+                if sname == "empty_batch" and op.endswith("Filter"):
+                    continue  # TensorFlow leaves the filter gradient uninitialized (sg: zeros)
+                # TensorFlow's half and bfloat16 kernels sum in their own type (sg in float):
+                # bfloat16 sums of ~20 terms land up to ~0.1 from the float sum.
+                tol = {"float16": (2e-2, 2e-2), "bfloat16": (2e-2, 0.1)}.get(dt, (None, None))
+                g.case(f"{op}.{sgname(dt)}.{sname}", build, rtol=tol[0], atol=tol[1])
+
+        def variant(fmt="NHWC", strides=(1, 1, 1, 1), dilations=(1, 1, 1, 1), dy_shape=None,
+                    depth=2):
+            def build():
+                x = [1, 5, 5, 2] if fmt == "NHWC" else [1, 2, 5, 5]
+                f = [3, 3, depth, 2]
+                dy = dy_shape or ([1, 5, 5, 4] if fmt == "NHWC" else [1, 4, 5, 5])
+                common = dict(strides=list(strides), padding="SAME", data_format=fmt,
+                              dilations=list(dilations), name="op")
+                if op.endswith("Input"):
+                    return raw.DepthwiseConv2dNativeBackpropInput(
+                        input_sizes=g.const(x, "int32"),
+                        filter=hide_shape(g.rand("float32", f)),
+                        out_backprop=hide_shape(g.rand("float32", dy)), **common)
+                return raw.DepthwiseConv2dNativeBackpropFilter(
+                    input=hide_shape(g.rand("float32", x)), filter_sizes=g.const(f, "int32"),
+                    out_backprop=hide_shape(g.rand("float32", dy)), **common)
+            return build
+        g.case(f"{op}.float.nchw", variant(fmt="NCHW"), error=True)
+        g.case(f"{op}.float.unequal_strides", variant(strides=(1, 1, 2, 1)), error=True)
+        g.case(f"{op}.float.bad_rows", variant(dy_shape=[1, 4, 5, 4]), error=True)
+        g.case(f"{op}.float.bad_depth", variant(dy_shape=[1, 5, 5, 3]), error=True)
+        if op.endswith("Input"):
+            g.case(f"{op}.float.filter_depth", variant(depth=3), error=True)
+        # TensorFlow's CPU kernels ignore the dilations (the undilated gradient).
+        g.case(f"{op}.float.dilations_ignored", variant(dilations=(1, 2, 2, 1)))
+
+
+@group
+def nn_grad_lrn(g):
+    for dt in tf_types("LRNGrad"):
+        for sname, r, bias, alpha, beta in [("default", 5, 1.0, 1.0, 0.5),
+                                            ("r2", 2, 2.0, 1e-1, 0.75), ("r0", 0, 1.0, 0.5, 1.0),
+                                            ("wide", 9, 1.5, 0.2, 0.6)]:
+            if dt != "float32" and sname != "r2":
+                continue
+            def build():
+                x = g.rand(dt, [2, 2, 3, 7], lo=-2, hi=2)
+                y = raw.LRN(input=x, depth_radius=r, bias=bias, alpha=alpha, beta=beta)
+                return raw.LRNGrad(input_grads=g.rand(dt, [2, 2, 3, 7], lo=-2, hi=2),
+                                   input_image=x, output_image=y, depth_radius=r, bias=bias,
+                                   alpha=alpha, beta=beta, name="op")
+            # TensorFlow's half kernel computes in half.
+            tol = 1e-2 if dt == "float16" else None
+            g.case(f"LRNGrad.{sgname(dt)}.{sname}", build, rtol=tol, atol=tol)
+    g.case("LRNGrad.float.shape_mismatch",
+           lambda: raw.LRNGrad(input_grads=hide_shape(g.rand("float32", [1, 2, 2, 3])),
+                               input_image=hide_shape(g.rand("float32", [1, 2, 2, 4])),
+                               output_image=hide_shape(g.rand("float32", [1, 2, 2, 3])),
+                               name="op"), error=True)
+    g.case("LRNGrad.float.rank3",
+           lambda: raw.LRNGrad(input_grads=hide_rank(g.rand("float32", [2, 2, 3])),
+                               input_image=hide_rank(g.rand("float32", [2, 2, 3])),
+                               output_image=hide_rank(g.rand("float32", [2, 2, 3])),
+                               name="op"), error=True)
