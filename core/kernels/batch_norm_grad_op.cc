@@ -10,8 +10,8 @@
 //              scale_backprop  = sum(dy * (x - m)) * r
 //   both:      offset_backprop = sum(dy)
 // Inference takes channels-last layouts only (INVALID_ARGUMENT otherwise, as TensorFlow's CPU
-// kernel). The last two outputs are empty [0] vectors, as TensorFlow's CPU kernel gives (they only exist
-// for the GPU kernel). x and y_backprop are half, bfloat16 or float (float only for V1); the
+// kernel). The last two outputs are empty [0] vectors, as TensorFlow's CPU kernel gives (they
+// only exist for the GPU kernel). x and y_backprop are half, bfloat16 or float (float only for V1); the
 // per-channel math runs in double and is rounded to float (and x_backprop to T) once.
 //
 // BatchNormWithGlobalNormalizationGrad (channels last, 4-D): with r = rsqrt(v + epsilon),

@@ -51,7 +51,9 @@ TEST(DepthwiseConv2dNativeBackpropFilter, EmptyBatchGivesZeros) {
   Tensor input(DT_FLOAT, TensorShape({0, 3, 3, 2}));
   Tensor dy(DT_FLOAT, TensorShape({0, 3, 3, 2}));
   auto out = RunKernel(NodeDefFor("DepthwiseConv2dNativeBackpropFilter",
-                                  {{"T", DT_FLOAT}, {"strides", {1, 1, 1, 1}}, {"padding", "SAME"}}),
+                                  {{"T", DT_FLOAT},
+                                   {"strides", {1, 1, 1, 1}},
+                                   {"padding", "SAME"}}),
                        {input, MakeTensor<int32_t>({4}, {2, 2, 2, 1}), dy});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(Values<float>((*out)[0]), std::vector<float>(8, 0.0f));
