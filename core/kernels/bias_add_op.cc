@@ -1,5 +1,6 @@
 // BiasAdd (data_format NHWC: bias on the last dim; NCHW: bias on dim 1) and BiasAddV1, for the
-// real and complex types.
+// real and complex types; BiasAddGrad, their gradient: the sum over every other dim, as
+// TensorFlow's kernel (half and bfloat16 sum in float; integers wrap around).
 #include "core/kernels/cwise_ops_common.h"
 
 namespace sg {
@@ -51,7 +52,61 @@ class BiasAddOp final : public OpKernel {
   bool nchw_ = false;
 };
 
+class BiasAddGradOp final : public OpKernel {
+ public:
+  explicit BiasAddGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string format;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));
+    OP_REQUIRES(ctx, format == "NHWC" || format == "NCHW",
+                KernelError(*this, "Invalid data format ", format));
+    nchw_ = format == "NCHW";
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& dy = ctx->input(0);
+    OP_REQUIRES(ctx, dy.dims() >= 2,
+                KernelError(*this, "Input tensor must be at least 2D: ",
+                            dy.shape().DebugString()));
+    // dy as [outer, channels, inner]: NHWC has inner 1, NCHW outer = the batch.
+    const int channel_dim = nchw_ ? 1 : dy.dims() - 1;
+    const int64_t channels = dy.dim_size(channel_dim);
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < channel_dim; ++i) outer *= dy.dim_size(i);
+    for (int i = channel_dim + 1; i < dy.dims(); ++i) inner *= dy.dim_size(i);
+    using GradTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                               uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
+    bool ok = DispatchTypes(GradTypes(), dy.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      // Integers sum in their own type (wrapping as unsigned), floats in ComputeType.
+      using Acc = std::conditional_t<std::is_integral<T>::value,
+                                     std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>,
+                                     ComputeType<T>>;
+      Tensor* out;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({channels}), &out));
+      const T* in = dy.data<T>();
+      T* o = out->data<T>();
+      ctx->eigen_cpu_device().parallelFor(
+          channels, Eigen::TensorOpCost(outer * inner * sizeof(T), sizeof(T), outer * inner),
+          [=](Eigen::Index begin, Eigen::Index end) {
+            for (Eigen::Index c = begin; c < end; ++c) {
+              Acc sum = Acc(0);
+              for (int64_t a = 0; a < outer; ++a) {
+                const T* row = in + (a * channels + c) * inner;
+                for (int64_t b = 0; b < inner; ++b) sum += static_cast<Acc>(row[b]);
+              }
+              o[c] = static_cast<T>(sum);
+            }
+          });
+    });
+    if (!ok) ctx->CtxFailure(UnsupportedType(*this, dy.dtype()));
+  }
+
+ private:
+  bool nchw_ = false;
+};
+
 REGISTER_KERNEL_BUILDER(Name("BiasAdd").Device(DEVICE_CPU), BiasAddOp);
+REGISTER_KERNEL_BUILDER(Name("BiasAddGrad").Device(DEVICE_CPU), BiasAddGradOp);
 REGISTER_KERNEL_BUILDER(Name("BiasAddV1").Device(DEVICE_CPU), BiasAddOp);
 
 }  // namespace
