@@ -438,43 +438,6 @@ float Qint32ToFloat(int32_t q, float min, float max) {
   return static_cast<float>(q) * s + offset;
 }
 
-// A double to int64 as a C++ cast truncates, saturated instead of undefined out of range.
-int64_t TruncToInt64(double v) {
-  if (!(v > -9.2e18)) return v != v ? 0 : std::numeric_limits<int64_t>::min();
-  if (v > 9.2e18) return std::numeric_limits<int64_t>::max();
-  return static_cast<int64_t>(v);
-}
-
-// qint32 levels in [in_min, in_max] -> quint8 levels in [out_min, out_max], in 16-bit fixed
-// point as TensorFlow's kernel computes it (found by experiment): a scale, the input range's
-// centre and the output's minimum each become a multiple of 2^-16, the product's upper 32 bits
-// are kept, and the sum is rounded half up and clamped.
-void RequantizeToQuint8(const int32_t* in, int64_t n, float in_min, float in_max, float out_min,
-                        float out_max, uint8_t* out) {
-  constexpr int kShift = 16;
-  const float in_range = in_max - in_min;
-  const float out_range = out_max - out_min;
-  const float recip_out_range = out_range == 0.0f ? 0.0f : static_cast<float>(255.0 / out_range);
-  const float in_centre = static_cast<float>((in_min + in_max) / 2.0);
-  const int64_t scale_fp =
-      out_range == 0.0f ? 0 : TruncToInt64(255.0 * (1 << kShift) * in_range / out_range);
-  // In float, as TensorFlow computes it (a double product moves a few outputs by one).
-  const float in_offset = in_centre * recip_out_range * static_cast<float>(1 << kShift);
-  const int64_t in_offset_fp = TruncToInt64(in_offset);
-  const int64_t out_offset_fp =
-      out_range == 0.0f ? 0 : TruncToInt64((1 << kShift) * (out_min * 255.0) / out_range);
-  const int64_t rounding = int64_t{1} << (kShift - 1);
-  for (int64_t i = 0; i < n; ++i) {
-    // The product wraps as TensorFlow's int64 arithmetic does (only for absurd range ratios).
-    const int64_t product = static_cast<int64_t>(static_cast<uint64_t>(int64_t{in[i]}) *
-                                                 static_cast<uint64_t>(scale_fp));
-    // 128 bits: the saturated offsets of absurd ranges must not overflow.
-    const __int128 value = static_cast<__int128>(product >> 32) + in_offset_fp;
-    const __int128 q = (value - out_offset_fp + rounding) >> kShift;
-    out[i] = static_cast<uint8_t>(q < 0 ? 0 : q > 255 ? 255 : static_cast<int>(q));
-  }
-}
-
 // Through float, as TensorFlow's generic path: each level's float value, then its qint8 level.
 void RequantizeToQint8(const int32_t* in, int64_t n, float in_min, float in_max, float out_min,
                        float out_max, int8_t* out) {
