@@ -157,11 +157,11 @@ inline int64_t TruncToInt64(double v) {
 
 // qint32 levels in [in_min, in_max] -> quint8 levels in [out_min, out_max], in 16-bit fixed
 // point as TensorFlow's RequantizeManyInNewRange<qint32, quint8> computes it (Requantize,
-// QuantizeDownAndShrinkRange): a scale, the input range's
-// centre and the output's minimum each become a multiple of 2^-16, the product's upper 32 bits
-// are kept, and the sum is rounded half up and clamped.
-inline void RequantizeToQuint8(const int32_t* in, int64_t n, float in_min, float in_max, float out_min,
-                               float out_max, uint8_t* out) {
+// QuantizeDownAndShrinkRange): a scale, the input range's centre and the output's minimum each
+// become a multiple of 2^-16, the product's upper 32 bits are kept, and the sum is rounded half
+// up and clamped.
+inline void RequantizeToQuint8(const int32_t* in, int64_t n, float in_min, float in_max,
+                               float out_min, float out_max, uint8_t* out) {
   constexpr int kShift = 16;
   const float in_range = in_max - in_min;
   const float out_range = out_max - out_min;
@@ -172,8 +172,12 @@ inline void RequantizeToQuint8(const int32_t* in, int64_t n, float in_min, float
   // In float, as TensorFlow computes it (a double product moves a few outputs by one).
   const float in_offset = in_centre * recip_out_range * static_cast<float>(1 << kShift);
   const int64_t in_offset_fp = TruncToInt64(in_offset);
+  // The output minimum's offset is rounded half away from zero (TensorFlow's std::lround);
+  // truncating it moves values that sit just under a half level.
   const int64_t out_offset_fp =
-      out_range == 0.0f ? 0 : TruncToInt64((1 << kShift) * (out_min * 255.0) / out_range);
+      out_range == 0.0f
+          ? 0
+          : TruncToInt64(std::round((1 << kShift) * (out_min * 255.0) / out_range));
   const int64_t rounding = int64_t{1} << (kShift - 1);
   for (int64_t i = 0; i < n; ++i) {
     // The product wraps as TensorFlow's int64 arithmetic does (only for absurd range ratios).

@@ -158,9 +158,6 @@ const std::map<std::string, std::string> kFeatureGaps = {
     {"RestoreV2.float.slice", "RestoreV2 restores whole tensors, not slices"},
     {"ParseExampleV2.none.ragged", "ParseExampleV2 has no ragged features"},
     {"ResourceGather.float.variants", "ResourceGather has no batch_dims > 0"},
-    {"Requantize.qint32.narrow23",
-     "Requantize to quint8 in a narrow range: one value rounds one level off TensorFlow's (its "
-     "fixed-point offsets are not fully matched)"},
     {"QuantizeV2.qint32.min_first_away_from_zero_0_neg",
      "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
     {"QuantizeV2.qint32.min_first_away_from_zero_0_pos",
