@@ -55,7 +55,6 @@ T FloatToQuantizedHolder(float v) {
   return static_cast<T>(i);
 }
 
-
 // ---- TensorFlow's scalar conversions (quantization_utils.h), in double ----------------------
 
 // A double to int64 as x86's truncating conversion does it: NaN and values outside int64's range
@@ -139,7 +138,7 @@ class FloatToLevelEigen {
     float v = std::round(x * scale_) - offset_;
     v = std::max(v, lower_);
     v = std::min(v, upper_);
-    return static_cast<int32_t>(v);
+    return FloatToQuantizedHolder<int32_t>(v);  // NaN (from a NaN range) as x86 converts it
   }
 
  private:
