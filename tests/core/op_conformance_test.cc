@@ -158,16 +158,6 @@ const std::map<std::string, std::string> kFeatureGaps = {
     {"RestoreV2.float.slice", "RestoreV2 restores whole tensors, not slices"},
     {"ParseExampleV2.none.ragged", "ParseExampleV2 has no ragged features"},
     {"ResourceGather.float.variants", "ResourceGather has no batch_dims > 0"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_neg",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_pos",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_skew",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_sym",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_tiny",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
 };
 
 // ---- cases ---------------------------------------------------------------------------------
