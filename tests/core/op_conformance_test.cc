@@ -146,7 +146,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"Tanh", {"bfloat16"}},
     {"TruncateDiv", {"bfloat16"}},
 
-    {"QuantizedConcat", {"qint32"}},  // TensorFlow requantizes qint32 through float sums
     {"Xdivy", {"complex128", "complex64"}},
     {"Xlog1py", {"complex128", "complex64"}},
     {"Xlogy", {"complex128", "complex64"}},
