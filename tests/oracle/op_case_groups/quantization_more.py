@@ -206,3 +206,35 @@ def quant_down_shrink(g):
             a[bname] = hide_rank(fconst([1.0]))
             return raw.QuantizeDownAndShrinkRange(input=q32([1, 2]), **a)
         g.case(f"QuantizeDownAndShrinkRange.qint32.{bname}_vector", bad, error=True)
+
+
+@group
+def quant_requantize_random(g):
+    """RequantizationRange and Requantize to qint8 on random ranges and values: where the float
+    steps of TensorFlow's level -> float conversions show."""
+    for i in range(24):
+        def rng_range():
+            mn = float(np.float32(g.rng.uniform(-100, 10)))
+            return mn, float(np.float32(mn + g.rng.uniform(0.01, 200)))
+
+        def values():
+            v = g.rng.integers(-2**31, 2**31, [int(g.rng.integers(1, 60))]).astype(np.int32)
+            if i % 2:
+                v = (v // int(g.rng.integers(2, 100000))).astype(np.int32)
+            return tf.constant(v, dtype=tf.qint32)
+
+        def used_range():
+            mn, mx = rng_range()
+            return list(raw.RequantizationRange(input=values(), input_min=fconst(mn),
+                                                input_max=fconst(mx), name="op"))
+        g.case(f"RequantizationRange.qint32.random{i}", used_range)
+
+        def to_qint8():
+            mn, mx = rng_range()
+            omn = float(np.float32(-g.rng.uniform(0.0, 50)))
+            omx = float(np.float32(g.rng.uniform(0.0, 50)))
+            return list(raw.Requantize(input=values(), input_min=fconst(mn), input_max=fconst(mx),
+                                       requested_output_min=fconst(omn),
+                                       requested_output_max=fconst(omx), out_type=tf.qint8,
+                                       name="op"))
+        g.case(f"Requantize.qint32.qint8_random{i}", to_qint8)
