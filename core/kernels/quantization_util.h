@@ -189,6 +189,20 @@ inline void RequantizeToQuint8(const int32_t* in, int64_t n, float in_min, float
   }
 }
 
+// The float range qint32 levels q[0, n) of [min, max] cover, its minimum widened down to 0.0,
+// each bound from LevelToFloatTF (TensorFlow's RequantizationRange and
+// QuantizeDownAndShrinkRange); for n == 0 the values of levels INT32_MAX and INT32_MIN.
+inline void UsedQint32Range(const int32_t* q, int64_t n, float min, float max, float* used_min,
+                            float* used_max) {
+  int32_t lo = std::numeric_limits<int32_t>::max(), hi = std::numeric_limits<int32_t>::min();
+  for (int64_t i = 0; i < n; ++i) {
+    lo = std::min(lo, q[i]);
+    hi = std::max(hi, q[i]);
+  }
+  *used_min = std::min(0.0f, LevelToFloatTF<int32_t>(lo, min, max));
+  *used_max = LevelToFloatTF<int32_t>(hi, min, max);
+}
+
 }  // namespace sg
 
 #endif  // SG_CORE_KERNELS_QUANTIZATION_UTIL_H_

@@ -226,10 +226,9 @@ class QuantizedBiasAddOp final : public OpKernel {
 
 // ---- QuantizeDownAndShrinkRange ------------------------------------------------------------
 
-// qint32 -> quint8 in the float range the input's levels cover (its minimum widened down to
-// 0.0), each bound from TensorFlow's QuantizedToFloat; the levels move by the fixed-point
-// RequantizeToQuint8. The range outputs hold that used range (for an empty input, the values
-// of levels INT32_MAX and INT32_MIN).
+// qint32 -> quint8 in the float range the input's levels cover (UsedQint32Range, as
+// RequantizationRange computes it); the levels move by the fixed-point RequantizeToQuint8. The
+// range outputs hold that used range.
 class QuantizeDownAndShrinkRangeOp final : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -242,13 +241,8 @@ class QuantizeDownAndShrinkRangeOp final : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
     const int64_t n = in.NumElements();
     const int32_t* q = in.data<int32_t>();
-    int32_t lo = std::numeric_limits<int32_t>::max(), hi = std::numeric_limits<int32_t>::min();
-    for (int64_t i = 0; i < n; ++i) {
-      lo = std::min(lo, q[i]);
-      hi = std::max(hi, q[i]);
-    }
-    const float used_min = std::min(0.0f, LevelToFloatTF<int32_t>(lo, in_min, in_max));
-    const float used_max = LevelToFloatTF<int32_t>(hi, in_min, in_max);
+    float used_min, used_max;
+    UsedQint32Range(q, n, in_min, in_max, &used_min, &used_max);
     if (n > 0) RequantizeToQuint8(q, n, in_min, in_max, used_min, used_max, out->data<uint8_t>());
     OP_REQUIRES_OK(ctx, SetScalar(ctx, 1, used_min));
     OP_REQUIRES_OK(ctx, SetScalar(ctx, 2, used_max));

@@ -447,19 +447,6 @@ void RequantizeToQint8(const int32_t* in, int64_t n, float in_min, float in_max,
   }
 }
 
-// The float range the values of a qint32 tensor cover, widened down to 0.0 (TensorFlow's
-// RequantizationRange: the minimum is at most 0.0, the maximum is left as found).
-void UsedRange(const Tensor& in, float min, float max, float* used_min, float* used_max) {
-  int32_t lo = std::numeric_limits<int32_t>::max(), hi = std::numeric_limits<int32_t>::min();
-  const int32_t* q = in.data<int32_t>();
-  for (int64_t i = 0; i < in.NumElements(); ++i) {
-    lo = std::min(lo, q[i]);
-    hi = std::max(hi, q[i]);
-  }
-  *used_min = std::min(0.0f, Qint32ToFloat(lo, min, max));
-  *used_max = Qint32ToFloat(hi, min, max);
-}
-
 absl::Status SetScalar(OpKernelContext* ctx, int i, float v) {
   Tensor* out;
   SG_RETURN_IF_ERROR(ctx->allocate_output(i, TensorShape(), &out));
@@ -474,8 +461,9 @@ class RequantizationRangeOp final : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     OP_REQUIRES_OK(ctx, ScalarRange(ctx, 1));
     float used_min, used_max;
-    UsedRange(ctx->input(0), ctx->input(1).data<float>()[0], ctx->input(2).data<float>()[0],
-              &used_min, &used_max);
+    const Tensor& in = ctx->input(0);
+    UsedQint32Range(in.data<int32_t>(), in.NumElements(), ctx->input(1).data<float>()[0],
+                    ctx->input(2).data<float>()[0], &used_min, &used_max);
     OP_REQUIRES_OK(ctx, SetScalar(ctx, 0, used_min));
     OP_REQUIRES_OK(ctx, SetScalar(ctx, 1, used_max));
   }
