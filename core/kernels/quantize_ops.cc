@@ -170,20 +170,13 @@ class QuantizeV2Op final : public OpKernel {
     });
   }
 
-  // round(x * s) - round(lo * s) + lowest, clamped, in float; s = 2^bits / ((hi - lo) * adjust)
-  // in double from the float difference.
+  // TensorFlow's Eigen conversion (FloatToLevelEigen): round(x * s) less (round(lo * s) -
+  // lowest), clamped, in float; s = (2^bits - 1) / (hi - lo) in double from the float
+  // difference.
   template <typename T, typename Apply>
   static void MinFirst(float lo, float hi, Apply apply) {
-    const double steps = std::ldexp(1.0, 8 * sizeof(T));
-    const double adjust = steps / (steps - 1.0);
-    const float s = static_cast<float>(steps / (static_cast<double>(hi - lo) * adjust));
-    const float lo_scaled = RoundHalfAway(lo * s);
-    const float lowest = static_cast<float>(kQuantLowest<T>);
-    const float highest = static_cast<float>(kQuantHighest<T>);
-    apply([=](float x) {
-      const float v = RoundHalfAway(x * s) - lo_scaled + lowest;
-      return FloatToQuantizedHolder<T>(std::min(std::max(v, lowest), highest));
-    });
+    const FloatToLevelEigen<T> to_level(lo, hi);
+    apply([=](float x) { return static_cast<T>(to_level(x)); });
   }
 
   // One scale factor, the larger range side's; lo and hi become the range it covers.

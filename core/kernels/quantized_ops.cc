@@ -4,7 +4,7 @@
 // the products QuantizedMatMul, QuantizedConv2D and QuantizedMul (quint8 x quint8 -> qint32,
 // the exact integer sums of (a - level of 0.0 in a's range) * (b - level of 0.0 in b's range)),
 // RequantizationRange and Requantize (qint32 -> quint8 / qint8 in a new range) and
-// QuantizedConcat (quint8, requantized into the union of the ranges). QuantizedReshape is
+// QuantizedConcat (quint8 and qint32, requantized into a common range). QuantizedReshape is
 // Reshape's kernel (reshape_op.cc). Float steps are rounded as TensorFlow's kernels round them,
 // found by experiment against TF 2.21; the file is compiled with -ffp-contract=off.
 #include <algorithm>
@@ -438,43 +438,6 @@ float Qint32ToFloat(int32_t q, float min, float max) {
   return static_cast<float>(q) * s + offset;
 }
 
-// A double to int64 as a C++ cast truncates, saturated instead of undefined out of range.
-int64_t TruncToInt64(double v) {
-  if (!(v > -9.2e18)) return v != v ? 0 : std::numeric_limits<int64_t>::min();
-  if (v > 9.2e18) return std::numeric_limits<int64_t>::max();
-  return static_cast<int64_t>(v);
-}
-
-// qint32 levels in [in_min, in_max] -> quint8 levels in [out_min, out_max], in 16-bit fixed
-// point as TensorFlow's kernel computes it (found by experiment): a scale, the input range's
-// centre and the output's minimum each become a multiple of 2^-16, the product's upper 32 bits
-// are kept, and the sum is rounded half up and clamped.
-void RequantizeToQuint8(const int32_t* in, int64_t n, float in_min, float in_max, float out_min,
-                        float out_max, uint8_t* out) {
-  constexpr int kShift = 16;
-  const float in_range = in_max - in_min;
-  const float out_range = out_max - out_min;
-  const float recip_out_range = out_range == 0.0f ? 0.0f : static_cast<float>(255.0 / out_range);
-  const float in_centre = static_cast<float>((in_min + in_max) / 2.0);
-  const int64_t scale_fp =
-      out_range == 0.0f ? 0 : TruncToInt64(255.0 * (1 << kShift) * in_range / out_range);
-  // In float, as TensorFlow computes it (a double product moves a few outputs by one).
-  const float in_offset = in_centre * recip_out_range * static_cast<float>(1 << kShift);
-  const int64_t in_offset_fp = TruncToInt64(in_offset);
-  const int64_t out_offset_fp =
-      out_range == 0.0f ? 0 : TruncToInt64((1 << kShift) * (out_min * 255.0) / out_range);
-  const int64_t rounding = int64_t{1} << (kShift - 1);
-  for (int64_t i = 0; i < n; ++i) {
-    // The product wraps as TensorFlow's int64 arithmetic does (only for absurd range ratios).
-    const int64_t product = static_cast<int64_t>(static_cast<uint64_t>(int64_t{in[i]}) *
-                                                 static_cast<uint64_t>(scale_fp));
-    // 128 bits: the saturated offsets of absurd ranges must not overflow.
-    const __int128 value = static_cast<__int128>(product >> 32) + in_offset_fp;
-    const __int128 q = (value - out_offset_fp + rounding) >> kShift;
-    out[i] = static_cast<uint8_t>(q < 0 ? 0 : q > 255 ? 255 : static_cast<int>(q));
-  }
-}
-
 // Through float, as TensorFlow's generic path: each level's float value, then its qint8 level.
 void RequantizeToQint8(const int32_t* in, int64_t n, float in_min, float in_max, float out_min,
                        float out_max, int8_t* out) {
@@ -482,19 +445,6 @@ void RequantizeToQint8(const int32_t* in, int64_t n, float in_min, float in_max,
     out[i] = static_cast<int8_t>(
         FloatToLevel<int8_t>(Qint32ToFloat(in[i], in_min, in_max), out_min, out_max));
   }
-}
-
-// The float range the values of a qint32 tensor cover, widened down to 0.0 (TensorFlow's
-// RequantizationRange: the minimum is at most 0.0, the maximum is left as found).
-void UsedRange(const Tensor& in, float min, float max, float* used_min, float* used_max) {
-  int32_t lo = std::numeric_limits<int32_t>::max(), hi = std::numeric_limits<int32_t>::min();
-  const int32_t* q = in.data<int32_t>();
-  for (int64_t i = 0; i < in.NumElements(); ++i) {
-    lo = std::min(lo, q[i]);
-    hi = std::max(hi, q[i]);
-  }
-  *used_min = std::min(0.0f, Qint32ToFloat(lo, min, max));
-  *used_max = Qint32ToFloat(hi, min, max);
 }
 
 absl::Status SetScalar(OpKernelContext* ctx, int i, float v) {
@@ -511,8 +461,9 @@ class RequantizationRangeOp final : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     OP_REQUIRES_OK(ctx, ScalarRange(ctx, 1));
     float used_min, used_max;
-    UsedRange(ctx->input(0), ctx->input(1).data<float>()[0], ctx->input(2).data<float>()[0],
-              &used_min, &used_max);
+    const Tensor& in = ctx->input(0);
+    UsedQint32Range(in.data<int32_t>(), in.NumElements(), ctx->input(1).data<float>()[0],
+                    ctx->input(2).data<float>()[0], &used_min, &used_max);
     OP_REQUIRES_OK(ctx, SetScalar(ctx, 0, used_min));
     OP_REQUIRES_OK(ctx, SetScalar(ctx, 1, used_max));
   }
@@ -551,30 +502,11 @@ class RequantizeOp final : public OpKernel {
 
 // ---- concatenation -------------------------------------------------------------------------
 
-// The float value of quint8 level q in [min, max], as Dequantize's MIN_FIRST computes it.
-float Quint8ToFloat(uint8_t q, float min, float max) {
-  if (min == max) return min;
-  const double steps = 256.0;
-  const double adjust = steps / (steps - 1.0);
-  const float s = static_cast<float>(static_cast<double>(max - min) * adjust / steps);
-  const float min_rounded = std::round(min / s) * s;
-  return static_cast<float>(q) * s + min_rounded;
-}
-
-// The quint8 level of float x in [min, max] computed in float, as QuantizeV2's MIN_FIRST (the
-// scale from the float range width in double, each product rounded to float).
-uint8_t FloatToQuint8InFloat(float x, float min, float max) {
-  const double steps = 256.0;
-  const double adjust = steps / (steps - 1.0);
-  const float s = static_cast<float>(steps / (static_cast<double>(max - min) * adjust));
-  const float v = std::round(x * s) - std::round(min * s);
-  if (!(v >= 0.0f)) return 0;  // also NaN (an empty range)
-  return v > 255.0f ? 255 : static_cast<uint8_t>(v);
-}
-
-// QuantizedConcat of quint8 tensors: the output range is the union of the inputs' ranges with
-// its minimum widened down to 0.0 (TensorFlow's, found by experiment); an input with another
-// range is requantized into it through float.
+// QuantizedConcat of quint8 or qint32 tensors. The output range: for quint8 the union of the
+// inputs' ranges with its minimum widened down to 0.0 (TensorFlow's, found by experiment); for
+// qint32 [-m, m], m the largest magnitude of the inputs' bounds. An input with another range is
+// requantized into it through float, as TensorFlow's Eigen conversions (LevelToFloatEigen, then
+// FloatToLevelEigen).
 class QuantizedConcatOp final : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -591,6 +523,7 @@ class QuantizedConcatOp final : public OpKernel {
     OP_REQUIRES(ctx, axis >= 0 && axis < rank,
                 KernelError(*this, "Concat dim is out of range: ", axis, " vs. ", rank));
     float out_min = 0.0f, out_max = -std::numeric_limits<float>::infinity();
+    float all_min = std::numeric_limits<float>::max();
     int64_t total = 0;
     for (int i = 0; i < n; ++i) {
       const Tensor& t = ctx->input(1 + i);
@@ -611,8 +544,15 @@ class QuantizedConcatOp final : public OpKernel {
                     KernelError(*this, "input_mins and input_maxes must be scalars, got shape ",
                                 r.shape().DebugString()));
       }
-      out_min = std::min(out_min, ctx->input(1 + n + i).data<float>()[0]);
-      out_max = std::max(out_max, ctx->input(1 + 2 * n + i).data<float>()[0]);
+      const float mn = ctx->input(1 + n + i).data<float>()[0];
+      const float mx = ctx->input(1 + 2 * n + i).data<float>()[0];
+      out_min = std::min(out_min, mn);
+      out_max = std::max(out_max, mx);
+      all_min = std::min(all_min, mn);
+    }
+    if (first.dtype() == DT_QINT32) {
+      out_max = std::max(std::fabs(all_min), std::fabs(out_max));
+      out_min = -out_max;
     }
     TensorShape shape = first.shape();
     shape.set_dim(axis, total);
@@ -623,21 +563,33 @@ class QuantizedConcatOp final : public OpKernel {
     int64_t outer = 1, inner = 1;
     for (int d = 0; d < axis; ++d) outer *= first.dim_size(d);
     for (int d = axis + 1; d < rank; ++d) inner *= first.dim_size(d);
-    uint8_t* y = out->data<uint8_t>();
+    if (first.dtype() == DT_QUINT8) {
+      Concat<uint8_t>(ctx, n, outer, inner, axis, total, out_min, out_max, out);
+    } else {
+      Concat<int32_t>(ctx, n, outer, inner, axis, total, out_min, out_max, out);
+    }
+  }
+
+ private:
+  template <typename T>
+  static void Concat(OpKernelContext* ctx, int n, int64_t outer, int64_t inner, int64_t axis,
+                     int64_t total, float out_min, float out_max, Tensor* out) {
+    const FloatToLevelEigen<T> to_out(out_min, out_max);
+    T* y = out->data<T>();
     int64_t offset = 0;  // along the output's axis
     for (int i = 0; i < n; ++i) {
       const Tensor& t = ctx->input(1 + i);
       const float mn = ctx->input(1 + n + i).data<float>()[0];
       const float mx = ctx->input(1 + 2 * n + i).data<float>()[0];
       const bool same = mn == out_min && mx == out_max;
+      const LevelToFloatEigen<T> to_float(mn, mx);
       const int64_t chunk = t.dim_size(axis) * inner;
-      const uint8_t* x = t.data<uint8_t>();
+      const T* x = t.data<T>();
       for (int64_t o = 0; o < outer; ++o) {
-        uint8_t* dst = y + (o * total + offset) * inner;
-        const uint8_t* src = x + o * chunk;
+        T* dst = y + (o * total + offset) * inner;
+        const T* src = x + o * chunk;
         for (int64_t j = 0; j < chunk; ++j) {
-          dst[j] = same ? src[j]
-                        : FloatToQuint8InFloat(Quint8ToFloat(src[j], mn, mx), out_min, out_max);
+          dst[j] = same ? src[j] : static_cast<T>(to_out(to_float(src[j])));
         }
       }
       offset += t.dim_size(axis);
@@ -660,7 +612,7 @@ REGISTER_KERNEL_BUILDER(Name("Requantize")
                             .TypeConstraint("out_type", {DT_QUINT8, DT_QINT8}),
                         RequantizeOp);
 REGISTER_KERNEL_BUILDER(
-    Name("QuantizedConcat").Device(DEVICE_CPU).TypeConstraint("T", {DT_QUINT8}),
+    Name("QuantizedConcat").Device(DEVICE_CPU).TypeConstraint("T", {DT_QUINT8, DT_QINT32}),
     QuantizedConcatOp);
 REGISTER_KERNEL_BUILDER(Name("QuantizedMatMul")
                             .Device(DEVICE_CPU)

@@ -2,7 +2,7 @@
 // float <-> quantized conversions (QuantizeV2, Dequantize) and the ops that compute on quantized
 // tensors with their float ranges beside them (Requantize, Quantized*), with TensorFlow's OpDefs
 // and shape functions. Kernels live in core/kernels/{fake_quant_ops,quantize_ops,
-// quantized_ops}.cc.
+// quantized_ops,quantized_add_ops}.cc.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 #include "core/kernels/window_util.h"
@@ -316,6 +316,54 @@ REGISTER_OP("QuantizedMul")
     .Attr("Toutput: " SG_QUANTIZED_TYPES " = DT_QINT32")
     .SetShapeFn(QuantizedBinaryShape<shape_fns::BroadcastBinary>);
 
+REGISTER_OP("QuantizedAdd")
+    .Input("x: T1")
+    .Input("y: T2")
+    .Input("min_x: float")
+    .Input("max_x: float")
+    .Input("min_y: float")
+    .Input("max_y: float")
+    .Output("z: Toutput")
+    .Output("min_z: float")
+    .Output("max_z: float")
+    .Attr("T1: " SG_QUANTIZED_TYPES)
+    .Attr("T2: " SG_QUANTIZED_TYPES)
+    .Attr("Toutput: " SG_QUANTIZED_TYPES " = DT_QINT32")
+    .SetShapeFn(QuantizedBinaryShape<shape_fns::BroadcastBinary>);
+
+// BiasAdd's shape rule (NHWC): input of rank >= 2, a 1-D bias as long as its last dimension.
+absl::Status QuantizedBiasAddShape(InferenceContext* c) {
+  Shape value, bias;
+  SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, 2, &value));
+  SG_RETURN_IF_ERROR(c->WithRank(1, 1, &bias));
+  if (!value.unknown_rank()) {
+    const int64_t channels = value.dim_size(value.dims() - 1);
+    if (channels >= 0 && bias.dim_size(0) >= 0 && channels != bias.dim_size(0)) {
+      return c->Error("Must provide as many biases as the last dimension of the input tensor: ",
+                      bias.DebugString(), " vs. ", value.DebugString());
+    }
+  }
+  c->set_output(0, value);
+  SG_RETURN_IF_ERROR(ScalarInputs(c, 2, 5));
+  ScalarRangeOutputs(c);
+  return absl::OkStatus();
+}
+
+REGISTER_OP("QuantizedBiasAdd")
+    .Input("input: T1")
+    .Input("bias: T2")
+    .Input("min_input: float")
+    .Input("max_input: float")
+    .Input("min_bias: float")
+    .Input("max_bias: float")
+    .Output("output: out_type")
+    .Output("min_out: float")
+    .Output("max_out: float")
+    .Attr("T1: " SG_QUANTIZED_TYPES)
+    .Attr("T2: " SG_QUANTIZED_TYPES)
+    .Attr("out_type: " SG_QUANTIZED_TYPES)
+    .SetShapeFn(QuantizedBiasAddShape);
+
 // NHWC input, [rows, cols, in_depth, out_depth] filter, one stride for rows and columns.
 absl::Status QuantizedConv2DShape(InferenceContext* c) {
   Shape in, filter;
@@ -401,6 +449,17 @@ REGISTER_OP("Requantize")
       ScalarRangeOutputs(c);
       return absl::OkStatus();
     });
+
+REGISTER_OP("QuantizeDownAndShrinkRange")
+    .Input("input: Tinput")
+    .Input("input_min: float")
+    .Input("input_max: float")
+    .Output("output: out_type")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("Tinput: " SG_QUANTIZED_TYPES)
+    .Attr("out_type: " SG_QUANTIZED_TYPES)
+    .SetShapeFn(QuantizedUnaryShape);
 
 // Concat's shape rules on `values`; N scalar mins and maxes.
 REGISTER_OP("QuantizedConcat")

@@ -146,7 +146,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"Tanh", {"bfloat16"}},
     {"TruncateDiv", {"bfloat16"}},
 
-    {"QuantizedConcat", {"qint32"}},  // TensorFlow requantizes qint32 through float sums
     {"Xdivy", {"complex128", "complex64"}},
     {"Xlog1py", {"complex128", "complex64"}},
     {"Xlogy", {"complex128", "complex64"}},
@@ -157,19 +156,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
 const std::map<std::string, std::string> kFeatureGaps = {
     {"RestoreV2.float.slice", "RestoreV2 restores whole tensors, not slices"},
     {"ParseExampleV2.none.ragged", "ParseExampleV2 has no ragged features"},
-    {"Requantize.qint32.narrow23",
-     "Requantize to quint8 in a narrow range: one value rounds one level off TensorFlow's (its "
-     "fixed-point offsets are not fully matched)"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_neg",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_pos",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_skew",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_sym",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
-    {"QuantizeV2.qint32.min_first_away_from_zero_0_tiny",
-     "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
 };
 
 // ---- cases ---------------------------------------------------------------------------------
