@@ -176,7 +176,7 @@ def make(name, fn, out_dir):
             tf.constant(np.asarray(v), name="oracle/grad/" + ph.op.name)
     forward.node.extend(data.as_graph_def().node)
     with open(os.path.join(out_dir, name + ".pb"), "wb") as f:
-        f.write(forward.SerializeToString())
+        f.write(forward.SerializeToString(deterministic=True))
     print(f"{name}: {len(forward.node)} nodes")
 
 
