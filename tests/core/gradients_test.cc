@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "core/framework/attr_value_util.h"
@@ -115,6 +116,14 @@ std::vector<GradCase> Cases() {
       unary("Tanh", -1, 1), unary("Sigmoid", -1, 1), unary("Reciprocal", 0.5, 2),
       unary("Relu", -1, 1), unary("Relu6", -2, 8), unary("Elu", -1, 1),
       unary("Softplus", -1, 1), unary("Softmax", -1, 1), unary("LogSoftmax", -1, 1),
+      unary("Snapshot", -1, 1), unary("Inv", 0.5, 2), unary("Softsign", -1, 1),
+      unary("Selu", -1, 1),
+      {"LeakyRelu", {{{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         AttrValue alpha;
+         alpha.set_f(0.3f);
+         return s.Op("LeakyRelu", {x[0]}, {{"alpha", alpha}});
+       }},
       binary("AddV2", "AddV2", {2, 3}, {3}), binary("Add", "Add", {2, 1}, {2, 3}),
       binary("Sub", "Sub", {2, 3}, {2, 1}), binary("Mul", "Mul", {1, 3}, {2, 1}),
       binary("RealDiv", "RealDiv", {2, 3}, {3}, 0.5, 2), binary("Div", "Div", {3}, {2, 3}, 0.5, 2),
@@ -501,6 +510,40 @@ TEST(AddSymbolicGradients, ResourceVariableGetsItsValuesGradient) {
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_FLOAT_EQ((*out)[0].flat<float>()(0), 6);
   EXPECT_FLOAT_EQ((*out)[0].flat<float>()(1), -2);
+}
+
+TEST(AddSymbolicGradients, RefVariableGetsTheGradientOfItsIdentity) {
+  Graph g;
+  GradScope fwd(&g, "fwd");
+  AttrValue dtype, shape;
+  dtype.set_type(DT_FLOAT);
+  PartialTensorShape({2}).AsProto(shape.mutable_shape());
+  Out var = fwd.Op("VariableV2", {}, {{"dtype", dtype}, {"shape", shape}});
+  fwd.Op("Assign", {var, fwd.Const(Vec({3, -1}))});
+  Out y = fwd.Mul(fwd.Op("Identity", {var}), fwd.ScalarOf(DT_FLOAT, 5));
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  std::vector<Out> dx;
+  absl::Status s = AddSymbolicGradients(&g, {y}, {var}, {}, "", &dx);
+  ASSERT_TRUE(s.ok()) << s;
+  auto out = RunGraph(g, {}, {dx[0]}, {"fwd/Assign"});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(0), 5);
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(1), 5);
+}
+
+// Every registered gradient function has a finite-difference case above (named after its op),
+// except those the builder tests check: PreventGradient (an error) and ReadVariableOp.
+TEST(GradRegistry, EveryGradientFunctionHasAFiniteDifferenceCase) {
+  std::set<std::string> covered = {"PreventGradient", "ReadVariableOp"};
+  for (const GradCase& c : Cases()) {
+    for (const std::string& op : GradRegistry::Global()->ListOps()) {
+      if (absl::StartsWith(c.name, op)) covered.insert(op);
+    }
+  }
+  for (const std::string& op : GradRegistry::Global()->ListOps()) {
+    const GradFunc* fn = GradRegistry::Global()->Lookup(op);
+    if (fn != nullptr && *fn) EXPECT_TRUE(covered.count(op)) << op << " has no case";
+  }
 }
 
 }  // namespace
