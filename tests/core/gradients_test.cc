@@ -80,7 +80,12 @@ struct GradCase {
   std::function<Out(GradScope&, const std::vector<Out>&)> build;
   DataType dtype = DT_DOUBLE;
   double eps = 0;  // the finite difference step when not the dtype's default
+  // Placeholders of unknown dims (same rank): the gradients take their dynamic paths
+  // (BroadcastGradientArgs, Shape, DynamicStitch...) instead of constants.
+  bool dynamic = false;
 };
+
+void PrintTo(const GradCase& c, std::ostream* os) { *os << c.name; }
 
 std::vector<Out> Outs(GradScope& s, const std::string& type, std::vector<GradInput> in,
                       GradAttrs attrs = {}) {
@@ -256,6 +261,18 @@ std::vector<GradCase> Cases() {
          return s.Op("AddN", {GradInput::List({s.Mul(x[0], x[0]), s.Op("Exp", {x[0]})})});
        }},
   };
+  // The dynamic-shape paths of the broadcasting and shape-dependent gradients.
+  for (const char* name : {"AddV2", "Mul", "Div", "Maximum", "Pow", "SquaredDifference", "Sum",
+                           "SumKeepDims", "Mean", "Max", "ConcatV2", "Slice", "Tile", "Pad",
+                           "GatherV2", "Reshape", "SelectV2", "BroadcastTo", "BatchMatMulV2"}) {
+    for (const GradCase& base : std::vector<GradCase>(c)) {
+      if (base.name != name) continue;
+      GradCase d = base;
+      d.name += "Dynamic";
+      d.dynamic = true;
+      c.push_back(d);
+    }
+  }
   return c;
 }
 
@@ -268,17 +285,34 @@ TEST_P(GradientCheck, MatchesCentralFiniteDifferences) {
   std::vector<Out> xs;
   std::vector<Tensor> values;
   for (size_t i = 0; i < c.inputs.size(); ++i) {
-    xs.push_back(Placeholder(&g, "x" + std::to_string(i), c.dtype, c.inputs[i].dims));
+    std::vector<int64_t> declared = c.inputs[i].dims;
+    if (c.dynamic) declared.assign(declared.size(), -1);
+    xs.push_back(Placeholder(&g, "x" + std::to_string(i), c.dtype, declared));
     values.push_back(Random(c.dtype, c.inputs[i].dims, c.inputs[i].lo, c.inputs[i].hi, &rng));
   }
   GradScope fwd(&g, "fwd");
   Out y = c.build(fwd, xs);
   if (absl::IsNotFound(fwd.status())) GTEST_SKIP() << "missing op: " << fwd.status().message();
   ASSERT_TRUE(fwd.status().ok()) << fwd.status();
-  ASSERT_TRUE(StaticShapeOf(y).IsFullyDefined()) << StaticShapeOf(y).DebugString() << " " << StaticShapeOf(xs[0]).DebugString();
   // The weights of the scalar function checked: f(x) = sum(w * y(x)), w given as the initial dy.
-  const PartialTensorShape yshape = StaticShapeOf(y);
-  std::vector<int64_t> ydims(yshape.dim_sizes().begin(), yshape.dim_sizes().end());
+  std::vector<int64_t> ydims;
+  if (c.dynamic) {
+    GraphDef fwd_def;
+    g.ToGraphDef(&fwd_def);
+    std::unique_ptr<Session> fwd_sess;
+    ASSERT_TRUE(NewSession(SessionOptions(), &fwd_sess).ok());
+    ASSERT_TRUE(fwd_sess->Create(fwd_def).ok());
+    std::vector<std::pair<std::string, Tensor>> f;
+    for (size_t i = 0; i < xs.size(); ++i) f.push_back({TensorName(xs[i]), values[i]});
+    std::vector<Tensor> out;
+    absl::Status st = fwd_sess->Run(f, {TensorName(y)}, {}, &out);
+    ASSERT_TRUE(st.ok()) << st;
+    for (int d = 0; d < out[0].dims(); ++d) ydims.push_back(out[0].dim_size(d));
+  } else {
+    const PartialTensorShape yshape = StaticShapeOf(y);
+    ASSERT_TRUE(yshape.IsFullyDefined()) << yshape.DebugString();
+    ydims.assign(yshape.dim_sizes().begin(), yshape.dim_sizes().end());
+  }
   Tensor w = Random(c.dtype, ydims, 0.5, 1.5, &rng);
   Out dy = fwd.Const(w);
   std::vector<Out> dxs;
