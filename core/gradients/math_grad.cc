@@ -55,6 +55,12 @@ Fn AbsGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx)
   return s.status();
 }
 
+// Sign: zero almost everywhere (TensorFlow returns zeros, not "no gradient").
+Fn SignGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.ZerosLike(InputOf(op, 0)));
+  return s.status();
+}
+
 Fn SinGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   dx->push_back(s.Mul(dy[0], s.Conj(s.Op("Cos", {InputOf(op, 0)}))));
   return s.status();
@@ -310,6 +316,7 @@ SG_REGISTER_GRADIENT("Exp", ExpGrad);
 SG_REGISTER_GRADIENT("Log", LogGrad);
 SG_REGISTER_GRADIENT("Log1p", Log1pGrad);
 SG_REGISTER_GRADIENT("Abs", AbsGrad);
+SG_REGISTER_GRADIENT("Sign", SignGrad);
 SG_REGISTER_GRADIENT("Sin", SinGrad);
 SG_REGISTER_GRADIENT("Cos", CosGrad);
 SG_REGISTER_GRADIENT("Add", AddGrad);
@@ -353,7 +360,6 @@ SG_REGISTER_NO_GRADIENT("ArgMin");
 SG_REGISTER_NO_GRADIENT("Floor");
 SG_REGISTER_NO_GRADIENT("Ceil");
 SG_REGISTER_NO_GRADIENT("Round");
-SG_REGISTER_NO_GRADIENT("Sign");
 SG_REGISTER_NO_GRADIENT("Range");
 SG_REGISTER_NO_GRADIENT("OneHot");
 SG_REGISTER_NO_GRADIENT("BroadcastGradientArgs");

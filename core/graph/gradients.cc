@@ -156,8 +156,8 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
   }
   for (size_t i = 0; i < ys_.size(); ++i) Backprop(dys[i], ys_[i]);
 
-  std::map<Key, size_t> x_index;
-  for (size_t i = 0; i < xs_.size(); ++i) x_index.emplace(KeyOf(xs_[i]), i);
+  std::map<Key, std::vector<size_t>> x_index;  // an x may be listed more than once
+  for (size_t i = 0; i < xs_.size(); ++i) x_index[KeyOf(xs_[i])].push_back(i);
   std::vector<Output> result(xs_.size(), NoGradient());
   std::vector<bool> have(xs_.size(), false);
 
@@ -172,8 +172,10 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
       num_no_grad += IsNoGradient(dy[i]);
       auto it = x_index.find({n->id(), i});
       if (it != x_index.end()) {
-        result[it->second] = dy[i];
-        have[it->second] = true;
+        for (size_t k : it->second) {
+          result[k] = dy[i];
+          have[k] = true;
+        }
       }
     }
     bool stop = true;
@@ -219,6 +221,10 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
     if (!have[i] && pending_[xs_[i].node->id()] > 0) {
       result[i] = SumOf(xs_[i]);
       SG_RETURN_IF_ERROR(scope_->status());
+      for (size_t k : x_index[KeyOf(xs_[i])]) {
+        result[k] = result[i];
+        have[k] = true;
+      }
     }
   }
   *dxs = std::move(result);

@@ -122,7 +122,7 @@ std::vector<GradCase> Cases() {
       unary("Relu", -1, 1), unary("Relu6", -2, 8), unary("Elu", -1, 1),
       unary("Softplus", -1, 1), unary("Softmax", -1, 1), unary("LogSoftmax", -1, 1),
       unary("Snapshot", -1, 1), unary("Inv", 0.5, 2), unary("Softsign", -1, 1),
-      unary("Selu", -1, 1),
+      unary("Selu", -1, 1), unary("Sign", -1, 1),
       {"LeakyRelu", {{{2, 3}}},
        [](GradScope& s, const std::vector<Out>& x) {
          AttrValue alpha;
@@ -466,6 +466,18 @@ TEST(AddSymbolicGradients, StopGradientAndIntegersCarryNone) {
   ASSERT_TRUE(AddSymbolicGradients(&g, {through_int}, {x}, {}, "", &none).ok());
   EXPECT_EQ(none[0].node, nullptr);
   EXPECT_EQ(none[0].index, -1);
+}
+
+TEST(AddSymbolicGradients, AnXListedTwiceGetsItsGradientTwice) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {2});
+  GradScope fwd(&g, "fwd");
+  Out y = fwd.Mul(x, fwd.ScalarOf(DT_FLOAT, 4));
+  std::vector<Out> dx;
+  ASSERT_TRUE(AddSymbolicGradients(&g, {y}, {x, x}, {}, "", &dx).ok());
+  ASSERT_EQ(dx.size(), 2u);
+  EXPECT_EQ(dx[0].node, dx[1].node);
+  EXPECT_NE(dx[0].node, nullptr);
 }
 
 TEST(AddSymbolicGradients, UnreachableXIsAnError) {
