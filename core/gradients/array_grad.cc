@@ -75,6 +75,53 @@ Fn ConcatV2Grad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs
   return s.status();
 }
 
+// Concat (v1: concat_dim first, then the values).
+Fn ConcatGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  const int n = op.num_inputs() - 1;
+  GradOutput axis = InputOf(op, 0);
+  GradOutput rank = s.Op("Rank", {InputOf(op, 1)});
+  GradOutput norm_axis = s.Op("FloorMod", {axis, rank});
+  GradOutputs shapes;
+  for (int i = 1; i <= n; ++i) shapes.push_back(s.Shape(InputOf(op, i)));
+  GradOutputs offsets = s.OpN("ConcatOffset", {norm_axis, GradInput::List(shapes)});
+  if (!s.status().ok()) return s.status();
+  dx->push_back(NoGradient());
+  for (int i = 0; i < n; ++i) dx->push_back(s.Op("Slice", {dy[0], offsets[i], shapes[i]}));
+  return s.status();
+}
+
+// Split(split_dim, value) / SplitV(value, size_splits, split_dim): the pieces' gradients joined
+// (outputs without one were given ZerosLike by the builder).
+Fn SplitGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(NoGradient());
+  dx->push_back(s.Op("ConcatV2", {GradInput::List(dy), InputOf(op, 0)}));
+  return s.status();
+}
+
+Fn SplitVGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("ConcatV2", {GradInput::List(dy), InputOf(op, 2)}));
+  dx->push_back(NoGradient());
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+Fn ReverseV2Grad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("ReverseV2", {dy[0], InputOf(op, 1)}));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+Fn IdentityNGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  *dx = dy;
+  return s.status();
+}
+
+Fn MirrorPadGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("MirrorPadGrad", {dy[0], InputOf(op, 1)}, CopyAttrs(op, {"mode"})));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
 Fn PackGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   GradAttrs attrs = CopyAttrs(op, {"axis"});
   attrs.emplace_back("num", IntAttr(op.num_inputs()));
@@ -216,6 +263,12 @@ SG_REGISTER_GRADIENT("Squeeze", ReshapeLikeGrad);
 SG_REGISTER_GRADIENT("PreventGradient", PreventGradientGrad);
 SG_REGISTER_GRADIENT("Transpose", TransposeGrad);
 SG_REGISTER_GRADIENT("ConcatV2", ConcatV2Grad);
+SG_REGISTER_GRADIENT("Concat", ConcatGrad);
+SG_REGISTER_GRADIENT("Split", SplitGrad);
+SG_REGISTER_GRADIENT("SplitV", SplitVGrad);
+SG_REGISTER_GRADIENT("ReverseV2", ReverseV2Grad);
+SG_REGISTER_GRADIENT("IdentityN", IdentityNGrad);
+SG_REGISTER_GRADIENT("MirrorPad", MirrorPadGrad);
 SG_REGISTER_GRADIENT("Pack", PackGrad);
 SG_REGISTER_GRADIENT("Unpack", UnpackGrad);
 SG_REGISTER_GRADIENT("Slice", SliceGrad);

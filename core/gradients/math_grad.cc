@@ -71,6 +71,48 @@ Fn CosGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx)
   return s.status();
 }
 
+Fn ErfGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = InputOf(op, 0);
+  GradOutput two_over_root_pi = s.ScalarOf(DTypeOf(x), 1.1283791670955126);  // 2 / sqrt(pi)
+  GradOutput slope = s.Mul(two_over_root_pi, s.Op("Exp", {s.Neg(s.Op("Square", {x}))}));
+  dx->push_back(s.Mul(dy[0], s.Conj(slope)));
+  return s.status();
+}
+
+Fn SinhGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Mul(dy[0], s.Conj(s.Op("Cosh", {InputOf(op, 0)}))));
+  return s.status();
+}
+
+Fn CoshGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Mul(dy[0], s.Conj(s.Op("Sinh", {InputOf(op, 0)}))));
+  return s.status();
+}
+
+// Tan: dy * sec(x)^2.
+Fn TanGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput sec = s.Op("Reciprocal", {s.Op("Cos", {InputOf(op, 0)})});
+  dx->push_back(s.Mul(dy[0], s.Conj(s.Op("Square", {sec}))));
+  return s.status();
+}
+
+// Atan: dy / (1 + x^2).
+Fn AtanGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = InputOf(op, 0);
+  GradOutput one_plus = s.Add(s.ScalarOf(DTypeOf(x), 1.0), s.Op("Square", {x}));
+  dx->push_back(s.Mul(dy[0], s.Op("Reciprocal", {one_plus})));
+  return s.status();
+}
+
+// Cumsum: the cumulative sum of dy in the other direction.
+Fn CumsumGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradAttrs attrs = CopyAttrs(op, {"exclusive"});
+  attrs.emplace_back("reverse", BoolAttr(!BoolAttrOf(op, "reverse")));
+  dx->push_back(s.Op("Cumsum", {dy[0], InputOf(op, 1)}, attrs));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
 // Binary ops, broadcasting: each side's gradient summed back to its shape.
 Fn AddGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   s.ReduceBinary(InputOf(op, 0), InputOf(op, 1), dy[0], dy[0], dx);
@@ -260,11 +302,14 @@ Fn MatMulGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* 
   return s.status();
 }
 
+// BatchMatMul (no broadcasting) and BatchMatMulV2 (broadcasting batch dims), with the op's own
+// type for the products.
 Fn BatchMatMulGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   const bool ax = BoolAttrOf(op, "adj_x"), ay = BoolAttrOf(op, "adj_y");
   GradOutput x = InputOf(op, 0), y = InputOf(op, 1), g = dy[0];
+  const std::string type = op.type_string();
   auto bmm = [&](GradOutput p, GradOutput q, bool adj_p, bool adj_q) {
-    return s.Op("BatchMatMulV2", {p, q}, {{"adj_x", BoolAttr(adj_p)}, {"adj_y", BoolAttr(adj_q)}});
+    return s.Op(type, {p, q}, {{"adj_x", BoolAttr(adj_p)}, {"adj_y", BoolAttr(adj_q)}});
   };
   GradOutput gx, gy;
   if (!ax && !ay) {
@@ -337,6 +382,13 @@ SG_REGISTER_GRADIENT("Max", MaxMinReduceGrad);
 SG_REGISTER_GRADIENT("Min", MaxMinReduceGrad);
 SG_REGISTER_GRADIENT("MatMul", MatMulGrad);
 SG_REGISTER_GRADIENT("BatchMatMulV2", BatchMatMulGrad);
+SG_REGISTER_GRADIENT("BatchMatMul", BatchMatMulGrad);
+SG_REGISTER_GRADIENT("Erf", ErfGrad);
+SG_REGISTER_GRADIENT("Sinh", SinhGrad);
+SG_REGISTER_GRADIENT("Cosh", CoshGrad);
+SG_REGISTER_GRADIENT("Tan", TanGrad);
+SG_REGISTER_GRADIENT("Atan", AtanGrad);
+SG_REGISTER_GRADIENT("Cumsum", CumsumGrad);
 SG_REGISTER_GRADIENT("Select", SelectGrad);
 SG_REGISTER_GRADIENT("SelectV2", SelectV2Grad);
 

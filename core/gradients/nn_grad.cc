@@ -97,6 +97,65 @@ Fn Conv2DGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* 
   return s.status();
 }
 
+// Conv2DBackpropInput(input_sizes, filter, out_backprop): the transposed convolution's
+// gradients are a Conv2DBackpropFilter and a Conv2D.
+Fn Conv2DBackpropInputGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradAttrs attrs = CopyAttrs(op, {"strides", "padding", "explicit_paddings", "use_cudnn_on_gpu",
+                                   "data_format", "dilations"});
+  GradOutput filter = InputOf(op, 1), out_backprop = InputOf(op, 2);
+  dx->push_back(NoGradient());
+  dx->push_back(s.Op("Conv2DBackpropFilter", {dy[0], s.Shape(filter), out_backprop}, attrs));
+  dx->push_back(s.Op("Conv2D", {dy[0], filter}, attrs));
+  return s.status();
+}
+
+Fn DepthwiseConv2dGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradAttrs attrs =
+      CopyAttrs(op, {"strides", "padding", "explicit_paddings", "data_format", "dilations"});
+  GradOutput x = InputOf(op, 0), filter = InputOf(op, 1);
+  dx->push_back(s.Op("DepthwiseConv2dNativeBackpropInput", {s.Shape(x), filter, dy[0]}, attrs));
+  dx->push_back(s.Op("DepthwiseConv2dNativeBackpropFilter", {x, s.Shape(filter), dy[0]}, attrs));
+  return s.status();
+}
+
+Fn MaxPoolV2Grad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("MaxPoolGradV2",
+                     {InputOf(op, 0), OutputOf(op, 0), dy[0], InputOf(op, 1), InputOf(op, 2)},
+                     CopyAttrs(op, {"padding", "data_format"})));
+  dx->push_back(NoGradient());
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+Fn LRNGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("LRNGrad", {dy[0], InputOf(op, 0), OutputOf(op, 0)},
+                     CopyAttrs(op, {"depth_radius", "bias", "alpha", "beta"})));
+  return s.status();
+}
+
+// ResizeBilinear: ResizeBilinearGrad for floating-point images, none otherwise (as TensorFlow).
+Fn ResizeBilinearGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput images = InputOf(op, 0);
+  const DataType dt = DTypeOf(images);
+  if (dt == DT_FLOAT || dt == DT_DOUBLE || dt == DT_HALF || dt == DT_BFLOAT16) {
+    dx->push_back(s.Op("ResizeBilinearGrad", {dy[0], images},
+                       CopyAttrs(op, {"align_corners", "half_pixel_centers"})));
+  } else {
+    dx->push_back(NoGradient());
+  }
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+Fn ResizeNearestNeighborGrad(GradScope& s, const Node& op, const GradOutputs& dy,
+                             GradOutputs* dx) {
+  GradOutput hw = s.Op("Slice", {s.Shape(InputOf(op, 0)), s.ConstI32({1}), s.ConstI32({2})});
+  dx->push_back(s.Op("ResizeNearestNeighborGrad", {dy[0], hw},
+                     CopyAttrs(op, {"align_corners", "half_pixel_centers"})));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
 Fn MaxPoolGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   dx->push_back(s.Op("MaxPoolGrad", {InputOf(op, 0), OutputOf(op, 0), dy[0]},
                      CopyAttrs(op, {"ksize", "strides", "padding", "explicit_paddings",
@@ -143,6 +202,12 @@ SG_REGISTER_GRADIENT("L2Loss", L2LossGrad);
 SG_REGISTER_GRADIENT("BiasAdd", BiasAddGrad);
 SG_REGISTER_GRADIENT("Conv2D", Conv2DGrad);
 SG_REGISTER_GRADIENT("MaxPool", MaxPoolGrad);
+SG_REGISTER_GRADIENT("MaxPoolV2", MaxPoolV2Grad);
+SG_REGISTER_GRADIENT("Conv2DBackpropInput", Conv2DBackpropInputGrad);
+SG_REGISTER_GRADIENT("DepthwiseConv2dNative", DepthwiseConv2dGrad);
+SG_REGISTER_GRADIENT("LRN", LRNGrad);
+SG_REGISTER_GRADIENT("ResizeBilinear", ResizeBilinearGrad);
+SG_REGISTER_GRADIENT("ResizeNearestNeighbor", ResizeNearestNeighborGrad);
 SG_REGISTER_GRADIENT("AvgPool", AvgPoolGrad);
 SG_REGISTER_GRADIENT("FusedBatchNormV3", FusedBatchNormV3Grad);
 
