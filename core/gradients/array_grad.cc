@@ -238,6 +238,32 @@ Fn GatherGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* 
   return s.status();
 }
 
+// Gathers dy at `ids`, with zeros where an id is negative (a dropped segment), as TensorFlow's
+// _GatherDropNegatives.
+GradOutput GatherDropNegatives(GradScope& s, GradOutput grad, GradOutput ids) {
+  GradOutput zero = s.Cast(s.ScalarI32(0), DTypeOf(ids));
+  GradOutput gathered = s.Op("GatherV2", {grad, s.Op("Maximum", {ids, zero}), s.ScalarI32(0)});
+  GradOutput keep = s.Op("GreaterEqual", {ids, zero});
+  // keep's shape followed by ones up to gathered's rank, so SelectV2 broadcasts it.
+  GradOutput extra = s.Sub(s.Op("Rank", {gathered}), s.Op("Rank", {keep}));
+  GradOutput ones = s.Op("Fill", {s.Reshape(extra, s.ConstI32({1})), s.ScalarI32(1)});
+  GradOutput shape = s.Op("ConcatV2", {GradInput::List({s.Shape(keep), ones}), s.ScalarI32(0)});
+  return s.Op("SelectV2", {s.Reshape(keep, shape), gathered, s.ZerosLike(gathered)});
+}
+
+Fn UnsortedSegmentSumGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(GatherDropNegatives(s, dy[0], InputOf(op, 1)));
+  dx->push_back(NoGradient());
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+Fn SegmentSumGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("GatherV2", {dy[0], InputOf(op, 1), s.ScalarI32(0)}));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
 // A variable's value: its gradient is the gradient of the handle (TensorFlow's resource path).
 Fn ReadVariableGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   dx->push_back(dy[0]);
@@ -279,6 +305,8 @@ SG_REGISTER_GRADIENT("Tile", TileGrad);
 SG_REGISTER_GRADIENT("GatherV2", GatherV2Grad);
 SG_REGISTER_GRADIENT("Gather", GatherGrad);
 SG_REGISTER_GRADIENT("ReadVariableOp", ReadVariableGrad);
+SG_REGISTER_GRADIENT("UnsortedSegmentSum", UnsortedSegmentSumGrad);
+SG_REGISTER_GRADIENT("SegmentSum", SegmentSumGrad);
 SG_REGISTER_GRADIENT("Fill", FillGrad);
 SG_REGISTER_GRADIENT("BroadcastTo", BroadcastToGrad);
 

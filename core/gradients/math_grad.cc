@@ -347,6 +347,20 @@ Fn SelectV2Grad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs
   return s.status();
 }
 
+// ClipByValue(t, lo, hi): dy where lo <= t <= hi goes to t, below to lo, above to hi (each
+// summed back to its shape).
+Fn ClipByValueGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput t = InputOf(op, 0), lo = InputOf(op, 1), hi = InputOf(op, 2);
+  GradOutput zeros = s.ZerosLike(dy[0]);
+  GradOutput below = s.Op("Less", {t, lo}), above = s.Op("Greater", {t, hi});
+  GradOutput outside = s.Op("LogicalOr", {below, above});
+  dx->push_back(s.SumToShapeOf(s.Op("SelectV2", {outside, zeros, dy[0]}), t));
+  dx->push_back(s.SumToShapeOf(s.Op("SelectV2", {below, dy[0], zeros}), lo));
+  dx->push_back(s.SumToShapeOf(s.Op("SelectV2", {above, dy[0], zeros}), hi));
+  return s.status();
+}
+
+SG_REGISTER_GRADIENT("ClipByValue", ClipByValueGrad);
 SG_REGISTER_GRADIENT("Identity", IdentityGrad);
 SG_REGISTER_GRADIENT("Snapshot", IdentityGrad);
 SG_REGISTER_GRADIENT("Neg", NegGrad);
