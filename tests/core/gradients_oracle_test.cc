@@ -77,7 +77,10 @@ TEST_P(GradientOracle, MatchesTensorFlow) {
   ASSERT_FALSE(xs.empty());
   std::vector<NodeBuilder::Output> dxs;
   s = AddSymbolicGradients(&g, {{y, 0}}, xs, {{dy, 0}}, "", &dxs);
-  if (absl::IsNotFound(s)) GTEST_SKIP() << "missing op or gradient: " << s.message();
+  // An op this build lacks skips; a gradient sg lacks ("No gradient defined") fails.
+  if (absl::IsNotFound(s) && absl::StrContains(s.message(), "not registered")) {
+    GTEST_SKIP() << "missing op: " << s.message();
+  }
   ASSERT_TRUE(s.ok()) << s;
 
   GraphDef with_grads;

@@ -111,6 +111,29 @@ def conv2d(p):
     return tf.nn.conv2d(x, f, strides=[1, 2, 2, 1], padding="SAME") * 2.0
 
 
+@case
+def math_extra(p):
+    x, lo = p("x", [3, 4], -2.0, 2.0), p("lo", [3, 4], -1.0, 0.0)
+    return (tf.math.erf(x) + tf.sinh(x) * tf.cosh(x) + tf.tan(x * 0.5) + tf.atan(x)
+            + tf.cumsum(x, axis=1, reverse=True) + tf.clip_by_value(x, lo, 0.75))
+
+
+@case
+def split_reverse_segments(p):
+    x = p("x", [4, 6])
+    a, b, c = tf.split(x, 3, axis=1)
+    d, e = tf.split(x, [1, 3], axis=0)
+    seg = tf.math.unsorted_segment_sum(x, [2, -1, 0, 2], 3)
+    return ((tf.reverse(a, [1]) * c + b) * 2.0 + tf.reduce_sum(e * e) + tf.reduce_sum(d)
+            + tf.reduce_sum(seg * seg))
+
+
+@case
+def conv2d_transpose(p):
+    v, f = p("v", [1, 2, 2, 3]), p("f", [3, 3, 2, 3])
+    return tf.nn.conv2d_transpose(v, f, [1, 4, 4, 2], strides=2, padding="SAME")
+
+
 # Cases that need gradient kernels landing separately (skipped by the test until they do).
 
 @case
@@ -145,7 +168,7 @@ def strided_slice(p):
     return x[1:, ::2] * 3.0
 
 
-FLOAT32_CASES = {"conv2d", "cnn_pool_batchnorm_l2"}
+FLOAT32_CASES = {"conv2d", "conv2d_transpose", "cnn_pool_batchnorm_l2"}
 
 
 def make(name, fn, out_dir):
@@ -160,6 +183,7 @@ def make(name, fn, out_dir):
             return ph
 
         y = tf.identity(fn(p), name="y")
+        assert y.op.name == "y", "a case may not name a placeholder y"
         forward = g.as_graph_def()
         dy_value = rng.uniform(0.5, 1.5, size=y.shape.as_list()).astype(dtype.as_numpy_dtype)
         xs = list(feeds)
