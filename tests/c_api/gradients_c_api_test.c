@@ -159,6 +159,42 @@ static void TestValuesAndPrefixes(void) {
   SG_DeleteStatus(s);
 }
 
+/* A session that already ran the forward graph runs the gradients added afterwards (the new
+ * operations only read existing ones, so the session extends itself). */
+static void TestSessionSeesGradientsAddedLater(void) {
+  SG_Status* s = SG_NewStatus();
+  SG_Graph* g = SG_NewGraph();
+  SG_Output x = Placeholder(g, "x", SG_FLOAT, s);
+  SG_Output y = Unary(g, "Exp", "y", x, s);
+  SG_SessionOptions* opts = SG_NewSessionOptions();
+  SG_Session* sess = SG_NewSession(g, opts, s);
+  int64_t dims[1] = {2};
+  SG_Tensor* in = SG_AllocateTensor(SG_FLOAT, dims, 1, 2 * sizeof(float));
+  SG_Tensor* out = NULL;
+  SG_Output dy = {NULL, 0};
+  ((float*)SG_TensorData(in))[0] = 0.0f;
+  ((float*)SG_TensorData(in))[1] = 1.0f;
+  SG_SessionRun(sess, NULL, &x, &in, 1, &y, &out, 1, NULL, 0, NULL, s);
+  CHECK_CODE(s, SG_OK);
+  if (out != NULL) SG_DeleteTensor(out);
+  out = NULL;
+  SG_AddGradients(g, &y, 1, &x, 1, NULL, s, &dy);
+  CHECK_CODE(s, SG_OK);
+  SG_SessionRun(sess, NULL, &x, &in, 1, &dy, &out, 1, NULL, 0, NULL, s);
+  CHECK_CODE(s, SG_OK);
+  if (out != NULL) {
+    const float* v = (const float*)SG_TensorData(out);
+    CHECK(fabsf(v[0] - 1.0f) < 1e-6f && fabsf(v[1] - 2.7182817f) < 1e-5f);
+    SG_DeleteTensor(out);
+  }
+  SG_DeleteTensor(in);
+  SG_CloseSession(sess, s);
+  SG_DeleteSession(sess, s);
+  SG_DeleteSessionOptions(opts);
+  SG_DeleteGraph(g);
+  SG_DeleteStatus(s);
+}
+
 static void TestNoGradient(void) {
   SG_Status* s = SG_NewStatus();
   SG_Graph* g = SG_NewGraph();
@@ -240,6 +276,7 @@ static void TestBadArguments(void) {
 
 int main(void) {
   TestValuesAndPrefixes();
+  TestSessionSeesGradientsAddedLater();
   TestNoGradient();
   TestBadArguments();
   if (failures != 0) {
