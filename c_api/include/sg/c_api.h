@@ -1033,6 +1033,41 @@ SG_CAPI_EXPORT extern SG_Session* SG_LoadSessionFromSavedModel(
     SG_Buffer* meta_graph_def, SG_Status* status);
 /* ---- end of SavedModel ------------------------------------------------------------------ */
 
+/* ---- Gradients (c_api/c_api_gradients.cc) ------------------------------------------------ */
+
+/* Adds to `g` the operations computing the partial derivatives of the sum of the `ny` outputs
+ * `y` with respect to each of the `nx` outputs `x`, as TF_AddGradientsWithPrefix does:
+ * dy[i] = sum over j of d(y[j])/d(x[i]), each y[j] weighted by the initial gradient dx[j] (`dx`
+ * holds `ny` outputs of y's dtypes and shapes, or is NULL for OnesLike(y[j])). Backprop runs over
+ * the operations between the xs and the ys only; the gradients of several consumers are summed
+ * with AddN. The new operations are named "<prefix>/...". A NULL `prefix` takes "gradients",
+ * then "gradients_1", "gradients_2"... on later calls (the first such name that no operation has
+ * or lives under); an explicit prefix must be unused.
+ * No gradient flows through StopGradient, ops TensorFlow declares without one (Shape, Equal,
+ * ArgMax...) or integer values: an x reached only through those gets dy[i] = {NULL, -1}, as
+ * TensorFlow returns it.
+ * Ownership: the new operations belong to `g`; the arrays stay the caller's. `dy` (nx entries)
+ *   is written only on success.
+ * Errors: SG_INVALID_ARGUMENT for a NULL graph, ny < 1, nx < 0, a NULL array with a count, a
+ *   NULL or out-of-range output, an output of another graph, a dx of another dtype than its y,
+ *   an explicit prefix that names an operation or the scope of one ("prefix [p] conflicts with
+ *   existing node in the graph named [n]"), an x from which no y is reached ("Cannot compute
+ *   the partial derivative for node ..."), or a PreventGradient on the way (its message);
+ *   SG_NOT_FOUND "No gradient defined for op: <type> (node '<name>')" for an operation that a
+ *   gradient reaches but that has no gradient function, or for a gradient op this build lacks;
+ *   SG_UNIMPLEMENTED for v1 while loops. On error the graph is left as it was.
+ * Preconditions: none. Threads: safe (the graph is locked for the whole call). */
+SG_CAPI_EXPORT extern void SG_AddGradientsWithPrefix(SG_Graph* g, const char* prefix,
+                                                     SG_Output* y, int ny, SG_Output* x, int nx,
+                                                     SG_Output* dx, SG_Status* status,
+                                                     SG_Output* dy);
+
+/* SG_AddGradientsWithPrefix with a NULL prefix, as TF_AddGradients. */
+SG_CAPI_EXPORT extern void SG_AddGradients(SG_Graph* g, SG_Output* y, int ny, SG_Output* x,
+                                           int nx, SG_Output* dx, SG_Status* status,
+                                           SG_Output* dy);
+/* ---- end of gradients ------------------------------------------------------------------- */
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -15,7 +15,7 @@
  * Only what sg implements as TensorFlow does is mapped; a TF_ name that is missing here is
  * missing on purpose, and the compiler says so rather than the program misbehaving at run time:
  * - not implemented by sg: functions (TF_GraphToFunction, TF_Function*), while loops
- *   (TF_NewWhile...), gradients (TF_AddGradients), TF_TensorMaybeMove, TF_TensorBitcastFrom,
+ *   (TF_NewWhile...), TF_TensorMaybeMove, TF_TensorBitcastFrom,
  *   TF_TryEvaluateConstant, the eager API, TF_LoadLibrary;
  * - different in sg: TF_ImportGraphDefOptionsSetUniquifyNames/SetUniquifyPrefix (sg fails the
  *   import with SG_UNIMPLEMENTED), TF_Version (sg's version is not TensorFlow's).
@@ -243,6 +243,8 @@ typedef SG_Server TF_Server;
 #define TF_DeleteImportGraphDefResults SG_DeleteImportGraphDefResults
 #define TF_GraphImportGraphDefWithReturnOutputs SG_GraphImportGraphDefWithReturnOutputs
 #define TF_GraphImportGraphDef SG_GraphImportGraphDef
+#define TF_AddGradients SG_AddGradients
+#define TF_AddGradientsWithPrefix SG_AddGradientsWithPrefix
 
 /* ---- Sessions ----------------------------------------------------------------------------- */
 

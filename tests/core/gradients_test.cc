@@ -1,0 +1,674 @@
+// AddSymbolicGradients (core/graph/gradients.h) and the gradient registry (core/gradients/):
+// every registered gradient function against central finite differences in double, and the
+// builder's contract (prefixes, summing, stops, errors, the graph left as it was on error).
+// A case whose forward or gradient graph needs an op that is not registered in this build (the
+// gradient kernels land separately) is skipped, naming the op.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <random>
+#include <set>
+
+#include "absl/strings/match.h"
+#include "core/framework/attr_value_util.h"
+#include "core/gradients/grad_registry.h"
+#include "core/graph/gradients.h"
+#include "core/runtime/session.h"
+
+namespace sg {
+namespace {
+
+using Out = NodeBuilder::Output;
+
+std::string TensorName(Out o) { return o.node->name() + ":" + std::to_string(o.index); }
+
+Out Placeholder(Graph* g, const std::string& name, DataType dt, const std::vector<int64_t>& dims) {
+  NodeBuilder b(name, "Placeholder");
+  AttrValue dtype, shape;
+  dtype.set_type(dt);
+  PartialTensorShape(dims).AsProto(shape.mutable_shape());
+  b.Attr("dtype", dtype).Attr("shape", shape);
+  auto n = b.Finalize(g);
+  EXPECT_TRUE(n.ok()) << n.status();
+  return {n.ok() ? *n : nullptr, 0};
+}
+
+AttrValue Ints(std::vector<int64_t> v) {
+  AttrValue a;
+  SetAttrValue(absl::Span<const int64_t>(v), &a);
+  return a;
+}
+AttrValue Str(const char* v) {
+  AttrValue a;
+  SetAttrValue(v, &a);
+  return a;
+}
+
+Tensor Random(DataType dt, const std::vector<int64_t>& dims, double lo, double hi, std::mt19937* rng) {
+  Tensor t(dt, TensorShape(absl::Span<const int64_t>(dims)));
+  std::uniform_real_distribution<double> u(lo, hi);
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    if (dt == DT_DOUBLE) {
+      t.flat<double>()(i) = u(*rng);
+    } else {
+      t.flat<float>()(i) = static_cast<float>(u(*rng));
+    }
+  }
+  return t;
+}
+
+double Get(const Tensor& t, int64_t i) {
+  return t.dtype() == DT_DOUBLE ? t.flat<double>()(i) : static_cast<double>(t.flat<float>()(i));
+}
+void Set(Tensor* t, int64_t i, double v) {
+  if (t->dtype() == DT_DOUBLE) {
+    t->flat<double>()(i) = v;
+  } else {
+    t->flat<float>()(i) = static_cast<float>(v);
+  }
+}
+
+struct Input {
+  std::vector<int64_t> dims;
+  double lo = -1, hi = 1;
+};
+
+struct GradCase {
+  std::string name;
+  std::vector<Input> inputs;
+  std::function<Out(GradScope&, const std::vector<Out>&)> build;
+  DataType dtype = DT_DOUBLE;
+  double eps = 0;  // the finite difference step when not the dtype's default
+  // Placeholders of unknown dims (same rank): the gradients take their dynamic paths
+  // (BroadcastGradientArgs, Shape, DynamicStitch...) instead of constants.
+  bool dynamic = false;
+};
+
+void PrintTo(const GradCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<Out> Outs(GradScope& s, const std::string& type, std::vector<GradInput> in,
+                      GradAttrs attrs = {}) {
+  return s.OpN(type, std::move(in), std::move(attrs));
+}
+
+std::vector<GradCase> Cases() {
+  auto unary = [](const char* op, double lo, double hi) {
+    return GradCase{op, {{{2, 3}, lo, hi}},
+                    [op](GradScope& s, const std::vector<Out>& x) { return s.Op(op, {x[0]}); }};
+  };
+  auto binary = [](const char* name, const char* op, std::vector<int64_t> a, std::vector<int64_t> b,
+                   double lo = -1, double hi = 1) {
+    return GradCase{name, {{a, lo, hi}, {b, lo, hi}},
+                    [op](GradScope& s, const std::vector<Out>& x) { return s.Op(op, {x[0], x[1]}); }};
+  };
+  auto reduce = [](const char* name, const char* op, std::vector<int64_t> axes, bool keep) {
+    return GradCase{name, {{{2, 3, 4}}}, [=](GradScope& s, const std::vector<Out>& x) {
+                      return s.Op(op, {x[0], s.ConstI32(axes)}, {{"keep_dims", BoolAttr(keep)}});
+                    }};
+  };
+  auto matmul = [](const char* name, bool ta, bool tb) {
+    std::vector<int64_t> a = ta ? std::vector<int64_t>{3, 2} : std::vector<int64_t>{2, 3};
+    std::vector<int64_t> b = tb ? std::vector<int64_t>{4, 3} : std::vector<int64_t>{3, 4};
+    return GradCase{name, {{a}, {b}}, [=](GradScope& s, const std::vector<Out>& x) {
+                      return s.MatMul(x[0], x[1], ta, tb);
+                    }};
+  };
+  std::vector<GradCase> c = {
+      unary("Identity", -1, 1), unary("Neg", -1, 1), unary("Square", -1, 1),
+      unary("Exp", -1, 1), unary("Log", 0.5, 2), unary("Log1p", 0.5, 2), unary("Abs", 0.2, 1),
+      unary("Sin", -1, 1), unary("Cos", -1, 1), unary("Sqrt", 0.5, 2), unary("Rsqrt", 0.5, 2),
+      unary("Tanh", -1, 1), unary("Sigmoid", -1, 1), unary("Reciprocal", 0.5, 2),
+      unary("Relu", -1, 1), unary("Relu6", -2, 8), unary("Elu", -1, 1),
+      unary("Softplus", -1, 1), unary("Softmax", -1, 1), unary("LogSoftmax", -1, 1),
+      unary("Snapshot", -1, 1), unary("Inv", 0.5, 2), unary("Softsign", -1, 1),
+      unary("Selu", -1, 1), unary("Sign", -1, 1),
+      {"LeakyRelu", {{{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         AttrValue alpha;
+         alpha.set_f(0.3f);
+         return s.Op("LeakyRelu", {x[0]}, {{"alpha", alpha}});
+       }},
+      binary("AddV2", "AddV2", {2, 3}, {3}), binary("Add", "Add", {2, 1}, {2, 3}),
+      binary("Sub", "Sub", {2, 3}, {2, 1}), binary("Mul", "Mul", {1, 3}, {2, 1}),
+      binary("RealDiv", "RealDiv", {2, 3}, {3}, 0.5, 2), binary("Div", "Div", {3}, {2, 3}, 0.5, 2),
+      binary("Maximum", "Maximum", {2, 3}, {3}), binary("Minimum", "Minimum", {2, 3}, {2, 3}),
+      binary("Pow", "Pow", {2, 3}, {3}, 0.5, 2),
+      binary("SquaredDifference", "SquaredDifference", {2, 3}, {3}),
+      {"AddN", {{{2, 3}}, {{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("AddN", {GradInput::List({x[0], x[1], x[0]})});
+       }},
+      reduce("Sum", "Sum", {1}, false), reduce("SumKeepDims", "Sum", {0, 2}, true),
+      reduce("Mean", "Mean", {-1}, false), reduce("Max", "Max", {1}, false),
+      reduce("Min", "Min", {0, 2}, true),
+      matmul("MatMul", false, false), matmul("MatMulTransposeA", true, false),
+      matmul("MatMulTransposeB", false, true), matmul("MatMulTransposeAB", true, true),
+      {"BatchMatMulV2", {{{2, 1, 2, 3}}, {{3, 3, 4}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("BatchMatMulV2", {x[0], x[1]}); }},
+      {"BatchMatMulV2Adjoint", {{{2, 3, 2}}, {{2, 4, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("BatchMatMulV2", {x[0], x[1]},
+                     {{"adj_x", BoolAttr(true)}, {"adj_y", BoolAttr(true)}});
+       }},
+      {"Reshape", {{{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Reshape(x[0], s.ConstI32({3, 2})); }},
+      {"ExpandDims", {{{2, 3}}}, [](GradScope& s, const std::vector<Out>& x) { return s.ExpandDims(x[0], 1); }},
+      {"Squeeze", {{{2, 1, 3}}}, [](GradScope& s, const std::vector<Out>& x) { return s.Op("Squeeze", {x[0]}); }},
+      {"Transpose", {{{2, 3, 4}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Transpose(x[0], s.ConstI32({2, 0, 1})); }},
+      {"ConcatV2", {{{2, 3}}, {{2, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("ConcatV2", {GradInput::List({x[0], x[1]}), s.ScalarI32(-1)});
+       }},
+      {"Pack", {{{2, 3}}, {{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Pack", {GradInput::List({x[0], x[1]})}, {{"axis", IntAttr(1)}});
+       }},
+      {"Unpack", {{{3, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         // Only the second output is used: the first gets ZerosLike.
+         return Outs(s, "Unpack", {x[0]}, {{"num", IntAttr(3)}, {"axis", IntAttr(0)}})[1];
+       }},
+      {"Slice", {{{3, 4}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Slice", {x[0], s.ConstI32({1, 1}), s.ConstI32({2, -1})});
+       }},
+      {"StridedSlice", {{{4, 5}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("StridedSlice", {x[0], s.ConstI32({0, 1}), s.ConstI32({4, 5}), s.ConstI32({2, 2})});
+       }},
+      {"GatherV2", {{{4, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("GatherV2", {x[0], s.ConstI32({2, 0, 2}), s.ScalarI32(0)});
+       }},
+      {"GatherV2Axis1", {{{2, 4, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         Tensor idx(DT_INT32, TensorShape({2, 2}));
+         idx.flat<int32_t>()(0) = 3, idx.flat<int32_t>()(1) = 1, idx.flat<int32_t>()(2) = 3,
+         idx.flat<int32_t>()(3) = 0;
+         return s.Op("GatherV2", {x[0], s.Const(idx), s.ScalarI32(1)});
+       }},
+      {"Gather", {{{4, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("Gather", {x[0], s.ConstI32({1, 1, 3})}); }},
+      {"Tile", {{{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("Tile", {x[0], s.ConstI32({2, 3})}); }},
+      {"Pad", {{{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         Tensor p(DT_INT32, TensorShape({2, 2}));
+         for (int i = 0; i < 4; ++i) p.flat<int32_t>()(i) = i % 3;
+         return s.Op("Pad", {x[0], s.Const(p)});
+       }},
+      {"PadV2", {{{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         Tensor p(DT_INT32, TensorShape({2, 2}));
+         for (int i = 0; i < 4; ++i) p.flat<int32_t>()(i) = 1;
+         return s.Op("PadV2", {x[0], s.Const(p), s.ScalarOf(DT_DOUBLE, 0.5)});
+       }},
+      {"Cast", {{{2, 3}}},
+       // Through float: a step of 1e-6 would drown in float rounding; the function is linear.
+       [](GradScope& s, const std::vector<Out>& x) { return s.Cast(s.Cast(x[0], DT_FLOAT), DT_DOUBLE); },
+       DT_DOUBLE, 1e-2},
+      {"Select", {{{2, 3}}, {{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Select", {s.Op("Greater", {x[0], x[1]}), x[0], x[1]});
+       }},
+      {"SelectV2", {{{2, 3}}, {{3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         Tensor c(DT_BOOL, TensorShape({2, 1}));
+         c.flat<bool>()(0) = true, c.flat<bool>()(1) = false;
+         return s.Op("SelectV2", {s.Const(c), x[0], x[1]});
+       }},
+      {"BroadcastTo", {{{3}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("BroadcastTo", {x[0], s.ConstI32({2, 3})}); }},
+      {"Fill", {{{}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("Fill", {s.ConstI32({2, 2}), x[0]}); }},
+      {"BiasAdd", {{{2, 3}}, {{3}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("BiasAdd", {x[0], x[1]}); }},
+      {"L2Loss", {{{2, 3}}}, [](GradScope& s, const std::vector<Out>& x) { return s.Op("L2Loss", {x[0]}); }},
+      {"SoftmaxCrossEntropyWithLogits", {{{2, 3}}, {{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         // TensorFlow's gradient assumes each row of labels sums to 1: they come from a Softmax.
+         return s.Op("SoftmaxCrossEntropyWithLogits", {x[0], s.Op("Softmax", {x[1]})});
+       }},
+      {"SparseSoftmaxCrossEntropyWithLogits", {{{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("SparseSoftmaxCrossEntropyWithLogits", {x[0], s.ConstI32({2, 0})});
+       }},
+      {"Conv2D", {{{1, 4, 4, 2}}, {{2, 2, 2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Conv2D", {x[0], x[1]}, {{"strides", Ints({1, 1, 2, 1})}, {"padding", Str("SAME")}});
+       }},
+      {"MaxPool", {{{1, 4, 4, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("MaxPool", {x[0]}, {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 2, 2, 1})},
+                                          {"padding", Str("VALID")}});
+       }},
+      {"AvgPool", {{{1, 4, 4, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("AvgPool", {x[0]}, {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 1, 1, 1})},
+                                          {"padding", Str("SAME")}});
+       }},
+      {"FusedBatchNormV3", {{{2, 2, 2, 3}}, {{3}, 0.5, 1.5}, {{3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         Tensor empty(DT_FLOAT, TensorShape({0}));
+         return s.Op("FusedBatchNormV3", {x[0], x[1], x[2], s.Const(empty), s.Const(empty)});
+       },
+       DT_FLOAT},
+      unary("Erf", -1, 1), unary("Sinh", -1, 1), unary("Cosh", -1, 1), unary("Tan", -1, 1),
+      unary("Atan", -2, 2),
+      {"Cumsum", {{{2, 4}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("Cumsum", {x[0], s.ScalarI32(1)}); }},
+      {"CumsumExclusiveReverse", {{{3, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Cumsum", {x[0], s.ScalarI32(0)},
+                     {{"exclusive", BoolAttr(true)}, {"reverse", BoolAttr(true)}});
+       }},
+      {"BatchMatMul", {{{2, 2, 3}}, {{2, 3, 4}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("BatchMatMul", {x[0], x[1]}, {{"adj_y", BoolAttr(false)}});
+       }},
+      {"Concat", {{{2, 3}}, {{1, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Concat", {s.ScalarI32(0), GradInput::List({x[0], x[1]})});
+       }},
+      {"Split", {{{2, 6}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         auto parts = Outs(s, "Split", {s.ScalarI32(1), x[0]}, {{"num_split", IntAttr(3)}});
+         // The middle piece is unused: its gradient is ZerosLike.
+         return s.Op("ConcatV2", {GradInput::List({parts[2], parts[0]}), s.ScalarI32(0)});
+       }},
+      {"SplitV", {{{2, 5}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         auto parts = Outs(s, "SplitV", {x[0], s.ConstI32({2, -1}), s.ScalarI32(1)},
+                           {{"num_split", IntAttr(2)}});
+         return s.Mul(parts[1], parts[1]);
+       }},
+      {"ReverseV2", {{{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("ReverseV2", {x[0], s.ConstI32({1})}); }},
+      {"IdentityN", {{{2, 3}}, {{3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         auto outs = Outs(s, "IdentityN", {GradInput::List({x[0], x[1]})});
+         return s.Mul(outs[0], outs[1]);
+       }},
+      {"MirrorPad", {{{3, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         Tensor p(DT_INT32, TensorShape({2, 2}));
+         p.flat<int32_t>()(0) = 1, p.flat<int32_t>()(1) = 1, p.flat<int32_t>()(2) = 2,
+         p.flat<int32_t>()(3) = 0;
+         return s.Op("MirrorPad", {x[0], s.Const(p)}, {{"mode", Str("REFLECT")}});
+       }},
+      {"Conv2DBackpropInput", {{{2, 2, 2, 3}}, {{1, 2, 2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Conv2DBackpropInput", {s.ConstI32({1, 4, 4, 2}), x[0], x[1]},
+                     {{"strides", Ints({1, 2, 2, 1})}, {"padding", Str("SAME")}});
+       }},
+      {"DepthwiseConv2dNative", {{{1, 4, 4, 2}}, {{2, 2, 2, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("DepthwiseConv2dNative", {x[0], x[1]},
+                     {{"strides", Ints({1, 1, 1, 1})}, {"padding", Str("VALID")}});
+       }},
+      {"MaxPoolV2", {{{1, 4, 4, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("MaxPoolV2", {x[0], s.ConstI32({1, 2, 2, 1}), s.ConstI32({1, 2, 2, 1})},
+                     {{"padding", Str("VALID")}});
+       }},
+      {"ResizeBilinear", {{{1, 3, 3, 2}}},
+       // ResizeBilinear's output is float whatever the images: the case runs in float.
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("ResizeBilinear", {x[0], s.ConstI32({5, 4})}); },
+       DT_FLOAT},
+      {"ResizeNearestNeighbor", {{{1, 2, 3, 1}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("ResizeNearestNeighbor", {x[0], s.ConstI32({4, 5})});
+       }},
+      {"LRN", {{{1, 2, 2, 6}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("LRN", {x[0]}, {{"depth_radius", IntAttr(2)}}); },
+       DT_FLOAT},
+      {"ClipByValue", {{{2, 3}, -2, 2}, {{2, 3}, -1, 0}, {{}, 0.5, 1}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("ClipByValue", {x[0], x[1], x[2]}); }},
+      {"UnsortedSegmentSum", {{{4, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         // Segment -1 is dropped: its row gets a zero gradient.
+         return s.Op("UnsortedSegmentSum", {x[0], s.ConstI32({2, -1, 0, 2}), s.ScalarI32(3)});
+       }},
+      {"SegmentSum", {{{4, 2}}},
+       [](GradScope& s, const std::vector<Out>& x) { return s.Op("SegmentSum", {x[0], s.ConstI32({0, 0, 1, 3})}); }},
+      {"ThreeConsumers", {{{2, 3}}},
+       [](GradScope& s, const std::vector<Out>& x) {
+         // x * x + exp(x): the gradients of three consumers of x summed by AddN.
+         return s.Op("AddN", {GradInput::List({s.Mul(x[0], x[0]), s.Op("Exp", {x[0]})})});
+       }},
+  };
+  // The dynamic-shape paths of the broadcasting and shape-dependent gradients.
+  for (const char* name : {"AddV2", "Mul", "Div", "Maximum", "Pow", "SquaredDifference", "Sum",
+                           "SumKeepDims", "Mean", "Max", "ConcatV2", "Slice", "Tile", "Pad",
+                           "GatherV2", "Reshape", "SelectV2", "BroadcastTo", "BatchMatMulV2"}) {
+    for (const GradCase& base : std::vector<GradCase>(c)) {
+      if (base.name != name) continue;
+      GradCase d = base;
+      d.name += "Dynamic";
+      d.dynamic = true;
+      c.push_back(d);
+    }
+  }
+  return c;
+}
+
+class GradientCheck : public ::testing::TestWithParam<GradCase> {};
+
+TEST_P(GradientCheck, MatchesCentralFiniteDifferences) {
+  const GradCase& c = GetParam();
+  Graph g;
+  std::mt19937 rng(7);
+  std::vector<Out> xs;
+  std::vector<Tensor> values;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    std::vector<int64_t> declared = c.inputs[i].dims;
+    if (c.dynamic) declared.assign(declared.size(), -1);
+    xs.push_back(Placeholder(&g, "x" + std::to_string(i), c.dtype, declared));
+    values.push_back(Random(c.dtype, c.inputs[i].dims, c.inputs[i].lo, c.inputs[i].hi, &rng));
+  }
+  GradScope fwd(&g, "fwd");
+  Out y = c.build(fwd, xs);
+  if (absl::IsNotFound(fwd.status())) GTEST_SKIP() << "missing op: " << fwd.status().message();
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  // The weights of the scalar function checked: f(x) = sum(w * y(x)), w given as the initial dy.
+  std::vector<int64_t> ydims;
+  if (!StaticShapeOf(y).IsFullyDefined()) {  // dynamic cases, data-dependent shapes: run y
+    GraphDef fwd_def;
+    g.ToGraphDef(&fwd_def);
+    std::unique_ptr<Session> fwd_sess;
+    ASSERT_TRUE(NewSession(SessionOptions(), &fwd_sess).ok());
+    ASSERT_TRUE(fwd_sess->Create(fwd_def).ok());
+    std::vector<std::pair<std::string, Tensor>> f;
+    for (size_t i = 0; i < xs.size(); ++i) f.push_back({TensorName(xs[i]), values[i]});
+    std::vector<Tensor> out;
+    absl::Status st = fwd_sess->Run(f, {TensorName(y)}, {}, &out);
+    ASSERT_TRUE(st.ok()) << st;
+    for (int d = 0; d < out[0].dims(); ++d) ydims.push_back(out[0].dim_size(d));
+  } else {
+    const PartialTensorShape yshape = StaticShapeOf(y);
+    ydims.assign(yshape.dim_sizes().begin(), yshape.dim_sizes().end());
+  }
+  Tensor w = Random(c.dtype, ydims, 0.5, 1.5, &rng);
+  Out dy = fwd.Const(w);
+  std::vector<Out> dxs;
+  absl::Status s = AddSymbolicGradients(&g, {y}, xs, {dy}, "", &dxs);
+  if (absl::IsNotFound(s) && absl::StrContains(s.message(), "not registered")) {
+    GTEST_SKIP() << "missing op: " << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s;
+
+  GraphDef def;
+  g.ToGraphDef(&def);
+  std::unique_ptr<Session> sess;
+  ASSERT_TRUE(NewSession(SessionOptions(), &sess).ok());
+  ASSERT_TRUE(sess->Create(def).ok());
+  auto feeds = [&](const std::vector<Tensor>& v) {
+    std::vector<std::pair<std::string, Tensor>> f;
+    for (size_t i = 0; i < xs.size(); ++i) f.push_back({TensorName(xs[i]), v[i]});
+    return f;
+  };
+  std::vector<std::string> fetch;
+  for (const Out& d : dxs) {
+    ASSERT_NE(d.node, nullptr) << "no gradient returned";
+    fetch.push_back(TensorName(d));
+  }
+  std::vector<Tensor> symbolic;
+  s = sess->Run(feeds(values), fetch, {}, &symbolic);
+  if (absl::IsNotFound(s) || absl::IsUnimplemented(s)) GTEST_SKIP() << "missing kernel: " << s;
+  ASSERT_TRUE(s.ok()) << s;
+  auto f = [&](const std::vector<Tensor>& v) {
+    std::vector<Tensor> out;
+    absl::Status st = sess->Run(feeds(v), {TensorName(y)}, {}, &out);
+    EXPECT_TRUE(st.ok()) << st;
+    double sum = 0;
+    for (int64_t i = 0; st.ok() && i < out[0].NumElements(); ++i) sum += Get(w, i) * Get(out[0], i);
+    return sum;
+  };
+  const bool is_double = c.dtype == DT_DOUBLE;
+  const double eps = c.eps > 0 ? c.eps : is_double ? 1e-6 : 1e-2, atol = is_double ? 1e-6 : 2e-2, rtol = is_double ? 1e-5 : 2e-2;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    ASSERT_EQ(symbolic[i].NumElements(), values[i].NumElements()) << "dx" << i << " " << fetch[i] << " " << symbolic[i].shape().DebugString();
+    for (int64_t j = 0; j < values[i].NumElements(); ++j) {
+      std::vector<Tensor> plus = values, minus = values;
+      plus[i] = Tensor(c.dtype, values[i].shape());
+      minus[i] = Tensor(c.dtype, values[i].shape());
+      for (int64_t k = 0; k < values[i].NumElements(); ++k) {
+        Set(&plus[i], k, Get(values[i], k));
+        Set(&minus[i], k, Get(values[i], k));
+      }
+      Set(&plus[i], j, Get(values[i], j) + eps);
+      Set(&minus[i], j, Get(values[i], j) - eps);
+      const double numeric = (f(plus) - f(minus)) / (2 * eps);
+      const double got = Get(symbolic[i], j);
+      EXPECT_NEAR(got, numeric, atol + rtol * std::fabs(numeric)) << "dx" << i << "[" << j << "]";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, GradientCheck, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<GradCase>& info) { return info.param.name; });
+
+// ---- The builder's contract ------------------------------------------------------------------
+
+absl::StatusOr<std::vector<Tensor>> RunGraph(const Graph& g,
+                                             std::vector<std::pair<std::string, Tensor>> feeds,
+                                             std::vector<Out> fetches,
+                                             std::vector<std::string> targets = {}) {
+  GraphDef def;
+  g.ToGraphDef(&def);
+  std::unique_ptr<Session> sess;
+  SG_RETURN_IF_ERROR(NewSession(SessionOptions(), &sess));
+  SG_RETURN_IF_ERROR(sess->Create(def));
+  std::vector<std::string> names;
+  for (Out o : fetches) names.push_back(TensorName(o));
+  std::vector<Tensor> out;
+  if (!targets.empty()) SG_RETURN_IF_ERROR(sess->Run(feeds, {}, targets, &out));
+  SG_RETURN_IF_ERROR(sess->Run(feeds, names, {}, &out));
+  return out;
+}
+
+Tensor Vec(std::vector<float> v) {
+  Tensor t(DT_FLOAT, TensorShape({static_cast<int64_t>(v.size())}));
+  for (size_t i = 0; i < v.size(); ++i) t.flat<float>()(i) = v[i];
+  return t;
+}
+
+int NodeCount(const Graph& g) { return static_cast<int>(g.nodes().size()); }
+
+TEST(AddSymbolicGradients, DefaultsToOnesLikeAndNamesUnderGradients) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {3});
+  GradScope fwd(&g, "fwd");
+  Out y = fwd.Mul(x, x);
+  std::vector<Out> dx;
+  ASSERT_TRUE(AddSymbolicGradients(&g, {y}, {x}, {}, "", &dx).ok());
+  EXPECT_TRUE(absl::StartsWith(dx[0].node->name(), "gradients/")) << dx[0].node->name();
+  auto out = RunGraph(g, {{"x:0", Vec({1, -2, 3})}}, {dx[0]});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(1), -4);
+  // A second call takes the next free prefix, as TensorFlow's C API does.
+  std::vector<Out> dx2;
+  ASSERT_TRUE(AddSymbolicGradients(&g, {y}, {x}, {}, "", &dx2).ok());
+  EXPECT_TRUE(absl::StartsWith(dx2[0].node->name(), "gradients_1/")) << dx2[0].node->name();
+  std::vector<Out> dx3;
+  ASSERT_TRUE(AddSymbolicGradients(&g, {y}, {x}, {}, "mine", &dx3).ok());
+  EXPECT_TRUE(absl::StartsWith(dx3[0].node->name(), "mine/")) << dx3[0].node->name();
+}
+
+TEST(AddSymbolicGradients, ExplicitPrefixInUseIsAnErrorAndAddsNothing) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {3});
+  GradScope fwd(&g, "fwd");
+  Out y = fwd.Mul(x, x);
+  const int before = NodeCount(g);
+  std::vector<Out> dx;
+  for (const char* prefix : {"x", "fwd"}) {
+    absl::Status s = AddSymbolicGradients(&g, {y}, {x}, {}, prefix, &dx);
+    EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+    EXPECT_TRUE(absl::StrContains(s.message(), "conflicts with existing node")) << s;
+  }
+  EXPECT_EQ(NodeCount(g), before);
+  EXPECT_TRUE(dx.empty());
+}
+
+TEST(AddSymbolicGradients, SumsSeveralYsAndTakesInitialGradients) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {2});
+  GradScope fwd(&g, "fwd");
+  Out y1 = fwd.Mul(x, x), y2 = fwd.Neg(x);
+  Out dy1 = fwd.Const(Vec({1, 10})), dy2 = fwd.Const(Vec({2, 3}));
+  std::vector<Out> dx;
+  ASSERT_TRUE(AddSymbolicGradients(&g, {y1, y2}, {x}, {dy1, dy2}, "", &dx).ok());
+  auto out = RunGraph(g, {{"x:0", Vec({1, 2})}}, {dx[0]});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(0), 1 * 2 * 1 - 2);   // 2x*dy1 - dy2
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(1), 10 * 2 * 2 - 3);
+}
+
+TEST(AddSymbolicGradients, StopGradientAndIntegersCarryNone) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {2});
+  GradScope fwd(&g, "fwd");
+  Out y = fwd.Add(fwd.Mul(x, fwd.ScalarOf(DT_FLOAT, 3)), fwd.Op("StopGradient", {x}));
+  Out through_int = fwd.Cast(fwd.Cast(x, DT_INT32), DT_FLOAT);
+  std::vector<Out> dx;
+  ASSERT_TRUE(AddSymbolicGradients(&g, {y}, {x}, {}, "", &dx).ok());
+  auto out = RunGraph(g, {{"x:0", Vec({1, 2})}}, {dx[0]});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(0), 3);
+  // Only an integer path: TensorFlow's NoGradient(), {nullptr, -1}.
+  std::vector<Out> none;
+  ASSERT_TRUE(AddSymbolicGradients(&g, {through_int}, {x}, {}, "", &none).ok());
+  EXPECT_EQ(none[0].node, nullptr);
+  EXPECT_EQ(none[0].index, -1);
+}
+
+TEST(AddSymbolicGradients, AnXListedTwiceGetsItsGradientTwice) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {2});
+  GradScope fwd(&g, "fwd");
+  Out y = fwd.Mul(x, fwd.ScalarOf(DT_FLOAT, 4));
+  std::vector<Out> dx;
+  ASSERT_TRUE(AddSymbolicGradients(&g, {y}, {x, x}, {}, "", &dx).ok());
+  ASSERT_EQ(dx.size(), 2u);
+  EXPECT_EQ(dx[0].node, dx[1].node);
+  EXPECT_NE(dx[0].node, nullptr);
+}
+
+TEST(AddSymbolicGradients, UnreachableXIsAnError) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {2});
+  Out z = Placeholder(&g, "z", DT_FLOAT, {2});
+  GradScope fwd(&g, "fwd");
+  Out y = fwd.Neg(x);
+  std::vector<Out> dx;
+  absl::Status s = AddSymbolicGradients(&g, {y}, {z}, {}, "", &dx);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "unreachable")) << s;
+}
+
+TEST(AddSymbolicGradients, PreventGradientAndOpsWithoutGradientAreErrorsThatAddNothing) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {2});
+  GradScope fwd(&g, "fwd");
+  AttrValue msg;
+  msg.set_s("no way");
+  Out prevented = fwd.Op("PreventGradient", {x}, {{"message", msg}});
+  // Atan2 has a gradient in TensorFlow but none registered in sg (yet).
+  Out erf = fwd.Op("Atan2", {x, x});
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  const int before = NodeCount(g);
+  std::vector<Out> dx;
+  absl::Status s = AddSymbolicGradients(&g, {fwd.Neg(prevented)}, {x}, {}, "", &dx);
+  const int with_neg = NodeCount(g);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "no way")) << s;
+  s = AddSymbolicGradients(&g, {erf}, {x}, {}, "", &dx);
+  EXPECT_TRUE(absl::IsNotFound(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "Atan2") && absl::StrContains(s.message(), "fwd/Atan2"))
+      << s;
+  EXPECT_EQ(NodeCount(g), with_neg);
+  EXPECT_EQ(with_neg, before + 1);
+  // No gradient flows into Atan2 here (its only path is stopped): no error.
+  Out stopped = fwd.Op("StopGradient", {erf});
+  ASSERT_TRUE(AddSymbolicGradients(&g, {fwd.Add(stopped, x)}, {x}, {}, "", &dx).ok());
+}
+
+TEST(AddSymbolicGradients, BadArgumentsAreErrors) {
+  Graph g, other;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {2});
+  Out stranger = Placeholder(&other, "s", DT_FLOAT, {2});
+  GradScope fwd(&g, "fwd");
+  Out y = fwd.Neg(x);
+  std::vector<Out> dx;
+  EXPECT_TRUE(absl::IsInvalidArgument(AddSymbolicGradients(&g, {}, {x}, {}, "", &dx)));
+  EXPECT_TRUE(absl::IsInvalidArgument(AddSymbolicGradients(&g, {{nullptr, 0}}, {x}, {}, "", &dx)));
+  EXPECT_TRUE(absl::IsInvalidArgument(AddSymbolicGradients(&g, {y}, {{x.node, 3}}, {}, "", &dx)));
+  EXPECT_TRUE(absl::IsInvalidArgument(AddSymbolicGradients(&g, {y}, {stranger}, {}, "", &dx)));
+  EXPECT_TRUE(absl::IsInvalidArgument(AddSymbolicGradients(&g, {y}, {x}, {y, y}, "", &dx)));
+  Out int_dy = fwd.ConstI32({1, 2});
+  EXPECT_TRUE(absl::IsInvalidArgument(AddSymbolicGradients(&g, {y}, {x}, {int_dy}, "", &dx)));
+  EXPECT_TRUE(absl::IsInvalidArgument(AddSymbolicGradients(nullptr, {y}, {x}, {}, "", &dx)));
+  EXPECT_TRUE(dx.empty());
+}
+
+TEST(AddSymbolicGradients, ResourceVariableGetsItsValuesGradient) {
+  Graph g;
+  GradScope fwd(&g, "fwd");
+  AttrValue dtype, shape;
+  dtype.set_type(DT_FLOAT);
+  PartialTensorShape({2}).AsProto(shape.mutable_shape());
+  Out handle = fwd.Op("VarHandleOp", {}, {{"dtype", dtype}, {"shape", shape}});
+  fwd.OpN("AssignVariableOp", {handle, fwd.Const(Vec({3, -1}))});  // no outputs
+  Out value = fwd.Op("ReadVariableOp", {handle}, {{"dtype", dtype}});
+  // Square: ReadVariableOp's shape is not inferred, and Mul's gradient would then need the
+  // BroadcastGradientArgs kernel.
+  Out y = fwd.Op("Square", {value});
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  std::vector<Out> dx;
+  absl::Status s = AddSymbolicGradients(&g, {y}, {handle}, {}, "", &dx);
+  ASSERT_TRUE(s.ok()) << s;
+  auto out = RunGraph(g, {}, {dx[0]}, {"fwd/AssignVariableOp"});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(0), 6);
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(1), -2);
+}
+
+TEST(AddSymbolicGradients, RefVariableGetsTheGradientOfItsIdentity) {
+  Graph g;
+  GradScope fwd(&g, "fwd");
+  AttrValue dtype, shape;
+  dtype.set_type(DT_FLOAT);
+  PartialTensorShape({2}).AsProto(shape.mutable_shape());
+  Out var = fwd.Op("VariableV2", {}, {{"dtype", dtype}, {"shape", shape}});
+  fwd.Op("Assign", {var, fwd.Const(Vec({3, -1}))});
+  Out y = fwd.Mul(fwd.Op("Identity", {var}), fwd.ScalarOf(DT_FLOAT, 5));
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  std::vector<Out> dx;
+  absl::Status s = AddSymbolicGradients(&g, {y}, {var}, {}, "", &dx);
+  ASSERT_TRUE(s.ok()) << s;
+  auto out = RunGraph(g, {}, {dx[0]}, {"fwd/Assign"});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(0), 5);
+  EXPECT_FLOAT_EQ((*out)[0].flat<float>()(1), 5);
+}
+
+// Every registered gradient function has a finite-difference case above (named after its op),
+// except those the builder tests check: PreventGradient (an error) and ReadVariableOp.
+TEST(GradRegistry, EveryGradientFunctionHasAFiniteDifferenceCase) {
+  std::set<std::string> covered = {"PreventGradient", "ReadVariableOp"};
+  for (const GradCase& c : Cases()) {
+    for (const std::string& op : GradRegistry::Global()->ListOps()) {
+      if (absl::StartsWith(c.name, op)) covered.insert(op);
+    }
+  }
+  for (const std::string& op : GradRegistry::Global()->ListOps()) {
+    const GradFunc* fn = GradRegistry::Global()->Lookup(op);
+    if (fn != nullptr && *fn) EXPECT_TRUE(covered.count(op)) << op << " has no case";
+  }
+}
+
+}  // namespace
+}  // namespace sg
