@@ -272,7 +272,10 @@ SGB_GO_ARRAY(const SG_DataType, []int32, IN_DT)
   (const int64_t* inputs, int ninputs),
   (const int64_t* lengths, int nlengths),
   (const int64_t* ranks, int nranks),
-  (const int64_t* tensors, int ntensors)
+  (const int64_t* tensors, int ntensors),
+  (const int64_t* ys, int nys),
+  (const int64_t* xs, int nxs),
+  (const int64_t* dxs, int ndxs)
 }
 %apply (int64_t* OUT_I64, int OUT_I64_LEN) {
   (int64_t* outputs, int noutputs),
@@ -517,6 +520,37 @@ static SG_Session* sgb_LoadSessionFromSavedModel(const SG_SessionOptions* sessio
   for (int i = 0; tags != NULL && i < nlengths; ++i) free(tags[i]);
   free(tags);
   return session;
+}
+
+/* SG_AddGradientsWithPrefix on (operation, index) pairs: ys, xs and dxs (none: ones, as
+ * SG_AddGradients); `outputs` receives one (operation, index) pair per x. An empty prefix is
+ * SG_AddGradients' default naming. */
+static void sgb_AddGradients(SG_Graph* graph, const char* prefix, const int64_t* ys, int nys,
+                             const int64_t* xs, int nxs, const int64_t* dxs, int ndxs,
+                             int64_t* outputs, int noutputs, SG_Status* status) {
+  if (nys % 2 != 0 || nxs % 2 != 0 || (ndxs != 0 && ndxs != nys) || noutputs != nxs) {
+    SG_SetStatus(status, SG_INVALID_ARGUMENT, "sgb_AddGradients: array lengths do not agree");
+    return;
+  }
+  const int ny = nys / 2, nx = nxs / 2;
+  SG_Output* y = sgb_Outputs(ys, ny);
+  SG_Output* x = sgb_Outputs(xs, nx);
+  SG_Output* dx = ndxs > 0 ? sgb_Outputs(dxs, ny) : NULL;
+  SG_Output* dy = (SG_Output*)calloc((size_t)(nx > 0 ? nx : 1), sizeof(SG_Output));
+  if (y == NULL || x == NULL || (ndxs > 0 && dx == NULL) || dy == NULL) {
+    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb_AddGradients: out of memory");
+  } else {
+    SG_AddGradientsWithPrefix(graph, prefix != NULL && prefix[0] != '\0' ? prefix : NULL, y, ny,
+                              x, nx, dx, status, dy);
+    for (int i = 0; i < nx; ++i) {
+      outputs[2 * i] = SG_GetCode(status) == SG_OK ? (int64_t)(intptr_t)dy[i].oper : 0;
+      outputs[2 * i + 1] = SG_GetCode(status) == SG_OK ? dy[i].index : 0;
+    }
+  }
+  free(y);
+  free(x);
+  free(dx);
+  free(dy);
 }
 
 /* One step. feeds: (operation, index, tensor) triples; fetches: (operation, index) pairs;

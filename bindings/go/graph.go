@@ -116,6 +116,63 @@ func (g *Graph) Output(name string) (Output, error) {
 	return o.Output(index), nil
 }
 
+// AddGradients adds to the graph the gradient of the sum of y with respect to each x, as
+// TensorFlow's (*Graph).AddGradients: the partial derivatives d(y[0] + y[1] + ...)/dx[i], each
+// weighted by dx (the gradients flowing into each y; nil means ones), built from TensorFlow's
+// gradient formulas under the name scope prefix ("gradients", "gradients_1" ... when empty). It
+// returns one output per x, of x's dtype and shape.
+//
+// Errors: InvalidArgument for an output of another graph, a prefix that already names an
+// operation, or len(dx) != len(y); an error naming the op for an op on the path from x to y
+// that has no gradient. The graph is unchanged on error.
+func (g *Graph) AddGradients(prefix string, y []Output, x []Output, dx []Output) ([]Output, error) {
+	if dx != nil && len(dx) != len(y) {
+		return nil, newError(InvalidArgument, fmt.Sprintf("dx has %d outputs, y has %d", len(dx), len(y)))
+	}
+	pairs := func(outs []Output) ([]int64, error) {
+		p := make([]int64, 0, 2*len(outs))
+		for _, o := range outs {
+			if o.Op == nil || o.Op.g != g {
+				return nil, newError(InvalidArgument, fmt.Sprintf("output %v is not of this graph", o))
+			}
+			p = append(p, int64(o.Op.c.Swigcptr()), int64(o.Index))
+		}
+		return p, nil
+	}
+	ys, err := pairs(y)
+	if err != nil {
+		return nil, err
+	}
+	xs, err := pairs(x)
+	if err != nil {
+		return nil, err
+	}
+	dxs, err := pairs(dx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := g.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer g.release()
+	out := make([]int64, 2*len(x))
+	var status error
+	capi.Sgb_AddGradients(c, prefix, ys, xs, dxs, out, &status)
+	runtime.KeepAlive(y)
+	runtime.KeepAlive(x)
+	runtime.KeepAlive(dx)
+	if status != nil {
+		return nil, fromStatus(status)
+	}
+	grads := make([]Output, len(x))
+	for i := range x {
+		op := &Operation{g: g, c: capi.SwigcptrStruct_SS_SG_Operation(uintptr(out[2*i]))}
+		grads[i] = Output{Op: op, Index: int(out[2*i+1])}
+	}
+	return grads, nil
+}
+
 // ToGraphDef returns the graph as a serialized GraphDef.
 func (g *Graph) ToGraphDef() ([]byte, error) {
 	c, err := g.acquire()

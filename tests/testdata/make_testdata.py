@@ -29,6 +29,8 @@ Outputs (see README.md next to this script for details and node names):
     digits_mlp.pb          frozen 64 -> 64 ReLU -> 10 classifier
     digits_test_x.npy      float32 [360, 64] held-out inputs, already scaled by 1/16
     digits_test_y.npy      int32   [360] labels
+    digits_train_x.npy     float32 [1437, 64] the training split, scaled by 1/16
+    digits_train_y.npy     int32   [1437] its labels
     digits_tf_probs.npy    float32 [360, 10] TensorFlow's `probs` for those inputs
     digits_saved_model/    the same classifier as a TF1 SavedModel with variables
     while_loop.pb, cond.pb, variables.pb, conv_net.pb, ops_mix.pb,
@@ -259,6 +261,10 @@ def make_digits(out_dir, summary):
           % (NUM_TEST, acc, int(round(acc * NUM_TEST)), NUM_TEST))
     np.save(os.path.join(out_dir, "digits_test_x.npy"), xte.astype(np.float32))
     np.save(os.path.join(out_dir, "digits_test_y.npy"), yte.astype(np.int32))
+    # The training split, for the programs that train the classifier through the C API
+    # (examples/train_digits.c and the Java and Go examples).
+    np.save(os.path.join(out_dir, "digits_train_x.npy"), xtr.astype(np.float32))
+    np.save(os.path.join(out_dir, "digits_train_y.npy"), ytr.astype(np.int32))
     np.save(os.path.join(out_dir, "digits_tf_probs.npy"), probs_v)
 
     # SavedModel with (non-frozen) variables holding the trained weights.

@@ -91,6 +91,55 @@ public final class Graph implements AutoCloseable {
     return new OperationBuilder(this, type, name);
   }
 
+  /**
+   * Adds the gradient of {@code y}'s sum with respect to each of {@code x} to the graph, as
+   * TensorFlow's {@code Graph.addGradients}: the partial derivatives d(y_0 + y_1 + ...)/dx_i,
+   * each weighted by {@code dx} (the gradients flowing into each y; null means ones), built from
+   * TensorFlow's gradient formulas under the name scope {@code prefix} ("gradients",
+   * "gradients_1" ... when null or empty). Returns one output per x, of x's dtype and shape.
+   *
+   * <p>Errors: InvalidArgumentException for an x or y of another graph, a prefix that already
+   * names an operation, dx of the wrong count; a {@link SgException} naming the op for an op on
+   * the path from x to y that has no gradient. The graph is unchanged on error.
+   */
+  public Output[] addGradients(String prefix, Output[] y, Output[] x, Output[] dx) {
+    if (y == null || x == null) throw new IllegalArgumentException("y and x must not be null");
+    if (dx != null && dx.length != y.length) {
+      throw new IllegalArgumentException("dx has " + dx.length + " outputs, y has " + y.length);
+    }
+    long g = acquire();
+    try {
+      long[] out = new long[2 * x.length];
+      Native.sgb_AddGradients(g, prefix == null ? "" : prefix, pairs(y), pairs(x),
+                              dx == null ? new long[0] : pairs(dx), out);
+      Output[] grads = new Output[x.length];
+      for (int i = 0; i < x.length; ++i) {
+        grads[i] = new Operation(this, out[2 * i]).output((int) out[2 * i + 1]);
+      }
+      return grads;
+    } finally {
+      releaseRef();
+    }
+  }
+
+  /** {@code addGradients(null, new Output[] {y}, x, null)}: d(y)/dx_i under a default name. */
+  public Output[] addGradients(Output y, Output[] x) {
+    return addGradients(null, new Output[] {y}, x, null);
+  }
+
+  private long[] pairs(Output[] outputs) {
+    long[] p = new long[2 * outputs.length];
+    for (int i = 0; i < outputs.length; ++i) {
+      if (outputs[i] == null) throw new IllegalArgumentException("output " + i + " is null");
+      if (outputs[i].op().graph() != this) {
+        throw new IllegalArgumentException(outputs[i] + " belongs to another graph");
+      }
+      p[2 * i] = outputs[i].op().handle();
+      p[2 * i + 1] = outputs[i].index();
+    }
+    return p;
+  }
+
   /** The whole graph as a serialized GraphDef. */
   public byte[] toGraphDef() {
     long g = acquire();
