@@ -2,6 +2,10 @@
 // allowlist): a quantile stream resource named by a DT_RESOURCE handle, summaries made from
 // batches and added to it, bucket boundaries flushed from it, and bucketizing by boundaries.
 // A summary is a float [n, 4] tensor of rows (value, weight, min_rank, max_rank).
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 

@@ -5,8 +5,11 @@
 // the shared test device, so a resource persists across calls; each test uses its own names.
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/kernels/boosted_trees_quantiles.h"
