@@ -8,6 +8,8 @@
 // (...GetBucketBoundaries) and used by BoostedTreesBucketize. A summary is a float [n, 4] tensor,
 // rows of (value, weight, min_rank, max_rank) sorted by value.
 //
+// Results are TensorFlow 2.8.4's, the last TensorFlow with these kernels (tests/oracle/README.md);
+// num_buckets 0 and 1, which crash it, give the minimum and maximum.
 // Where TensorFlow's kernels CHECK-fail or read out of bounds, these return INVALID_ARGUMENT
 // naming the node: a summary not of shape [n, 4], a list longer than the resource's streams (or,
 // for AddSummaries and GetBucketBoundaries, of another length), boundaries or num_buckets of the

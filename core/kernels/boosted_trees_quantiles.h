@@ -1,7 +1,8 @@
 // Weighted quantile summaries and streams for the BoostedTrees quantile ops, with the semantics of
 // TensorFlow's boosted_trees/quantiles (weighted_quantiles_buffer.h, weighted_quantiles_summary.h,
 // weighted_quantiles_stream.h): the same float arithmetic in the same order, so summaries, ranks
-// and boundaries come out bit for bit as TensorFlow's.
+// and boundaries come out bit for bit as TensorFlow's. Boundaries are also pruned to
+// num_boundaries as TensorFlow 2.8.4's kernel does (Prune; tests/oracle/README.md).
 //
 //   QuantileStream s(/*eps=*/0.01, /*max_elements=*/n + 1);
 //   for (...) s.PushEntry(value, weight);   // weights <= 0 are ignored
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -185,7 +187,8 @@ class QuantileSummary {
   }
 
   // Boundaries: the values of a copy compressed to `num_boundaries` entries with an error of at
-  // most ApproximationError() + 1 / num_boundaries (TensorFlow rounds that sum to float).
+  // most ApproximationError() + 1 / num_boundaries (TensorFlow rounds that sum to float), then
+  // pruned to at most num_boundaries entries (at least 2; none pruned when num_boundaries < 0).
   std::vector<float> GenerateBoundaries(int64_t num_boundaries) const {
     std::vector<float> out;
     if (entries_.empty()) return out;
@@ -194,9 +197,63 @@ class QuantileSummary {
     const float compression_eps =
         static_cast<float>(ApproximationError() + (1.0 / static_cast<double>(num_boundaries)));
     compressed.Compress(num_boundaries, compression_eps);
+    if (num_boundaries >= 0) compressed.Prune(std::max<int64_t>(num_boundaries, 2));
     out.reserve(compressed.entries_.size());
     for (const auto& e : compressed.entries_) out.push_back(e.value);
     return out;
+  }
+
+  // Drops interior entries until at most `max_size` (>= 2) remain: each time the one whose
+  // removal leaves the smallest rank gap, next.PrevMaxRank() - prev.NextMinRank() in float (the
+  // first on a tie). This is what TensorFlow 2.8.4's boundary flush does after its compression
+  // (found by matching its results on 762 random flushes; the sources we have show only the
+  // compression). A heap keeps it O(n log n).
+  void Prune(int64_t max_size) {
+    const size_t n = entries_.size();
+    if (static_cast<int64_t>(n) <= max_size) return;
+    std::vector<size_t> prev(n), next(n);
+    std::vector<uint32_t> version(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      prev[i] = i - 1;  // wraps for 0; never read for the first entry
+      next[i] = i + 1;
+    }
+    struct Item {
+      float gap;
+      size_t index;
+      uint32_t version;
+      bool operator>(const Item& o) const {
+        return gap > o.gap || (gap == o.gap && index > o.index);
+      }
+    };
+    auto gap = [&](size_t i) {  // NaN (from NaN or infinite weights) orders last
+      const float g = entries_[next[i]].PrevMaxRank() - entries_[prev[i]].NextMinRank();
+      return std::isnan(g) ? std::numeric_limits<float>::infinity() : g;
+    };
+    std::vector<Item> heap;
+    for (size_t i = 1; i + 1 < n; ++i) heap.push_back({gap(i), i, 0});
+    std::make_heap(heap.begin(), heap.end(), std::greater<Item>());
+    std::vector<bool> alive(n, true);
+    for (int64_t size = static_cast<int64_t>(n); size > max_size && !heap.empty();) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<Item>());
+      const Item top = heap.back();
+      heap.pop_back();
+      if (!alive[top.index] || top.version != version[top.index]) continue;  // stale
+      alive[top.index] = false;
+      --size;
+      const size_t p = prev[top.index], q = next[top.index];
+      next[p] = q;
+      prev[q] = p;
+      for (size_t j : {p, q}) {
+        if (j == 0 || j == n - 1) continue;  // the first and last entries stay
+        heap.push_back({gap(j), j, ++version[j]});
+        std::push_heap(heap.begin(), heap.end(), std::greater<Item>());
+      }
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (alive[i]) entries_[w++] = entries_[i];
+    }
+    entries_.resize(w);
   }
 
   // max(num_quantiles, 2) + 1 values: the minimum, the q-th quantiles for q = 1..n-1 of n, and

@@ -1,5 +1,5 @@
 // The BoostedTrees quantile ops beyond their conformance cases (op_cases/boosted_trees.pb.gz,
-// written by TensorFlow 2.8): the summary and stream structures against hand-computed values, and
+// written by TensorFlow 2.8.4): the summary and stream structures against hand-computed values, and
 // the bad inputs on which TensorFlow's kernels CHECK-fail or read out of bounds (so no case can
 // record TensorFlow's answer), where sg must return INVALID_ARGUMENT. Kernels run one by one on
 // the shared test device, so a resource persists across calls; each test uses its own names.
@@ -42,6 +42,24 @@ TEST(QuantileSummary, MergeKeepsRankBounds) {
   EXPECT_EQ(Row(a.entries()[0]), std::vector<float>({1, 3, 0, 3}));
   EXPECT_EQ(Row(a.entries()[1]), std::vector<float>({3, 1, 3, 4}));
   EXPECT_EQ(Row(a.entries()[2]), std::vector<float>({4, 3, 4, 7}));
+}
+
+TEST(QuantileSummary, PruneDropsTheEntryLeavingTheSmallestGap) {
+  QuantileSummary s;
+  s.BuildFromSummaryEntries(
+      {{0.3f, 1, 0, 1}, {0.6f, 1, 2, 3}, {1.2f, 10, 3, 13}, {12.1f, 1, 14, 15}});
+  // Without 0.6 the gap is 3 - 1 = 2; without 1.2 it is 14 - 3 = 11.
+  s.Prune(3);
+  ASSERT_EQ(s.Size(), 3);
+  EXPECT_EQ(s.entries()[1].value, 1.2f);
+  // Equal gaps: the first goes. 0..5 with unit weights: every gap is 1, then 2 ...
+  QuantileSummary t;
+  t.BuildFromSummaryEntries({{0, 1, 0, 1}, {1, 1, 1, 2}, {2, 1, 2, 3}, {3, 1, 3, 4}, {4, 1, 4, 5}});
+  t.Prune(3);
+  std::vector<float> values;
+  for (const auto& e : t.entries()) values.push_back(e.value);
+  // Remove 1 (gap 1, first), then gaps are 2 (for 2), 1 (for 3): remove 3.
+  EXPECT_EQ(values, std::vector<float>({0, 2, 4}));
 }
 
 TEST(QuantileStream, SmallInputIsExactWithCumulativeRanks) {
@@ -113,9 +131,10 @@ void ExpectInvalid(const absl::Status& s) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
 }
 
-// TensorFlow's quantile_ops_test (testBasicQuantileBucketsSingleResource): its data, boundaries
-// and buckets. TensorFlow 2.8.4's kernel gives 3 boundaries per feature here (README.md of
-// tests/oracle); the test and TensorFlow's sources give these 4.
+// The data of TensorFlow's quantile_ops_test (testBasicQuantileBucketsSingleResource). The
+// compression keeps 4 entries per feature ([0.3, 0.6, 1.2, 12.1], what that test expects); the
+// prune to num_buckets = 3 then drops 0.6 (its removal leaves the smaller rank gap, 2 against 11),
+// as TensorFlow 2.8.4 does.
 TEST(BoostedTreesQuantileOps, TensorFlowsUnitTestBoundaries) {
   const Tensor h = Handle("tf_unit_test");
   ASSERT_TRUE(Create(h, 0.01f, 2, 1 << 16).ok());
@@ -132,17 +151,18 @@ TEST(BoostedTreesQuantileOps, TensorFlowsUnitTestBoundaries) {
   auto b = RunOp("BoostedTreesQuantileStreamResourceGetBucketBoundaries", {{"num_features", 2}},
                {h});
   ASSERT_TRUE(b.ok()) << b.status();
-  EXPECT_EQ(test::Values<float>((*b)[0].value), std::vector<float>({0.3f, 0.6f, 1.2f, 12.1f}));
-  EXPECT_EQ(test::Values<float>((*b)[1].value), std::vector<float>({0.8f, 1.2f, 2.3f, 3.2f}));
+  EXPECT_EQ(test::Values<float>((*b)[0].value), std::vector<float>({0.3f, 1.2f, 12.1f}));
+  EXPECT_EQ(test::Values<float>((*b)[1].value), std::vector<float>({0.8f, 2.3f, 3.2f}));
   auto buckets = RunOp("BoostedTreesBucketize", {{"num_features", 2}},
                      {f0, f1, (*b)[0].value, (*b)[1].value});
   ASSERT_TRUE(buckets.ok()) << buckets.status();
-  EXPECT_EQ(test::Values<int32_t>((*buckets)[0].value), std::vector<int32_t>({2, 3, 0, 1, 1, 3}));
-  EXPECT_EQ(test::Values<int32_t>((*buckets)[1].value), std::vector<int32_t>({2, 1, 1, 3, 3, 0}));
+  // The first boundary >= each value.
+  EXPECT_EQ(test::Values<int32_t>((*buckets)[0].value), std::vector<int32_t>({1, 2, 0, 1, 1, 2}));
+  EXPECT_EQ(test::Values<int32_t>((*buckets)[1].value), std::vector<int32_t>({1, 1, 1, 2, 2, 0}));
 }
 
-// num_buckets 0 and 1 crash TensorFlow 2.8.4; TensorFlow's sources compress to at least 2
-// entries: the minimum and the maximum.
+// num_buckets 0 and 1 crash TensorFlow 2.8.4 (its prune runs out of interior entries); sg
+// compresses and prunes to 2 entries: the minimum and the maximum.
 TEST(BoostedTreesQuantileOps, FewBucketsGiveTheExtremes) {
   for (int64_t nb : {0, 1}) {
     const Tensor h = Handle("few_buckets" + std::to_string(nb));

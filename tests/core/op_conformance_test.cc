@@ -171,19 +171,6 @@ const std::map<std::string, std::string> kFeatureGaps = {
      "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
     {"QuantizeV2.qint32.min_first_away_from_zero_0_tiny",
      "QuantizeV2 MIN_FIRST to qint32 rounds its float sums in another order than TensorFlow"},
-    // The boosted_trees group is written by TensorFlow 2.8.4 (tests/oracle/README.md), whose
-    // boundary flush returns at most num_buckets values (and crashes for num_buckets < 2); sg
-    // follows TensorFlow's sources (weighted_quantiles_summary.h's Compress), which give up to
-    // num_buckets + 1, as TensorFlow's own quantile_ops_test expects ([0.3, 0.6, 1.2, 12.1] for
-    // its data, where 2.8.4 returns [0.3, 1.2, 12.1]); boosted_trees_ops_test checks that data.
-    {"BoostedTreesQuantileStreamResourceFlush.float.tf_unit_test",
-     "BoostedTrees boundaries as TensorFlow's sources, not as TensorFlow 2.8.4's kernel"},
-    {"BoostedTreesQuantileStreamResourceFlush.float.eps0.01_buckets10_100x1_grid_one",
-     "BoostedTrees boundaries as TensorFlow's sources, not as TensorFlow 2.8.4's kernel"},
-    {"BoostedTreesQuantileStreamResourceFlush.float.eps0.05_buckets20_2000x5_normal_mixed",
-     "BoostedTrees boundaries as TensorFlow's sources, not as TensorFlow 2.8.4's kernel"},
-    {"BoostedTreesQuantileStreamResourceFlush.float.eps0.1_buckets5_300x2_few_scalar",
-     "BoostedTrees boundaries as TensorFlow's sources, not as TensorFlow 2.8.4's kernel"},
 };
 
 // ---- cases ---------------------------------------------------------------------------------

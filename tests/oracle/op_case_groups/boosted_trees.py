@@ -6,9 +6,9 @@ of setup_venv_tf28.sh); make_op_cases.py skips it under 2.21. The ten OpDefs are
 and 2.21.
 Cases that would crash that TensorFlow (a summary not [n, 4], lists longer than the streams,
 epsilon >= 1, or <= 0 in MakeQuantileSummaries, a generate_quantiles flush of an empty stream,
-num_buckets 0 or 1) are not here; sg returns INVALID_ARGUMENT for them, or (num_buckets) what
-TensorFlow's sources compute (tests/core/boosted_trees_ops_test.cc). Where 2.8.4's boundaries
-differ from TensorFlow's sources, which sg follows: README.md."""
+num_buckets 0 or 1) are not here; sg returns INVALID_ARGUMENT for them, or for num_buckets 0
+and 1 the minimum and maximum (tests/core/boosted_trees_ops_test.cc). How 2.8.4's boundaries
+differ from the sources we have: README.md."""
 
 from op_case_lib import *  # noqa: F401,F403
 
@@ -151,34 +151,38 @@ def boosted_trees(g):
         error=True)
 
     # ---- the resource ------------------------------------------------------------------------
-    # Boundaries (generate_quantiles false): TensorFlow 2.8's kernel returns fewer than its
-    # sources (and its own quantile_ops_test) say, which sg follows; the cases whose results
-    # differ are listed in op_conformance_test's kFeatureGaps (README.md).
+    # Boundaries (generate_quantiles false) and quantiles of the same streams.
     FLUSH = "BoostedTreesQuantileStreamResourceFlush"
-    for eps, nb, n, batches, kind, wkind, boundaries in (
-            (0.01, 10, 100, 1, "grid", "one", True),
-            (0.01, 4, 500, 3, "normal", "mixed", False),
-            (0.05, 20, 2000, 5, "normal", "mixed", True),
-            (0.1, 5, 300, 2, "few", "scalar", True),
-            (0.2, 100, 1000, 4, "grid", "mixed", False),
-            (0.001, 7, 600, 6, "normal", "one", False)):
+    for eps, nb, n, batches, kind, wkind in (
+            (0.01, 10, 100, 1, "grid", "one"),
+            (0.01, 4, 500, 3, "normal", "mixed"),
+            (0.05, 20, 2000, 5, "normal", "mixed"),
+            (0.1, 5, 300, 2, "few", "scalar"),
+            (0.2, 100, 1000, 4, "grid", "mixed"),
+            (0.001, 7, 600, 6, "normal", "one")):
         def build(eps=eps, nb=nb, n=n, batches=batches, kind=kind, wkind=wkind):
             feats = [feature_values(g, n, kind), feature_values(g, n, "normal")]
             return pipeline(g, eps, nb, feats, example_weights(g, n, wkind), batches)
-        if boundaries:
-            g.case(f"{FLUSH}.float.eps{eps}_buckets{nb}_{n}x{batches}_{kind}_{wkind}", build)
+        g.case(f"{FLUSH}.float.eps{eps}_buckets{nb}_{n}x{batches}_{kind}_{wkind}", build)
         def quantiles(eps=eps, nb=nb, n=n, batches=batches, kind=kind, wkind=wkind):
             feats = [feature_values(g, n, kind)]
             return pipeline(g, eps, max(nb, 3), feats, example_weights(g, n, wkind), batches,
                             generate_quantiles=True)
         g.case(f"{FLUSH}.float.quantiles_eps{eps}_buckets{max(nb, 3)}_{n}x{batches}_{kind}",
                quantiles)
+    # Larger streams, where the prune to num_buckets drops several entries.
+    for nb in (2, 3, 37):
+        def prune(nb=nb):
+            n = 3000
+            feats = [feature_values(g, n, "normal"), feature_values(g, n, "few")]
+            return pipeline(g, 0.02, nb, feats, example_weights(g, n, "mixed"), batches=3)
+        g.case(f"{FLUSH}.float.prune_buckets{nb}", prune)
     def small_max_elements():  # a tiny max_elements: many levels
         feats = [feature_values(g, 400, "normal")]
         return pipeline(g, 0.05, 8, feats, [1.0], batches=8, max_elements=64,
                         generate_quantiles=True)
     g.case(f"{FLUSH}.float.max_elements64", small_max_elements)
-    def tf_unit_test():  # the data of TensorFlow's quantile_ops_test (it expects 4 boundaries)
+    def tf_unit_test():  # the data of TensorFlow's quantile_ops_test
         feats = [[1.2, 12.1, 0.3, 0.5, 0.6, 2.2], [2.3, 1.2, 1.1, 2.6, 3.2, 0.8]]
         return pipeline(g, 0.01, 3, feats, [10, 1, 1, 1, 1, 1], max_elements=1 << 16)
     g.case(f"{FLUSH}.float.tf_unit_test", tf_unit_test)
