@@ -298,10 +298,10 @@ class QuantileStreamFlushOp final : public OpKernel {
                 KernelError(*this, "num_buckets must be a scalar, got a tensor of shape ",
                             nb_t.shape().DebugString()));
     const int64_t num_buckets = nb_t.scalar<int64_t>()();
-    if (generate_quantiles_) {
-      OP_REQUIRES(ctx, num_buckets <= kMaxQuantiles,
-                  KernelError(*this, "num_buckets (", num_buckets, ") is more than ",
-                              kMaxQuantiles));
+    if (generate_quantiles_) {  // TensorFlow CHECK-fails on a negative one
+      OP_REQUIRES(ctx, num_buckets >= 0 && num_buckets <= kMaxQuantiles,
+                  KernelError(*this, "num_buckets (", num_buckets, ") must be in [0, ",
+                              kMaxQuantiles, "] to generate quantiles"));
     }
     std::vector<std::vector<float>> all(r->num_streams());
     absl::Status status;

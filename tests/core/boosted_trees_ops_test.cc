@@ -239,6 +239,7 @@ TEST(BoostedTreesQuantileOps, FlushChecksNumBucketsAndQuantileCount) {
   ExpectInvalid(flush(MakeTensor<int64_t>({1}, {4}), false));
   ExpectInvalid(flush(Int64(4), true));  // an empty stream has no quantiles
   ExpectInvalid(flush(Int64(int64_t{1} << 40), true));
+  ExpectInvalid(flush(Int64(std::numeric_limits<int64_t>::min()), true));
   auto add = [&]() {
     return RunOp("BoostedTreesQuantileStreamResourceAddSummaries", {{"num_features", 1}},
                {h, MakeTensor<float>({2, 4}, {1, 1, 0, 1, 2, 1, 1, 2})})
