@@ -57,6 +57,9 @@ class ReplicatedTraining : public ::testing::Test {
     EXPECT_TRUE(ParseGraphDef(bytes, &gdef).ok());
     ConfigProto config;
     config.set_operation_timeout_in_ms(30000);
+    // As tf.compat.v1.train.MonitoredTrainingSession's: replica_device_setter puts the global
+    // step's VarIsInitializedOp on the worker, and its resource input wants it on the ps.
+    config.set_allow_soft_placement(true);
     return test::NewSessionOn(cluster_.target("worker", w), gdef, config);
   }
 
@@ -121,7 +124,7 @@ TEST_F(ReplicatedTraining, AsynchronousWorkersReachTheSingleProcessLoss) {
       << "from " << initial << "; TensorFlow's single process reaches " << single;
   // The global step on the ps counted every update of both workers.
   std::vector<Tensor> gs;
-  st = s0->Run({}, {"global_step:0"}, {}, &gs);
+  st = s0->Run({}, {"global_step/Read/ReadVariableOp:0"}, {}, &gs);
   ASSERT_TRUE(st.ok()) << st;
   EXPECT_EQ(gs[0].data<int64_t>()[0], 2 * steps);
 }
