@@ -2,13 +2,17 @@
  * SG_AddGradients, train it with Adam on the training split, and print its held-out accuracy;
  * everything through the C API, as a TensorFlow C API program would (TF_AddGradients).
  *
- *   train_digits TRAIN_X.npy TRAIN_Y.npy TEST_X.npy TEST_Y.npy [CHECKPOINT_PREFIX]
+ *   train_digits DATA_DIR [CHECKPOINT_PREFIX]
  *
- * The .npy files are NumPy v1.0, C order: x float32 [N, 64], y int32 [N]. With a checkpoint
+ * DATA_DIR holds tests/testdata's digits files (NumPy v1.0 .npy, C order): digits_train_x.npy
+ * (float32 [N, 64]) and digits_train_y.npy (int32 [N]), the held-out digits_test_x.npy and
+ * digits_test_y.npy, and what TensorFlow's own training of this model started from and fed:
+ * digits_train_init.npy (float32 [4810]: hidden/w, hidden/b, out/w, out/b end to end) and
+ * digits_train_batches.npy (int32 [600, 64]: the rows each step takes). With a checkpoint
  * prefix it also saves the trained variables there (SaveV2, TensorFlow's V2 checkpoint format;
  * keys hidden/w, hidden/b, out/w, out/b, as tests/testdata/digits_mlp.pb's variables).
  * Hyperparameters are those TensorFlow trained digits_mlp.pb with: Adam (learning rate 0.005,
- * beta1 0.9, beta2 0.999, epsilon 1e-8), 600 steps of 64 samples drawn at random. */
+ * beta1 0.9, beta2 0.999, epsilon 1e-8), 600 steps of 64 samples. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -143,32 +147,17 @@ static Variable NewVariable(SG_Graph* g, const char* name, const int64_t* dims, 
   return v;
 }
 
-/* Normal(0, stddev) numbers from a fixed xorshift generator (Box-Muller). */
-static uint64_t rng_state = 88172645463325252ull;
-static double Uniform(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return ((rng_state >> 11) + 0.5) / 9007199254740992.0;
-}
-static void Normal(float* out, size_t n, double stddev) {
-  size_t i;
-  for (i = 0; i < n; ++i) {
-    out[i] = (float)(stddev * sqrt(-2 * log(Uniform())) * cos(6.283185307179586 * Uniform()));
-  }
-}
-
 int main(int argc, char** argv) {
   SG_Graph* g;
   SG_Session* sess;
   SG_SessionOptions* opts;
-  float *xtr, *xte;
-  int32_t *ytr, *yte;
-  long ntr, nte, features, one, i, step;
+  float *xtr, *xte, *init_values;
+  int32_t *ytr, *yte, *batches;
+  long ntr, nte, features, rows, one, i, step;
   int64_t w1_dims[2] = {64, HIDDEN}, b1_dims[1] = {HIDDEN}, w2_dims[2] = {HIDDEN, CLASSES},
           b2_dims[1] = {CLASSES};
-  float w1[64 * HIDDEN], b1[HIDDEN], w2[HIDDEN * CLASSES], b2[CLASSES];
   static float zeros[64 * HIDDEN];
+  char path[4096];
   Variable vars[4], m[4], v[4];
   const char* names[4] = {"hidden/w", "hidden/b", "out/w", "out/b"};
   const int64_t* dims[4] = {w1_dims, b1_dims, w2_dims, b2_dims};
@@ -180,16 +169,27 @@ int main(int argc, char** argv) {
   int correct = 0;
   int32_t zero_axis = 0;
 
-  if (argc < 5) {
-    fprintf(stderr, "usage: train_digits TRAIN_X.npy TRAIN_Y.npy TEST_X.npy TEST_Y.npy "
-                    "[CHECKPOINT_PREFIX]\n");
+  if (argc < 2) {
+    fprintf(stderr, "usage: train_digits DATA_DIR [CHECKPOINT_PREFIX]\n");
     return 2;
   }
-  xtr = ReadNpy(argv[1], "'<f4'", sizeof(float), &ntr, &features);
-  ytr = ReadNpy(argv[2], "'<i4'", sizeof(int32_t), &one, &one);
-  xte = ReadNpy(argv[3], "'<f4'", sizeof(float), &nte, &features);
-  yte = ReadNpy(argv[4], "'<i4'", sizeof(int32_t), &one, &one);
-  if (features != 64) Die(argv[1], "expected 64 features");
+#define DATA(name) (snprintf(path, sizeof path, "%s/%s", argv[1], name), path)
+  xtr = ReadNpy(DATA("digits_train_x.npy"), "'<f4'", sizeof(float), &ntr, &features);
+  if (features != 64) Die(path, "expected 64 features");
+  ytr = ReadNpy(DATA("digits_train_y.npy"), "'<i4'", sizeof(int32_t), &rows, &one);
+  if (rows != ntr) Die(path, "label count differs from the sample count");
+  xte = ReadNpy(DATA("digits_test_x.npy"), "'<f4'", sizeof(float), &nte, &features);
+  if (features != 64) Die(path, "expected 64 features");
+  yte = ReadNpy(DATA("digits_test_y.npy"), "'<i4'", sizeof(int32_t), &rows, &one);
+  if (rows != nte) Die(path, "label count differs from the sample count");
+  init_values = ReadNpy(DATA("digits_train_init.npy"), "'<f4'", sizeof(float), &rows, &one);
+  if (rows != 64 * HIDDEN + HIDDEN + HIDDEN * CLASSES + CLASSES) Die(path, "unexpected size");
+  batches = ReadNpy(DATA("digits_train_batches.npy"), "'<i4'", sizeof(int32_t), &rows, &one);
+  if (rows != STEPS || one != BATCH) Die(path, "expected [600, 64]");
+  for (i = 0; i < STEPS * BATCH; ++i) {
+    if (batches[i] < 0 || batches[i] >= ntr) Die(path, "a row outside the training split");
+  }
+#undef DATA
 
   status = SG_NewStatus();
   g = SG_NewGraph();
@@ -199,13 +199,11 @@ int main(int argc, char** argv) {
   beta2_power = Placeholder(g, "beta2_power", SG_FLOAT);
   Check("placeholders");
 
-  /* He initialization for the ReLU layer, 1/sqrt(fan_in) for the logits; zero biases. */
-  Normal(w1, 64 * HIDDEN, sqrt(2.0 / 64));
-  Normal(w2, HIDDEN * CLASSES, sqrt(1.0 / HIDDEN));
-  memset(b1, 0, sizeof b1);
-  memset(b2, 0, sizeof b2);
+  /* TensorFlow's initial values (He initialization, zero biases), end to end in the file. */
   {
-    const float* init[4] = {w1, b1, w2, b2};
+    const float* init[4] = {init_values, init_values + 64 * HIDDEN,
+                            init_values + 64 * HIDDEN + HIDDEN,
+                            init_values + 64 * HIDDEN + HIDDEN + HIDDEN * CLASSES};
     for (i = 0; i < 4; ++i) {
       char buf[64];
       vars[i] = NewVariable(g, names[i], dims[i], ranks[i], init[i]);
@@ -279,7 +277,7 @@ int main(int argc, char** argv) {
     bx = SG_TensorData(in[0]);
     by = SG_TensorData(in[1]);
     for (i = 0; i < BATCH; ++i) {
-      long row = (long)(Uniform() * ntr);
+      long row = batches[(step - 1) * BATCH + i];
       memcpy(bx + i * 64, xtr + row * 64, 64 * sizeof(float));
       by[i] = ytr[row];
     }
@@ -322,7 +320,7 @@ int main(int argc, char** argv) {
   }
   printf("held-out accuracy: %d/%ld = %.5f\n", correct, nte, (double)correct / nte);
 
-  if (argc > 5) {
+  if (argc > 2) {
     /* SaveV2(prefix, tensor_names, shape_and_slices, tensors): TensorFlow's checkpoint. */
     int64_t four[1] = {4};
     SG_Tensor* prefix;
@@ -357,9 +355,9 @@ int main(int argc, char** argv) {
     SG_DeleteTensor(keys);
     SG_DeleteTensor(slices);
     {
-      const char* path = argv[5];
-      size_t path_length = strlen(path);
-      prefix = SG_NewStringTensor(NULL, 0, &path, &path_length, 1, status);
+      const char* prefix_path = argv[2];
+      size_t path_length = strlen(prefix_path);
+      prefix = SG_NewStringTensor(NULL, 0, &prefix_path, &path_length, 1, status);
       Check("the checkpoint's prefix");
     }
     /* A session made before the save ops were added runs them too: the graph only grew. */
@@ -367,7 +365,7 @@ int main(int argc, char** argv) {
                   (const SG_Operation* const*)&save, 1, NULL, status);
     Check("saving the checkpoint");
     SG_DeleteTensor(prefix);
-    printf("saved the variables to %s\n", argv[5]);
+    printf("saved the variables to %s\n", argv[2]);
   }
 
   SG_CloseSession(sess, status);
@@ -379,5 +377,7 @@ int main(int argc, char** argv) {
   free(ytr);
   free(xte);
   free(yte);
+  free(init_values);
+  free(batches);
   return 0;
 }

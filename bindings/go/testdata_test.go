@@ -80,6 +80,33 @@ func npyFloats2D(t *testing.T, path string) [][]float32 {
 	return out
 }
 
+func npyFloats(t *testing.T, path string) []float32 {
+	descr, shape, data := readNpy(t, path)
+	if descr != "<f4" || len(shape) != 1 {
+		t.Fatalf("%s: %s %v", path, descr, shape)
+	}
+	out := make([]float32, shape[0])
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+	}
+	return out
+}
+
+func npyInts2D(t *testing.T, path string) [][]int32 {
+	descr, shape, data := readNpy(t, path)
+	if descr != "<i4" || len(shape) != 2 {
+		t.Fatalf("%s: %s %v", path, descr, shape)
+	}
+	out := make([][]int32, shape[0])
+	for i := range out {
+		out[i] = make([]int32, shape[1])
+		for j := range out[i] {
+			out[i][j] = int32(binary.LittleEndian.Uint32(data[4*(i*shape[1]+j):]))
+		}
+	}
+	return out
+}
+
 func npyInts(t *testing.T, path string) []int32 {
 	descr, shape, data := readNpy(t, path)
 	if descr != "<i4" || len(shape) != 1 {

@@ -2,16 +2,16 @@ package sg
 
 import (
 	"math"
-	"math/rand"
 	"strings"
 	"testing"
 )
 
 // Training from Go: the digits classifier (64 -> 64 ReLU -> 10) built with AddOperation, its
 // gradients added with (*Graph).AddGradients, trained with Adam (ApplyAdam) as TensorFlow trained
-// tests/testdata/digits_mlp.pb (learning rate 0.005, 600 steps of 64 random samples), and its
-// held-out accuracy compared with TensorFlow's for that model (digits_mlp's test_accuracy in
-// tests/testdata/expected.json: 354 of 360) within one point.
+// tests/testdata/digits_mlp.pb (learning rate 0.005, 600 steps of 64 samples, from TensorFlow's
+// initial weights on TensorFlow's batches: digits_train_init.npy and digits_train_batches.npy),
+// and its held-out accuracy compared with TensorFlow's for that model (digits_mlp's
+// test_accuracy in tests/testdata/expected.json: 354 of 360) within one point.
 
 const tfDigitsAccuracy = 354.0 / 360.0
 
@@ -47,15 +47,13 @@ func (b trainer) variable(name string, initial any, dims []int64) (ref, read Out
 	return ref, read, init
 }
 
-func normal(r *rand.Rand, rows, cols int, std float64) [][]float32 {
-	w := make([][]float32, rows)
-	for i := range w {
-		w[i] = make([]float32, cols)
-		for j := range w[i] {
-			w[i][j] = float32(r.NormFloat64() * std)
-		}
+// matrix is rows x cols floats of flat from offset, row-major.
+func matrix(flat []float32, offset, rows, cols int) [][]float32 {
+	m := make([][]float32, rows)
+	for i := range m {
+		m[i] = append([]float32(nil), flat[offset+i*cols:offset+(i+1)*cols]...)
 	}
-	return w
+	return m
 }
 
 func TestAdamReachesTensorFlowsHeldOutDigitsAccuracy(t *testing.T) {
@@ -63,7 +61,11 @@ func TestAdamReachesTensorFlowsHeldOutDigitsAccuracy(t *testing.T) {
 	ytr := npyInts(t, testdata("digits_train_y.npy"))
 	xte := npyFloats2D(t, testdata("digits_test_x.npy"))
 	yte := npyInts(t, testdata("digits_test_y.npy"))
-	rng := rand.New(rand.NewSource(11))
+	initValues := npyFloats(t, testdata("digits_train_init.npy"))
+	batches := npyInts2D(t, testdata("digits_train_batches.npy"))
+	if len(initValues) != 64*64+64+64*10+10 || len(batches) != 600 {
+		t.Fatalf("init %d values, %d batches", len(initValues), len(batches))
+	}
 
 	g := NewGraph()
 	defer g.Close()
@@ -75,10 +77,10 @@ func TestAdamReachesTensorFlowsHeldOutDigitsAccuracy(t *testing.T) {
 
 	names := []string{"hidden/w", "hidden/b", "out/w", "out/b"}
 	dims := [][]int64{{64, 64}, {64}, {64, 10}, {10}}
-	initial := []any{normal(rng, 64, 64, math.Sqrt(2.0/64)), make([]float32, 64),
-		normal(rng, 64, 10, math.Sqrt(1.0/64)), make([]float32, 10)}
-	zeros := []any{normal(rng, 64, 64, 0), make([]float32, 64), normal(rng, 64, 10, 0),
-		make([]float32, 10)}
+	initial := []any{matrix(initValues, 0, 64, 64), initValues[4096:4160], matrix(initValues, 4160, 64, 10),
+		initValues[4800:4810]}
+	zeros := []any{matrix(make([]float32, 4096), 0, 64, 64), make([]float32, 64),
+		matrix(make([]float32, 640), 0, 64, 10), make([]float32, 10)}
 	var refs, ms, vs, reads []Output
 	var inits []*Operation
 	for i, name := range names {
@@ -128,7 +130,7 @@ func TestAdamReachesTensorFlowsHeldOutDigitsAccuracy(t *testing.T) {
 	for step := 1; step <= 600; step++ {
 		bx, by := make([][]float32, 64), make([]int32, 64)
 		for i := range bx {
-			row := rng.Intn(len(xtr))
+			row := batches[step-1][i]
 			bx[i], by[i] = xtr[row], ytr[row]
 		}
 		feeds := map[Output]any{x: bx, labels: by, beta1Power: float32(math.Pow(0.9, float64(step))),

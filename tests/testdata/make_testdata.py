@@ -31,6 +31,8 @@ Outputs (see README.md next to this script for details and node names):
     digits_test_y.npy      int32   [360] labels
     digits_train_x.npy     float32 [1437, 64] the training split, scaled by 1/16
     digits_train_y.npy     int32   [1437] its labels
+    digits_train_init.npy  float32 [4810] the weights TensorFlow's training started from
+    digits_train_batches.npy int32 [600, 64] the rows of the training split each step took
     digits_tf_probs.npy    float32 [360, 10] TensorFlow's `probs` for those inputs
     digits_saved_model/    the same classifier as a TF1 SavedModel with variables
     while_loop.pb, cond.pb, variables.pb, conv_net.pb, ops_mix.pb,
@@ -237,10 +239,13 @@ def make_digits(out_dir, summary):
         train = tf1.train.AdamOptimizer(0.005).minimize(loss)
         init = tf1.global_variables_initializer()
         rs = np.random.RandomState(2)
+        batches = []
         with tf1.Session(graph=g, config=session_config()) as sess:
             sess.run(init)
+            initial = {k: sess.run(v) for k, v in vs.items()}
             for step in range(steps):
                 idx = rs.randint(0, len(xtr), size=batch)
+                batches.append(idx)
                 l, _ = sess.run([loss, train], {x: xtr[idx], labels: ytr[idx]})
                 if step % 100 == 0 or step == steps - 1:
                     print("digits step %d loss %.4f" % (step, l))
@@ -265,6 +270,11 @@ def make_digits(out_dir, summary):
     # (examples/train_digits.c and the Java and Go examples).
     np.save(os.path.join(out_dir, "digits_train_x.npy"), xtr.astype(np.float32))
     np.save(os.path.join(out_dir, "digits_train_y.npy"), ytr.astype(np.int32))
+    # What TensorFlow's training started from and fed, for those programs to train the same way:
+    # the initial hidden/w, hidden/b, out/w, out/b flattened and concatenated, and each step's rows.
+    np.save(os.path.join(out_dir, "digits_train_init.npy"), np.concatenate(
+        [initial[k].ravel() for k in ("hidden/w", "hidden/b", "out/w", "out/b")]).astype(np.float32))
+    np.save(os.path.join(out_dir, "digits_train_batches.npy"), np.stack(batches).astype(np.int32))
     np.save(os.path.join(out_dir, "digits_tf_probs.npy"), probs_v)
 
     # SavedModel with (non-frozen) variables holding the trained weights.

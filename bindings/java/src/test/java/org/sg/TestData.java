@@ -49,6 +49,21 @@ final class TestData {
       return out;
     }
 
+    float[] floats() {
+      if (!descr.equals("<f4") || shape.length != 1) throw new IllegalStateException(descr);
+      float[] out = new float[shape[0]];
+      data.duplicate().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
+      return out;
+    }
+
+    int[][] ints2d() {
+      if (!descr.equals("<i4") || shape.length != 2) throw new IllegalStateException(descr);
+      int[][] out = new int[shape[0]][shape[1]];
+      java.nio.IntBuffer d = data.duplicate().order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+      for (int[] row : out) d.get(row);
+      return out;
+    }
+
     int[] ints() {
       if (!descr.equals("<i4") || shape.length != 1) throw new IllegalStateException(descr);
       int[] out = new int[shape[0]];

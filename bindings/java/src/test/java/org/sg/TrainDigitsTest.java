@@ -5,15 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
  * Training from Java: the digits classifier (64 -> 64 ReLU -> 10) built with opBuilder, its
  * gradients added with {@link Graph#addGradients}, trained with Adam (ApplyAdam) as TensorFlow
- * trained tests/testdata/digits_mlp.pb (learning rate 0.005, 600 steps of 64 random samples), and
- * its held-out accuracy compared with TensorFlow's for that model (digits_mlp's test_accuracy in
- * tests/testdata/expected.json: 354 of 360) within one point.
+ * trained tests/testdata/digits_mlp.pb (learning rate 0.005, 600 steps of 64 samples, from
+ * TensorFlow's initial weights on TensorFlow's batches: digits_train_init.npy and
+ * digits_train_batches.npy), and its held-out accuracy compared with TensorFlow's for that model
+ * (digits_mlp's test_accuracy in tests/testdata/expected.json: 354 of 360) within one point.
  */
 class TrainDigitsTest {
   static final double TF_ACCURACY = 354.0 / 360.0;
@@ -46,12 +46,11 @@ class TrainDigitsTest {
     return b.build().output(0);
   }
 
-  static float[][] normal(Random r, int rows, int cols, double std) {
-    float[][] w = new float[rows][cols];
-    for (float[] row : w) {
-      for (int j = 0; j < cols; ++j) row[j] = (float) (r.nextGaussian() * std);
-    }
-    return w;
+  /** rows x cols floats of `flat` from `offset`, row-major. */
+  static float[][] matrix(float[] flat, int offset, int rows, int cols) {
+    float[][] m = new float[rows][cols];
+    for (int i = 0; i < rows; ++i) System.arraycopy(flat, offset + i * cols, m[i], 0, cols);
+    return m;
   }
 
   @Test
@@ -60,9 +59,12 @@ class TrainDigitsTest {
     int[] ytr = TestData.npy(TestData.testdata("digits_train_y.npy")).ints();
     float[][] xte = TestData.npy(TestData.testdata("digits_test_x.npy")).floats2d();
     int[] yte = TestData.npy(TestData.testdata("digits_test_y.npy")).ints();
-    Random rng = new Random(7);
+    float[] init = TestData.npy(TestData.testdata("digits_train_init.npy")).floats();
+    int[][] batches = TestData.npy(TestData.testdata("digits_train_batches.npy")).ints2d();
+    assertEquals(64 * 64 + 64 + 64 * 10 + 10, init.length);
     try (Graph g = new Graph()) {
-      Output x = g.opBuilder("Placeholder", "input").setAttr("dtype", DataType.FLOAT).build().output(0);
+      Output x = g.opBuilder("Placeholder", "input").setAttr("dtype", DataType.FLOAT)
+          .setAttrShape("shape", new long[] {-1, 64}).build().output(0);
       Output labels = g.opBuilder("Placeholder", "labels").setAttr("dtype", DataType.INT32).build()
           .output(0);
       Output beta1Power = g.opBuilder("Placeholder", "beta1_power").setAttr("dtype", DataType.FLOAT)
@@ -70,8 +72,8 @@ class TrainDigitsTest {
       Output beta2Power = g.opBuilder("Placeholder", "beta2_power").setAttr("dtype", DataType.FLOAT)
           .build().output(0);
       long[][] shapes = {{64, 64}, {64}, {64, 10}, {10}};
-      Object[] initial = {normal(rng, 64, 64, Math.sqrt(2.0 / 64)), new float[64],
-                          normal(rng, 64, 10, Math.sqrt(1.0 / 64)), new float[10]};
+      Object[] initial = {matrix(init, 0, 64, 64), matrix(init, 4096, 1, 64)[0],
+                          matrix(init, 4160, 64, 10), matrix(init, 4800, 1, 10)[0]};
       String[] names = {"hidden/w", "hidden/b", "out/w", "out/b"};
       Var[] vars = new Var[4];
       Var[] m = new Var[4];
@@ -114,18 +116,18 @@ class TrainDigitsTest {
       }
 
       try (Session s = new Session(g)) {
-        Session.Runner init = s.runner();
+        Session.Runner initialize = s.runner();
         for (int i = 0; i < 4; ++i) {
-          init.addTarget(vars[i].init).addTarget(m[i].init).addTarget(v[i].init);
+          initialize.addTarget(vars[i].init).addTarget(m[i].init).addTarget(v[i].init);
         }
-        init.run().close();
+        initialize.run().close();
         float firstLoss = 0;
         float lastLoss = 0;
         for (int step = 1; step <= 600; ++step) {
           float[][] bx = new float[64][];
           int[] by = new int[64];
           for (int i = 0; i < 64; ++i) {
-            int row = rng.nextInt(xtr.length);
+            int row = batches[step - 1][i];
             bx[i] = xtr[row];
             by[i] = ytr[row];
           }
