@@ -185,7 +185,9 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
       return errors::Unimplemented("AddGradients: gradients through control flow ('", n->name(),
                                    "', ", n->type_string(), ") are not supported");
     }
-    const GradFunc* fn = GradRegistry::Global()->Lookup(n->type_string());
+    // A call of a library function as an op type: as StatefulPartitionedCall (functional_grad.cc).
+    const GradFunc* fn = GradRegistry::Global()->Lookup(
+        n->IsFunctionCall() ? "StatefulPartitionedCall" : n->type_string());
     std::vector<Output> dx;
     if ((fn != nullptr && !*fn) || num_no_grad == n->num_outputs()) {
       dx.assign(n->num_inputs(), NoGradient());
