@@ -253,6 +253,7 @@ absl::Status AddSymbolicGradients(Graph* graph, const std::vector<Output>& ys,
   SG_ASSIGN_OR_RETURN(std::string scope_name, ChoosePrefix(*graph, prefix));
 
   const int first_new_id = graph->num_node_ids();
+  const FunctionLibrary flib_before = graph->flib();  // gradient functions of calls are added
   GradScope scope(graph, scope_name);
   std::vector<Output> initial = dys;
   if (initial.empty()) {
@@ -269,6 +270,7 @@ absl::Status AddSymbolicGradients(Graph* graph, const std::vector<Output>& ys,
     for (int id = graph->num_node_ids() - 1; id >= first_new_id; --id) {
       if (Node* n = graph->FindNodeId(id)) graph->RemoveNode(n);
     }
+    *graph->mutable_flib() = flib_before;
     return s;
   }
   *dxs = std::move(result);

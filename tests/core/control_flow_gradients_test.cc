@@ -360,6 +360,22 @@ TEST(CallGradient, AnOpWithoutGradientInTheBodyIsNamed) {
   EXPECT_EQ(g->flib().num_functions(), functions);
 }
 
+TEST(CallGradient, AFailureLeavesTheLibraryAsItWas) {
+  // mul2's gradient function is built, then atan_of's fails: neither stays.
+  auto g = MustLoad(Call("ok", "mul2", "input: 'a' input: 'b'", "") +
+                    Call("bad", "atan_of", "input: 'a'", "") +
+                    "node { name: 'y' op: 'AddN' input: 'ok:0' input: 'bad:0' "
+                    "attr { key: 'T' value { type: DT_DOUBLE } } attr { key: 'N' value { i: 2 } } }\n");
+  const int nodes = g->num_nodes(), functions = g->flib().num_functions();
+  std::vector<Out> dxs;
+  absl::Status st = AddSymbolicGradients(g.get(), {{g->FindNode("y"), 0}},
+                                         {{g->FindNode("a"), 0}, {g->FindNode("b"), 0}}, {}, "",
+                                         &dxs);
+  EXPECT_TRUE(absl::IsNotFound(st)) << st;
+  EXPECT_EQ(g->num_nodes(), nodes);
+  EXPECT_EQ(g->flib().num_functions(), functions);
+}
+
 TEST(CallGradient, FunctionalWhileAndV1LoopsAreErrorsNamingTheOp) {
   auto g = MustLoad(R"pb(
     node { name: "w" op: "While" input: "a"
