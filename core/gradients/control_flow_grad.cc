@@ -4,16 +4,57 @@
 // forward branches (functional_grad.h), called on (x..., dy...). Each branch's gradient function
 // returns one value per differentiable input, zeros when that branch does not use it, so both
 // sides agree on their outputs. Differences from cond_v2: the gradient branches recompute the
-// forward branch from x instead of reading intermediates the forward If exports; resource inputs
-// (variables captured by a branch) get no gradient; the predicate / branch index gets none.
+// forward branch from x instead of reading intermediates the forward If exports. A resource input
+// (a variable a branch reads) gets its values' gradient, ZerosLike(ReadVariableOp) in a branch
+// that does not read it. The predicate / branch index gets none.
 // The v1 while loop and the functional While have no gradient here: the builder's error names
 // the node (UNIMPLEMENTED for Enter/Merge/Switch/NextIteration/Exit, NOT_FOUND for While).
+#include <map>
+
 #include "core/framework/attr_value_util.h"
 #include "core/gradients/functional_grad.h"
 #include "core/gradients/grad_registry.h"
 
 namespace sg {
 namespace {
+
+// For the resource inputs of a conditional (variables a branch reads): the dtype of the gradient
+// some branch gives each (the variable's values), found by differentiating the branches in a
+// scratch copy of the library. UNIMPLEMENTED when two branches disagree.
+absl::StatusOr<std::map<int, DataType>> ResourceGradientTypes(
+    GradScope& s, const Node& op, const std::vector<NameAttrList>& fns) {
+  const int n = op.num_inputs() - 1;
+  std::map<int, DataType> types;
+  GradientFunctionOptions o;
+  o.zeros_for_missing = false;
+  o.wanted.assign(n, false);
+  bool any = false;
+  for (int i = 0; i < n; ++i) {
+    o.wanted[i] = BaseType(op.input_type(1 + i)) == DT_RESOURCE;
+    any |= o.wanted[i];
+  }
+  if (!any) return types;
+  FunctionLibrary scratch = s.graph()->flib();
+  for (const NameAttrList& f : fns) {
+    auto gf = AddGradientFunction(&scratch, f, o);
+    if (!gf.ok()) {
+      return errors::Annotate(gf.status(), absl::StrCat("gradient of '", op.name(), "' (",
+                                                        op.type_string(), "): "));
+    }
+    const FunctionDef* gdef = scratch.Find(gf->name);
+    for (size_t k = 0; k < gf->dx_of.size(); ++k) {
+      const DataType t = gdef->signature().output_arg(k).type();
+      auto [it, added] = types.emplace(gf->dx_of[k], t);
+      if (!added && it->second != t) {
+        return errors::Unimplemented("gradient of '", op.name(), "' (", op.type_string(),
+                                     "): its branches give resource input ", gf->dx_of[k],
+                                     " gradients of ", DataTypeString(it->second), " and ",
+                                     DataTypeString(t));
+      }
+    }
+  }
+  return types;
+}
 
 // The gradient of a conditional with its branch selector at input 0 and its branches in `fns`;
 // builds a node of the forward op's type with the gradient functions in `set_branches`.
@@ -26,16 +67,18 @@ absl::Status BranchesGrad(
   GradientFunctionOptions o;
   o.zeros_for_missing = true;
   o.wanted.assign(n, false);
+  SG_ASSIGN_OR_RETURN(o.resource_value_types, ResourceGradientTypes(s, op, fns));
   bool any = false;
   std::vector<DataType> tout;
   std::vector<PartialTensorShape> shapes;
   for (int i = 0; i < n; ++i) {
     const DataType t = BaseType(op.input_type(1 + i));
-    o.wanted[i] = IsDifferentiable(t) && t != DT_RESOURCE;
+    auto rt = o.resource_value_types.find(i);
+    o.wanted[i] = t == DT_RESOURCE ? rt != o.resource_value_types.end() : IsDifferentiable(t);
     if (!o.wanted[i]) continue;
     any = true;
-    tout.push_back(t);
-    shapes.push_back(StaticShapeOf(InputOf(op, 1 + i)));
+    tout.push_back(t == DT_RESOURCE ? rt->second : t);
+    shapes.push_back(t == DT_RESOURCE ? PartialTensorShape() : StaticShapeOf(InputOf(op, 1 + i)));
   }
   if (!any) return s.status();
   std::vector<std::string> names;

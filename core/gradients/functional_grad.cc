@@ -49,6 +49,7 @@ std::string GradientFunctionName(const NameAttrList& f, const GradientFunctionOp
   for (const auto& [k, v] : attrs) absl::StrAppend(&key, "\n", k, "=", v);
   absl::StrAppend(&key, "\nzeros=", o.zeros_for_missing, "\nwanted=");
   for (bool w : o.wanted) key += w ? '1' : '0';
+  for (const auto& [i, t] : o.resource_value_types) absl::StrAppend(&key, "\nresource", i, "=", t);
   return absl::StrCat(f.name(), "_grad_", absl::Hex(Fingerprint64(key), absl::kZeroPad16));
 }
 
@@ -314,12 +315,19 @@ absl::StatusOr<GradientFunction> Build(FunctionLibrary* lib, const FunctionDef& 
     Output dx = grads[i];
     if (IsNoGradient(dx)) {
       if (!o.zeros_for_missing) continue;
-      if (body.x_types[i] == DT_RESOURCE) {
+      auto rt = o.resource_value_types.find(i);
+      if (body.x_types[i] == DT_RESOURCE && rt != o.resource_value_types.end()) {
+        GradOutput value =
+            zeros.Op("ReadVariableOp", {body.xs[i]}, {{"dtype", TypeAttr(rt->second)}});
+        dx = zeros.ZerosLike(value);
+        SG_RETURN_IF_ERROR(zeros.status());
+      } else if (body.x_types[i] == DT_RESOURCE) {
         return errors::Unimplemented("gradient of function '", f.name(), "': no gradient reaches "
                                      "resource input '", body.xs[i].node->name(), "'");
+      } else {
+        dx = zeros.ZerosLike(body.xs[i]);
+        SG_RETURN_IF_ERROR(zeros.status());
       }
-      dx = zeros.ZerosLike(body.xs[i]);
-      SG_RETURN_IF_ERROR(zeros.status());
     }
     gf.dx_of.push_back(i);
     outs.push_back({absl::StrCat("dx_", i), dx});

@@ -13,6 +13,7 @@
 #ifndef SG_CORE_GRADIENTS_FUNCTIONAL_GRAD_H_
 #define SG_CORE_GRADIENTS_FUNCTIONAL_GRAD_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,11 @@ struct GradientFunctionOptions {
   std::vector<bool> wanted;
   // true: every wanted input gets an output, ZerosLike(x) when no gradient reaches it (as
   // SymbolicGradient and cond_v2's branch gradients); UNIMPLEMENTED when such an input is a
-  // resource. false: only the wanted inputs a gradient reaches get one.
+  // resource not in resource_value_types. false: only the wanted inputs a gradient reaches get one.
   bool zeros_for_missing = true;
+  // For zeros_for_missing: the value dtype of resource inputs (input index -> dtype), whose
+  // missing gradient is then ZerosLike(ReadVariableOp(x)) of that dtype.
+  std::map<int, DataType> resource_value_types;
 };
 
 struct GradientFunction {

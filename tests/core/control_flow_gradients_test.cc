@@ -397,6 +397,78 @@ TEST(CallGradient, FunctionalWhileAndV1LoopsAreErrorsNamingTheOp) {
   EXPECT_TRUE(absl::StrContains(st.message(), "Exit")) << st;
 }
 
+// A variable read in one branch of an If: its handle (a resource input of the If) gets the
+// gradient of its values from that branch, zeros from the other.
+TEST(IfGradient, AVariableReadInOneBranchGetsItsValuesGradient) {
+  constexpr const char* kFunctions = R"pb(
+    library {
+      function {
+        signature { name: "read_sq" input_arg { name: "v" type: DT_RESOURCE }
+                    input_arg { name: "x" type: DT_DOUBLE } output_arg { name: "z" type: DT_DOUBLE } }
+        node_def { name: "r" op: "ReadVariableOp" input: "v" attr { key: "dtype" value { type: DT_DOUBLE } } }
+        node_def { name: "s" op: "Square" input: "r:value:0" attr { key: "T" value { type: DT_DOUBLE } } }
+        node_def { name: "z" op: "AddN" input: "s:y:0" input: "x"
+                   attr { key: "T" value { type: DT_DOUBLE } } attr { key: "N" value { i: 2 } } }
+        ret { key: "z" value: "z:sum:0" }
+      }
+      function {
+        signature { name: "sin_x" input_arg { name: "v" type: DT_RESOURCE }
+                    input_arg { name: "x" type: DT_DOUBLE } output_arg { name: "z" type: DT_DOUBLE } }
+        node_def { name: "s" op: "Sin" input: "x" attr { key: "T" value { type: DT_DOUBLE } } }
+        ret { key: "z" value: "s:y:0" }
+      }
+    }
+    node { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_DOUBLE } }
+           attr { key: "shape" value { shape { dim { size: 2 } } } }
+           attr { key: "shared_name" value { s: "v" } } }
+    node { name: "init" op: "Const" attr { key: "dtype" value { type: DT_DOUBLE } }
+           attr { key: "value" value { tensor { dtype: DT_DOUBLE tensor_shape { dim { size: 2 } }
+                                                double_val: 3 double_val: -1 } } } }
+    node { name: "assign" op: "AssignVariableOp" input: "v" input: "init"
+           attr { key: "dtype" value { type: DT_DOUBLE } } }
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_DOUBLE } }
+           attr { key: "shape" value { shape { dim { size: 2 } } } } }
+    node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } }
+           attr { key: "shape" value { shape {} } } }
+    node { name: "y" op: "If" input: "p" input: "v" input: "x"
+           attr { key: "Tcond" value { type: DT_BOOL } }
+           attr { key: "Tin" value { list { type: DT_RESOURCE type: DT_DOUBLE } } }
+           attr { key: "Tout" value { list { type: DT_DOUBLE } } }
+           attr { key: "then_branch" value { func { name: "read_sq" } } }
+           attr { key: "else_branch" value { func { name: "sin_x" } } } }
+  )pb";
+  absl::Status st;
+  auto g = Load(kFunctions, &st);
+  ASSERT_TRUE(st.ok()) << st;
+  std::vector<Out> dxs;
+  st = AddSymbolicGradients(g.get(), {{g->FindNode("y"), 0}},
+                            {{g->FindNode("v"), 0}, {g->FindNode("x"), 0}}, {}, "", &dxs);
+  ASSERT_TRUE(st.ok()) << st;
+  ASSERT_NE(dxs[0].node, nullptr);
+  GraphDef def;
+  g->ToGraphDef(&def);
+  std::unique_ptr<Session> sess;
+  ASSERT_TRUE(NewSession(SessionOptions(), &sess).ok());
+  ASSERT_TRUE(sess->Create(def).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(sess->Run({}, {}, {"assign"}, &out).ok());
+  Tensor x(DT_DOUBLE, TensorShape({2}));
+  x.flat<double>()(0) = 0.5, x.flat<double>()(1) = -2;
+  for (bool p : {true, false}) {
+    st = sess->Run({{"x", x}, {"p", Tensor::Scalar<bool>(p)}},
+                   {dxs[0].node->name() + ":" + std::to_string(dxs[0].index),
+                    dxs[1].node->name() + ":" + std::to_string(dxs[1].index)},
+                   {}, &out);
+    ASSERT_TRUE(st.ok()) << st;
+    SCOPED_TRACE(p);
+    // true: d/dv sum(v^2 + x) = 2v = (6, -2), d/dx = 1; false: d/dv = 0, d/dx = cos(x).
+    EXPECT_EQ(out[0].flat<double>()(0), p ? 6 : 0);
+    EXPECT_EQ(out[0].flat<double>()(1), p ? -2 : 0);
+    EXPECT_NEAR(out[1].flat<double>()(0), p ? 1 : std::cos(0.5), 1e-15);
+    EXPECT_NEAR(out[1].flat<double>()(1), p ? 1 : std::cos(-2.0), 1e-15);
+  }
+}
+
 // SymbolicGradient(a, b, dp, dq; f = mul_sin) = (dp * (b + cos a), dp * a + dq * exp b).
 TEST(SymbolicGradient, RunsTheGradientOfF) {
   auto g = MustLoad(R"pb(
