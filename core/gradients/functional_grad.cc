@@ -338,6 +338,7 @@ absl::StatusOr<GradientFunction> Build(FunctionLibrary* lib, const FunctionDef& 
   // Gradient functions of calls nested in the body.
   FunctionDefLibrary nested;
   g.flib().ToProto(&nested);
+  nested.clear_gradient();  // the library's own GradientDefs, already in `lib`
   SG_RETURN_IF_ERROR(lib->AddLibrary(nested));
   SG_RETURN_IF_ERROR(lib->AddFunction(gdef));
   return gf;

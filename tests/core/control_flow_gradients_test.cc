@@ -376,6 +376,47 @@ TEST(CallGradient, AFailureLeavesTheLibraryAsItWas) {
   EXPECT_EQ(g->flib().num_functions(), functions);
 }
 
+// A GradientDef names the gradient function of atan_of (which has no gradient of its own):
+// atan_grad(x, dy) = dy / (1 + x^2).
+TEST(CallGradient, TheLibrarysGradientDefIsUsed) {
+  std::string text = kLibrary;
+  text.insert(text.find("library {") + 9, R"pb(
+      function {
+        signature { name: "atan_grad" input_arg { name: "x" type: DT_DOUBLE }
+                    input_arg { name: "dy" type: DT_DOUBLE } output_arg { name: "dx" type: DT_DOUBLE } }
+        node_def { name: "sq" op: "Square" input: "x" attr { key: "T" value { type: DT_DOUBLE } } }
+        node_def { name: "one" op: "OnesLike" input: "x" attr { key: "T" value { type: DT_DOUBLE } } }
+        node_def { name: "den" op: "AddV2" input: "sq:y:0" input: "one:y:0"
+                   attr { key: "T" value { type: DT_DOUBLE } } }
+        node_def { name: "q" op: "RealDiv" input: "dy" input: "den:z:0"
+                   attr { key: "T" value { type: DT_DOUBLE } } }
+        ret { key: "dx" value: "q:z:0" }
+      }
+      gradient { function_name: "atan_of" gradient_func: "atan_grad" }
+  )pb");
+  absl::Status st;
+  auto g = Load(text + Call("call", "atan_of", "input: 'a'", ""), &st);
+  ASSERT_TRUE(st.ok()) << st;
+  std::vector<Out> dxs;
+  st = AddSymbolicGradients(g.get(), {{g->FindNode("call"), 0}}, {{g->FindNode("a"), 0}}, {}, "",
+                            &dxs);
+  ASSERT_TRUE(st.ok()) << st;
+  GraphDef def;
+  g->ToGraphDef(&def);
+  std::unique_ptr<Session> sess;
+  ASSERT_TRUE(NewSession(SessionOptions(), &sess).ok());
+  ASSERT_TRUE(sess->Create(def).ok());
+  Tensor a(DT_DOUBLE, TensorShape({2, 3}));
+  for (int i = 0; i < 6; ++i) a.flat<double>()(i) = 0.5 * i - 1;
+  std::vector<Tensor> out;
+  st = sess->Run({{"a", a}}, {dxs[0].node->name() + ":0"}, {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  for (int i = 0; i < 6; ++i) {
+    const double x = 0.5 * i - 1;
+    EXPECT_NEAR(out[0].flat<double>()(i), 1 / (1 + x * x), 1e-15) << i;
+  }
+}
+
 TEST(CallGradient, FunctionalWhileAndV1LoopsAreErrorsNamingTheOp) {
   auto g = MustLoad(R"pb(
     node { name: "w" op: "While" input: "a"
