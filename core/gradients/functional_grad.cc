@@ -261,6 +261,12 @@ absl::StatusOr<GradientFunction> Build(FunctionLibrary* lib, const FunctionDef& 
     return errors::InvalidArgument("gradient of function '", f.name(), "': ", o.wanted.size(),
                                    " wanted flags for ", n, " inputs");
   }
+  // Each y through an Identity of its own: AddSymbolicGradients ignores what reaches a y node
+  // from its other consumers (as TensorFlow's builder does), and a y may be an argument or feed
+  // another y.
+  GradScope ids(&g, "sg_y");
+  for (Output& y : body.ys) y = ids.Op("Identity", {y});
+  SG_RETURN_IF_ERROR(ids.status());
   // One dy per output, shaped as it.
   std::vector<Output> dys;
   for (size_t j = 0; j < body.ys.size(); ++j) {

@@ -33,6 +33,7 @@ using Out = NodeBuilder::Output;
 // (The bodies combine a nested call's outputs with AddN, whose gradient needs no shapes: a call's
 // outputs have no static shape, and broadcasting gradients of unknown shapes need
 // BroadcastGradientArgs, which this branch does not register yet.)
+//   pass_first(x, y) -> (x, x*y)                        (returns an argument as it is)
 //   atan_of(x) -> atan(x)                               (Atan has no gradient)
 constexpr const char* kLibrary = R"pb(
   library {
@@ -105,6 +106,13 @@ constexpr const char* kLibrary = R"pb(
       node_def { name: "m" op: "AddN" input: "call:output:0" input: "x"
                  attr { key: "T" value { type: DT_DOUBLE } } attr { key: "N" value { i: 2 } } }
       ret { key: "z" value: "m:sum:0" }
+    }
+    function {
+      signature { name: "pass_first" input_arg { name: "x" type: DT_DOUBLE } input_arg { name: "y" type: DT_DOUBLE }
+                  output_arg { name: "same" type: DT_DOUBLE } output_arg { name: "prod" type: DT_DOUBLE } }
+      node_def { name: "m" op: "Mul" input: "x" input: "y" attr { key: "T" value { type: DT_DOUBLE } } }
+      ret { key: "same" value: "x" }
+      ret { key: "prod" value: "m:z:0" }
     }
     function {
       signature { name: "atan_of" input_arg { name: "x" type: DT_DOUBLE }
@@ -190,6 +198,9 @@ std::vector<FdCase> FdCases() {
       {"IntegerArgument",
        Call("call", "scale", "input: 'a' input: 'three'", "") + Shaped("r0", "call:0") +
            "node { name: 'y' op: 'Mul' input: 'r0' input: 'b' attr { key: 'T' value { type: DT_DOUBLE } } }\n"},
+      {"ReturnsAnArgument",
+       Call("call", "pass_first", ab, "") + Shaped("r0", "call:0") + Shaped("r1", "call:1") +
+           "node { name: 'y' op: 'Mul' input: 'r0' input: 'r1' attr { key: 'T' value { type: DT_DOUBLE } } }\n"},
       {"NestedCallAsOpType", Call("y", "outer", ab, "")},
       {"NestedPartitionedCall", Call("y", "via_pcall", ab, "")},
       {"CalledTwice",
