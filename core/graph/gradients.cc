@@ -187,7 +187,9 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
       return errors::Unimplemented("AddGradients: gradients through control flow ('", n->name(),
                                    "', ", n->type_string(), ") are not supported");
     }
-    const GradFunc* fn = GradRegistry::Global()->Lookup(n->type_string());
+    // A call of a library function as an op type: as StatefulPartitionedCall (functional_grad.cc).
+    const GradFunc* fn = GradRegistry::Global()->Lookup(
+        n->IsFunctionCall() ? "StatefulPartitionedCall" : n->type_string());
     std::vector<Output> dx;
     if ((fn != nullptr && !*fn) || num_no_grad == n->num_outputs()) {
       dx.assign(n->num_inputs(), NoGradient());
@@ -257,6 +259,7 @@ absl::Status AddSymbolicGradients(Graph* graph, const std::vector<Output>& ys,
   SG_ASSIGN_OR_RETURN(std::string scope_name, ChoosePrefix(*graph, prefix));
 
   const int first_new_id = graph->num_node_ids();
+  const FunctionLibrary flib_before = graph->flib();  // gradient functions of calls are added
   GradScope scope(graph, scope_name);
   std::vector<Output> initial = dys;
   if (initial.empty()) {
@@ -273,6 +276,7 @@ absl::Status AddSymbolicGradients(Graph* graph, const std::vector<Output>& ys,
     for (int id = graph->num_node_ids() - 1; id >= first_new_id; --id) {
       if (Node* n = graph->FindNodeId(id)) graph->RemoveNode(n);
     }
+    *graph->mutable_flib() = flib_before;
     return s;
   }
   *dxs = std::move(result);

@@ -6,6 +6,7 @@
 #include "core/framework/node_def_util.h"
 #include "core/framework/rendezvous.h"
 #include "core/graph/lower_functional_ops.h"
+#include "core/gradients/functional_grad.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 
@@ -384,6 +385,9 @@ absl::Status InlineFunctionCalls(Graph* g) {
                                   "'");
         }
         attrs = f.attr();
+      } else if (n->type_string() == "SymbolicGradient") {  // runs f's gradient function
+        SG_ASSIGN_OR_RETURN(fdef, SymbolicGradientFunction(g, *n));
+        attrs.clear();
       }
       if (fdef == nullptr) continue;
       SG_RETURN_IF_ERROR(InlineOne(g, n, *fdef, attrs, first_arg));

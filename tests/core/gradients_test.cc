@@ -659,6 +659,9 @@ TEST(AddSymbolicGradients, RefVariableGetsTheGradientOfItsIdentity) {
 // except those the builder tests check: PreventGradient (an error) and ReadVariableOp.
 TEST(GradRegistry, EveryGradientFunctionHasAFiniteDifferenceCase) {
   std::set<std::string> covered = {"PreventGradient", "ReadVariableOp"};
+  // Calls and conditionals: finite-difference cases in control_flow_gradients_test.cc.
+  covered.insert({"PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf", "Case",
+                  "StatelessCase"});
   for (const GradCase& c : Cases()) {
     for (const std::string& op : GradRegistry::Global()->ListOps()) {
       if (absl::StartsWith(c.name, op)) covered.insert(op);
