@@ -15,6 +15,7 @@
 #include "core/gradients/grad_registry.h"
 #include "core/graph/gradients.h"
 #include "core/runtime/session.h"
+#include "tests/core/gradients_more_ops.h"
 
 namespace sg {
 namespace {
@@ -568,8 +569,9 @@ TEST(AddSymbolicGradients, PreventGradientAndOpsWithoutGradientAreErrorsThatAddN
   AttrValue msg;
   msg.set_s("no way");
   Out prevented = fwd.Op("PreventGradient", {x}, {{"message", msg}});
-  // Atan2 has a gradient in TensorFlow but none registered in sg (yet).
-  Out erf = fwd.Op("Atan2", {x, x});
+  // CumulativeLogsumexp has a gradient in TensorFlow but none registered in sg (yet); Atan2's
+  // is in math_grad_extra.cc.
+  Out erf = fwd.Op("CumulativeLogsumexp", {x, fwd.ScalarI32(0)});
   ASSERT_TRUE(fwd.status().ok()) << fwd.status();
   const int before = NodeCount(g);
   std::vector<Out> dx;
@@ -579,11 +581,12 @@ TEST(AddSymbolicGradients, PreventGradientAndOpsWithoutGradientAreErrorsThatAddN
   EXPECT_TRUE(absl::StrContains(s.message(), "no way")) << s;
   s = AddSymbolicGradients(&g, {erf}, {x}, {}, "", &dx);
   EXPECT_TRUE(absl::IsNotFound(s)) << s;
-  EXPECT_TRUE(absl::StrContains(s.message(), "Atan2") && absl::StrContains(s.message(), "fwd/Atan2"))
+  EXPECT_TRUE(absl::StrContains(s.message(), "CumulativeLogsumexp") &&
+              absl::StrContains(s.message(), "fwd/CumulativeLogsumexp"))
       << s;
   EXPECT_EQ(NodeCount(g), with_neg);
   EXPECT_EQ(with_neg, before + 1);
-  // No gradient flows into Atan2 here (its only path is stopped): no error.
+  // No gradient flows into CumulativeLogsumexp here (its only path is stopped): no error.
   Out stopped = fwd.Op("StopGradient", {erf});
   ASSERT_TRUE(AddSymbolicGradients(&g, {fwd.Add(stopped, x)}, {x}, {}, "", &dx).ok());
 }
@@ -648,9 +651,11 @@ TEST(AddSymbolicGradients, RefVariableGetsTheGradientOfItsIdentity) {
 }
 
 // Every registered gradient function has a finite-difference case above (named after its op),
-// except those the builder tests check: PreventGradient (an error) and ReadVariableOp.
+// except those the builder tests check: PreventGradient (an error) and ReadVariableOp, and
+// those gradients_more_test.cc checks (gradients_more_ops.h).
 TEST(GradRegistry, EveryGradientFunctionHasAFiniteDifferenceCase) {
   std::set<std::string> covered = {"PreventGradient", "ReadVariableOp"};
+  covered.insert(MoreGradientOps().begin(), MoreGradientOps().end());  // gradients_more_test
   for (const GradCase& c : Cases()) {
     for (const std::string& op : GradRegistry::Global()->ListOps()) {
       if (absl::StartsWith(c.name, op)) covered.insert(op);

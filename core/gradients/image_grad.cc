@@ -1,0 +1,95 @@
+// Gradients of image ops: CropAndResize, ResizeBicubic and ExtractImagePatches, with
+// TensorFlow's formulas (tensorflow/python/ops/image_grad.py, array_grad.py). TensorFlow's
+// ExtractImagePatches gradient multiplies dy by a sparse 0/1 matrix mapping patch entries to
+// input pixels; here the same sum is an UnsortedSegmentSum of dy's entries by input pixel.
+#include "core/gradients/grad_registry.h"
+
+namespace sg {
+namespace {
+
+using Fn = absl::Status;
+
+GradOutput StaticOrDynamicShape(GradScope& s, GradOutput x) {
+  PartialTensorShape xs = StaticShapeOf(x);
+  if (xs.IsFullyDefined()) return s.ConstI32({xs.dim_sizes().begin(), xs.dim_sizes().end()});
+  return s.Shape(x);
+}
+
+// CropAndResize(image, boxes, box_ind, crop_size): the image gets CropAndResizeGradImage
+// (float images only, as TensorFlow), the boxes CropAndResizeGradBoxes.
+Fn CropAndResizeGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput image = InputOf(op, 0), boxes = InputOf(op, 1), box_ind = InputOf(op, 2);
+  DataType it = DTypeOf(image);
+  if (it == DT_HALF || it == DT_FLOAT || it == DT_DOUBLE) {
+    GradAttrs attrs = CopyAttrs(op, {"method"});
+    attrs.emplace_back("T", TypeAttr(it));
+    dx->push_back(s.Op("CropAndResizeGradImage",
+                       {dy[0], boxes, box_ind, StaticOrDynamicShape(s, image)}, attrs));
+  } else {
+    dx->push_back(NoGradient());
+  }
+  dx->push_back(s.Op("CropAndResizeGradBoxes", {dy[0], image, boxes, box_ind}));
+  dx->push_back(NoGradient());
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+Fn ResizeBicubicGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput images = InputOf(op, 0);
+  DataType it = DTypeOf(images);
+  if (it == DT_FLOAT || it == DT_DOUBLE) {
+    dx->push_back(s.Op("ResizeBicubicGrad", {dy[0], images},
+                       CopyAttrs(op, {"align_corners", "half_pixel_centers"})));
+  } else {
+    dx->push_back(NoGradient());
+  }
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+// ExtractImagePatches: the patches of an image of pixel numbers (1-based, 0 = padding) say
+// which input pixel each entry of dy came from; dy's entries are summed per pixel.
+// Needs static input and output shapes.
+Fn ExtractImagePatchesGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = InputOf(op, 0);
+  PartialTensorShape xs = StaticShapeOf(x), ys = StaticShapeOf(OutputOf(op, 0));
+  if (!xs.IsFullyDefined() || !ys.IsFullyDefined() || xs.dims() != 4 || ys.dims() != 4) {
+    return errors::Unimplemented("ExtractImagePatches gradient of '", op.name(),
+                                 "' needs static input and output shapes");
+  }
+  std::vector<int64_t> ksizes;
+  for (int64_t k : op.def().attr().at("ksizes").list().i()) ksizes.push_back(k);
+  if (ksizes.size() != 4) {
+    return errors::InvalidArgument("ExtractImagePatches gradient of '", op.name(), "': bad ksizes");
+  }
+  const int64_t batch = xs.dim_size(0), rows = xs.dim_size(1), cols = xs.dim_size(2),
+                channels = xs.dim_size(3), rows_out = ys.dim_size(1), cols_out = ys.dim_size(2);
+  const int64_t kr = ksizes[1], kc = ksizes[2];
+  Tensor pixel_ids(DT_INT64, TensorShape({1, rows, cols, 1}));
+  for (int64_t i = 0; i < rows * cols; ++i) pixel_ids.flat<int64_t>()(i) = i + 1;
+  GradOutput patched = s.Op("ExtractImagePatches", {s.Const(pixel_ids)},
+                            CopyAttrs(op, {"ksizes", "strides", "rates", "padding"}));
+  GradOutput ids = s.Reshape(patched, s.ConstI32({-1}));
+  GradOutput g = s.Reshape(dy[0], s.ConstI32({batch, rows_out, cols_out, kr, kc, channels}));
+  g = s.Transpose(g, s.ConstI32({1, 2, 3, 4, 0, 5}));
+  g = s.Reshape(g, s.ConstI32({rows_out * cols_out * kr * kc, batch * channels}));
+  GradOutput summed = s.Op("UnsortedSegmentSum", {g, ids, s.ScalarI32(rows * cols + 1)});
+  GradOutput pixels = s.Op("Slice", {summed, s.ConstI32({1, 0}), s.ConstI32({rows * cols, -1})});
+  GradOutput out = s.Reshape(pixels, s.ConstI32({rows, cols, batch, channels}));
+  dx->push_back(s.Transpose(out, s.ConstI32({2, 0, 1, 3})));
+  return s.status();
+}
+
+SG_REGISTER_GRADIENT("CropAndResize", CropAndResizeGrad);
+SG_REGISTER_GRADIENT("ResizeBicubic", ResizeBicubicGrad);
+SG_REGISTER_GRADIENT("ExtractImagePatches", ExtractImagePatchesGrad);
+
+// TensorFlow marks these NotDifferentiable (image_ops_impl.py, image_grad.py).
+SG_REGISTER_NO_GRADIENT("NonMaxSuppression");
+SG_REGISTER_NO_GRADIENT("NonMaxSuppressionV2");
+SG_REGISTER_NO_GRADIENT("NonMaxSuppressionWithOverlaps");
+SG_REGISTER_NO_GRADIENT("SampleDistortedBoundingBox");
+SG_REGISTER_NO_GRADIENT("SampleDistortedBoundingBoxV2");
+
+}  // namespace
+}  // namespace sg

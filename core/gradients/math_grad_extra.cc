@@ -1,0 +1,241 @@
+// More math gradients: the x*log(y) family, the no-NaN products, Atan2, FloorMod, Erfc, Prod,
+// Cumprod, complex numbers and the complex FFTs, with TensorFlow's formulas
+// (tensorflow/python/ops/math_grad.py and ops/signal/fft_ops.py).
+#include "core/gradients/grad_registry.h"
+
+namespace sg {
+namespace {
+
+using Fn = absl::Status;
+
+DataType RealOf(DataType complex) { return complex == DT_COMPLEX128 ? DT_DOUBLE : DT_FLOAT; }
+DataType ComplexOf(DataType real) { return real == DT_DOUBLE ? DT_COMPLEX128 : DT_COMPLEX64; }
+
+// Complex(re, im), Real(z), Imag(z) with Tout set from the input's dtype.
+GradOutput MakeComplex(GradScope& s, GradOutput re, GradOutput im) {
+  return s.Op("Complex", {re, im}, {{"Tout", TypeAttr(ComplexOf(DTypeOf(re)))}});
+}
+GradOutput RealPart(GradScope& s, const char* type, GradOutput z) {
+  return s.Op(type, {z}, {{"Tout", TypeAttr(RealOf(DTypeOf(z)))}});
+}
+
+// x * f(y) ops: Xlogy (log y), Xlog1py (log1p y), Xdivy (1 / y).
+Fn XlogyGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = InputOf(op, 0), y = InputOf(op, 1);
+  DataType dt = DTypeOf(x);
+  GradOutput not_zero_x = s.Cast(s.Op("NotEqual", {x, s.ScalarOf(dt, 0.0)}), dt);
+  GradOutput px, py;
+  const std::string& type = op.type_string();
+  if (type == "Xlogy") {
+    px = s.Op("Xlogy", {not_zero_x, y});
+    py = s.Op("Xdivy", {x, y});
+  } else if (type == "Xlog1py") {
+    px = s.Op("Xlog1py", {not_zero_x, y});
+    py = s.Op("Xdivy", {x, s.Add(y, s.ScalarOf(dt, 1.0))});
+  } else {  // Xdivy
+    px = s.Op("Xdivy", {not_zero_x, y});
+    py = s.Op("Xdivy", {s.Neg(x), s.Op("Square", {y})});
+  }
+  s.ReduceBinary(x, y, s.Mul(px, dy[0]), s.Mul(py, dy[0]), dx);
+  return s.status();
+}
+
+Fn DivNoNanGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = s.Conj(InputOf(op, 0)), y = s.Conj(InputOf(op, 1));
+  GradOutput gx = s.Op("DivNoNan", {dy[0], y});
+  GradOutput gy = s.Mul(dy[0], s.Op("DivNoNan", {s.Op("DivNoNan", {s.Neg(x), y}), y}));
+  s.ReduceBinary(InputOf(op, 0), InputOf(op, 1), gx, gy, dx);
+  return s.status();
+}
+
+Fn MulNoNanGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = InputOf(op, 0), y = InputOf(op, 1);
+  s.ReduceBinary(x, y, s.Op("MulNoNan", {dy[0], y}), s.Op("MulNoNan", {x, dy[0]}), dx);
+  return s.status();
+}
+
+// Atan2(y, x): dy' = x / (x^2 + y^2), dx' = -y / (x^2 + y^2).
+Fn Atan2Grad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput y = InputOf(op, 0), x = InputOf(op, 1);
+  GradOutput grad_inv = s.RealDiv(dy[0], s.Add(s.Op("Square", {y}), s.Op("Square", {x})));
+  s.ReduceBinary(y, x, s.Mul(x, grad_inv), s.Mul(s.Neg(y), grad_inv), dx);
+  return s.status();
+}
+
+// FloorMod(x, y) = x - floor(x / y) * y.
+Fn FloorModGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = InputOf(op, 0), y = InputOf(op, 1);
+  GradOutput floor_xy = s.Op("FloorDiv", {s.Conj(x), s.Conj(y)});
+  s.ReduceBinary(x, y, dy[0], s.Mul(dy[0], s.Neg(floor_xy)), dx);
+  return s.status();
+}
+
+Fn ErfcGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = s.Conj(InputOf(op, 0));
+  GradOutput k = s.ScalarOf(DTypeOf(x), -1.1283791670955126);  // -2 / sqrt(pi)
+  dx->push_back(s.Mul(s.Mul(dy[0], k), s.Op("Exp", {s.Neg(s.Op("Square", {x}))})));
+  return s.status();
+}
+
+// Prod: the product of the other elements of each reduced group, from exclusive cumulative
+// products both ways over the reduced axes moved to the front (TensorFlow's _ProdGrad; zeros
+// are handled without dividing). Needs x's rank and constant axes.
+Fn ProdGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = InputOf(op, 0);
+  PartialTensorShape xs = StaticShapeOf(x);
+  auto axes = ConstIntValues(InputOf(op, 1));
+  if (xs.unknown_rank() || !axes) {
+    return errors::Unimplemented("Prod gradient of '", op.name(),
+                                 "' needs x's rank and constant reduction axes");
+  }
+  const int rank = xs.dims();
+  std::vector<bool> reduced(rank, false);
+  std::vector<int64_t> perm;
+  for (int64_t a : *axes) {
+    int64_t v = a < 0 ? a + rank : a;
+    if (v < 0 || v >= rank) {
+      return errors::InvalidArgument("Prod gradient of '", op.name(), "': axis ", a,
+                                     " out of range for rank ", rank);
+    }
+    if (!reduced[v]) perm.push_back(v);
+    reduced[v] = true;
+  }
+  const size_t num_reduced = perm.size();
+  for (int i = 0; i < rank; ++i) {
+    if (!reduced[i]) perm.push_back(i);
+  }
+  std::vector<int64_t> inverse(rank);
+  for (int i = 0; i < rank; ++i) inverse[perm[i]] = i;
+  GradOutput in_shape = s.Shape(x);
+  // dy with the reduced dims kept as 1, broadcast to x's shape.
+  GradOutput grad = dy[0];
+  if (!BoolAttrOf(op, "keep_dims")) {
+    GradOutput ones = s.ConstI32(std::vector<int64_t>(rank, 1));
+    GradOutput mask;
+    {
+      Tensor m(DT_BOOL, TensorShape({rank}));
+      for (int i = 0; i < rank; ++i) m.flat<bool>()(i) = reduced[i];
+      mask = s.Const(m);
+    }
+    grad = s.Reshape(grad, s.Op("Select", {mask, ones, in_shape}));
+  }
+  grad = s.Op("BroadcastTo", {grad, in_shape});
+  std::vector<int64_t> red_axes(perm.begin(), perm.begin() + num_reduced);
+  std::vector<int64_t> other_axes(perm.begin() + num_reduced, perm.end());
+  auto count = [&](const std::vector<int64_t>& ax) {
+    if (ax.empty()) return s.ScalarI32(1);
+    return s.Op("Prod", {s.Op("GatherV2", {in_shape, s.ConstI32(ax), s.ScalarI32(0)}), s.ScalarI32(0)});
+  };
+  GradOutput permuted = s.Transpose(x, s.ConstI32(perm));
+  GradOutput permuted_shape = s.Shape(permuted);
+  GradOutput flat_shape = s.Op("Pack", {GradInput::List({count(red_axes), count(other_axes)})});
+  GradOutput reshaped = s.Reshape(permuted, flat_shape);
+  GradOutput left = s.Op("Cumprod", {reshaped, s.ScalarI32(0)}, {{"exclusive", BoolAttr(true)}});
+  GradOutput right = s.Op("Cumprod", {reshaped, s.ScalarI32(0)},
+                          {{"exclusive", BoolAttr(true)}, {"reverse", BoolAttr(true)}});
+  GradOutput y = s.Reshape(s.Mul(s.Conj(left), s.Conj(right)), permuted_shape);
+  GradOutput out = s.Mul(grad, s.Transpose(y, s.ConstI32(inverse)));
+  dx->push_back(s.Reshape(out, in_shape));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+// Cumprod: cumsum(prod * dy) in the other direction, divided by x (0 where x is 0).
+Fn CumprodGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = InputOf(op, 0), axis = InputOf(op, 1);
+  GradAttrs attrs = CopyAttrs(op, {"exclusive", "reverse"});
+  GradOutput prod = s.Op("Cumprod", {x, axis}, attrs);
+  GradAttrs back = CopyAttrs(op, {"exclusive"});
+  back.emplace_back("reverse", BoolAttr(!BoolAttrOf(op, "reverse")));
+  GradOutput out = s.Op("Cumsum", {s.Mul(prod, dy[0]), axis}, back);
+  dx->push_back(s.Op("DivNoNan", {out, x}));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+// ---- Complex numbers -----------------------------------------------------------------------
+
+Fn ComplexGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  s.ReduceBinary(InputOf(op, 0), InputOf(op, 1), RealPart(s, "Real", dy[0]),
+                 RealPart(s, "Imag", dy[0]), dx);
+  return s.status();
+}
+
+Fn RealGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(MakeComplex(s, dy[0], s.ScalarOf(DTypeOf(dy[0]), 0.0)));
+  return s.status();
+}
+
+Fn ImagGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(MakeComplex(s, s.ScalarOf(DTypeOf(dy[0]), 0.0), dy[0]));
+  return s.status();
+}
+
+Fn ConjGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("Conj", {dy[0]}));
+  return s.status();
+}
+
+// Angle(z): -dy / (imag(z) + i real(z)).
+Fn AngleGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput z = InputOf(op, 0);
+  GradOutput flipped = MakeComplex(s, RealPart(s, "Imag", z), RealPart(s, "Real", z));
+  GradOutput complex_grad = MakeComplex(s, dy[0], s.ScalarOf(DTypeOf(dy[0]), 0.0));
+  dx->push_back(s.Mul(s.Neg(complex_grad), s.Op("Reciprocal", {flipped})));
+  return s.status();
+}
+
+// ComplexAbs(z): dy * z / |z| (0 where |z| is 0).
+Fn ComplexAbsGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput z = InputOf(op, 0), y = OutputOf(op, 0);
+  GradOutput num = s.Mul(MakeComplex(s, dy[0], s.ZerosLike(dy[0])), z);
+  dx->push_back(s.Op("DivNoNan", {num, MakeComplex(s, y, s.ZerosLike(y))}));
+  return s.status();
+}
+
+// FFT/IFFT in 1-3 dims: the inverse transform of dy, times the transform's size (FFT) or its
+// reciprocal (IFFT).
+GradFunc FftGrad(const char* inverse_op, int rank, bool forward) {
+  return [inverse_op, rank, forward](GradScope& s, const Node& op, const GradOutputs& dy,
+                                     GradOutputs* dx) {
+    DataType ct = DTypeOf(dy[0]), rt = RealOf(ct);
+    GradOutput shape = s.Shape(dy[0]);
+    GradOutput inner = s.Op("StridedSlice", {shape, s.ConstI32({-rank}), s.ConstI32({0}), s.ConstI32({1})},
+                            {{"end_mask", IntAttr(1)}});
+    GradOutput size = s.Cast(s.Op("Prod", {inner, s.ScalarI32(0)}), rt);
+    if (!forward) size = s.RealDiv(s.ScalarOf(rt, 1.0), size);
+    GradOutput factor = MakeComplex(s, size, s.ScalarOf(rt, 0.0));
+    dx->push_back(s.Mul(s.Op(inverse_op, {dy[0]}), factor));
+    return s.status();
+  };
+}
+
+SG_REGISTER_GRADIENT("Xlogy", XlogyGrad);
+SG_REGISTER_GRADIENT("Xlog1py", XlogyGrad);
+SG_REGISTER_GRADIENT("Xdivy", XlogyGrad);
+SG_REGISTER_GRADIENT("DivNoNan", DivNoNanGrad);
+SG_REGISTER_GRADIENT("MulNoNan", MulNoNanGrad);
+SG_REGISTER_GRADIENT("Atan2", Atan2Grad);
+SG_REGISTER_GRADIENT("FloorMod", FloorModGrad);
+SG_REGISTER_GRADIENT("Erfc", ErfcGrad);
+SG_REGISTER_GRADIENT("Prod", ProdGrad);
+SG_REGISTER_GRADIENT("Cumprod", CumprodGrad);
+SG_REGISTER_GRADIENT("Complex", ComplexGrad);
+SG_REGISTER_GRADIENT("Real", RealGrad);
+SG_REGISTER_GRADIENT("Imag", ImagGrad);
+SG_REGISTER_GRADIENT("Conj", ConjGrad);
+SG_REGISTER_GRADIENT("Angle", AngleGrad);
+SG_REGISTER_GRADIENT("ComplexAbs", ComplexAbsGrad);
+SG_REGISTER_GRADIENT("FFT", FftGrad("IFFT", 1, true));
+SG_REGISTER_GRADIENT("IFFT", FftGrad("FFT", 1, false));
+SG_REGISTER_GRADIENT("FFT2D", FftGrad("IFFT2D", 2, true));
+SG_REGISTER_GRADIENT("IFFT2D", FftGrad("FFT2D", 2, false));
+SG_REGISTER_GRADIENT("FFT3D", FftGrad("IFFT3D", 3, true));
+SG_REGISTER_GRADIENT("IFFT3D", FftGrad("FFT3D", 3, false));
+
+// TensorFlow returns no gradient for these (math_grad.py registers functions returning None).
+SG_REGISTER_NO_GRADIENT("FloorDiv");
+SG_REGISTER_NO_GRADIENT("TruncateDiv");
+
+}  // namespace
+}  // namespace sg
