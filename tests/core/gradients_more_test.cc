@@ -3,17 +3,28 @@
 // forward graph y(x), the symbolic gradient of f(x) = sum(w * y(x)) (w random, given as the
 // initial gradient) must match (f(x + eps e_j) - f(x - eps e_j)) / 2 eps for every element j.
 // Complex-valued ops are checked inside real-valued functions (Complex in, Real/Imag out).
+// And against TensorFlow: tests/oracle/grad_cases_more/<case>.pb (written by
+// tests/oracle/make_grad_cases_more.py, the format of make_grad_cases.py) hold forward graphs as
+// TensorFlow builds them, feeds, an initial gradient and tf.gradients' values; sg adds the
+// gradients of "y" with respect to every placeholder and compares (1e-9 absolute + 1e-9
+// relative in double, 1e-5 + 1e-4 in float).
 // A case whose forward graph or gradient needs an op or kernel this build lacks (e.g. a *Grad
 // op not registered yet) is skipped, naming it.
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <random>
+#include <sstream>
 
 #include "absl/strings/match.h"
 #include "core/framework/attr_value_util.h"
 #include "core/gradients/grad_registry.h"
+#include "core/graph/graph_constructor.h"
 #include "core/graph/gradients.h"
 #include "core/runtime/session.h"
 #include "tests/core/gradients_more_ops.h"
@@ -379,6 +390,89 @@ std::vector<GradCase> Cases() {
 
 INSTANTIATE_TEST_SUITE_P(More, MoreGradientCheck, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<GradCase>& info) { return info.param.name; });
+
+// ---- Against TensorFlow's tf.gradients ---------------------------------------------------------
+
+std::string OracleDir() { return std::string(SG_SOURCE_DIR) + "/tests/oracle/grad_cases_more"; }
+
+std::vector<std::string> OracleCases() {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(OracleDir().c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (absl::EndsWith(n, ".pb")) names.push_back(n.substr(0, n.size() - 3));
+    }
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class MoreGradientOracle : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MoreGradientOracle, MatchesTensorFlow) {
+  std::ifstream in(OracleDir() + "/" + GetParam() + ".pb", std::ios::binary);
+  ASSERT_TRUE(in.good());
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  GraphDef def;
+  ASSERT_TRUE(def.ParseFromString(bytes.str()));
+  Graph g;
+  absl::Status s = ImportGraphDef(def, ImportOptions(), &g);
+  if (absl::IsNotFound(s)) GTEST_SKIP() << "missing op: " << s.message();
+  ASSERT_TRUE(s.ok()) << s;
+  const std::string kFeed = "oracle/feed/", kGrad = "oracle/grad/";
+  Xs xs;
+  std::vector<Tensor> expected;
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (Node* n : g.nodes()) {
+    Tensor value;
+    if (absl::StartsWith(n->name(), kFeed)) {
+      ASSERT_TRUE(GetAttr(n->def().attr(), "value", &value).ok());
+      feeds.push_back({n->name().substr(kFeed.size()) + ":0", value});
+    } else if (absl::StartsWith(n->name(), kGrad)) {
+      Node* x = g.FindNode(n->name().substr(kGrad.size()));
+      ASSERT_NE(x, nullptr) << n->name();
+      ASSERT_TRUE(GetAttr(n->def().attr(), "value", &value).ok());
+      xs.push_back({x, 0});
+      expected.push_back(value);
+    }
+  }
+  Node* y = g.FindNode("y");
+  Node* dy = g.FindNode("oracle/dy");
+  ASSERT_TRUE(y != nullptr && dy != nullptr && !xs.empty());
+  Xs dxs;
+  s = AddSymbolicGradients(&g, {{y, 0}}, xs, {{dy, 0}}, "", &dxs);
+  if (absl::IsNotFound(s) && absl::StrContains(s.message(), "not registered")) {
+    GTEST_SKIP() << "missing op: " << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s;
+  auto sess = SessionFor(g);
+  ASSERT_TRUE(sess.ok()) << sess.status();
+  std::vector<std::string> fetches;
+  for (const Out& d : dxs) {
+    ASSERT_NE(d.node, nullptr) << "sg found no gradient where TensorFlow has one";
+    fetches.push_back(TensorName(d));
+  }
+  std::vector<Tensor> got;
+  s = (*sess)->Run(feeds, fetches, {}, &got);
+  if (Missing(s)) GTEST_SKIP() << "missing kernel: " << s;
+  ASSERT_TRUE(s.ok()) << s;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    SCOPED_TRACE(xs[i].node->name());
+    ASSERT_EQ(got[i].dtype(), expected[i].dtype());
+    ASSERT_EQ(got[i].shape().DebugString(), expected[i].shape().DebugString());
+    const bool is_double = got[i].dtype() == DT_DOUBLE;
+    const double atol = is_double ? 1e-9 : 1e-5, rtol = is_double ? 1e-9 : 1e-4;
+    for (int64_t j = 0; j < got[i].NumElements(); ++j) {
+      const double want = Get(expected[i], j);
+      EXPECT_NEAR(Get(got[i], j), want, atol + rtol * std::fabs(want)) << "element " << j;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(TensorFlow, MoreGradientOracle, ::testing::ValuesIn(OracleCases()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // ResourceGather: the variable's handle gets dy's rows summed into the rows gathered.
 TEST(MoreGradients, ResourceGatherSumsRowsIntoTheVariable) {
