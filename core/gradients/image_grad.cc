@@ -1,5 +1,6 @@
-// Gradients of image ops: CropAndResize, ResizeBicubic and ExtractImagePatches, with
-// TensorFlow's formulas (tensorflow/python/ops/image_grad.py, array_grad.py). TensorFlow's
+// Gradients of image ops: CropAndResize, ResizeBicubic, ExtractImagePatches and
+// ImageProjectiveTransformV2/V3, with TensorFlow's formulas (tensorflow/python/ops/
+// image_grad.py, image_ops.py, array_grad.py). TensorFlow's
 // ExtractImagePatches gradient multiplies dy by a sparse 0/1 matrix mapping patch entries to
 // input pixels; here the same sum is an UnsortedSegmentSum of dy's entries by input pixel.
 #include "core/gradients/grad_registry.h"
@@ -80,7 +81,38 @@ Fn ExtractImagePatchesGrad(GradScope& s, const Node& op, const GradOutputs& dy, 
   return s.status();
 }
 
+// ImageProjectiveTransformV2/V3(images, transforms, output_shape[, fill_value]): dy transformed
+// by the inverse transforms back to the images' size (TensorFlow's formula: the adjoint for
+// translations and other one-to-one maps, an approximation otherwise). The transforms get none.
+Fn ImageProjectiveTransformGrad(GradScope& s, const Node& op, const GradOutputs& dy,
+                                GradOutputs* dx) {
+  GradOutput images = InputOf(op, 0), transforms = InputOf(op, 1);
+  // Flat [N, 8] transforms as [N, 3, 3] matrices (the implicit last entry 1), inverted, divided
+  // by their last entry and flattened back.
+  GradOutput flat = s.Reshape(transforms, s.ConstI32({-1, 8}));
+  GradOutput n = s.Op("GatherV2", {s.Shape(flat), s.ScalarI32(0), s.ScalarI32(0)});
+  GradOutput ones = s.Op("Fill", {s.Op("Pack", {GradInput::List({n, s.ScalarI32(1)})}),
+                                  s.ScalarOf(DT_FLOAT, 1.0)});
+  GradOutput matrices = s.Reshape(s.Op("ConcatV2", {GradInput::List({flat, ones}), s.ScalarI32(1)}),
+                                  s.ConstI32({-1, 3, 3}));
+  GradOutput inverse = s.Reshape(s.Op("MatrixInverse", {matrices}), s.ConstI32({-1, 9}));
+  GradOutput last = s.Op("Slice", {inverse, s.ConstI32({0, 8}), s.ConstI32({-1, 1})});
+  GradOutput normalized = s.RealDiv(inverse, last);
+  GradOutput inverse_flat = s.Op("Slice", {normalized, s.ConstI32({0, 0}), s.ConstI32({-1, 8})});
+  GradOutput size = s.Op("Slice", {s.Shape(images), s.ConstI32({1}), s.ConstI32({2})});
+  std::vector<GradInput> in = {dy[0], inverse_flat, size};
+  const bool v3 = op.type_string() == "ImageProjectiveTransformV3";
+  if (v3) in.push_back(s.ScalarOf(DT_FLOAT, 0.0));
+  dx->push_back(s.Op(op.type_string(), in, CopyAttrs(op, {"interpolation", "fill_mode"})));
+  dx->push_back(NoGradient());
+  dx->push_back(NoGradient());
+  if (v3) dx->push_back(NoGradient());
+  return s.status();
+}
+
 SG_REGISTER_GRADIENT("CropAndResize", CropAndResizeGrad);
+SG_REGISTER_GRADIENT("ImageProjectiveTransformV2", ImageProjectiveTransformGrad);
+SG_REGISTER_GRADIENT("ImageProjectiveTransformV3", ImageProjectiveTransformGrad);
 SG_REGISTER_GRADIENT("ResizeBicubic", ResizeBicubicGrad);
 SG_REGISTER_GRADIENT("ExtractImagePatches", ExtractImagePatchesGrad);
 

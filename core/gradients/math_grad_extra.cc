@@ -210,6 +210,90 @@ GradFunc FftGrad(const char* inverse_op, int rank, bool forward) {
   };
 }
 
+// ConjugateTranspose: dy conjugate-transposed by the inverse permutation.
+Fn ConjugateTransposeGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("ConjugateTranspose", {dy[0], s.Op("InvertPermutation", {InputOf(op, 1)})}));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+// The static length of x's last dim and the constant last fft_length, for the real FFTs.
+absl::Status RealFftSizes(const Node& op, int64_t* last_dim, int64_t* fft_len) {
+  PartialTensorShape xs = StaticShapeOf(InputOf(op, 0));
+  auto len = ConstIntValues(InputOf(op, 1));
+  if (xs.unknown_rank() || xs.dims() < 1 || xs.dim_size(xs.dims() - 1) < 0 || !len ||
+      len->empty()) {
+    return errors::Unimplemented(op.type_string(), " gradient of '", op.name(),
+                                 "' needs a static last dim and a constant fft_length");
+  }
+  *last_dim = xs.dim_size(xs.dims() - 1);
+  *fft_len = len->back();
+  return absl::OkStatus();
+}
+
+// x[..., begin:end] on the last axis (end 0 = to the end).
+GradOutput LastAxisSlice(GradScope& s, GradOutput x, int64_t begin, int64_t end) {
+  return s.Op("StridedSlice", {x, s.ConstI32({0, begin}), s.ConstI32({0, end}), s.ConstI32({1, 1})},
+              {{"ellipsis_mask", IntAttr(1)}, {"end_mask", IntAttr(end == 0 ? 2 : 0)}});
+}
+
+// RFFT (1-D): 0.5 * (IRFFT(dy) * n + real(dy[..., :1] + even * dy[..., -1:] * [1, -1, 1, ...])).
+Fn RfftGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  int64_t n = 0, fft_len = 0;
+  SG_RETURN_IF_ERROR(RealFftSizes(op, &n, &fft_len));
+  DataType rt = DTypeOf(InputOf(op, 0));
+  GradOutput irfft = s.Op("IRFFT", {dy[0], InputOf(op, 1)},
+                          {{"Treal", TypeAttr(rt)}, {"Tcomplex", TypeAttr(DTypeOf(dy[0]))}});
+  Tensor ymask(rt, TensorShape({n}));
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = (i % 2 == 0) ? 1.0 : -1.0;
+    if (rt == DT_DOUBLE) {
+      ymask.flat<double>()(i) = v;
+    } else {
+      ymask.flat<float>()(i) = static_cast<float>(v);
+    }
+  }
+  const double is_even = fft_len % 2 == 0 ? 1.0 : 0.0;
+  GradOutput y0 = RealPart(s, "Real", LastAxisSlice(s, dy[0], 0, 1));
+  GradOutput ym = RealPart(s, "Real", LastAxisSlice(s, dy[0], -1, 0));
+  GradOutput extra = s.Add(y0, s.Mul(s.Mul(s.ScalarOf(rt, is_even), ym), s.Const(ymask)));
+  GradOutput sum = s.Add(s.Mul(irfft, s.ScalarOf(rt, static_cast<double>(n))), extra);
+  dx->push_back(s.Mul(s.ScalarOf(rt, 0.5), sum));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+// IRFFT (1-D): RFFT(dy) * [1, 2, ..., 2, (1 if fft_length is even)] / fft_length.
+Fn IrfftGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  int64_t n = 0, fft_len = 0;
+  SG_RETURN_IF_ERROR(RealFftSizes(op, &n, &fft_len));
+  DataType rt = DTypeOf(dy[0]), ct = DTypeOf(InputOf(op, 0));
+  PartialTensorShape gs = StaticShapeOf(dy[0]);
+  if (gs.unknown_rank() || gs.dims() < 1 || gs.dim_size(gs.dims() - 1) <= 0 || n < 1) {
+    return errors::Unimplemented("IRFFT gradient of '", op.name(), "' needs static shapes");
+  }
+  const int64_t is_odd = fft_len % 2;
+  const double rsize = 1.0 / static_cast<double>(gs.dim_size(gs.dims() - 1));
+  Tensor mask(rt, TensorShape({n}));
+  for (int64_t i = 0; i < n; ++i) {
+    double v = 2.0;
+    if (i == 0 || (i == n - 1 && is_odd == 0 && n > 1)) v = 1.0;
+    v *= rsize;
+    if (rt == DT_DOUBLE) {
+      mask.flat<double>()(i) = v;
+    } else {
+      mask.flat<float>()(i) = static_cast<float>(v);
+    }
+  }
+  GradOutput rfft = s.Op("RFFT", {dy[0], InputOf(op, 1)}, {{"Treal", TypeAttr(rt)}, {"Tcomplex", TypeAttr(ct)}});
+  dx->push_back(s.Mul(rfft, MakeComplex(s, s.Const(mask), s.ZerosLike(s.Const(mask)))));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+SG_REGISTER_GRADIENT("ConjugateTranspose", ConjugateTransposeGrad);
+SG_REGISTER_GRADIENT("RFFT", RfftGrad);
+SG_REGISTER_GRADIENT("IRFFT", IrfftGrad);
 SG_REGISTER_GRADIENT("Xlogy", XlogyGrad);
 SG_REGISTER_GRADIENT("Xlog1py", XlogyGrad);
 SG_REGISTER_GRADIENT("Xdivy", XlogyGrad);

@@ -1,5 +1,5 @@
 // The ops whose gradient functions tests/core/gradients_more_test.cc checks (those registered in
-// core/gradients/{segment,linalg,math_grad_extra,resource,image}_grad.cc), so that
+// core/gradients/{segment,linalg,math_grad_extra,einsum,resource,image}_grad.cc), so that
 // gradients_test.cc's coverage check can leave them to it.
 #ifndef SG_TESTS_CORE_GRADIENTS_MORE_OPS_H_
 #define SG_TESTS_CORE_GRADIENTS_MORE_OPS_H_
@@ -25,11 +25,14 @@ inline const std::set<std::string>& MoreGradientOps() {
       // math_grad_extra.cc
       "Xlogy", "Xlog1py", "Xdivy", "DivNoNan", "MulNoNan", "Atan2", "FloorMod", "Erfc", "Prod",
       "Cumprod", "Complex", "Real", "Imag", "Conj", "Angle", "ComplexAbs", "FFT", "IFFT", "FFT2D",
-      "IFFT2D", "FFT3D", "IFFT3D",
+      "IFFT2D", "FFT3D", "IFFT3D", "ConjugateTranspose", "RFFT", "IRFFT",
+      // einsum_grad.cc
+      "Einsum",
       // resource_grad.cc
       "ResourceGather",
       // image_grad.cc
-      "CropAndResize", "ResizeBicubic", "ExtractImagePatches"};
+      "CropAndResize", "ResizeBicubic", "ExtractImagePatches", "ImageProjectiveTransformV2",
+      "ImageProjectiveTransformV3"};
   return *ops;
 }
 

@@ -138,6 +138,38 @@ def complex_abs(p):
     return tf.abs(tf.complex(a, b)) * 2.0
 
 
+def flat_concat(*ts):
+    return tf.concat([tf.reshape(t, [-1]) for t in ts], 0)
+
+
+@case
+def einsum(p):
+    a, b, c, d = p("a", [2, 3, 4]), p("b", [4, 2]), p("c", [2, 1, 3, 4]), p("d", [3, 4, 2])
+    return flat_concat(tf.einsum("abc,cd->da", a, b), tf.einsum("ij,kj->", b, b),
+                       tf.einsum("...ij,...jk->...ik", c, d), tf.einsum("bij->j", a),
+                       tf.einsum("ij->ji", b))
+
+
+@case
+def real_fft(p):
+    x, x7, a, b = p("x", [2, 6]), p("x7", [2, 7]), p("a", [2, 4]), p("b", [2, 4])
+    t, u = tf.signal.rfft(x), tf.signal.rfft(x7)
+    z = tf.complex(a, b)
+    tt = tf.linalg.adjoint(tf.reshape(z * z, [2, 2, 2]))   # ConjugateTranspose
+    return flat_concat(tf.math.real(t), tf.math.imag(t) * 0.7, tf.math.real(u) - tf.math.imag(u),
+                       tf.signal.irfft(z, [6]), tf.signal.irfft(z, [7]) * 2.0, tf.math.imag(tt))
+
+
+@case
+def projective_transform(p):
+    x = p("x", [1, 4, 5, 2])
+    t = tf.constant([[1, 0, 1, 0, 1, -1, 0, 0]], tf.float32)
+    return (tf.raw_ops.ImageProjectiveTransformV2(images=x, transforms=t, output_shape=[4, 5],
+                                                  interpolation="BILINEAR")
+            + tf.raw_ops.ImageProjectiveTransformV3(images=x, transforms=t, output_shape=[4, 5],
+                                                    fill_value=0.0, interpolation="NEAREST"))
+
+
 @case
 def extract_patches(p):
     x = p("x", [2, 4, 3, 2])
