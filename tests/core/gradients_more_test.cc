@@ -578,11 +578,34 @@ TEST(MoreGradients, ResourceGatherSumsRowsIntoTheVariable) {
 // TensorFlow's NotDifferentiable ops among these families stop gradients without an error.
 TEST(MoreGradients, NotDifferentiableOpsAreRegisteredWithoutAFunction) {
   for (const char* op : {"FloorDiv", "TruncateDiv", "ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub",
-                         "VarIsInitializedOp", "Assign", "AssignAdd", "AssignSub", "NonMaxSuppression"}) {
+                         "VarIsInitializedOp", "Assign", "AssignAdd", "AssignSub", "NonMaxSuppression",
+                         // not_differentiable.cc
+                         "LinSpace", "RandomShuffle", "ApproximateEqual", "LogicalAnd", "InvertPermutation",
+                         "TensorArrayV3", "StatelessRandomNormal", "QueueDequeue", "StringJoin"}) {
     const GradFunc* fn = GradRegistry::Global()->Lookup(op);
     ASSERT_NE(fn, nullptr) << op;
     EXPECT_FALSE(*fn) << op;
   }
+}
+
+// A float path through a NotDifferentiable op (RandomShuffle) adds nothing, and is no error.
+TEST(MoreGradients, NotDifferentiableOpStopsTheGradient) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {3});
+  GradScope fwd(&g, "fwd");
+  Out y = fwd.Add(fwd.Mul(x, x), fwd.Op("RandomShuffle", {x}));
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  Xs dx;
+  absl::Status s = AddSymbolicGradients(&g, {y}, {x}, {}, "", &dx);
+  ASSERT_TRUE(s.ok()) << s;
+  auto sess = SessionFor(g);
+  ASSERT_TRUE(sess.ok()) << sess.status();
+  Tensor v(DT_FLOAT, TensorShape({3}));
+  for (int i = 0; i < 3; ++i) v.flat<float>()(i) = i + 1;
+  std::vector<Tensor> out;
+  s = (*sess)->Run({{"x:0", v}}, {TensorName(dx[0])}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(out[0].flat<float>()(i), 2 * (i + 1));
 }
 
 // Every op in gradients_more_ops.h has a registered gradient function and a case above.
