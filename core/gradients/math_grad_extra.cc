@@ -1,6 +1,9 @@
 // More math gradients: the x*log(y) family, the no-NaN products, Atan2, FloorMod, Erfc, Prod,
 // Cumprod, complex numbers and the complex FFTs, with TensorFlow's formulas
 // (tensorflow/python/ops/math_grad.py and ops/signal/fft_ops.py).
+#include <cmath>
+#include <functional>
+
 #include "core/gradients/grad_registry.h"
 
 namespace sg {
@@ -217,16 +220,19 @@ Fn ConjugateTransposeGrad(GradScope& s, const Node& op, const GradOutputs& dy, G
   return s.status();
 }
 
-// The static length of x's last dim and the constant last fft_length, for the real FFTs.
-absl::Status RealFftSizes(const Node& op, int64_t* last_dim, int64_t* fft_len) {
+// The static last `rank` dims of x and the constant last fft_length, for the real FFTs.
+absl::Status RealFftSizes(const Node& op, int rank, std::vector<int64_t>* dims, int64_t* fft_len) {
   PartialTensorShape xs = StaticShapeOf(InputOf(op, 0));
   auto len = ConstIntValues(InputOf(op, 1));
-  if (xs.unknown_rank() || xs.dims() < 1 || xs.dim_size(xs.dims() - 1) < 0 || !len ||
-      len->empty()) {
-    return errors::Unimplemented(op.type_string(), " gradient of '", op.name(),
-                                 "' needs a static last dim and a constant fft_length");
+  bool ok = !xs.unknown_rank() && xs.dims() >= rank && len && !len->empty();
+  for (int i = 0; ok && i < rank; ++i) {
+    dims->push_back(xs.dim_size(xs.dims() - rank + i));
+    ok = dims->back() > 0;
   }
-  *last_dim = xs.dim_size(xs.dims() - 1);
+  if (!ok) {
+    return errors::Unimplemented(op.type_string(), " gradient of '", op.name(),
+                                 "' needs static inner dims and a constant fft_length");
+  }
   *fft_len = len->back();
   return absl::OkStatus();
 }
@@ -237,63 +243,99 @@ GradOutput LastAxisSlice(GradScope& s, GradOutput x, int64_t begin, int64_t end)
               {{"ellipsis_mask", IntAttr(1)}, {"end_mask", IntAttr(end == 0 ? 2 : 0)}});
 }
 
-// RFFT (1-D): 0.5 * (IRFFT(dy) * n + real(dy[..., :1] + even * dy[..., -1:] * [1, -1, 1, ...])).
-Fn RfftGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
-  int64_t n = 0, fft_len = 0;
-  SG_RETURN_IF_ERROR(RealFftSizes(op, &n, &fft_len));
-  DataType rt = DTypeOf(InputOf(op, 0));
-  GradOutput irfft = s.Op("IRFFT", {dy[0], InputOf(op, 1)},
-                          {{"Treal", TypeAttr(rt)}, {"Tcomplex", TypeAttr(DTypeOf(dy[0]))}});
-  Tensor ymask(rt, TensorShape({n}));
+// A 1-D constant of dtype `dt` (float or double) with value f(i) at i.
+Tensor RealVector(DataType dt, int64_t n, const std::function<double(int64_t)>& f) {
+  Tensor t(dt, TensorShape({n}));
   for (int64_t i = 0; i < n; ++i) {
-    const double v = (i % 2 == 0) ? 1.0 : -1.0;
-    if (rt == DT_DOUBLE) {
-      ymask.flat<double>()(i) = v;
+    if (dt == DT_DOUBLE) {
+      t.flat<double>()(i) = f(i);
     } else {
-      ymask.flat<float>()(i) = static_cast<float>(v);
+      t.flat<float>()(i) = static_cast<float>(f(i));
     }
   }
-  const double is_even = fft_len % 2 == 0 ? 1.0 : 0.0;
-  GradOutput y0 = RealPart(s, "Real", LastAxisSlice(s, dy[0], 0, 1));
-  GradOutput ym = RealPart(s, "Real", LastAxisSlice(s, dy[0], -1, 0));
-  GradOutput extra = s.Add(y0, s.Mul(s.Mul(s.ScalarOf(rt, is_even), ym), s.Const(ymask)));
-  GradOutput sum = s.Add(s.Mul(irfft, s.ScalarOf(rt, static_cast<double>(n))), extra);
-  dx->push_back(s.Mul(s.ScalarOf(rt, 0.5), sum));
-  dx->push_back(NoGradient());
-  return s.status();
+  return t;
 }
 
-// IRFFT (1-D): RFFT(dy) * [1, 2, ..., 2, (1 if fft_length is even)] / fft_length.
-Fn IrfftGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
-  int64_t n = 0, fft_len = 0;
-  SG_RETURN_IF_ERROR(RealFftSizes(op, &n, &fft_len));
-  DataType rt = DTypeOf(dy[0]), ct = DTypeOf(InputOf(op, 0));
-  PartialTensorShape gs = StaticShapeOf(dy[0]);
-  if (gs.unknown_rank() || gs.dims() < 1 || gs.dim_size(gs.dims() - 1) <= 0 || n < 1) {
-    return errors::Unimplemented("IRFFT gradient of '", op.name(), "' needs static shapes");
-  }
-  const int64_t is_odd = fft_len % 2;
-  const double rsize = 1.0 / static_cast<double>(gs.dim_size(gs.dims() - 1));
-  Tensor mask(rt, TensorShape({n}));
-  for (int64_t i = 0; i < n; ++i) {
-    double v = 2.0;
-    if (i == 0 || (i == n - 1 && is_odd == 0 && n > 1)) v = 1.0;
-    v *= rsize;
-    if (rt == DT_DOUBLE) {
-      mask.flat<double>()(i) = v;
-    } else {
-      mask.flat<float>()(i) = static_cast<float>(v);
+// RFFT / RFFT2D: 0.5 * (IRFFT(dy) * size + real(extra)), TensorFlow's _rfft_grad_helper, whose
+// extra terms put back the halves of the spectrum RFFT leaves out: in 1-D
+// dy[..., :1] + even * dy[..., -1:] * [1, -1, 1, ...]; in 2-D the same columns first multiplied
+// by the [rows, rows] DFT matrix (conjugated).
+GradFunc RfftGrad(int rank) {
+  return [rank](GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+    std::vector<int64_t> dims;
+    int64_t fft_len = 0;
+    SG_RETURN_IF_ERROR(RealFftSizes(op, rank, &dims, &fft_len));
+    DataType rt = DTypeOf(InputOf(op, 0)), ct = DTypeOf(dy[0]);
+    GradAttrs types = {{"Treal", TypeAttr(rt)}, {"Tcomplex", TypeAttr(ct)}};
+    GradOutput irfft = s.Op(rank == 1 ? "IRFFT" : "IRFFT2D", {dy[0], InputOf(op, 1)}, types);
+    const int64_t cols = dims.back();
+    int64_t size = 1;
+    for (int64_t d : dims) size *= d;
+    GradOutput ymask = s.Const(RealVector(rt, cols, [](int64_t i) { return i % 2 == 0 ? 1.0 : -1.0; }));
+    const double is_even = fft_len % 2 == 0 ? 1.0 : 0.0;
+    GradOutput y0 = LastAxisSlice(s, dy[0], 0, 1), ym = LastAxisSlice(s, dy[0], -1, 0);
+    if (rank == 2) {
+      const int64_t rows = dims[0];
+      Tensor m(ct, TensorShape({rows, rows}));
+      for (int64_t a = 0; a < rows; ++a) {
+        for (int64_t b = 0; b < rows; ++b) {
+          const double angle = -2.0 * M_PI * static_cast<double>(a * b) / static_cast<double>(rows);
+          if (ct == DT_COMPLEX128) {
+            m.flat<complex128>()(a * rows + b) = complex128(std::cos(angle), std::sin(angle));
+          } else {
+            m.flat<complex64>()(a * rows + b) =
+                complex64(static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle)));
+          }
+        }
+      }
+      GradOutput mask = s.Const(m);
+      y0 = s.Op("BatchMatMulV2", {mask, s.Op("Conj", {y0})});
+      ym = s.Op("BatchMatMulV2", {mask, s.Op("Conj", {ym})});
     }
-  }
-  GradOutput rfft = s.Op("RFFT", {dy[0], InputOf(op, 1)}, {{"Treal", TypeAttr(rt)}, {"Tcomplex", TypeAttr(ct)}});
-  dx->push_back(s.Mul(rfft, MakeComplex(s, s.Const(mask), s.ZerosLike(s.Const(mask)))));
-  dx->push_back(NoGradient());
-  return s.status();
+    GradOutput extra = s.Add(RealPart(s, "Real", y0),
+                             s.Mul(s.Mul(s.ScalarOf(rt, is_even), RealPart(s, "Real", ym)), ymask));
+    GradOutput sum = s.Add(s.Mul(irfft, s.ScalarOf(rt, static_cast<double>(size))), extra);
+    dx->push_back(s.Mul(s.ScalarOf(rt, 0.5), sum));
+    dx->push_back(NoGradient());
+    return s.status();
+  };
+}
+
+// IRFFT / IRFFT2D: RFFT(dy) * [1, 2, ..., 2, (1 if fft_length is even)] / size (the number of
+// elements in dy's transformed dims).
+GradFunc IrfftGrad(int rank) {
+  return [rank](GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+    std::vector<int64_t> dims;
+    int64_t fft_len = 0;
+    SG_RETURN_IF_ERROR(RealFftSizes(op, rank, &dims, &fft_len));
+    DataType rt = DTypeOf(dy[0]), ct = DTypeOf(InputOf(op, 0));
+    PartialTensorShape gs = StaticShapeOf(dy[0]);
+    int64_t size = 1;
+    for (int i = 0; i < rank && !gs.unknown_rank() && gs.dims() >= rank; ++i) {
+      size *= gs.dim_size(gs.dims() - 1 - i);
+    }
+    if (gs.unknown_rank() || gs.dims() < rank || size <= 0) {
+      return errors::Unimplemented(op.type_string(), " gradient of '", op.name(),
+                                   "' needs dy's static shape");
+    }
+    const int64_t n = dims.back(), is_odd = fft_len % 2;
+    Tensor mask = RealVector(rt, n, [&](int64_t i) {
+      const bool single = i == 0 || (i == n - 1 && is_odd == 0 && n > 1);
+      return (single ? 1.0 : 2.0) / static_cast<double>(size);
+    });
+    GradOutput rfft = s.Op(rank == 1 ? "RFFT" : "RFFT2D", {dy[0], InputOf(op, 1)},
+                           {{"Treal", TypeAttr(rt)}, {"Tcomplex", TypeAttr(ct)}});
+    dx->push_back(s.Mul(rfft, MakeComplex(s, s.Const(mask), s.ZerosLike(s.Const(mask)))));
+    dx->push_back(NoGradient());
+    return s.status();
+  };
 }
 
 SG_REGISTER_GRADIENT("ConjugateTranspose", ConjugateTransposeGrad);
-SG_REGISTER_GRADIENT("RFFT", RfftGrad);
-SG_REGISTER_GRADIENT("IRFFT", IrfftGrad);
+SG_REGISTER_GRADIENT("RFFT", RfftGrad(1));
+SG_REGISTER_GRADIENT("IRFFT", IrfftGrad(1));
+SG_REGISTER_GRADIENT("RFFT2D", RfftGrad(2));
+SG_REGISTER_GRADIENT("IRFFT2D", IrfftGrad(2));
 SG_REGISTER_GRADIENT("Xlogy", XlogyGrad);
 SG_REGISTER_GRADIENT("Xlog1py", XlogyGrad);
 SG_REGISTER_GRADIENT("Xdivy", XlogyGrad);

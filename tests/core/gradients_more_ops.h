@@ -25,7 +25,7 @@ inline const std::set<std::string>& MoreGradientOps() {
       // math_grad_extra.cc
       "Xlogy", "Xlog1py", "Xdivy", "DivNoNan", "MulNoNan", "Atan2", "FloorMod", "Erfc", "Prod",
       "Cumprod", "Complex", "Real", "Imag", "Conj", "Angle", "ComplexAbs", "FFT", "IFFT", "FFT2D",
-      "IFFT2D", "FFT3D", "IFFT3D", "ConjugateTranspose", "RFFT", "IRFFT",
+      "IFFT2D", "FFT3D", "IFFT3D", "ConjugateTranspose", "RFFT", "IRFFT", "RFFT2D", "IRFFT2D",
       // einsum_grad.cc
       "Einsum",
       // resource_grad.cc

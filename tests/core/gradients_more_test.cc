@@ -425,6 +425,26 @@ std::vector<GradCase> Cases() {
         return s.Op("IRFFT", {z, s.ConstI32({7})},
                     {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
       }),
+      {"RFFT2D", {{{2, 3, 4}}},
+       [](GradScope& s, const Xs& x) {
+         Out t = s.Op("RFFT2D", {x[0], s.ConstI32({3, 4})},
+                      {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+         return s.Add(Part(s, "Real", t), s.Mul(s.ScalarOf(DT_DOUBLE, 0.7), Part(s, "Imag", t)));
+       }},
+      {"RFFT2DOdd", {{{3, 5}}},
+       [](GradScope& s, const Xs& x) {
+         Out t = s.Op("RFFT2D", {x[0], s.ConstI32({3, 5})},
+                      {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+         return s.Add(Part(s, "Real", t), s.Mul(s.ScalarOf(DT_DOUBLE, 0.7), Part(s, "Imag", t)));
+       }},
+      complex_in("IRFFT2D", {2, 3, 3}, [](GradScope& s, Out z) {
+        return s.Op("IRFFT2D", {z, s.ConstI32({3, 4})},
+                    {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+      }),
+      complex_in("IRFFT2DOdd", {4, 3}, [](GradScope& s, Out z) {
+        return s.Op("IRFFT2D", {z, s.ConstI32({4, 5})},
+                    {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+      }),
       // ---- einsum_grad.cc
       einsum("EinsumMatMul", "ij,jk->ik", {{2, 3}, {3, 4}}),
       einsum("EinsumBatch", "bij,bjk->bik", {{2, 2, 3}, {2, 3, 2}}),

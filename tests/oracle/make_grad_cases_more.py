@@ -161,6 +161,15 @@ def real_fft(p):
 
 
 @case
+def real_fft_2d(p):
+    x, a, b = p("x", [2, 3, 4]), p("a", [4, 3]), p("b", [4, 3])
+    t = tf.signal.rfft2d(x)
+    z = tf.complex(a, b)
+    return flat_concat(tf.math.real(t) - tf.math.imag(t) * 0.3, tf.signal.irfft2d(z, [4, 4]),
+                       tf.signal.irfft2d(z, [4, 5]) * 0.5)
+
+
+@case
 def projective_transform(p):
     x = p("x", [1, 4, 5, 2])
     t = tf.constant([[1, 0, 1, 0, 1, -1, 0, 0]], tf.float32)
