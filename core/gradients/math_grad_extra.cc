@@ -82,62 +82,71 @@ Fn ErfcGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx
 
 // Prod: the product of the other elements of each reduced group, from exclusive cumulative
 // products both ways over the reduced axes moved to the front (TensorFlow's _ProdGrad; zeros
-// are handled without dividing). Needs x's rank and constant axes.
+// are handled without dividing). The permutation and shapes are constants when x's rank and the
+// axes are static, else computed in the graph as TensorFlow does (ListDiff, DynamicStitch).
 Fn ProdGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   GradOutput x = InputOf(op, 0);
   PartialTensorShape xs = StaticShapeOf(x);
   auto axes = ConstIntValues(InputOf(op, 1));
-  if (xs.unknown_rank() || !axes) {
-    return errors::Unimplemented("Prod gradient of '", op.name(),
-                                 "' needs x's rank and constant reduction axes");
-  }
-  const int rank = xs.dims();
-  std::vector<bool> reduced(rank, false);
-  std::vector<int64_t> perm;
-  for (int64_t a : *axes) {
-    int64_t v = a < 0 ? a + rank : a;
-    if (v < 0 || v >= rank) {
-      return errors::InvalidArgument("Prod gradient of '", op.name(), "': axis ", a,
-                                     " out of range for rank ", rank);
-    }
-    if (!reduced[v]) perm.push_back(v);
-    reduced[v] = true;
-  }
-  const size_t num_reduced = perm.size();
-  for (int i = 0; i < rank; ++i) {
-    if (!reduced[i]) perm.push_back(i);
-  }
-  std::vector<int64_t> inverse(rank);
-  for (int i = 0; i < rank; ++i) inverse[perm[i]] = i;
   GradOutput in_shape = s.Shape(x);
+  GradOutput perm, inverse, kept_shape, red_count, other_count;
+  auto count = [&](GradOutput dims) {
+    return s.Op("Prod", {s.Op("GatherV2", {in_shape, dims, s.ScalarI32(0)}), s.ScalarI32(0)});
+  };
+  if (!xs.unknown_rank() && axes) {
+    const int rank = xs.dims();
+    std::vector<bool> reduced(rank, false);
+    std::vector<int64_t> p;
+    for (int64_t a : *axes) {
+      int64_t v = a < 0 ? a + rank : a;
+      if (v < 0 || v >= rank) {
+        return errors::InvalidArgument("Prod gradient of '", op.name(), "': axis ", a,
+                                       " out of range for rank ", rank);
+      }
+      if (!reduced[v]) p.push_back(v);
+      reduced[v] = true;
+    }
+    const size_t num_reduced = p.size();
+    for (int i = 0; i < rank; ++i) {
+      if (!reduced[i]) p.push_back(i);
+    }
+    std::vector<int64_t> inv(rank), kept_one(rank, 1);
+    for (int i = 0; i < rank; ++i) inv[p[i]] = i;
+    Tensor m(DT_BOOL, TensorShape({rank}));
+    for (int i = 0; i < rank; ++i) m.flat<bool>()(i) = reduced[i];
+    kept_shape = s.Op("Select", {s.Const(m), s.ConstI32(kept_one), in_shape});
+    perm = s.ConstI32(p);
+    inverse = s.ConstI32(inv);
+    std::vector<int64_t> red_axes(p.begin(), p.begin() + num_reduced);
+    std::vector<int64_t> other_axes(p.begin() + num_reduced, p.end());
+    red_count = red_axes.empty() ? s.ScalarI32(1) : count(s.ConstI32(red_axes));
+    other_count = other_axes.empty() ? s.ScalarI32(1) : count(s.ConstI32(other_axes));
+  } else {
+    GradOutput rank = s.Op("Rank", {x});
+    GradOutput reduced = s.Reshape(s.Cast(InputOf(op, 1), DT_INT32), s.ConstI32({-1}));
+    reduced = s.Op("FloorMod", {s.Add(reduced, rank), rank});
+    GradOutput idx = s.Op("Range", {s.ScalarI32(0), rank, s.ScalarI32(1)});
+    GradOutput other = s.Op("ListDiff", {idx, reduced}, {{"out_idx", TypeAttr(DT_INT32)}});
+    perm = s.Op("ConcatV2", {GradInput::List({reduced, other}), s.ScalarI32(0)});
+    inverse = s.Op("InvertPermutation", {perm});
+    GradOutput ones = s.Op("Fill", {s.Shape(reduced), s.ScalarI32(1)});
+    kept_shape = s.Op("DynamicStitch", {GradInput::List({idx, reduced}), GradInput::List({in_shape, ones})});
+    red_count = count(reduced);
+    other_count = count(other);
+  }
   // dy with the reduced dims kept as 1, broadcast to x's shape.
   GradOutput grad = dy[0];
-  if (!BoolAttrOf(op, "keep_dims")) {
-    GradOutput ones = s.ConstI32(std::vector<int64_t>(rank, 1));
-    GradOutput mask;
-    {
-      Tensor m(DT_BOOL, TensorShape({rank}));
-      for (int i = 0; i < rank; ++i) m.flat<bool>()(i) = reduced[i];
-      mask = s.Const(m);
-    }
-    grad = s.Reshape(grad, s.Op("Select", {mask, ones, in_shape}));
-  }
+  if (!BoolAttrOf(op, "keep_dims")) grad = s.Reshape(grad, kept_shape);
   grad = s.Op("BroadcastTo", {grad, in_shape});
-  std::vector<int64_t> red_axes(perm.begin(), perm.begin() + num_reduced);
-  std::vector<int64_t> other_axes(perm.begin() + num_reduced, perm.end());
-  auto count = [&](const std::vector<int64_t>& ax) {
-    if (ax.empty()) return s.ScalarI32(1);
-    return s.Op("Prod", {s.Op("GatherV2", {in_shape, s.ConstI32(ax), s.ScalarI32(0)}), s.ScalarI32(0)});
-  };
-  GradOutput permuted = s.Transpose(x, s.ConstI32(perm));
+  GradOutput permuted = s.Transpose(x, perm);
   GradOutput permuted_shape = s.Shape(permuted);
-  GradOutput flat_shape = s.Op("Pack", {GradInput::List({count(red_axes), count(other_axes)})});
+  GradOutput flat_shape = s.Op("Pack", {GradInput::List({red_count, other_count})});
   GradOutput reshaped = s.Reshape(permuted, flat_shape);
   GradOutput left = s.Op("Cumprod", {reshaped, s.ScalarI32(0)}, {{"exclusive", BoolAttr(true)}});
   GradOutput right = s.Op("Cumprod", {reshaped, s.ScalarI32(0)},
                           {{"exclusive", BoolAttr(true)}, {"reverse", BoolAttr(true)}});
   GradOutput y = s.Reshape(s.Mul(s.Conj(left), s.Conj(right)), permuted_shape);
-  GradOutput out = s.Mul(grad, s.Transpose(y, s.ConstI32(inverse)));
+  GradOutput out = s.Mul(grad, s.Transpose(y, inverse));
   dx->push_back(s.Reshape(out, in_shape));
   dx->push_back(NoGradient());
   return s.status();

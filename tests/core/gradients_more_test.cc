@@ -107,6 +107,8 @@ struct GradCase {
   // A gap of sg's that makes building the gradient fail with an error containing this text:
   // the case skips, naming it.
   std::string known_gap;
+  // Placeholders of unknown dims (same rank), for the gradients' dynamic-shape paths.
+  bool dynamic = false;
 };
 
 void PrintTo(const GradCase& c, std::ostream* os) { *os << c.name; }
@@ -133,7 +135,9 @@ TEST_P(MoreGradientCheck, MatchesCentralFiniteDifferences) {
   Xs xs;
   std::vector<Tensor> values;
   for (size_t i = 0; i < c.inputs.size(); ++i) {
-    xs.push_back(Placeholder(&g, "x" + std::to_string(i), c.dtype, c.inputs[i].dims));
+    std::vector<int64_t> declared = c.inputs[i].dims;
+    if (c.dynamic) declared.assign(declared.size(), -1);
+    xs.push_back(Placeholder(&g, "x" + std::to_string(i), c.dtype, declared));
     values.push_back(Random(c.dtype, c.inputs[i].dims, c.inputs[i].lo, c.inputs[i].hi, &rng));
   }
   GradScope fwd(&g, "fwd");
@@ -387,6 +391,11 @@ std::vector<GradCase> Cases() {
             [](GradScope& s, const Xs& x) {
               return s.Op("Prod", {x[0], s.ConstI32({0, -1})}, {{"keep_dims", BoolAttr(true)}});
             }),
+      // Axes computed in the graph: the permutation comes from ListDiff and DynamicStitch.
+      unary("ProdAxesNotConstant", {2, 3, 4}, 0.5, 1.5,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("Prod", {x[0], s.Op("Identity", {s.ConstI32({-1, 0})})});
+            }),
       unary("Cumprod", {2, 4}, 0.5, 1.5,
             [](GradScope& s, const Xs& x) { return s.Op("Cumprod", {x[0], s.ScalarI32(1)}); }),
       unary("CumprodExclusiveReverse", {3, 2}, 0.5, 1.5,
@@ -476,6 +485,18 @@ std::vector<GradCase> Cases() {
                       {"rates", IntList({1, 1, 2, 1})}, {"padding", Str("SAME")}});
        }},
   };
+  // The dynamic-shape paths.
+  for (const char* name : {"Prod", "ProdKeepDims", "SegmentMean", "SparseSegmentMean", "UnsortedSegmentMax",
+                           "TopKV2", "GatherNd", "DynamicPartition", "MatrixDiagPart", "MatrixDiagPartV2",
+                           "EinsumRowSums", "EinsumOuterSummed"}) {
+    for (const GradCase& base : std::vector<GradCase>(c)) {
+      if (base.name != name) continue;
+      GradCase d = base;
+      d.name += "Dynamic";
+      d.dynamic = true;
+      c.push_back(d);
+    }
+  }
   return c;
 }
 
