@@ -82,8 +82,8 @@ absl::StatusOr<GradOutput> GradReduced(GradScope& s, const Node& op, GradOutput 
   const int64_t n = static_cast<int64_t>(reduced.size());
   GradOutput reduced_dims = s.Op("GatherV2", {shape, s.ConstI32(axes), s.ScalarI32(0)});
   GradOutput grad_shape = s.Shape(grad);
-  GradOutput ones_then = s.Op("ConcatV2", {GradInput::List({s.ConstI32(std::vector<int64_t>(n, 1)), grad_shape}),
-                                           s.ScalarI32(0)});
+  GradOutput ones = s.ConstI32(std::vector<int64_t>(n, 1));
+  GradOutput ones_then = s.Op("ConcatV2", {GradInput::List({ones, grad_shape}), s.ScalarI32(0)});
   GradOutput full = s.Op("ConcatV2", {GradInput::List({reduced_dims, grad_shape}), s.ScalarI32(0)});
   GradOutput broadcast = s.Op("BroadcastTo", {s.Reshape(grad, ones_then), full});
   return Einsum(s, {broadcast}, absl::StrCat(reduced, out_subs, "->", in_subs));
@@ -141,7 +141,8 @@ Fn EinsumGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* 
     if (reduced.empty()) {
       dx->push_back(Einsum(s, {dy[0]}, absl::StrCat(out_subs, "->", in_subs)));
     } else {
-      SG_ASSIGN_OR_RETURN(GradOutput g, GradReduced(s, op, dy[0], out_subs, in_subs, InputOf(op, 0), reduced));
+      SG_ASSIGN_OR_RETURN(GradOutput g,
+                          GradReduced(s, op, dy[0], out_subs, in_subs, InputOf(op, 0), reduced));
       dx->push_back(g);
     }
     return s.status();
@@ -158,8 +159,10 @@ Fn EinsumGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* 
     if (y_subs.find(kEllipsis) == std::string::npos) y_subs += kEllipsis;
   }
   GradOutput x = s.Conj(InputOf(op, 0)), y = s.Conj(InputOf(op, 1));
-  SG_ASSIGN_OR_RETURN(GradOutput gx, GradWrt(s, op, dy[0], y, InputOf(op, 0), x_subs, y_subs, out_subs));
-  SG_ASSIGN_OR_RETURN(GradOutput gy, GradWrt(s, op, dy[0], x, InputOf(op, 1), y_subs, x_subs, out_subs));
+  SG_ASSIGN_OR_RETURN(GradOutput gx,
+                      GradWrt(s, op, dy[0], y, InputOf(op, 0), x_subs, y_subs, out_subs));
+  SG_ASSIGN_OR_RETURN(GradOutput gy,
+                      GradWrt(s, op, dy[0], x, InputOf(op, 1), y_subs, x_subs, out_subs));
   if (out_ellipsis) {
     auto bx = BatchDims(InputOf(op, 0), x_subs), by = BatchDims(InputOf(op, 1), y_subs);
     if (!bx || !by) {

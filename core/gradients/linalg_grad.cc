@@ -62,9 +62,8 @@ Fn MatrixDiagPartV23Grad(GradScope& s, const Node& op, const GradOutputs& dy, Gr
   const int r = xs.unknown_rank() ? -1 : xs.dims();
   if (r >= 2 && xs.dim_size(r - 2) >= 0 && xs.dim_size(r - 1) >= 0) {
     GradOutput zero = s.ScalarOf(DTypeOf(dy[0]), 0.0);
-    dx->push_back(s.Op("MatrixDiagV3",
-                       {dy[0], k, s.ScalarI32(xs.dim_size(r - 2)), s.ScalarI32(xs.dim_size(r - 1)), zero},
-                       attrs));
+    GradOutput rows = s.ScalarI32(xs.dim_size(r - 2)), cols = s.ScalarI32(xs.dim_size(r - 1));
+    dx->push_back(s.Op("MatrixDiagV3", {dy[0], k, rows, cols, zero}, attrs));
   } else {
     dx->push_back(s.Op("MatrixSetDiagV3", {s.ZerosLike(x), dy[0], k}, attrs));
   }

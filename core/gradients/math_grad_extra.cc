@@ -130,7 +130,8 @@ Fn ProdGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx
     perm = s.Op("ConcatV2", {GradInput::List({reduced, other}), s.ScalarI32(0)});
     inverse = s.Op("InvertPermutation", {perm});
     GradOutput ones = s.Op("Fill", {s.Shape(reduced), s.ScalarI32(1)});
-    kept_shape = s.Op("DynamicStitch", {GradInput::List({idx, reduced}), GradInput::List({in_shape, ones})});
+    kept_shape = s.Op("DynamicStitch",
+                      {GradInput::List({idx, reduced}), GradInput::List({in_shape, ones})});
     red_count = count(reduced);
     other_count = count(other);
   }
@@ -212,8 +213,9 @@ GradFunc FftGrad(const char* inverse_op, int rank, bool forward) {
                                      GradOutputs* dx) {
     DataType ct = DTypeOf(dy[0]), rt = RealOf(ct);
     GradOutput shape = s.Shape(dy[0]);
-    GradOutput inner = s.Op("StridedSlice", {shape, s.ConstI32({-rank}), s.ConstI32({0}), s.ConstI32({1})},
-                            {{"end_mask", IntAttr(1)}});
+    GradOutput inner =
+        s.Op("StridedSlice", {shape, s.ConstI32({-rank}), s.ConstI32({0}), s.ConstI32({1})},
+             {{"end_mask", IntAttr(1)}});
     GradOutput size = s.Cast(s.Op("Prod", {inner, s.ScalarI32(0)}), rt);
     if (!forward) size = s.RealDiv(s.ScalarOf(rt, 1.0), size);
     GradOutput factor = MakeComplex(s, size, s.ScalarOf(rt, 0.0));
@@ -280,7 +282,8 @@ GradFunc RfftGrad(int rank) {
     const int64_t cols = dims.back();
     int64_t size = 1;
     for (int64_t d : dims) size *= d;
-    GradOutput ymask = s.Const(RealVector(rt, cols, [](int64_t i) { return i % 2 == 0 ? 1.0 : -1.0; }));
+    GradOutput ymask =
+        s.Const(RealVector(rt, cols, [](int64_t i) { return i % 2 == 0 ? 1.0 : -1.0; }));
     const double is_even = fft_len % 2 == 0 ? 1.0 : 0.0;
     GradOutput y0 = LastAxisSlice(s, dy[0], 0, 1), ym = LastAxisSlice(s, dy[0], -1, 0);
     if (rank == 2) {

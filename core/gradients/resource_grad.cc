@@ -33,8 +33,9 @@ Fn ResourceGatherGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradO
   GradOutput handle = InputOf(op, 0), indices = InputOf(op, 1);
   GradOutput params_shape = VariableShapeOf(s, handle);
   GradOutput size = s.Reshape(s.Op("Size", {indices}), s.ConstI32({1}));
-  GradOutput tail = s.Op("StridedSlice", {params_shape, s.ConstI32({1}), s.ConstI32({0}), s.ConstI32({1})},
-                         {{"end_mask", IntAttr(1)}});
+  GradOutput tail =
+      s.Op("StridedSlice", {params_shape, s.ConstI32({1}), s.ConstI32({0}), s.ConstI32({1})},
+           {{"end_mask", IntAttr(1)}});
   GradOutput values_shape = s.Op("ConcatV2", {GradInput::List({size, tail}), s.ScalarI32(0)});
   GradOutput values = s.Reshape(dy[0], values_shape);
   GradOutput rows = s.Op("GatherV2", {params_shape, s.ScalarI32(0), s.ScalarI32(0)});

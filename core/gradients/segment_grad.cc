@@ -19,7 +19,9 @@ GradOutput Gather0(GradScope& s, GradOutput params, GradOutput ids) {
 // Dim 0 of x, as an int32 scalar (a constant when static).
 GradOutput Dim0(GradScope& s, GradOutput x) {
   PartialTensorShape xs = StaticShapeOf(x);
-  if (!xs.unknown_rank() && xs.dims() > 0 && xs.dim_size(0) >= 0) return s.ScalarI32(xs.dim_size(0));
+  if (!xs.unknown_rank() && xs.dims() > 0 && xs.dim_size(0) >= 0) {
+    return s.ScalarI32(xs.dim_size(0));
+  }
   return Gather0(s, s.Shape(x), s.ScalarI32(0));
 }
 
@@ -27,7 +29,8 @@ GradOutput Dim0(GradScope& s, GradOutput x) {
 // inner dims (TensorFlow's ones_shape in _SegmentMeanGrad).
 GradOutput RowBroadcastShape(GradScope& s, GradOutput ids, GradOutput x) {
   GradOutput inner_rank = s.Sub(s.Op("Rank", {x}), s.ScalarI32(1));
-  GradOutput ones = s.Op("Fill", {s.Op("ExpandDims", {inner_rank, s.ScalarI32(0)}), s.ScalarI32(1)});
+  GradOutput ones =
+      s.Op("Fill", {s.Op("ExpandDims", {inner_rank, s.ScalarI32(0)}), s.ScalarI32(1)});
   return s.Op("ConcatV2", {GradInput::List({s.Shape(ids), ones}), s.ScalarI32(0)});
 }
 
@@ -50,7 +53,8 @@ Dropped GatherDropNegatives(GradScope& s, GradOutput params, GradOutput ids,
     GradOutput positive = s.Op("GreaterEqual", {ids, s.ZerosLike(ids)});
     GradOutput extra = s.Sub(s.Op("Rank", {gathered}), s.Op("Rank", {positive}));
     GradOutput ones = s.Op("Fill", {s.Op("ExpandDims", {extra, s.ScalarI32(0)}), s.ScalarI32(1)});
-    GradOutput shape = s.Op("ConcatV2", {GradInput::List({s.Shape(positive), ones}), s.ScalarI32(0)});
+    GradOutput shape =
+        s.Op("ConcatV2", {GradInput::List({s.Shape(positive), ones}), s.ScalarI32(0)});
     positive = s.Reshape(positive, shape);
     GradOutput all_true = s.Op("Fill", {s.Shape(gathered), BoolTrue(s)});
     is_positive = s.Op("LogicalAnd", {positive, all_true});
@@ -136,7 +140,8 @@ GradFunc SparseSegmentGrad(const char* scale) {
     GradOutput grad = dy[0];
     if (mode != "sum") {
       // Each segment's count of entries, at least 1, broadcast over the inner dims.
-      GradOutput ones = s.Op("Fill", {RowBroadcastShape(s, ids, grad), s.ScalarOf(DTypeOf(grad), 1.0)});
+      GradOutput ones =
+          s.Op("Fill", {RowBroadcastShape(s, ids, grad), s.ScalarOf(DTypeOf(grad), 1.0)});
       GradOutput counts = s.Op("UnsortedSegmentSum", {ones, ids, Dim0(s, grad)});
       counts = s.Op("Maximum", {counts, s.ScalarOf(DTypeOf(grad), 1.0)});
       if (mode == "sqrtn") counts = s.Op("Sqrt", {counts});
@@ -234,16 +239,18 @@ Fn DynamicPartitionGrad(GradScope& s, const Node& op, const GradOutputs& dy, Gra
 Fn TopKGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   GradOutput x = InputOf(op, 0), indices = OutputOf(op, 1);
   DataType it = DTypeOf(indices);
-  GradOutput in_shape = s.Shape(x), ind_shape = s.Shape(indices);
-  GradOutput last = [&](GradOutput shape) {
+  // The last dim of a shape, as int64.
+  auto last_dim = [&](GradOutput shape) {
     return Gather0(s, s.Cast(shape, DT_INT64), s.Sub(s.Op("Size", {shape}), s.ScalarI32(1)));
-  }(ind_shape);
+  };
+  GradOutput in_shape = s.Shape(x);
   GradOutput minus_one = s.Cast(s.ScalarI32(-1), DT_INT64);
-  GradOutput ind_2d = s.Reshape(indices, s.Op("Pack", {GradInput::List({minus_one, last})}));
-  GradOutput in_last =
-      Gather0(s, s.Cast(in_shape, DT_INT64), s.Sub(s.Op("Size", {in_shape}), s.ScalarI32(1)));
+  GradOutput ind_2d = s.Reshape(
+      indices, s.Op("Pack", {GradInput::List({minus_one, last_dim(s.Shape(indices))})}));
+  GradOutput in_last = last_dim(in_shape);
   GradOutput outer = s.Cast(Gather0(s, s.Shape(ind_2d), s.ScalarI32(0)), DT_INT64);
-  GradOutput starts = s.Op("Range", {s.Cast(s.ScalarI32(0), DT_INT64), s.Mul(outer, in_last), in_last});
+  GradOutput starts =
+      s.Op("Range", {s.Cast(s.ScalarI32(0), DT_INT64), s.Mul(outer, in_last), in_last});
   GradOutput flat_ind = s.Reshape(
       s.Add(ind_2d, s.Cast(s.Op("ExpandDims", {starts, s.ScalarI32(-1)}), it)), s.ConstI32({-1}));
   GradOutput size = s.Reshape(s.Op("Prod", {in_shape, s.ScalarI32(0)}), s.ConstI32({1}));
