@@ -1,8 +1,8 @@
 // Gradients of image ops: CropAndResize, ResizeBicubic, ExtractImagePatches and
 // ImageProjectiveTransformV2/V3, with TensorFlow's formulas (tensorflow/python/ops/
-// image_grad.py, image_ops.py, array_grad.py). TensorFlow's
-// ExtractImagePatches gradient multiplies dy by a sparse 0/1 matrix mapping patch entries to
-// input pixels; here the same sum is an UnsortedSegmentSum of dy's entries by input pixel.
+// image_grad.py, image_ops.py, array_grad.py). TensorFlow's ExtractImagePatches gradient
+// multiplies dy by a sparse 0/1 matrix mapping patch entries to input pixels; here the same sum
+// is an UnsortedSegmentSum of dy's entries by input pixel.
 #include "core/gradients/grad_registry.h"
 
 namespace sg {
@@ -49,34 +49,39 @@ Fn ResizeBicubicGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOu
 }
 
 // ExtractImagePatches: the patches of an image of pixel numbers (1-based, 0 = padding) say
-// which input pixel each entry of dy came from; dy's entries are summed per pixel.
-// Needs static input and output shapes.
+// which input pixel each entry of dy came from; dy's entries are summed per pixel and the
+// padding row dropped. Shapes are taken in the graph (TensorFlow's), so dims may be unknown.
 Fn ExtractImagePatchesGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   GradOutput x = InputOf(op, 0);
-  PartialTensorShape xs = StaticShapeOf(x), ys = StaticShapeOf(OutputOf(op, 0));
-  if (!xs.IsFullyDefined() || !ys.IsFullyDefined() || xs.dims() != 4 || ys.dims() != 4) {
-    return errors::Unimplemented("ExtractImagePatches gradient of '", op.name(),
-                                 "' needs static input and output shapes");
-  }
   std::vector<int64_t> ksizes;
   for (int64_t k : op.def().attr().at("ksizes").list().i()) ksizes.push_back(k);
   if (ksizes.size() != 4) {
-    return errors::InvalidArgument("ExtractImagePatches gradient of '", op.name(), "': bad ksizes");
+    return errors::InvalidArgument("ExtractImagePatches gradient of '", op.name(),
+                                   "': ksizes has ", ksizes.size(), " entries, not 4");
   }
-  const int64_t batch = xs.dim_size(0), rows = xs.dim_size(1), cols = xs.dim_size(2),
-                channels = xs.dim_size(3), rows_out = ys.dim_size(1), cols_out = ys.dim_size(2);
-  const int64_t kr = ksizes[1], kc = ksizes[2];
-  Tensor pixel_ids(DT_INT64, TensorShape({1, rows, cols, 1}));
-  for (int64_t i = 0; i < rows * cols; ++i) pixel_ids.flat<int64_t>()(i) = i + 1;
-  GradOutput patched = s.Op("ExtractImagePatches", {s.Const(pixel_ids)},
+  auto dim = [&](GradOutput shape, int i) {
+    return s.Op("GatherV2", {shape, s.ScalarI32(i), s.ScalarI32(0)});
+  };
+  auto pack = [&](GradOutputs dims) { return s.Op("Pack", {GradInput::List(std::move(dims))}); };
+  GradOutput in_shape = s.Shape(x, DT_INT64), out_shape = s.Shape(OutputOf(op, 0), DT_INT64);
+  GradOutput batch = dim(in_shape, 0), rows = dim(in_shape, 1), cols = dim(in_shape, 2),
+             channels = dim(in_shape, 3), rows_out = dim(out_shape, 1),
+             cols_out = dim(out_shape, 2);
+  auto i64 = [&](int64_t v) { return s.Cast(s.ScalarI32(v), DT_INT64); };
+  GradOutput pixels = s.Mul(rows, cols);
+  GradOutput one = i64(1);
+  GradOutput pixel_ids = s.Reshape(s.Op("Range", {one, s.Add(pixels, one), one}),
+                                   pack({one, rows, cols, one}));
+  GradOutput patched = s.Op("ExtractImagePatches", {pixel_ids},
                             CopyAttrs(op, {"ksizes", "strides", "rates", "padding"}));
   GradOutput ids = s.Reshape(patched, s.ConstI32({-1}));
-  GradOutput g = s.Reshape(dy[0], s.ConstI32({batch, rows_out, cols_out, kr, kc, channels}));
+  GradOutput g = s.Reshape(
+      dy[0], pack({batch, rows_out, cols_out, i64(ksizes[1]), i64(ksizes[2]), channels}));
   g = s.Transpose(g, s.ConstI32({1, 2, 3, 4, 0, 5}));
-  g = s.Reshape(g, s.ConstI32({rows_out * cols_out * kr * kc, batch * channels}));
-  GradOutput summed = s.Op("UnsortedSegmentSum", {g, ids, s.ScalarI32(rows * cols + 1)});
-  GradOutput pixels = s.Op("Slice", {summed, s.ConstI32({1, 0}), s.ConstI32({rows * cols, -1})});
-  GradOutput out = s.Reshape(pixels, s.ConstI32({rows, cols, batch, channels}));
+  g = s.Reshape(g, pack({i64(-1), s.Mul(batch, channels)}));
+  GradOutput summed = s.Op("UnsortedSegmentSum", {g, ids, s.Add(pixels, one)});
+  GradOutput per_pixel = s.Op("Slice", {summed, s.ConstI32({1, 0}), s.ConstI32({-1, -1})});
+  GradOutput out = s.Reshape(per_pixel, pack({rows, cols, batch, channels}));
   dx->push_back(s.Transpose(out, s.ConstI32({2, 0, 1, 3})));
   return s.status();
 }

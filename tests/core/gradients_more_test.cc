@@ -488,7 +488,7 @@ std::vector<GradCase> Cases() {
   // The dynamic-shape paths.
   for (const char* name : {"Prod", "ProdKeepDims", "SegmentMean", "SparseSegmentMean", "UnsortedSegmentMax",
                            "TopKV2", "GatherNd", "DynamicPartition", "MatrixDiagPart", "MatrixDiagPartV2",
-                           "EinsumRowSums", "EinsumOuterSummed"}) {
+                           "EinsumRowSums", "EinsumOuterSummed", "ExtractImagePatches"}) {
     for (const GradCase& base : std::vector<GradCase>(c)) {
       if (base.name != name) continue;
       GradCase d = base;
