@@ -649,6 +649,24 @@ TEST(MoreGradients, NotDifferentiableOpStopsTheGradient) {
   for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(out[0].flat<float>()(i), 2 * (i + 1));
 }
 
+// Forms a gradient function does not handle are clear errors naming the node (and add nothing).
+TEST(MoreGradients, UnhandledFormsAreErrorsNamingTheNode) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_DOUBLE, {2, -1});
+  GradScope fwd(&g, "fwd");
+  // fft_length computed in the graph: the RFFT gradient's masks need it as a constant.
+  Out rfft = fwd.Op("RFFT", {x, fwd.Op("Identity", {fwd.ConstI32({4})})},
+                    {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+  Out real = fwd.Op("Real", {rfft}, {{"Tout", TypeAttr(DT_DOUBLE)}});
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  const size_t before = g.nodes().size();
+  Xs dx;
+  absl::Status s = AddSymbolicGradients(&g, {real}, {x}, {}, "", &dx);
+  EXPECT_TRUE(absl::IsUnimplemented(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "fwd/RFFT")) << s;
+  EXPECT_EQ(g.nodes().size(), before);
+}
+
 // Every op in gradients_more_ops.h has a registered gradient function and a case above.
 TEST(MoreGradients, EveryOpHasAFiniteDifferenceCase) {
   std::set<std::string> covered = {"ResourceGather"};
