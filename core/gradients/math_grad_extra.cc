@@ -1,8 +1,9 @@
 // More math gradients: the x*log(y) family, the no-NaN products, Atan2, FloorMod, Erfc, Prod,
-// Cumprod, complex numbers and the complex FFTs, with TensorFlow's formulas
+// Cumprod, CumulativeLogsumexp, complex numbers and the FFTs, with TensorFlow's formulas
 // (tensorflow/python/ops/math_grad.py and ops/signal/fft_ops.py).
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "core/gradients/grad_registry.h"
 
@@ -162,6 +163,40 @@ Fn CumprodGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs*
   back.emplace_back("reverse", BoolAttr(!BoolAttrOf(op, "reverse")));
   GradOutput out = s.Op("Cumsum", {s.Mul(prod, dy[0]), axis}, back);
   dx->push_back(s.Op("DivNoNan", {out, x}));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+// The lowest finite value of a float dtype, as a scalar constant (TensorFlow's dtype.min).
+GradOutput LowestOf(GradScope& s, DataType dt) {
+  Tensor t(dt, TensorShape({}));
+  if (dt == DT_DOUBLE) {
+    t.flat<double>()(0) = std::numeric_limits<double>::lowest();
+  } else if (dt == DT_FLOAT) {
+    t.flat<float>()(0) = std::numeric_limits<float>::lowest();
+  } else {
+    return s.ScalarOf(dt, -65504.0);  // half's lowest (bfloat16's is lower still)
+  }
+  return s.Const(t);
+}
+
+// CumulativeLogsumexp: dy split into its positive and negative parts, each carried in log space
+// by a cumulative logsumexp in the other direction (TensorFlow's formula).
+Fn CumulativeLogsumexpGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput x = InputOf(op, 0), axis = InputOf(op, 1), out = OutputOf(op, 0);
+  DataType dt = DTypeOf(dy[0]);
+  GradOutput lowest = LowestOf(s, dt), zero = s.ScalarOf(dt, 0.0);
+  GradOutput log_pos =
+      s.Op("SelectV2", {s.Op("Greater", {dy[0], zero}), s.Op("Log", {dy[0]}), lowest});
+  GradOutput log_neg =
+      s.Op("SelectV2", {s.Op("Less", {dy[0], zero}), s.Op("Log", {s.Neg(dy[0])}), lowest});
+  GradAttrs back = CopyAttrs(op, {"exclusive"});
+  back.emplace_back("reverse", BoolAttr(!BoolAttrOf(op, "reverse")));
+  auto carry = [&](GradOutput log_part) {
+    GradOutput acc = s.Op("CumulativeLogsumexp", {s.Sub(log_part, out), axis}, back);
+    return s.Op("Exp", {s.Add(acc, x)});
+  };
+  dx->push_back(s.Sub(carry(log_pos), carry(log_neg)));
   dx->push_back(NoGradient());
   return s.status();
 }
@@ -358,6 +393,7 @@ SG_REGISTER_GRADIENT("FloorMod", FloorModGrad);
 SG_REGISTER_GRADIENT("Erfc", ErfcGrad);
 SG_REGISTER_GRADIENT("Prod", ProdGrad);
 SG_REGISTER_GRADIENT("Cumprod", CumprodGrad);
+SG_REGISTER_GRADIENT("CumulativeLogsumexp", CumulativeLogsumexpGrad);
 SG_REGISTER_GRADIENT("Complex", ComplexGrad);
 SG_REGISTER_GRADIENT("Real", RealGrad);
 SG_REGISTER_GRADIENT("Imag", ImagGrad);

@@ -24,8 +24,9 @@ inline const std::set<std::string>& MoreGradientOps() {
       "MatrixDiagPartV2", "MatrixDiagPartV3", "MatrixSetDiag", "MatrixSetDiagV2", "MatrixSetDiagV3",
       // math_grad_extra.cc
       "Xlogy", "Xlog1py", "Xdivy", "DivNoNan", "MulNoNan", "Atan2", "FloorMod", "Erfc", "Prod",
-      "Cumprod", "Complex", "Real", "Imag", "Conj", "Angle", "ComplexAbs", "FFT", "IFFT", "FFT2D",
-      "IFFT2D", "FFT3D", "IFFT3D", "ConjugateTranspose", "RFFT", "IRFFT", "RFFT2D", "IRFFT2D",
+      "Cumprod", "CumulativeLogsumexp", "Complex", "Real", "Imag", "Conj", "Angle", "ComplexAbs",
+      "FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D", "ConjugateTranspose", "RFFT", "IRFFT",
+      "RFFT2D", "IRFFT2D",
       // einsum_grad.cc
       "Einsum",
       // resource_grad.cc

@@ -403,6 +403,16 @@ std::vector<GradCase> Cases() {
               return s.Op("Cumprod", {x[0], s.ScalarI32(0)},
                           {{"exclusive", BoolAttr(true)}, {"reverse", BoolAttr(true)}});
             }),
+      unary("CumulativeLogsumexp", {2, 4}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("CumulativeLogsumexp", {x[0], s.ScalarI32(1)});
+            }),
+      // Reverse only: an exclusive one starts at log(0) = -inf, which finite differences cannot
+      // take (the oracle case covers exclusive).
+      unary("CumulativeLogsumexpReverse", {3, 2}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("CumulativeLogsumexp", {x[0], s.ScalarI32(0)}, {{"reverse", BoolAttr(true)}});
+            }),
       complex_in("Complex", {2, 3}, [](GradScope& s, Out z) { return Part(s, "Real", s.Mul(z, z)); }),
       complex_in("RealOfProduct", {3}, [](GradScope& s, Out z) { return Part(s, "Real", s.Mul(z, s.Op("Exp", {z}))); }),
       complex_in("ImagOfSquare", {3}, [](GradScope& s, Out z) { return Part(s, "Imag", s.Mul(z, z)); }),

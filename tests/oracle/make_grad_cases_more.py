@@ -122,6 +122,15 @@ def prod_cumprod(p):
 
 
 @case
+def cumulative_logsumexp(p):
+    x = p("x", [2, 4])
+    exclusive = tf.math.cumulative_logsumexp(x, axis=1, exclusive=True, reverse=True)
+    # The exclusive scan's last element is log(0) = -inf: only the others are used.
+    return (tf.math.cumulative_logsumexp(x, axis=1)
+            + tf.concat([tf.slice(exclusive, [0, 0], [2, 3]), tf.zeros([2, 1], x.dtype)], 1))
+
+
+@case
 def complex_fft(p):
     a, b = p("a", [2, 4]), p("b", [2, 4])
     z = tf.complex(a, b)
