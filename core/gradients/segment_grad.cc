@@ -1,10 +1,10 @@
-// Gradients of the segment, scatter/gather-nd, stitch/partition and reordering ops, with
-// TensorFlow's formulas (tensorflow/python/ops/math_grad.py, array_grad.py, data_flow_grad.py,
-// manip_grad.py, nn_grad.py). Gradients TensorFlow returns as IndexedSlices are dense here
-// (UnsortedSegmentSum into the params' rows, as TensorFlow's own conversion), and
-// SparseSegmentMean/SqrtN's SparseSegment*Grad kernels are written as the same sums:
-// grad rows divided by their segment's count (or its square root), gathered by segment id and
-// summed into the data rows named by `indices`.
+// Gradients of the segment, scatter/gather-nd, SparseToDense, stitch/partition and reordering
+// ops, with TensorFlow's formulas (tensorflow/python/ops/math_grad.py, array_grad.py,
+// data_flow_grad.py, manip_grad.py, nn_grad.py, sparse_grad.py). Gradients TensorFlow returns as
+// IndexedSlices are dense here (UnsortedSegmentSum into the params' rows, as TensorFlow's own
+// conversion), and SparseSegmentMean/SqrtN's SparseSegment*Grad kernels are written as the same
+// sums: grad rows divided by their segment's count (or its square root), gathered by segment id
+// and summed into the data rows named by `indices`.
 #include "core/gradients/grad_registry.h"
 
 namespace sg {
@@ -203,6 +203,20 @@ Fn TensorScatterMinOrMaxGrad(GradScope& s, const Node& op, const GradOutputs& dy
   return s.status();
 }
 
+// SparseToDense(sparse_indices, output_shape, sparse_values, default_value): the values get dy
+// at their indices, the default value the rest of dy's sum (TensorFlow's sparse_grad.py).
+Fn SparseToDenseGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput values_grad = s.Op("GatherNd", {dy[0], InputOf(op, 0)});
+  auto sum_all = [&](GradOutput t) {
+    return s.Sum(t, s.Op("Range", {s.ScalarI32(0), s.Op("Rank", {t}), s.ScalarI32(1)}));
+  };
+  dx->push_back(NoGradient());
+  dx->push_back(NoGradient());
+  dx->push_back(values_grad);
+  dx->push_back(s.Sub(sum_all(dy[0]), sum_all(values_grad)));
+  return s.status();
+}
+
 // ---- Stitch / partition ----------------------------------------------------------------------
 
 // DynamicStitch / ParallelDynamicStitch(indices..., data...): data[i]'s gradient is dy's rows
@@ -296,6 +310,7 @@ SG_REGISTER_GRADIENT("TensorScatterSub", TensorScatterAddGrad(true));
 SG_REGISTER_GRADIENT("ScatterNdNonAliasingAdd", TensorScatterAddGrad(false));
 SG_REGISTER_GRADIENT("TensorScatterMin", TensorScatterMinOrMaxGrad);
 SG_REGISTER_GRADIENT("TensorScatterMax", TensorScatterMinOrMaxGrad);
+SG_REGISTER_GRADIENT("SparseToDense", SparseToDenseGrad);
 SG_REGISTER_GRADIENT("DynamicStitch", DynamicStitchGrad);
 SG_REGISTER_GRADIENT("ParallelDynamicStitch", DynamicStitchGrad);
 SG_REGISTER_GRADIENT("DynamicPartition", DynamicPartitionGrad);

@@ -18,7 +18,7 @@ inline const std::set<std::string>& MoreGradientOps() {
       "SparseSegmentSqrtN", "SparseSegmentSqrtNWithNumSegments", "GatherNd", "ScatterNd",
       "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "ScatterNdNonAliasingAdd",
       "TensorScatterMin", "TensorScatterMax", "DynamicStitch", "ParallelDynamicStitch",
-      "DynamicPartition", "TopK", "TopKV2", "ReverseSequence", "Roll",
+      "DynamicPartition", "TopK", "TopKV2", "ReverseSequence", "Roll", "SparseToDense",
       // linalg_grad.cc
       "MatrixInverse", "MatrixDiag", "MatrixDiagV2", "MatrixDiagV3", "MatrixDiagPart",
       "MatrixDiagPartV2", "MatrixDiagPartV3", "MatrixSetDiag", "MatrixSetDiagV2", "MatrixSetDiagV3",

@@ -325,6 +325,11 @@ std::vector<GradCase> Cases() {
       scatter("TensorScatterUpdate"), scatter("TensorScatterAdd"), scatter("TensorScatterSub"),
       scatter("ScatterNdNonAliasingAdd"), scatter("TensorScatterMin"), scatter("TensorScatterMax"),
       stitch("DynamicStitch"), stitch("ParallelDynamicStitch"),
+      {"SparseToDense", {{{3}}, {{}}},
+       [](GradScope& s, const Xs& x) {
+         Out indices = s.Const(I32({3, 2}, {0, 1, 1, 2, 2, 0}));
+         return s.Op("SparseToDense", {indices, s.ConstI32({3, 4}), x[0], x[1]});
+       }},
       {"DynamicPartition", {{{5, 2}}},
        [](GradScope& s, const Xs& x) {
          auto parts = s.OpN("DynamicPartition", {x[0], s.Const(I32({5}, {1, 0, 1, 2, 0}))},

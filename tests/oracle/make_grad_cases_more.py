@@ -85,6 +85,13 @@ def stitch_partition(p):
 
 
 @case
+def sparse_to_dense(p):
+    v, d = p("v", [3]), p("d", [])
+    return tf.raw_ops.SparseToDense(sparse_indices=[[0, 1], [1, 2], [2, 0]], output_shape=[3, 4],
+                                    sparse_values=v * v, default_value=d) * 2.0
+
+
+@case
 def topk_reverse_roll(p):
     x = p("x", [3, 5])
     top = tf.math.top_k(x, 2).values
