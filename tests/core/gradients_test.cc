@@ -16,6 +16,7 @@
 #include "core/graph/gradients.h"
 #include "core/runtime/session.h"
 #include "tests/core/no_gradient_op.h"
+#include "tests/core/gradients_more_ops.h"
 
 namespace sg {
 namespace {
@@ -657,12 +658,14 @@ TEST(AddSymbolicGradients, RefVariableGetsTheGradientOfItsIdentity) {
 }
 
 // Every registered gradient function has a finite-difference case above (named after its op),
-// except those the builder tests check: PreventGradient (an error) and ReadVariableOp.
+// except those the builder tests check: PreventGradient (an error) and ReadVariableOp, and
+// those gradients_more_test.cc checks (gradients_more_ops.h).
 TEST(GradRegistry, EveryGradientFunctionHasAFiniteDifferenceCase) {
   std::set<std::string> covered = {"PreventGradient", "ReadVariableOp"};
   // Calls and conditionals: finite-difference cases in control_flow_gradients_test.cc.
   covered.insert({"PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf", "Case",
                   "StatelessCase"});
+  covered.insert(MoreGradientOps().begin(), MoreGradientOps().end());  // gradients_more_test
   for (const GradCase& c : Cases()) {
     for (const std::string& op : GradRegistry::Global()->ListOps()) {
       if (absl::StartsWith(c.name, op)) covered.insert(op);

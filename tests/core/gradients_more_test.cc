@@ -1,0 +1,702 @@
+// The gradient functions of core/gradients/{segment,linalg,math_grad_extra,einsum,resource,
+// image}_grad.cc
+// (the ops in gradients_more_ops.h) against central finite differences: for inputs x and a
+// forward graph y(x), the symbolic gradient of f(x) = sum(w * y(x)) (w random, given as the
+// initial gradient) must match (f(x + eps e_j) - f(x - eps e_j)) / 2 eps for every element j.
+// Complex-valued ops are checked inside real-valued functions (Complex in, Real/Imag out).
+// And against TensorFlow: tests/oracle/grad_cases_more/<case>.pb (written by
+// tests/oracle/make_grad_cases_more.py, the format of make_grad_cases.py) hold forward graphs as
+// TensorFlow builds them, feeds, an initial gradient and tf.gradients' values; sg adds the
+// gradients of "y" with respect to every placeholder and compares (1e-9 absolute + 1e-9
+// relative in double, 1e-5 + 1e-4 in float).
+// A case whose forward graph or gradient needs an op or kernel this build lacks (e.g. a *Grad
+// op not registered yet) is skipped, naming it.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "core/framework/attr_value_util.h"
+#include "core/gradients/grad_registry.h"
+#include "core/graph/graph_constructor.h"
+#include "core/graph/gradients.h"
+#include "core/runtime/session.h"
+#include "tests/core/gradients_more_ops.h"
+
+namespace sg {
+namespace {
+
+using Out = NodeBuilder::Output;
+using Xs = std::vector<Out>;
+using Build = std::function<Out(GradScope&, const Xs&)>;
+
+std::string TensorName(Out o) { return o.node->name() + ":" + std::to_string(o.index); }
+
+Out Placeholder(Graph* g, const std::string& name, DataType dt, const std::vector<int64_t>& dims) {
+  NodeBuilder b(name, "Placeholder");
+  AttrValue dtype, shape;
+  dtype.set_type(dt);
+  PartialTensorShape(dims).AsProto(shape.mutable_shape());
+  b.Attr("dtype", dtype).Attr("shape", shape);
+  auto n = b.Finalize(g);
+  EXPECT_TRUE(n.ok()) << n.status();
+  return {n.ok() ? *n : nullptr, 0};
+}
+
+double Get(const Tensor& t, int64_t i) {
+  return t.dtype() == DT_DOUBLE ? t.flat<double>()(i) : static_cast<double>(t.flat<float>()(i));
+}
+void Set(Tensor* t, int64_t i, double v) {
+  if (t->dtype() == DT_DOUBLE) {
+    t->flat<double>()(i) = v;
+  } else {
+    t->flat<float>()(i) = static_cast<float>(v);
+  }
+}
+
+Tensor Random(DataType dt, const std::vector<int64_t>& dims, double lo, double hi,
+              std::mt19937* rng) {
+  Tensor t(dt, TensorShape(absl::Span<const int64_t>(dims)));
+  std::uniform_real_distribution<double> u(lo, hi);
+  for (int64_t i = 0; i < t.NumElements(); ++i) Set(&t, i, u(*rng));
+  return t;
+}
+
+// Int constants of any shape.
+Tensor Ints(DataType dt, std::vector<int64_t> dims, std::vector<int64_t> v) {
+  Tensor t(dt, TensorShape(absl::Span<const int64_t>(dims)));
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (dt == DT_INT64) {
+      t.flat<int64_t>()(i) = v[i];
+    } else {
+      t.flat<int32_t>()(i) = static_cast<int32_t>(v[i]);
+    }
+  }
+  return t;
+}
+Tensor I32(std::vector<int64_t> dims, std::vector<int64_t> v) { return Ints(DT_INT32, dims, v); }
+
+AttrValue IntList(std::vector<int64_t> v) {
+  AttrValue a;
+  SetAttrValue(absl::Span<const int64_t>(v), &a);
+  return a;
+}
+AttrValue Str(const char* v) {
+  AttrValue a;
+  SetAttrValue(v, &a);
+  return a;
+}
+
+struct Input {
+  std::vector<int64_t> dims;
+  double lo = -1, hi = 1;
+};
+
+struct GradCase {
+  std::string name;  // starts with the op whose gradient it checks
+  std::vector<Input> inputs;
+  Build build;
+  DataType dtype = DT_DOUBLE;
+  // A gap of sg's that makes building the gradient fail with an error containing this text:
+  // the case skips, naming it.
+  std::string known_gap;
+  // Placeholders of unknown dims (same rank), for the gradients' dynamic-shape paths.
+  bool dynamic = false;
+};
+
+void PrintTo(const GradCase& c, std::ostream* os) { *os << c.name; }
+
+absl::StatusOr<std::unique_ptr<Session>> SessionFor(const Graph& g) {
+  GraphDef def;
+  g.ToGraphDef(&def);
+  std::unique_ptr<Session> sess;
+  SG_RETURN_IF_ERROR(NewSession(SessionOptions(), &sess));
+  SG_RETURN_IF_ERROR(sess->Create(def));
+  return sess;
+}
+
+bool Missing(const absl::Status& s) {
+  return absl::IsNotFound(s) || absl::IsUnimplemented(s);
+}
+
+class MoreGradientCheck : public ::testing::TestWithParam<GradCase> {};
+
+TEST_P(MoreGradientCheck, MatchesCentralFiniteDifferences) {
+  const GradCase& c = GetParam();
+  Graph g;
+  std::mt19937 rng(11);
+  Xs xs;
+  std::vector<Tensor> values;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    std::vector<int64_t> declared = c.inputs[i].dims;
+    if (c.dynamic) declared.assign(declared.size(), -1);
+    xs.push_back(Placeholder(&g, "x" + std::to_string(i), c.dtype, declared));
+    values.push_back(Random(c.dtype, c.inputs[i].dims, c.inputs[i].lo, c.inputs[i].hi, &rng));
+  }
+  GradScope fwd(&g, "fwd");
+  Out y = c.build(fwd, xs);
+  if (absl::IsNotFound(fwd.status())) GTEST_SKIP() << "missing op: " << fwd.status().message();
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  auto feeds = [&](const std::vector<Tensor>& v) {
+    std::vector<std::pair<std::string, Tensor>> f;
+    for (size_t i = 0; i < xs.size(); ++i) f.push_back({TensorName(xs[i]), v[i]});
+    return f;
+  };
+  // y's shape from a run (some outputs, e.g. DynamicPartition's, have no static shape).
+  std::vector<Tensor> out;
+  {
+    auto sess = SessionFor(g);
+    ASSERT_TRUE(sess.ok()) << sess.status();
+    absl::Status st = (*sess)->Run(feeds(values), {TensorName(y)}, {}, &out);
+    if (Missing(st)) GTEST_SKIP() << "missing kernel: " << st;
+    ASSERT_TRUE(st.ok()) << st;
+  }
+  std::vector<int64_t> ydims(out[0].shape().dim_sizes().begin(), out[0].shape().dim_sizes().end());
+  Tensor w = Random(c.dtype, ydims, 0.5, 1.5, &rng);
+  Xs dxs;
+  absl::Status s = AddSymbolicGradients(&g, {y}, xs, {fwd.Const(w)}, "", &dxs);
+  if (absl::IsNotFound(s) && absl::StrContains(s.message(), "not registered")) {
+    GTEST_SKIP() << "missing op: " << s.message();
+  }
+  if (!s.ok() && !c.known_gap.empty() && absl::StrContains(s.message(), c.known_gap)) {
+    GTEST_SKIP() << "sg gap: " << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s;
+  auto sess = SessionFor(g);
+  ASSERT_TRUE(sess.ok()) << sess.status();
+  std::vector<std::string> fetch;
+  for (const Out& d : dxs) {
+    ASSERT_NE(d.node, nullptr) << "no gradient returned";
+    fetch.push_back(TensorName(d));
+  }
+  std::vector<Tensor> symbolic;
+  s = (*sess)->Run(feeds(values), fetch, {}, &symbolic);
+  if (Missing(s)) GTEST_SKIP() << "missing kernel: " << s;
+  ASSERT_TRUE(s.ok()) << s;
+  auto f = [&](const std::vector<Tensor>& v) {
+    std::vector<Tensor> o;
+    absl::Status st = (*sess)->Run(feeds(v), {TensorName(y)}, {}, &o);
+    EXPECT_TRUE(st.ok()) << st;
+    double sum = 0;
+    for (int64_t i = 0; st.ok() && i < o[0].NumElements(); ++i) sum += Get(w, i) * Get(o[0], i);
+    return sum;
+  };
+  const bool is_double = c.dtype == DT_DOUBLE;
+  const double eps = is_double ? 1e-6 : 1e-2, atol = is_double ? 1e-6 : 2e-2,
+               rtol = is_double ? 1e-5 : 2e-2;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    ASSERT_EQ(symbolic[i].shape().DebugString(), values[i].shape().DebugString()) << "dx" << i;
+    for (int64_t j = 0; j < values[i].NumElements(); ++j) {
+      std::vector<Tensor> plus = values, minus = values;
+      plus[i] = Tensor(c.dtype, values[i].shape());
+      minus[i] = Tensor(c.dtype, values[i].shape());
+      for (int64_t k = 0; k < values[i].NumElements(); ++k) {
+        Set(&plus[i], k, Get(values[i], k) + (k == j ? eps : 0));
+        Set(&minus[i], k, Get(values[i], k) - (k == j ? eps : 0));
+      }
+      const double numeric = (f(plus) - f(minus)) / (2 * eps);
+      EXPECT_NEAR(Get(symbolic[i], j), numeric, atol + rtol * std::fabs(numeric))
+          << "dx" << i << "[" << j << "]";
+    }
+  }
+}
+
+GradOutput CDouble(GradScope& s, GradOutput re, GradOutput im) {
+  return s.Op("Complex", {re, im}, {{"Tout", TypeAttr(DT_COMPLEX128)}});
+}
+GradOutput Part(GradScope& s, const char* type, GradOutput z) {
+  return s.Op(type, {z}, {{"Tout", TypeAttr(DT_DOUBLE)}});
+}
+
+std::vector<GradCase> Cases() {
+  auto unary = [](const char* name, std::vector<int64_t> dims, double lo, double hi, Build b) {
+    return GradCase{name, {{dims, lo, hi}}, std::move(b)};
+  };
+  auto binary = [](const char* op, std::vector<int64_t> a, std::vector<int64_t> b, double lo,
+                   double hi, double lo2, double hi2) {
+    return GradCase{op, {{a, lo, hi}, {b, lo2, hi2}},
+                    [op](GradScope& s, const Xs& x) { return s.Op(op, {x[0], x[1]}); }};
+  };
+  auto segment = [](const char* op, std::vector<int64_t> ids, double lo = -1, double hi = 1) {
+    return GradCase{op, {{{5, 2}, lo, hi}}, [=](GradScope& s, const Xs& x) {
+                      return s.Op(op, {x[0], s.Const(I32({5}, ids))});
+                    }};
+  };
+  // Every segment gets an entry: an empty one's max/min is the dtype's lowest/highest value,
+  // which would drown the finite differences.
+  auto unsorted = [](const char* op, double lo = -1, double hi = 1) {
+    return GradCase{op, {{{5, 2}, lo, hi}}, [=](GradScope& s, const Xs& x) {
+                      return s.Op(op, {x[0], s.Const(I32({5}, {1, -1, 0, 1, 2})), s.ScalarI32(3)});
+                    }};
+  };
+  auto sparse = [](const char* op, bool with_num) {
+    return GradCase{op, {{{4, 3}}}, [=](GradScope& s, const Xs& x) {
+                      std::vector<GradInput> in = {x[0], s.Const(I32({4}, {0, 2, 2, 3})),
+                                                   s.Const(I32({4}, {0, 0, 1, 3}))};
+                      if (with_num) in.push_back(s.ScalarI32(5));
+                      return s.Op(op, in);
+                    }};
+  };
+  auto scatter = [](const char* op) {
+    return GradCase{op, {{{4, 2}}, {{2, 2}}}, [=](GradScope& s, const Xs& x) {
+                      return s.Op(op, {x[0], s.Const(I32({2, 1}, {1, 3})), x[1]});
+                    }};
+  };
+  auto stitch = [](const char* op) {
+    return GradCase{op, {{{2, 3}}, {{2, 3}}}, [=](GradScope& s, const Xs& x) {
+                      return s.Op(op, {GradInput::List({s.Const(I32({2}, {0, 2})), s.Const(I32({2}, {3, 1}))}),
+                                       GradInput::List({x[0], x[1]})});
+                    }};
+  };
+  auto complex_in = [](const char* name, std::vector<int64_t> dims,
+                       std::function<Out(GradScope&, Out)> body) {
+    return GradCase{name, {{dims}, {dims}}, [=](GradScope& s, const Xs& x) {
+                      return body(s, CDouble(s, x[0], x[1]));
+                    }};
+  };
+  auto fft = [&](const char* op, std::vector<int64_t> dims) {
+    return complex_in(op, dims, [op](GradScope& s, Out z) {
+      Out t = s.Op(op, {z});
+      return s.Add(Part(s, "Real", t), s.Mul(s.ScalarOf(DT_DOUBLE, 0.7), Part(s, "Imag", t)));
+    });
+  };
+  auto diag_v3 = [](const char* name, const char* op, std::vector<int64_t> dims, std::vector<int64_t> k,
+                    const char* align, std::vector<GradInput> extra = {}) {
+    return GradCase{name, {{dims}}, [=](GradScope& s, const Xs& x) {
+                      std::vector<GradInput> in = {x[0], s.Const(I32({static_cast<int64_t>(k.size())}, k))};
+                      for (const auto& e : extra) in.push_back(e);
+                      GradAttrs attrs;
+                      if (align != nullptr) attrs.emplace_back("align", Str(align));
+                      in.push_back(s.ScalarOf(DT_DOUBLE, 0.0));
+                      return s.Op(op, in, attrs);
+                    }};
+  };
+  auto einsum = [](const char* name, const char* equation, std::vector<std::vector<int64_t>> dims) {
+    GradCase gc{name, {}, [=](GradScope& s, const Xs& x) {
+                  AttrValue eq;
+                  eq.set_s(equation);
+                  return s.Op("Einsum", {GradInput::List(x)}, {{"equation", eq}});
+                }};
+    for (auto& d : dims) gc.inputs.push_back({d});
+    return gc;
+  };
+  auto with_gap = [](GradCase gc, const char* gap) {
+    gc.known_gap = gap;
+    return gc;
+  };
+  // In float: the kernel interpolates in float, too coarse for double's finite-difference step;
+  // the function is linear, so float's larger step is exact.
+  auto projective = [](const char* op, bool v3) {
+    return GradCase{op, {{{1, 4, 5, 2}}}, [=](GradScope& s, const Xs& x) {
+                      Tensor t(DT_FLOAT, TensorShape({1, 8}));
+                      const float v[] = {1, 0, 1, 0, 1, -1, 0, 0};
+                      for (int i = 0; i < 8; ++i) t.flat<float>()(i) = v[i];
+                      std::vector<GradInput> in = {x[0], s.Const(t), s.ConstI32({4, 5})};
+                      if (v3) in.push_back(s.ScalarOf(DT_FLOAT, 0.0));
+                      return s.Op(op, in, {{"interpolation", Str("BILINEAR")}, {"fill_mode", Str("CONSTANT")}});
+                    },
+                    DT_FLOAT};
+  };
+
+  std::vector<GradCase> c = {
+      // ---- segment_grad.cc
+      segment("SegmentMean", {0, 0, 1, 2, 2}), segment("SegmentMax", {0, 0, 1, 1, 1}),
+      segment("SegmentMin", {0, 1, 1, 1, 3}), segment("SegmentProd", {0, 0, 1, 3, 3}, 0.5, 1.5),
+      unsorted("UnsortedSegmentProd", 0.5, 1.5), unsorted("UnsortedSegmentMax"),
+      unsorted("UnsortedSegmentMin"),
+      sparse("SparseSegmentSum", false), sparse("SparseSegmentSumWithNumSegments", true),
+      sparse("SparseSegmentMean", false), sparse("SparseSegmentMeanWithNumSegments", true),
+      sparse("SparseSegmentSqrtN", false), sparse("SparseSegmentSqrtNWithNumSegments", true),
+      {"GatherNd", {{{3, 4}}},
+       [](GradScope& s, const Xs& x) { return s.Op("GatherNd", {x[0], s.Const(I32({3, 2}, {0, 1, 2, 3, 0, 1}))}); }},
+      {"GatherNdRows", {{{3, 4}}},
+       [](GradScope& s, const Xs& x) { return s.Op("GatherNd", {x[0], s.Const(I32({2, 1}, {2, 0}))}); }},
+      {"ScatterNd", {{{3, 2}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("ScatterNd", {s.Const(I32({3, 1}, {1, 3, 1})), x[0], s.ConstI32({5, 2})});
+       }},
+      scatter("TensorScatterUpdate"), scatter("TensorScatterAdd"), scatter("TensorScatterSub"),
+      scatter("ScatterNdNonAliasingAdd"), scatter("TensorScatterMin"), scatter("TensorScatterMax"),
+      stitch("DynamicStitch"), stitch("ParallelDynamicStitch"),
+      {"SparseToDense", {{{3}}, {{}}},
+       [](GradScope& s, const Xs& x) {
+         Out indices = s.Const(I32({3, 2}, {0, 1, 1, 2, 2, 0}));
+         return s.Op("SparseToDense", {indices, s.ConstI32({3, 4}), x[0], x[1]});
+       }},
+      {"DynamicPartition", {{{5, 2}}},
+       [](GradScope& s, const Xs& x) {
+         auto parts = s.OpN("DynamicPartition", {x[0], s.Const(I32({5}, {1, 0, 1, 2, 0}))},
+                            {{"num_partitions", IntAttr(3)}});
+         if (parts.size() != 3) return NoGradient();
+         // Partition 1 is unused: its gradient is ZerosLike.
+         return s.Op("ConcatV2", {GradInput::List({parts[2], parts[0]}), s.ScalarI32(0)});
+       }},
+      {"TopKV2", {{{2, 5}}},
+       [](GradScope& s, const Xs& x) { return s.Op("TopKV2", {x[0], s.ScalarI32(2)}); }},
+      {"TopK", {{{3, 4}}},
+       [](GradScope& s, const Xs& x) { return s.Op("TopK", {x[0]}, {{"k", IntAttr(3)}}); }},
+      {"ReverseSequence", {{{3, 4}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("ReverseSequence", {x[0], s.Const(Ints(DT_INT64, {3}, {2, 4, 1}))},
+                     {{"seq_dim", IntAttr(1)}, {"batch_dim", IntAttr(0)}});
+       }},
+      {"Roll", {{{3, 4}}},
+       [](GradScope& s, const Xs& x) { return s.Op("Roll", {x[0], s.ConstI32({1, -3}), s.ConstI32({0, 1})}); }},
+      // ---- linalg_grad.cc
+      {"MatrixInverse", {{{2, 3, 3}}},
+       [](GradScope& s, const Xs& x) {
+         Out well_conditioned = s.Add(x[0], s.Op("MatrixDiag", {s.Op("Fill", {s.ConstI32({3}), s.ScalarOf(DT_DOUBLE, 3)})}));
+         return s.Op("MatrixInverse", {well_conditioned});
+       }},
+      {"MatrixInverseAdjoint", {{{3, 3}}},
+       [](GradScope& s, const Xs& x) {
+         Out well_conditioned = s.Add(x[0], s.Op("MatrixDiag", {s.Op("Fill", {s.ConstI32({3}), s.ScalarOf(DT_DOUBLE, 3)})}));
+         return s.Op("MatrixInverse", {well_conditioned}, {{"adjoint", BoolAttr(true)}});
+       }},
+      unary("MatrixDiag", {2, 3}, -1, 1, [](GradScope& s, const Xs& x) { return s.Op("MatrixDiag", {x[0]}); }),
+      {"MatrixDiagV2", {{{2, 3}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("MatrixDiagV2", {x[0], s.ScalarI32(1), s.ScalarI32(-1), s.ScalarI32(-1), s.ScalarOf(DT_DOUBLE, 0)});
+       }},
+      {"MatrixDiagV3Band", {{{2, 2, 3}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("MatrixDiagV3", {x[0], s.ConstI32({-1, 0}), s.ScalarI32(3), s.ScalarI32(3), s.ScalarOf(DT_DOUBLE, 0)},
+                     {{"align", Str("LEFT_RIGHT")}});
+       }},
+      unary("MatrixDiagPart", {2, 3, 3}, -1, 1,
+            [](GradScope& s, const Xs& x) { return s.Op("MatrixDiagPart", {x[0]}); }),
+      unary("MatrixDiagPartNonSquare", {3, 4}, -1, 1,
+            [](GradScope& s, const Xs& x) { return s.Op("MatrixDiagPart", {x[0]}); }),
+      diag_v3("MatrixDiagPartV2", "MatrixDiagPartV2", {3, 4}, {1}, nullptr),
+      diag_v3("MatrixDiagPartV3Band", "MatrixDiagPartV3", {2, 3, 4}, {-1, 1}, "LEFT_RIGHT"),
+      {"MatrixSetDiag", {{{2, 3, 3}}, {{2, 3}}},
+       [](GradScope& s, const Xs& x) { return s.Op("MatrixSetDiag", {x[0], x[1]}); }},
+      {"MatrixSetDiagV2", {{{3, 4}}, {{3}}},
+       [](GradScope& s, const Xs& x) { return s.Op("MatrixSetDiagV2", {x[0], x[1], s.ScalarI32(0)}); }},
+      {"MatrixSetDiagV3Band", {{{3, 4}}, {{2, 3}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("MatrixSetDiagV3", {x[0], x[1], s.ConstI32({0, 1})}, {{"align", Str("RIGHT_LEFT")}});
+       }},
+      // ---- math_grad_extra.cc
+      binary("Xlogy", {2, 3}, {3}, 0.5, 2, 0.5, 2), binary("Xlog1py", {2, 3}, {3}, 0.5, 2, 0.5, 2),
+      binary("Xdivy", {3}, {2, 3}, 0.5, 2, 0.5, 2), binary("DivNoNan", {2, 3}, {2, 1}, -1, 1, 0.5, 2),
+      binary("MulNoNan", {2, 3}, {3}, -1, 1, -1, 1), binary("Atan2", {2, 3}, {2, 3}, -1, 1, -1, 1),
+      binary("FloorMod", {2, 3}, {3}, 0.1, 3, 0.7, 1.3),
+      unary("Erfc", {2, 3}, -1, 1, [](GradScope& s, const Xs& x) { return s.Op("Erfc", {x[0]}); }),
+      unary("Prod", {2, 3, 4}, 0.5, 1.5,
+            [](GradScope& s, const Xs& x) { return s.Op("Prod", {x[0], s.ConstI32({1})}); }),
+      unary("ProdKeepDims", {2, 3, 4}, 0.5, 1.5,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("Prod", {x[0], s.ConstI32({0, -1})}, {{"keep_dims", BoolAttr(true)}});
+            }),
+      // Axes computed in the graph: the permutation comes from ListDiff and DynamicStitch.
+      unary("ProdAxesNotConstant", {2, 3, 4}, 0.5, 1.5,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("Prod", {x[0], s.Op("Identity", {s.ConstI32({-1, 0})})});
+            }),
+      unary("Cumprod", {2, 4}, 0.5, 1.5,
+            [](GradScope& s, const Xs& x) { return s.Op("Cumprod", {x[0], s.ScalarI32(1)}); }),
+      unary("CumprodExclusiveReverse", {3, 2}, 0.5, 1.5,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("Cumprod", {x[0], s.ScalarI32(0)},
+                          {{"exclusive", BoolAttr(true)}, {"reverse", BoolAttr(true)}});
+            }),
+      unary("CumulativeLogsumexp", {2, 4}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("CumulativeLogsumexp", {x[0], s.ScalarI32(1)});
+            }),
+      // Reverse only: an exclusive one starts at log(0) = -inf, which finite differences cannot
+      // take (the oracle case covers exclusive).
+      unary("CumulativeLogsumexpReverse", {3, 2}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("CumulativeLogsumexp", {x[0], s.ScalarI32(0)}, {{"reverse", BoolAttr(true)}});
+            }),
+      complex_in("Complex", {2, 3}, [](GradScope& s, Out z) { return Part(s, "Real", s.Mul(z, z)); }),
+      complex_in("RealOfProduct", {3}, [](GradScope& s, Out z) { return Part(s, "Real", s.Mul(z, s.Op("Exp", {z}))); }),
+      complex_in("ImagOfSquare", {3}, [](GradScope& s, Out z) { return Part(s, "Imag", s.Mul(z, z)); }),
+      complex_in("Conj", {3}, [](GradScope& s, Out z) { return Part(s, "Imag", s.Mul(s.Op("Conj", {z}), s.Mul(z, z))); }),
+      complex_in("Angle", {2, 3}, [](GradScope& s, Out z) { return Part(s, "Angle", z); }),
+      complex_in("ComplexAbs", {2, 3}, [](GradScope& s, Out z) { return Part(s, "ComplexAbs", z); }),
+      fft("FFT", {2, 4}), fft("IFFT", {2, 4}), fft("FFT2D", {2, 3, 4}), fft("IFFT2D", {3, 4}),
+      fft("FFT3D", {2, 2, 3}), fft("IFFT3D", {2, 3, 2}),
+      complex_in("ConjugateTranspose", {2, 3}, [](GradScope& s, Out z) {
+        return Part(s, "Imag", s.Op("ConjugateTranspose", {s.Mul(z, z), s.ConstI32({1, 0})}));
+      }),
+      {"RFFT", {{{2, 6}}},
+       [](GradScope& s, const Xs& x) {
+         Out t = s.Op("RFFT", {x[0], s.ConstI32({6})},
+                      {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+         return s.Add(Part(s, "Real", t), s.Mul(s.ScalarOf(DT_DOUBLE, 0.7), Part(s, "Imag", t)));
+       }},
+      {"RFFTOddLength", {{{3, 5}}},
+       [](GradScope& s, const Xs& x) {
+         Out t = s.Op("RFFT", {x[0], s.ConstI32({5})},
+                      {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+         return s.Add(Part(s, "Real", t), s.Mul(s.ScalarOf(DT_DOUBLE, 0.7), Part(s, "Imag", t)));
+       }},
+      complex_in("IRFFT", {2, 4}, [](GradScope& s, Out z) {
+        return s.Op("IRFFT", {z, s.ConstI32({6})},
+                    {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+      }),
+      complex_in("IRFFTOddLength", {2, 4}, [](GradScope& s, Out z) {
+        return s.Op("IRFFT", {z, s.ConstI32({7})},
+                    {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+      }),
+      {"RFFT2D", {{{2, 3, 4}}},
+       [](GradScope& s, const Xs& x) {
+         Out t = s.Op("RFFT2D", {x[0], s.ConstI32({3, 4})},
+                      {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+         return s.Add(Part(s, "Real", t), s.Mul(s.ScalarOf(DT_DOUBLE, 0.7), Part(s, "Imag", t)));
+       }},
+      {"RFFT2DOdd", {{{3, 5}}},
+       [](GradScope& s, const Xs& x) {
+         Out t = s.Op("RFFT2D", {x[0], s.ConstI32({3, 5})},
+                      {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+         return s.Add(Part(s, "Real", t), s.Mul(s.ScalarOf(DT_DOUBLE, 0.7), Part(s, "Imag", t)));
+       }},
+      complex_in("IRFFT2D", {2, 3, 3}, [](GradScope& s, Out z) {
+        return s.Op("IRFFT2D", {z, s.ConstI32({3, 4})},
+                    {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+      }),
+      complex_in("IRFFT2DOdd", {4, 3}, [](GradScope& s, Out z) {
+        return s.Op("IRFFT2D", {z, s.ConstI32({4, 5})},
+                    {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+      }),
+      // ---- einsum_grad.cc
+      einsum("EinsumMatMul", "ij,jk->ik", {{2, 3}, {3, 4}}),
+      einsum("EinsumBatch", "bij,bjk->bik", {{2, 2, 3}, {2, 3, 2}}),
+      einsum("EinsumTranspose", "ij->ji", {{2, 3}}),
+      einsum("EinsumRowSums", "ij->i", {{2, 3}}),
+      einsum("EinsumSummedLabels", "ij,kj->", {{2, 3}, {4, 3}}),
+      einsum("EinsumOuterSummed", "abc,cd->da", {{2, 3, 4}, {4, 2}}),
+      // TensorFlow's gradient of a repeated input label is an Einsum with it repeated in the
+      // output ("i->ii"), which TensorFlow's Einsum builds and sg's rejects.
+      with_gap(einsum("EinsumTrace", "ii->", {{3, 3}}), "an output label appears more than once"),
+      with_gap(einsum("EinsumDiagonal", "ii->i", {{3, 3}}), "an output label appears more than once"),
+      einsum("EinsumEllipsisBroadcast", "...ij,...jk->...ik", {{2, 1, 2, 3}, {3, 3, 2}}),
+      einsum("EinsumEllipsisOneSide", "...ij,jk->...ik", {{2, 2, 3}, {3, 2}}),
+      // ---- image_grad.cc
+      {"CropAndResize", {{{1, 4, 4, 2}}, {{2, 4}, 0.1, 0.9}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("CropAndResize", {x[0], x[1], s.Const(I32({2}, {0, 0})), s.ConstI32({3, 3})});
+       },
+       DT_FLOAT},
+      {"ResizeBicubic", {{{1, 3, 3, 1}}},
+       [](GradScope& s, const Xs& x) { return s.Op("ResizeBicubic", {x[0], s.ConstI32({5, 4})}); },
+       DT_FLOAT},
+      // A translation by whole pixels: TensorFlow's inverse-transform gradient is exact there.
+      projective("ImageProjectiveTransformV2", false), projective("ImageProjectiveTransformV3", true),
+      {"ExtractImagePatches", {{{2, 4, 3, 2}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("ExtractImagePatches", {x[0]},
+                     {{"ksizes", IntList({1, 2, 2, 1})}, {"strides", IntList({1, 2, 1, 1})},
+                      {"rates", IntList({1, 1, 2, 1})}, {"padding", Str("SAME")}});
+       }},
+  };
+  // The dynamic-shape paths.
+  for (const char* name : {"Prod", "ProdKeepDims", "SegmentMean", "SparseSegmentMean", "UnsortedSegmentMax",
+                           "TopKV2", "GatherNd", "DynamicPartition", "MatrixDiagPart", "MatrixDiagPartV2",
+                           "EinsumRowSums", "EinsumOuterSummed", "ExtractImagePatches"}) {
+    for (const GradCase& base : std::vector<GradCase>(c)) {
+      if (base.name != name) continue;
+      GradCase d = base;
+      d.name += "Dynamic";
+      d.dynamic = true;
+      c.push_back(d);
+    }
+  }
+  return c;
+}
+
+INSTANTIATE_TEST_SUITE_P(More, MoreGradientCheck, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<GradCase>& info) { return info.param.name; });
+
+// ---- Against TensorFlow's tf.gradients ---------------------------------------------------------
+
+std::string OracleDir() { return std::string(SG_SOURCE_DIR) + "/tests/oracle/grad_cases_more"; }
+
+std::vector<std::string> OracleCases() {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(OracleDir().c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (absl::EndsWith(n, ".pb")) names.push_back(n.substr(0, n.size() - 3));
+    }
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class MoreGradientOracle : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MoreGradientOracle, MatchesTensorFlow) {
+  std::ifstream in(OracleDir() + "/" + GetParam() + ".pb", std::ios::binary);
+  ASSERT_TRUE(in.good());
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  GraphDef def;
+  ASSERT_TRUE(def.ParseFromString(bytes.str()));
+  Graph g;
+  absl::Status s = ImportGraphDef(def, ImportOptions(), &g);
+  if (absl::IsNotFound(s)) GTEST_SKIP() << "missing op: " << s.message();
+  ASSERT_TRUE(s.ok()) << s;
+  const std::string kFeed = "oracle/feed/", kGrad = "oracle/grad/";
+  Xs xs;
+  std::vector<Tensor> expected;
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (Node* n : g.nodes()) {
+    Tensor value;
+    if (absl::StartsWith(n->name(), kFeed)) {
+      ASSERT_TRUE(GetAttr(n->def().attr(), "value", &value).ok());
+      feeds.push_back({n->name().substr(kFeed.size()) + ":0", value});
+    } else if (absl::StartsWith(n->name(), kGrad)) {
+      Node* x = g.FindNode(n->name().substr(kGrad.size()));
+      ASSERT_NE(x, nullptr) << n->name();
+      ASSERT_TRUE(GetAttr(n->def().attr(), "value", &value).ok());
+      xs.push_back({x, 0});
+      expected.push_back(value);
+    }
+  }
+  Node* y = g.FindNode("y");
+  Node* dy = g.FindNode("oracle/dy");
+  ASSERT_TRUE(y != nullptr && dy != nullptr && !xs.empty());
+  Xs dxs;
+  s = AddSymbolicGradients(&g, {{y, 0}}, xs, {{dy, 0}}, "", &dxs);
+  if (absl::IsNotFound(s) && absl::StrContains(s.message(), "not registered")) {
+    GTEST_SKIP() << "missing op: " << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s;
+  auto sess = SessionFor(g);
+  ASSERT_TRUE(sess.ok()) << sess.status();
+  std::vector<std::string> fetches;
+  for (const Out& d : dxs) {
+    ASSERT_NE(d.node, nullptr) << "sg found no gradient where TensorFlow has one";
+    fetches.push_back(TensorName(d));
+  }
+  std::vector<Tensor> got;
+  s = (*sess)->Run(feeds, fetches, {}, &got);
+  if (Missing(s)) GTEST_SKIP() << "missing kernel: " << s;
+  ASSERT_TRUE(s.ok()) << s;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    SCOPED_TRACE(xs[i].node->name());
+    ASSERT_EQ(got[i].dtype(), expected[i].dtype());
+    ASSERT_EQ(got[i].shape().DebugString(), expected[i].shape().DebugString());
+    const bool is_double = got[i].dtype() == DT_DOUBLE;
+    const double atol = is_double ? 1e-9 : 1e-5, rtol = is_double ? 1e-9 : 1e-4;
+    for (int64_t j = 0; j < got[i].NumElements(); ++j) {
+      const double want = Get(expected[i], j);
+      EXPECT_NEAR(Get(got[i], j), want, atol + rtol * std::fabs(want)) << "element " << j;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(TensorFlow, MoreGradientOracle, ::testing::ValuesIn(OracleCases()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// ResourceGather: the variable's handle gets dy's rows summed into the rows gathered.
+TEST(MoreGradients, ResourceGatherSumsRowsIntoTheVariable) {
+  Graph g;
+  GradScope fwd(&g, "fwd");
+  AttrValue shape;
+  PartialTensorShape({4, 2}).AsProto(shape.mutable_shape());
+  Out handle = fwd.Op("VarHandleOp", {}, {{"dtype", TypeAttr(DT_FLOAT)}, {"shape", shape}});
+  Tensor init(DT_FLOAT, TensorShape({4, 2}));
+  for (int i = 0; i < 8; ++i) init.flat<float>()(i) = i;
+  fwd.OpN("AssignVariableOp", {handle, fwd.Const(init)});  // no outputs
+  Out y = fwd.Op("ResourceGather", {handle, fwd.Const(I32({3}, {2, 0, 2}))},
+                 {{"dtype", TypeAttr(DT_FLOAT)}});
+  Tensor w(DT_FLOAT, TensorShape({3, 2}));
+  for (int i = 0; i < 6; ++i) w.flat<float>()(i) = i + 1;
+  Out dy = fwd.Const(w);
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  Xs dx;
+  absl::Status s = AddSymbolicGradients(&g, {y}, {handle}, {dy}, "", &dx);
+  ASSERT_TRUE(s.ok()) << s;
+  auto sess = SessionFor(g);
+  ASSERT_TRUE(sess.ok()) << sess.status();
+  std::vector<Tensor> out;
+  ASSERT_TRUE((*sess)->Run({}, {}, {"fwd/AssignVariableOp"}, &out).ok());
+  s = (*sess)->Run({}, {TensorName(dx[0])}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(out[0].shape().DebugString(), TensorShape({4, 2}).DebugString());
+  const float want[] = {3, 4, 0, 0, 1 + 5, 2 + 6, 0, 0};
+  for (int i = 0; i < 8; ++i) EXPECT_FLOAT_EQ(out[0].flat<float>()(i), want[i]) << i;
+}
+
+// TensorFlow's NotDifferentiable ops among these families stop gradients without an error.
+TEST(MoreGradients, NotDifferentiableOpsAreRegisteredWithoutAFunction) {
+  for (const char* op : {"FloorDiv", "TruncateDiv", "ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub",
+                         "VarIsInitializedOp", "Assign", "AssignAdd", "AssignSub", "NonMaxSuppression",
+                         // not_differentiable.cc
+                         "LinSpace", "RandomShuffle", "ApproximateEqual", "LogicalAnd", "InvertPermutation",
+                         "TensorArrayV3", "StatelessRandomNormal", "QueueDequeue", "StringJoin"}) {
+    const GradFunc* fn = GradRegistry::Global()->Lookup(op);
+    ASSERT_NE(fn, nullptr) << op;
+    EXPECT_FALSE(*fn) << op;
+  }
+}
+
+// A float path through a NotDifferentiable op (RandomShuffle) adds nothing, and is no error.
+TEST(MoreGradients, NotDifferentiableOpStopsTheGradient) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {3});
+  GradScope fwd(&g, "fwd");
+  Out y = fwd.Add(fwd.Mul(x, x), fwd.Op("RandomShuffle", {x}));
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  Xs dx;
+  absl::Status s = AddSymbolicGradients(&g, {y}, {x}, {}, "", &dx);
+  ASSERT_TRUE(s.ok()) << s;
+  auto sess = SessionFor(g);
+  ASSERT_TRUE(sess.ok()) << sess.status();
+  Tensor v(DT_FLOAT, TensorShape({3}));
+  for (int i = 0; i < 3; ++i) v.flat<float>()(i) = i + 1;
+  std::vector<Tensor> out;
+  s = (*sess)->Run({{"x:0", v}}, {TensorName(dx[0])}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(out[0].flat<float>()(i), 2 * (i + 1));
+}
+
+// Forms a gradient function does not handle are clear errors naming the node (and add nothing).
+TEST(MoreGradients, UnhandledFormsAreErrorsNamingTheNode) {
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_DOUBLE, {2, -1});
+  GradScope fwd(&g, "fwd");
+  // fft_length computed in the graph: the RFFT gradient's masks need it as a constant.
+  Out rfft = fwd.Op("RFFT", {x, fwd.Op("Identity", {fwd.ConstI32({4})})},
+                    {{"Treal", TypeAttr(DT_DOUBLE)}, {"Tcomplex", TypeAttr(DT_COMPLEX128)}});
+  Out real = fwd.Op("Real", {rfft}, {{"Tout", TypeAttr(DT_DOUBLE)}});
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  const size_t before = g.nodes().size();
+  Xs dx;
+  absl::Status s = AddSymbolicGradients(&g, {real}, {x}, {}, "", &dx);
+  EXPECT_TRUE(absl::IsUnimplemented(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "fwd/RFFT")) << s;
+  EXPECT_EQ(g.nodes().size(), before);
+}
+
+// Every op in gradients_more_ops.h has a registered gradient function and a case above.
+TEST(MoreGradients, EveryOpHasAFiniteDifferenceCase) {
+  std::set<std::string> covered = {"ResourceGather"};
+  for (const GradCase& c : Cases()) {
+    for (const std::string& op : MoreGradientOps()) {
+      if (absl::StartsWith(c.name, op)) covered.insert(op);
+    }
+  }
+  for (const std::string& op : MoreGradientOps()) {
+    const GradFunc* fn = GradRegistry::Global()->Lookup(op);
+    ASSERT_NE(fn, nullptr) << op << " has no gradient registered";
+    EXPECT_TRUE(*fn) << op;
+    EXPECT_TRUE(covered.count(op)) << op << " has no case";
+  }
+}
+
+}  // namespace
+}  // namespace sg
