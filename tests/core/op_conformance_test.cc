@@ -85,11 +85,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"LogSoftmax", {"bfloat16"}},
     {"MatMul", {"bfloat16"}},
     {"Range", {"bfloat16"}},
-    {"Max", {"bfloat16"}},
-    {"Mean", {"bfloat16"}},
-    {"Min", {"bfloat16"}},
-    {"Prod", {"bfloat16"}},
-    {"Sum", {"bfloat16"}},
     {"Softmax", {"bfloat16"}},
 
     {"QuantizedConcat", {"qint32"}},  // TensorFlow requantizes qint32 through float sums
