@@ -62,23 +62,18 @@ const std::map<std::string, std::string> kCoveredThrough = {
 
 // Dtypes that TensorFlow's OpDef allows and its CPU kernel runs but sg's kernel lacks. A case of
 // such an (op, dtype) pair may fail with any error; one that passes anyway (AddN of one input
-// forwards it) is checked as usual, and when none fails the entry must go. Mostly bfloat16 (sg's
-// math kernels have float, double and half) and the complex types of the ops real models do not
-// run on complex numbers (trigonometric functions, the zero-guarded divisions and logarithms,
-// ClipByValue).
+// forwards it) is checked as usual, and when none fails the entry must go.
 const std::map<std::string, std::set<std::string>> kDtypeGaps = {
-    {"AddN", {"bfloat16"}},
     {"ArgMax", {"bfloat16"}},
     {"ArgMin", {"bfloat16"}},
     {"AssignAdd", {"bfloat16"}},
-    {"AssignSub", {"bfloat16"}},
     {"AssignAddVariableOp", {"bfloat16"}},
+    {"AssignSub", {"bfloat16"}},
     {"AssignSubVariableOp", {"bfloat16"}},
     {"BatchMatMul", {"bfloat16"}},
     {"BatchMatMulV2", {"bfloat16", "int16"}},
     {"BiasAdd", {"bfloat16"}},
     {"BiasAddV1", {"bfloat16"}},
-    {"ClipByValue", {"bfloat16", "complex128", "complex64"}},
     {"Cumprod", {"bfloat16"}},
     {"Cumsum", {"bfloat16"}},
     {"Einsum", {"bfloat16"}},
@@ -86,7 +81,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"MatMul", {"bfloat16"}},
     {"Range", {"bfloat16"}},
     {"Softmax", {"bfloat16"}},
-
     {"QuantizedConcat", {"qint32"}},  // TensorFlow requantizes qint32 through float sums
 };
 
