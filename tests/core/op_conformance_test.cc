@@ -64,8 +64,6 @@ const std::map<std::string, std::string> kCoveredThrough = {
 // such an (op, dtype) pair may fail with any error; one that passes anyway (AddN of one input
 // forwards it) is checked as usual, and when none fails the entry must go.
 const std::map<std::string, std::set<std::string>> kDtypeGaps = {
-    {"ArgMax", {"bfloat16"}},
-    {"ArgMin", {"bfloat16"}},
     {"AssignAdd", {"bfloat16"}},
     {"AssignAddVariableOp", {"bfloat16"}},
     {"AssignSub", {"bfloat16"}},
