@@ -73,10 +73,8 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"Cumprod", {"bfloat16"}},
     {"Cumsum", {"bfloat16"}},
     {"Einsum", {"bfloat16"}},
-    {"LogSoftmax", {"bfloat16"}},
     {"MatMul", {"bfloat16"}},
     {"Range", {"bfloat16"}},
-    {"Softmax", {"bfloat16"}},
     {"QuantizedConcat", {"qint32"}},  // TensorFlow requantizes qint32 through float sums
 };
 
