@@ -70,8 +70,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"AssignSubVariableOp", {"bfloat16"}},
     {"BatchMatMul", {"bfloat16"}},
     {"BatchMatMulV2", {"bfloat16", "int16"}},
-    {"Cumprod", {"bfloat16"}},
-    {"Cumsum", {"bfloat16"}},
     {"Einsum", {"bfloat16"}},
     {"MatMul", {"bfloat16"}},
     {"Range", {"bfloat16"}},
