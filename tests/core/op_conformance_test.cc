@@ -72,7 +72,6 @@ const std::map<std::string, std::set<std::string>> kDtypeGaps = {
     {"BatchMatMulV2", {"bfloat16", "int16"}},
     {"Einsum", {"bfloat16"}},
     {"MatMul", {"bfloat16"}},
-    {"Range", {"bfloat16"}},
     {"QuantizedConcat", {"qint32"}},  // TensorFlow requantizes qint32 through float sums
 };
 
