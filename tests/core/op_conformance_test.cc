@@ -64,10 +64,6 @@ const std::map<std::string, std::string> kCoveredThrough = {
 // such an (op, dtype) pair may fail with any error; one that passes anyway (AddN of one input
 // forwards it) is checked as usual, and when none fails the entry must go.
 const std::map<std::string, std::set<std::string>> kDtypeGaps = {
-    {"AssignAdd", {"bfloat16"}},
-    {"AssignAddVariableOp", {"bfloat16"}},
-    {"AssignSub", {"bfloat16"}},
-    {"AssignSubVariableOp", {"bfloat16"}},
     {"BatchMatMul", {"bfloat16"}},
     {"BatchMatMulV2", {"bfloat16", "int16"}},
     {"Einsum", {"bfloat16"}},
