@@ -64,10 +64,6 @@ const std::map<std::string, std::string> kCoveredThrough = {
 // such an (op, dtype) pair may fail with any error; one that passes anyway (AddN of one input
 // forwards it) is checked as usual, and when none fails the entry must go.
 const std::map<std::string, std::set<std::string>> kDtypeGaps = {
-    {"BatchMatMul", {"bfloat16"}},
-    {"BatchMatMulV2", {"bfloat16", "int16"}},
-    {"Einsum", {"bfloat16"}},
-    {"MatMul", {"bfloat16"}},
     {"QuantizedConcat", {"qint32"}},  // TensorFlow requantizes qint32 through float sums
 };
 
