@@ -4,7 +4,7 @@
 // the products QuantizedMatMul, QuantizedConv2D and QuantizedMul (quint8 x quint8 -> qint32,
 // the exact integer sums of (a - level of 0.0 in a's range) * (b - level of 0.0 in b's range)),
 // RequantizationRange and Requantize (qint32 -> quint8 / qint8 in a new range) and
-// QuantizedConcat (quint8, requantized into the union of the ranges). QuantizedReshape is
+// QuantizedConcat (quint8 and qint32, requantized into a common range). QuantizedReshape is
 // Reshape's kernel (reshape_op.cc). Float steps are rounded as TensorFlow's kernels round them,
 // found by experiment against TF 2.21; the file is compiled with -ffp-contract=off.
 #include <algorithm>
@@ -572,9 +572,41 @@ uint8_t FloatToQuint8InFloat(float x, float min, float max) {
   return v > 255.0f ? 255 : static_cast<uint8_t>(v);
 }
 
-// QuantizedConcat of quint8 tensors: the output range is the union of the inputs' ranges with
-// its minimum widened down to 0.0 (TensorFlow's, found by experiment); an input with another
-// range is requantized into it through float.
+// A qint32 level of range [in_min, in_max] requantized into [out_min, out_max] through float, as
+// TensorFlow's QuantizedConcat does it for 32-bit levels (its Eigen dequantize and quantize
+// expressions): each scale computed in double from the float range width and stored as float,
+// the range minimum snapped to a whole number of steps, every step after that in float, the
+// level rounded half away from zero and clamped to [-2^31, 2147483520] (floats that convert back
+// to int32).
+class Qint32Requantizer {
+ public:
+  Qint32Requantizer(float in_min, float in_max, float out_min, float out_max) {
+    const double steps_minus_one = 4294967296.0 - 1.0;
+    const float lowest = -2147483648.0f;
+    in_scale_ = static_cast<float>((in_max - in_min) / steps_minus_one);
+    const float in_min_rounded =
+        in_max == in_min ? in_min : std::round(in_min / in_scale_) * in_scale_;
+    in_offset_ = in_min_rounded - lowest * in_scale_;
+    out_scale_ =
+        out_max == out_min ? 0.0f : static_cast<float>(steps_minus_one / (out_max - out_min));
+    out_shift_ = std::round(out_min * out_scale_) - lowest;
+  }
+  int32_t operator()(int32_t q) const {
+    const float f = in_offset_ + static_cast<float>(q) * in_scale_;
+    float v = std::round(f * out_scale_) - out_shift_;
+    v = std::min(std::max(v, -2147483648.0f), 2147483520.0f);
+    return static_cast<int32_t>(v);
+  }
+
+ private:
+  float in_scale_, in_offset_, out_scale_, out_shift_;
+};
+
+// QuantizedConcat of quint8 or qint32 tensors. quint8: the output range is the union of the
+// inputs' ranges with its minimum widened down to 0.0 (TensorFlow's, found by experiment); an
+// input with another range is requantized into it through float. qint32: the output range is
+// symmetric, [-m, m] with m the largest magnitude of the inputs' bounds, as TensorFlow picks for
+// signed levels; inputs with another range go through Qint32Requantizer.
 class QuantizedConcatOp final : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -614,6 +646,16 @@ class QuantizedConcatOp final : public OpKernel {
       out_min = std::min(out_min, ctx->input(1 + n + i).data<float>()[0]);
       out_max = std::max(out_max, ctx->input(1 + 2 * n + i).data<float>()[0]);
     }
+    const bool q32 = first.dtype() == DT_QINT32;
+    if (q32) {
+      float lo = std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::lowest();
+      for (int i = 0; i < n; ++i) {
+        lo = std::min(lo, ctx->input(1 + n + i).data<float>()[0]);
+        hi = std::max(hi, ctx->input(1 + 2 * n + i).data<float>()[0]);
+      }
+      out_max = std::max(std::abs(lo), std::abs(hi));
+      out_min = -out_max;
+    }
     TensorShape shape = first.shape();
     shape.set_dim(axis, total);
     Tensor* out;
@@ -623,22 +665,41 @@ class QuantizedConcatOp final : public OpKernel {
     int64_t outer = 1, inner = 1;
     for (int d = 0; d < axis; ++d) outer *= first.dim_size(d);
     for (int d = axis + 1; d < rank; ++d) inner *= first.dim_size(d);
-    uint8_t* y = out->data<uint8_t>();
+    if (q32) {
+      Copy<int32_t>(ctx, n, axis, outer, inner, total, out_min, out_max, out,
+                    [&](float mn, float mx) {
+                      return Qint32Requantizer(mn, mx, out_min, out_max);
+                    });
+    } else {
+      Copy<uint8_t>(ctx, n, axis, outer, inner, total, out_min, out_max, out,
+                    [&](float mn, float mx) {
+                      return [mn, mx, out_min, out_max](uint8_t q) {
+                        return FloatToQuint8InFloat(Quint8ToFloat(q, mn, mx), out_min, out_max);
+                      };
+                    });
+    }
+  }
+
+ private:
+  // Copies the inputs into *out along `axis`, each through make(min, max)'s converter unless its
+  // range is the output's.
+  template <typename T, typename Make>
+  static void Copy(OpKernelContext* ctx, int n, int64_t axis, int64_t outer, int64_t inner,
+                   int64_t total, float out_min, float out_max, Tensor* out, Make make) {
+    T* y = out->data<T>();
     int64_t offset = 0;  // along the output's axis
     for (int i = 0; i < n; ++i) {
       const Tensor& t = ctx->input(1 + i);
       const float mn = ctx->input(1 + n + i).data<float>()[0];
       const float mx = ctx->input(1 + 2 * n + i).data<float>()[0];
       const bool same = mn == out_min && mx == out_max;
+      const auto convert = make(mn, mx);
       const int64_t chunk = t.dim_size(axis) * inner;
-      const uint8_t* x = t.data<uint8_t>();
+      const T* x = t.data<T>();
       for (int64_t o = 0; o < outer; ++o) {
-        uint8_t* dst = y + (o * total + offset) * inner;
-        const uint8_t* src = x + o * chunk;
-        for (int64_t j = 0; j < chunk; ++j) {
-          dst[j] = same ? src[j]
-                        : FloatToQuint8InFloat(Quint8ToFloat(src[j], mn, mx), out_min, out_max);
-        }
+        T* dst = y + (o * total + offset) * inner;
+        const T* src = x + o * chunk;
+        for (int64_t j = 0; j < chunk; ++j) dst[j] = same ? src[j] : convert(src[j]);
       }
       offset += t.dim_size(axis);
     }
@@ -660,7 +721,7 @@ REGISTER_KERNEL_BUILDER(Name("Requantize")
                             .TypeConstraint("out_type", {DT_QUINT8, DT_QINT8}),
                         RequantizeOp);
 REGISTER_KERNEL_BUILDER(
-    Name("QuantizedConcat").Device(DEVICE_CPU).TypeConstraint("T", {DT_QUINT8}),
+    Name("QuantizedConcat").Device(DEVICE_CPU).TypeConstraint("T", {DT_QUINT8, DT_QINT32}),
     QuantizedConcatOp);
 REGISTER_KERNEL_BUILDER(Name("QuantizedMatMul")
                             .Device(DEVICE_CPU)
