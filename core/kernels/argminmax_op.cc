@@ -5,8 +5,8 @@
 namespace sg {
 namespace {
 
-using ArgTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                          uint16_t, uint32_t, uint64_t, bool>;
+using ArgTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                          uint8_t, uint16_t, uint32_t, uint64_t, bool>;
 using IndexTypes = TypeList<int64_t, int32_t, int16_t, uint16_t>;
 
 template <bool kMax>

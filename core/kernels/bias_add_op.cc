@@ -36,8 +36,8 @@ class BiasAddOp final : public OpKernel {
     std::vector<int64_t> bias_dims(value.dims() - channel_dim, 1);
     bias_dims[0] = bias.dim_size(0);
     BCast bcast(value.shape(), TensorShape(bias_dims));
-    using BiasTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                               uint16_t, uint32_t, uint64_t, complex64, complex128>;
+    using BiasTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                               uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
     bool ok = DispatchTypes(BiasTypes(), value.dtype(), [&](auto tag) {
       using T = decltype(tag);
       Tensor* out;

@@ -10,9 +10,14 @@
 namespace sg {
 namespace {
 
-// Arithmetic on half goes through float.
+// Arithmetic on half and bfloat16 goes through float.
 template <typename T>
-using Wide = std::conditional_t<std::is_same<T, half>::value, float, T>;
+using Wide = ComputeType<T>;
+// a / b rounded to T (the quotient TensorFlow's Eigen expression floors or truncates).
+template <typename T>
+Wide<T> Quotient(T a, T b) {
+  return static_cast<Wide<T>>(static_cast<T>(static_cast<Wide<T>>(a) / static_cast<Wide<T>>(b)));
+}
 
 template <typename T>
 constexpr bool kIsComplex =
@@ -118,7 +123,7 @@ struct TruncateDivF : DivF {
     if constexpr (std::is_integral<T>::value) {
       return TruncDivInt(a, b);
     } else {
-      return static_cast<T>(std::trunc(static_cast<Wide<T>>(a) / static_cast<Wide<T>>(b)));
+      return static_cast<T>(std::trunc(Quotient(a, b)));
     }
   }
 };
@@ -132,7 +137,7 @@ struct FloorDivF : IntDivCheck {
       }
       return q;
     } else {
-      return static_cast<T>(std::floor(static_cast<Wide<T>>(a) / static_cast<Wide<T>>(b)));
+      return static_cast<T>(std::floor(Quotient(a, b)));
     }
   }
   static constexpr double kCost = 8.0;
@@ -267,12 +272,17 @@ struct LogicalOrF : BoolOut {
   bool operator()(bool a, bool b) const { return a || b; }
 };
 
-using AddTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                          uint16_t, uint32_t, uint64_t, tstring, complex64, complex128>;
-using ArithTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                            uint16_t, uint32_t, uint64_t, complex64, complex128>;
-using EqualTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                            uint16_t, uint32_t, uint64_t, bool, tstring, complex64, complex128>;
+// bfloat16 computes each operation in float and rounds the result (Eigen's bfloat16
+// arithmetic, as TensorFlow's kernels run it): a scalar loop per type, no Eigen expression.
+using AddTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                          uint8_t, uint16_t, uint32_t, uint64_t, tstring, complex64, complex128>;
+using ArithTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                            uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
+using EqualTypes =
+    TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t, uint8_t, uint16_t,
+             uint32_t, uint64_t, bool, tstring, complex64, complex128>;
+using RealTypesBf16 = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                               uint8_t, uint16_t, uint32_t, uint64_t>;
 
 #define SG_BINARY_KERNEL(NAME, F, ...) \
   REGISTER_KERNEL_BUILDER(Name(NAME).Device(DEVICE_CPU), BinaryOp<F, __VA_ARGS__>)
@@ -281,25 +291,26 @@ SG_BINARY_KERNEL("Add", AddF, AddTypes);
 SG_BINARY_KERNEL("AddV2", AddF, ArithTypes);
 SG_BINARY_KERNEL("Sub", SubF, ArithTypes);
 SG_BINARY_KERNEL("Mul", MulF, ArithTypes);
-SG_BINARY_KERNEL("RealDiv", RealDivF, TypeList<float, double, half, complex64, complex128>);
+SG_BINARY_KERNEL("RealDiv", RealDivF,
+                 TypeList<float, double, half, bfloat16, complex64, complex128>);
 SG_BINARY_KERNEL("Div", DivF, ArithTypes);
-SG_BINARY_KERNEL("TruncateDiv", TruncateDivF, WideRealTypes);
-SG_BINARY_KERNEL("FloorDiv", FloorDivF, WideRealTypes);
-SG_BINARY_KERNEL("FloorMod", FloorModF, WideRealTypes);
+SG_BINARY_KERNEL("TruncateDiv", TruncateDivF, RealTypesBf16);
+SG_BINARY_KERNEL("FloorDiv", FloorDivF, RealTypesBf16);
+SG_BINARY_KERNEL("FloorMod", FloorModF, RealTypesBf16);
 SG_BINARY_KERNEL("TruncateMod", TruncateModF, TypeList<int32_t, int64_t, float, double, half>);
-SG_BINARY_KERNEL("Maximum", MaximumF, WideRealTypes);
-SG_BINARY_KERNEL("Minimum", MinimumF, WideRealTypes);
+SG_BINARY_KERNEL("Maximum", MaximumF, RealTypesBf16);
+SG_BINARY_KERNEL("Minimum", MinimumF, RealTypesBf16);
 SG_BINARY_KERNEL("Pow", PowF,
-                 TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, complex64,
-                          complex128>);
+                 TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                          complex64, complex128>);
 SG_BINARY_KERNEL("SquaredDifference", SquaredDifferenceF,
-                 TypeList<float, double, half, int32_t, int64_t, complex64, complex128>);
+                 TypeList<float, double, half, bfloat16, int32_t, int64_t, complex64, complex128>);
 SG_BINARY_KERNEL("Equal", EqualF, EqualTypes);
 SG_BINARY_KERNEL("NotEqual", NotEqualF, EqualTypes);
-SG_BINARY_KERNEL("Less", LessF, WideRealTypes);
-SG_BINARY_KERNEL("LessEqual", LessEqualF, WideRealTypes);
-SG_BINARY_KERNEL("Greater", GreaterF, WideRealTypes);
-SG_BINARY_KERNEL("GreaterEqual", GreaterEqualF, WideRealTypes);
+SG_BINARY_KERNEL("Less", LessF, RealTypesBf16);
+SG_BINARY_KERNEL("LessEqual", LessEqualF, RealTypesBf16);
+SG_BINARY_KERNEL("Greater", GreaterF, RealTypesBf16);
+SG_BINARY_KERNEL("GreaterEqual", GreaterEqualF, RealTypesBf16);
 SG_BINARY_KERNEL("LogicalAnd", LogicalAndF, TypeList<bool>);
 SG_BINARY_KERNEL("LogicalOr", LogicalOrF, TypeList<bool>);
 #undef SG_BINARY_KERNEL

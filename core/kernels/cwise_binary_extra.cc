@@ -11,10 +11,23 @@
 namespace sg {
 namespace {
 
+template <typename T>
+constexpr bool kIsComplexType =
+    std::is_same<T, complex64>::value || std::is_same<T, complex128>::value;
+
+// A complex x / y is x * conj(y) / |y|^2, as Eigen's vectorized complex division (TensorFlow's
+// Xdivy) computes it: x / 0 is NaN, not std::complex's infinity.
 struct XdivyF : BinaryFunctorBase {
   template <typename T>
   T operator()(T x, T y) const {
-    return x == T(0) ? T(0) : static_cast<T>(x / y);
+    if (x == T(0)) return T(0);
+    if constexpr (kIsComplexType<T>) {
+      const auto norm = y.real() * y.real() + y.imag() * y.imag();
+      return T((x.real() * y.real() + x.imag() * y.imag()) / norm,
+               (x.imag() * y.real() - x.real() * y.imag()) / norm);
+    } else {
+      return static_cast<T>(x / y);
+    }
   }
   static constexpr double kCost = 4.0;
 };
@@ -30,7 +43,11 @@ struct Xlog1pyF : BinaryFunctorBase {
   template <typename T>
   T operator()(T x, T y) const {
     if (x == T(0)) return T(0);
-    return static_cast<T>(x * static_cast<T>(std::log1p(static_cast<ComputeType<T>>(y))));
+    if constexpr (kIsComplexType<T>) {
+      return x * Eigen::numext::log1p(y);
+    } else {
+      return static_cast<T>(x * static_cast<T>(std::log1p(static_cast<ComputeType<T>>(y))));
+    }
   }
   static constexpr double kCost = 20.0;
 };
@@ -80,10 +97,14 @@ class ApproximateEqualOp : public OpKernel {
   float tolerance_ = 1e-5f;
 };
 
-#define SG_KERNEL(NAME, F)                                                                     \
-  REGISTER_KERNEL_BUILDER(                                                                     \
-      Name(NAME).Device(DEVICE_CPU).TypeConstraint("T", DataTypesOf(FloatTypesWithBf16())), \
-      BinaryOp<F, FloatTypesWithBf16>)
+// complex64 and complex128 as TensorFlow's: std::complex division and product, Eigen's complex
+// log1p (numext), which TensorFlow's kernels call.
+using ZeroGuardTypes = TypeList<float, double, half, bfloat16, complex64, complex128>;
+
+#define SG_KERNEL(NAME, F)                                                                 \
+  REGISTER_KERNEL_BUILDER(                                                                 \
+      Name(NAME).Device(DEVICE_CPU).TypeConstraint("T", DataTypesOf(ZeroGuardTypes())), \
+      BinaryOp<F, ZeroGuardTypes>)
 SG_KERNEL("Xdivy", XdivyF);
 SG_KERNEL("Xlogy", XlogyF);
 SG_KERNEL("Xlog1py", Xlog1pyF);

@@ -61,6 +61,46 @@ template <typename T>
 using ComputeType = std::conditional_t<
     std::is_same<T, half>::value || std::is_same<T, bfloat16>::value, float, T>;
 
+// A type list whose bfloat16 inputs run through the kernel's float instantiation: widened to
+// float, computed, rounded to bfloat16 once (to nearest even). Eigen evaluates TensorFlow's
+// bfloat16 expressions the same way, one function at a time (convert, compute in float, round),
+// so only an expression of several steps can differ, by the roundings between its steps. It adds
+// no instantiation of the functor, where a bfloat16 one would add an Eigen expression per op.
+template <typename List>
+struct Bf16ViaFloat {};
+
+template <typename L>
+struct Bf16Plan {
+  using list = L;
+  static constexpr bool kViaFloat = false;
+};
+template <typename L>
+struct Bf16Plan<Bf16ViaFloat<L>> {
+  using list = L;
+  static constexpr bool kViaFloat = true;
+};
+
+// out[i] = float(in[i]) and out[i] = bfloat16(in[i]) (round to nearest even), over the pool.
+inline void WidenBf16(const Eigen::ThreadPoolDevice& d, const bfloat16* in, float* out,
+                      int64_t n) {
+  d.parallelFor(n, Eigen::TensorOpCost(2, 4, 1), [in, out](Eigen::Index b, Eigen::Index e) {
+    for (Eigen::Index i = b; i < e; ++i) out[i] = static_cast<float>(in[i]);
+  });
+}
+inline void NarrowToBf16(const Eigen::ThreadPoolDevice& d, const float* in, bfloat16* out,
+                         int64_t n) {
+  d.parallelFor(n, Eigen::TensorOpCost(4, 2, 2), [in, out](Eigen::Index b, Eigen::Index e) {
+    for (Eigen::Index i = b; i < e; ++i) out[i] = static_cast<bfloat16>(in[i]);
+  });
+}
+// A float temp holding a bfloat16 tensor's values.
+inline absl::Status WidenBf16Tensor(OpKernelContext* ctx, const Tensor& in, Tensor* out) {
+  absl::Status s = ctx->allocate_temp(DT_FLOAT, in.shape(), out);
+  if (!s.ok()) return s;
+  WidenBf16(ctx->eigen_cpu_device(), in.data<bfloat16>(), out->data<float>(), in.NumElements());
+  return absl::OkStatus();
+}
+
 // INVALID_ARGUMENT naming the op and node.
 template <typename... Args>
 absl::Status KernelError(const OpKernel& k, const Args&... args) {
@@ -147,7 +187,8 @@ class BinaryOp : public OpKernel {
   bool incompatible_shape_error_ = true;
 };
 
-// y = F(x) element-wise, for the dtypes in `Types`; OutT is bool for predicates.
+// y = F(x) element-wise, for the dtypes in `Types` (a TypeList, or Bf16ViaFloat<TypeList> to run
+// bfloat16 through the float instantiation); OutT is bool for predicates.
 template <typename F, typename Types, bool kBoolOut = false>
 class UnaryOp : public OpKernel {
  public:
@@ -155,7 +196,14 @@ class UnaryOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
-    bool ok = DispatchTypes(Types(), x.dtype(), [&](auto tag) {
+    using Plan = Bf16Plan<Types>;
+    if constexpr (Plan::kViaFloat) {
+      if (x.dtype() == DT_BFLOAT16) {
+        ComputeBf16(ctx, x);
+        return;
+      }
+    }
+    bool ok = DispatchTypes(typename Plan::list(), x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       using Out = std::conditional_t<kBoolOut, bool, T>;
       Tensor* out = nullptr;
@@ -169,6 +217,29 @@ class UnaryOp : public OpKernel {
       F().template Run<T>(ctx->eigen_cpu_device(), in, out->flat<Out>());
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, x.dtype()));
+  }
+
+ private:
+  // bfloat16 through F's float instantiation, in place in a float temp.
+  void ComputeBf16(OpKernelContext* ctx, const Tensor& x) {
+    Tensor* out = nullptr;
+    if (kBoolOut) {
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
+    } else {
+      OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
+    }
+    const int64_t n = x.NumElements();
+    if (n == 0) return;
+    Tensor xf;
+    OP_REQUIRES_OK(ctx, WidenBf16Tensor(ctx, x, &xf));
+    const auto& d = ctx->eigen_cpu_device();
+    typename TTypes<float>::ConstFlat in(xf.data<float>(), n);
+    if constexpr (kBoolOut) {
+      F().template Run<float>(d, in, out->flat<bool>());
+    } else {
+      F().template Run<float>(d, in, xf.flat<float>());
+      NarrowToBf16(d, xf.data<float>(), out->data<bfloat16>(), n);
+    }
   }
 };
 

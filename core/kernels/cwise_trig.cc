@@ -1,6 +1,7 @@
 // Trigonometric and hyperbolic element-wise kernels: Sin, Cos, Tan, Atan, Sinh, Cosh (unary) and
 // Atan2 (binary, broadcasting). float and double use Eigen's functors (the vectorized sin and cos
-// where Eigen has them); half and bfloat16 compute in float and round once.
+// where Eigen has them); half and bfloat16 compute in float and round once; complex64 and
+// complex128 call std::complex's functions element by element.
 #include <cmath>
 
 #include "core/kernels/cwise_ops_common.h"
@@ -14,12 +15,32 @@ using In = typename TTypes<T>::ConstFlat;
 template <typename T>
 using OutF = typename TTypes<T>::Flat;
 
-// EigenOp<T> for float and double; FloatFn on the value widened to float for half and bfloat16.
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same<T, complex64>::value || std::is_same<T, complex128>::value;
+
+// y[i] = fn(x[i]) in a plain loop split over the pool (complex types: Eigen has no packet path
+// for them, and the loop costs less to compile than an Eigen expression).
+template <typename T, typename Fn>
+void ForEach(const Device& d, In<T> x, OutF<T> y, Fn fn) {
+  const T* in = x.data();
+  T* out = y.data();
+  d.parallelFor(x.size(), Eigen::TensorOpCost(sizeof(T), sizeof(T), 60),
+                [in, out, fn](Eigen::Index begin, Eigen::Index end) {
+                  for (Eigen::Index i = begin; i < end; ++i) out[i] = fn(in[i]);
+                });
+}
+
+// EigenOp<T> for float and double; FloatFn on the value widened to float for half and bfloat16;
+// FloatFn's std::complex overload for complex64 and complex128 (what Eigen's scalar functors
+// call for them in TensorFlow's kernels).
 #define SG_TRIG_UNARY(NAME, EIGEN_OP, FLOAT_FN)                                           \
   struct NAME {                                                                           \
     template <typename T>                                                                 \
     void Run(const Device& d, In<T> x, OutF<T> y) const {                                 \
-      if constexpr (!std::is_same<ComputeType<T>, T>::value) {                            \
+      if constexpr (kIsComplex<T>) {                                                      \
+        ForEach<T>(d, x, y, [](T v) { return FLOAT_FN(v); });                             \
+      } else if constexpr (!std::is_same<ComputeType<T>, T>::value) {                     \
         y.device(d) = x.unaryExpr(                                                        \
             [](T v) { return static_cast<T>(FLOAT_FN(static_cast<float>(v))); });         \
       } else {                                                                            \
@@ -50,13 +71,20 @@ struct Atan2F : BinaryFunctorBase {
   REGISTER_KERNEL_BUILDER(                                                                    \
       Name(NAME).Device(DEVICE_CPU).TypeConstraint("T", DataTypesOf(FloatTypesWithBf16())), \
       __VA_ARGS__)
-SG_KERNEL("Sin", UnaryOp<SinF, FloatTypesWithBf16>);
-SG_KERNEL("Cos", UnaryOp<CosF, FloatTypesWithBf16>);
-SG_KERNEL("Tan", UnaryOp<TanF, FloatTypesWithBf16>);
-SG_KERNEL("Atan", UnaryOp<AtanF, FloatTypesWithBf16>);
-SG_KERNEL("Sinh", UnaryOp<SinhF, FloatTypesWithBf16>);
-SG_KERNEL("Cosh", UnaryOp<CoshF, FloatTypesWithBf16>);
 SG_KERNEL("Atan2", BinaryOp<Atan2F, FloatTypesWithBf16>);
+#undef SG_KERNEL
+
+using TrigTypes = TypeList<float, double, half, bfloat16, complex64, complex128>;
+#define SG_KERNEL(NAME, F)                                                                        \
+  REGISTER_KERNEL_BUILDER(                                                                        \
+      Name(NAME).Device(DEVICE_CPU).TypeConstraint("T", DataTypesOf(TrigTypes())), \
+      UnaryOp<F, TrigTypes>)
+SG_KERNEL("Sin", SinF);
+SG_KERNEL("Cos", CosF);
+SG_KERNEL("Tan", TanF);
+SG_KERNEL("Atan", AtanF);
+SG_KERNEL("Sinh", SinhF);
+SG_KERNEL("Cosh", CoshF);
 #undef SG_KERNEL
 
 }  // namespace

@@ -2,7 +2,9 @@
 // log, tanh...), plus the activations Relu, Relu6, Elu, Selu, LeakyRelu, Softplus, Softsign.
 // Complex inputs run Eigen's scalar functions (numext::, which TensorFlow's kernels call too)
 // element by element in a plain loop over the pool: Eigen has no packet path for most of them,
-// and the loop costs far less to compile than an Eigen expression per op and dtype.
+// and the loop costs far less to compile than an Eigen expression per op and dtype. bfloat16
+// runs through the float instantiation (widened, computed, rounded once), except Softplus and
+// Softsign, whose scalar or short expressions take bfloat16 itself.
 #include <cmath>
 
 #include "core/kernels/cwise_ops_common.h"
@@ -157,12 +159,18 @@ struct SeluF {
   }
 };
 
-// log(1 + exp(x)) without overflow, with TensorFlow's thresholds.
+// log(1 + exp(x)) without overflow, with TensorFlow's thresholds. bfloat16 computes in float
+// with bfloat16's threshold (log(2^-7) + 2: x above 2.84 gives x itself, as TensorFlow's).
 struct SoftplusF {
   template <typename T>
   void Run(const Device& d, In<T> x, OutF<T> y) const {
-    using W = std::conditional_t<std::is_same<T, half>::value, float, T>;
-    const W threshold = std::log(std::numeric_limits<W>::epsilon()) + W(2);
+    using W = ComputeType<T>;
+    const W eps = std::is_same<T, bfloat16>::value
+                      ? static_cast<W>(Eigen::NumTraits<bfloat16>::epsilon())
+                      : std::numeric_limits<W>::epsilon();
+    const W threshold = std::is_same<T, bfloat16>::value
+                            ? static_cast<W>(static_cast<T>(std::log(eps))) + W(2)
+                            : std::log(eps) + W(2);
     Map<T>(d, x, y, [threshold](T v) {
       const W w = static_cast<W>(v);
       if (w > -threshold) return v;
@@ -231,7 +239,7 @@ struct LogicalNotF {
   }
 };
 
-// LeakyRelu carries its alpha attr.
+// LeakyRelu carries its alpha attr; bfloat16 runs through the float path (one rounding).
 class LeakyReluOp : public OpKernel {
  public:
   explicit LeakyReluOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -239,26 +247,46 @@ class LeakyReluOp : public OpKernel {
   }
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
+    const auto& d = ctx->eigen_cpu_device();
+    if (x.dtype() == DT_BFLOAT16) {
+      Tensor* out;
+      OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
+      const int64_t n = x.NumElements();
+      if (n == 0) return;
+      Tensor xf;
+      OP_REQUIRES_OK(ctx, WidenBf16Tensor(ctx, x, &xf));
+      Run<float>(d, xf.data<float>(), xf.data<float>(), n);
+      NarrowToBf16(d, xf.data<float>(), out->data<bfloat16>(), n);
+      return;
+    }
     bool ok = DispatchTypes(FloatTypes(), x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       Tensor* out;
       OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
       if (x.NumElements() == 0) return;
-      typename TTypes<T>::ConstFlat in(x.data<T>(), x.NumElements());
-      const T alpha = static_cast<T>(alpha_);
-      out->flat<T>().device(ctx->eigen_cpu_device()) = (in < T(0)).select(in * alpha, in);
+      Run<T>(d, x.data<T>(), out->data<T>(), x.NumElements());
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, x.dtype()));
   }
 
  private:
+  template <typename T>
+  void Run(const Device& d, const T* x, T* y, int64_t n) const {
+    typename TTypes<T>::ConstFlat in(x, n);
+    const T alpha = static_cast<T>(alpha_);
+    typename TTypes<T>::Flat(y, n).device(d) = (in < T(0)).select(in * alpha, in);
+  }
+
   float alpha_;
 };
 
-using SignedInts = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t>;
-using SignedWithComplex =
-    TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, complex64, complex128>;
-using FloatWithComplex = TypeList<float, double, half, complex64, complex128>;
+// bfloat16 runs through each functor's float instantiation (Bf16ViaFloat, cwise_ops_common.h).
+using Floats = Bf16ViaFloat<FloatTypes>;
+using SignedInts = Bf16ViaFloat<TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t>>;
+using SignedWithComplex = Bf16ViaFloat<
+    TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, complex64, complex128>>;
+using FloatWithComplex = Bf16ViaFloat<TypeList<float, double, half, complex64, complex128>>;
+using WideReals = Bf16ViaFloat<WideRealTypes>;
 
 #define SG_UNARY_KERNEL(NAME, F, ...) \
   REGISTER_KERNEL_BUILDER(Name(NAME).Device(DEVICE_CPU), UnaryOp<F, __VA_ARGS__>)
@@ -266,8 +294,9 @@ using FloatWithComplex = TypeList<float, double, half, complex64, complex128>;
 SG_UNARY_KERNEL("Neg", NegF, SignedWithComplex);
 SG_UNARY_KERNEL("Abs", AbsF, SignedInts);
 SG_UNARY_KERNEL("Square", SquareF,
-                TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                         uint16_t, uint32_t, uint64_t, complex64, complex128>);
+                Bf16ViaFloat<TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t,
+                                      uint8_t, uint16_t, uint32_t, uint64_t, complex64,
+                                      complex128>>);
 SG_UNARY_KERNEL("Sqrt", SqrtF, FloatWithComplex);
 SG_UNARY_KERNEL("Rsqrt", RsqrtF, FloatWithComplex);
 SG_UNARY_KERNEL("Exp", ExpF, FloatWithComplex);
@@ -278,22 +307,21 @@ SG_UNARY_KERNEL("Sigmoid", SigmoidF, FloatWithComplex);
 SG_UNARY_KERNEL("Reciprocal", ReciprocalF, FloatWithComplex);
 SG_UNARY_KERNEL("Inv", ReciprocalF, FloatWithComplex);
 SG_UNARY_KERNEL("Sign", SignF, SignedWithComplex);
-SG_UNARY_KERNEL("Erf", ErfF, FloatTypes);
-SG_UNARY_KERNEL("Erfc", ErfcF, FloatTypes);
-SG_UNARY_KERNEL("Floor", FloorF, FloatTypes);
-SG_UNARY_KERNEL("Ceil", CeilF, FloatTypes);
+SG_UNARY_KERNEL("Erf", ErfF, Floats);
+SG_UNARY_KERNEL("Erfc", ErfcF, Floats);
+SG_UNARY_KERNEL("Floor", FloorF, Floats);
+SG_UNARY_KERNEL("Ceil", CeilF, Floats);
 SG_UNARY_KERNEL("Round", RoundF, SignedInts);
-SG_UNARY_KERNEL("Relu", ReluF, WideRealTypes);
-SG_UNARY_KERNEL("Relu6", Relu6F, WideRealTypes);
-SG_UNARY_KERNEL("Elu", EluF, FloatTypes);
-SG_UNARY_KERNEL("Selu", SeluF, FloatTypes);
-SG_UNARY_KERNEL("Softplus", SoftplusF, FloatTypes);
+SG_UNARY_KERNEL("Relu", ReluF, WideReals);
+SG_UNARY_KERNEL("Relu6", Relu6F, WideReals);
+SG_UNARY_KERNEL("Elu", EluF, Floats);
+SG_UNARY_KERNEL("Selu", SeluF, Floats);
+SG_UNARY_KERNEL("Softplus", SoftplusF, FloatTypesWithBf16);
 SG_UNARY_KERNEL("Softsign", SoftsignF, FloatTypesWithBf16);
 SG_UNARY_KERNEL("LogicalNot", LogicalNotF, TypeList<bool>);
-REGISTER_KERNEL_BUILDER(Name("IsNan").Device(DEVICE_CPU), UnaryOp<IsNanF, FloatTypes, true>);
-REGISTER_KERNEL_BUILDER(Name("IsInf").Device(DEVICE_CPU), UnaryOp<IsInfF, FloatTypes, true>);
-REGISTER_KERNEL_BUILDER(Name("IsFinite").Device(DEVICE_CPU),
-                        UnaryOp<IsFiniteF, FloatTypes, true>);
+REGISTER_KERNEL_BUILDER(Name("IsNan").Device(DEVICE_CPU), UnaryOp<IsNanF, Floats, true>);
+REGISTER_KERNEL_BUILDER(Name("IsInf").Device(DEVICE_CPU), UnaryOp<IsInfF, Floats, true>);
+REGISTER_KERNEL_BUILDER(Name("IsFinite").Device(DEVICE_CPU), UnaryOp<IsFiniteF, Floats, true>);
 REGISTER_KERNEL_BUILDER(Name("LeakyRelu").Device(DEVICE_CPU), LeakyReluOp);
 #undef SG_UNARY_KERNEL
 

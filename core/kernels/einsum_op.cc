@@ -16,7 +16,9 @@
 namespace sg {
 namespace {
 
-using EinsumTypes = TypeList<float, double, half, int32_t, int64_t, complex64, complex128>;
+// bfloat16 sums and multiplies in float (BatchedMatMul; Rearrange's sums below).
+using EinsumTypes =
+    TypeList<float, double, half, bfloat16, int32_t, int64_t, complex64, complex128>;
 
 // `t` (one label per dim) as a dense tensor whose dims are the labels `keep`, in that order:
 // the diagonal taken for a repeated label, every label of t not in `keep` summed over. *out is t
@@ -66,10 +68,60 @@ absl::Status Rearrange(OpKernelContext* ctx, const Tensor& t, const std::vector<
   SG_RETURN_IF_ERROR(ctx->allocate_temp(t.dtype(), TensorShape({n_out * reduced}), &tmp));
   CopyStrided(d, t.dtype(), shape, t.raw_data(), 0, view_strides, tmp.raw_data(), 0,
               RowMajorStrides(shape));
+  if (t.dtype() == DT_BFLOAT16) {  // summed in float, rounded once
+    Tensor wide, sum;
+    SG_RETURN_IF_ERROR(WidenBf16Tensor(ctx, tmp, &wide));
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, TensorShape({n_out}), &sum));
+    ReducePass<ReduceKind::kSum, float>(*d, wide.data<float>(), sum.data<float>(), n_out,
+                                        reduced, 1);
+    NarrowToBf16(*d, sum.data<float>(), out->data<bfloat16>(), n_out);
+    return absl::OkStatus();
+  }
   DispatchTypes(EinsumTypes(), t.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    ReducePass<ReduceKind::kSum, T>(*d, tmp.data<T>(), out->data<T>(), n_out, reduced, 1);
+    if constexpr (!std::is_same<T, bfloat16>::value) {
+      ReducePass<ReduceKind::kSum, T>(*d, tmp.data<T>(), out->data<T>(), n_out, reduced, 1);
+    }
   });
+  return absl::OkStatus();
+}
+
+// BatchedMatMul (matmul_op.h) for bfloat16 as TensorFlow's Einsum computes it: in bfloat16
+// itself (its Einsum skips the float conversion its BatchMatMul kernels do), k in increasing
+// order, the partial sum rounded to bfloat16 after each step. A single product runs Eigen's
+// vectorized contraction, whose bfloat16 multiply-add is one float a * b + acc rounded once; a
+// batch runs Eigen's scalar product per matrix, which rounds a * b first too. A scalar loop over
+// the pool (bfloat16 products are rare; no GEMM is instantiated for them).
+absl::Status BatchedMatMulBf16(OpKernelContext* ctx, const Tensor& a, const Tensor& b,
+                               absl::Span<const int64_t> a_index,
+                               absl::Span<const int64_t> b_index, int64_t m, int64_t k,
+                               int64_t n, bool adj_a, bool adj_b, Tensor* c) {
+  const int64_t nb = static_cast<int64_t>(a_index.size());
+  if (c->NumElements() == 0) return absl::OkStatus();
+  const bfloat16* pa = a.data<bfloat16>();
+  const bfloat16* pb = b.data<bfloat16>();
+  bfloat16* pc = c->data<bfloat16>();
+  // Element (i, l) of matrix a: [m, k] row-major, or [k, m] when adj_a; b likewise.
+  const int64_t a_row = adj_a ? 1 : k, a_col = adj_a ? m : 1;
+  const int64_t b_row = adj_b ? 1 : n, b_col = adj_b ? k : 1;
+  const bool fused = nb == 1;
+  ctx->eigen_cpu_device().parallelFor(
+      nb * m * n, Eigen::TensorOpCost(4.0 * k, 2, 4.0 * k),
+      [&](Eigen::Index begin, Eigen::Index end) {
+        for (Eigen::Index e = begin; e < end; ++e) {
+          const int64_t batch = e / (m * n), i = (e / n) % m, j = e % n;
+          const bfloat16* ma = pa + a_index[batch] * m * k;
+          const bfloat16* mb = pb + b_index[batch] * k * n;
+          bfloat16 acc(0.0f);
+          for (int64_t l = 0; l < k; ++l) {
+            const float x = static_cast<float>(ma[i * a_row + l * a_col]);
+            const float y = static_cast<float>(mb[l * b_row + j * b_col]);
+            const float prod = fused ? x * y : static_cast<float>(static_cast<bfloat16>(x * y));
+            acc = static_cast<bfloat16>(static_cast<float>(acc) + prod);
+          }
+          pc[e] = acc;
+        }
+      });
   return absl::OkStatus();
 }
 
@@ -182,8 +234,9 @@ class EinsumOp final : public OpKernel {
     }
     Tensor* dst = direct ? out : &r;
     if (dst->NumElements() > 0) {
-      s = swap ? BatchedMatMul(ctx, pb, pa, index_b, index_a, nn, k, m, !adj_b, !adj_a, dst)
-               : BatchedMatMul(ctx, pa, pb, index_a, index_b, m, k, nn, adj_a, adj_b, dst);
+      auto mul = dtype == DT_BFLOAT16 ? BatchedMatMulBf16 : BatchedMatMul;
+      s = swap ? mul(ctx, pb, pa, index_b, index_a, nn, k, m, !adj_b, !adj_a, dst)
+               : mul(ctx, pa, pb, index_a, index_b, m, k, nn, adj_a, adj_b, dst);
       OP_REQUIRES_OK(ctx, s);
     }
     if (direct) return;

@@ -1,7 +1,7 @@
 // MatMul, BatchMatMul and BatchMatMulV2. Large products go through Eigen's tensor contraction on
 // the intra-op pool (the multithreaded blocked GEMM TensorFlow itself uses); batches of small
-// matrices run one matrix per task with a single-threaded Eigen product. Half is computed in
-// float. Complex products always take the single-threaded product (a batch still spreads over
+// matrices run one matrix per task with a single-threaded Eigen product. Half and bfloat16 are
+// computed in float, int16 in int32. Complex products always take the single-threaded product (a batch still spreads over
 // the pool): the threaded contraction is the costliest template here to compile, and real
 // models rarely multiply large complex matrices.
 #include "core/kernels/matmul_op.h"
@@ -73,29 +73,42 @@ void MatMulOne(const Device& d, bool threaded, const T* a, const T* b, T* c, int
   }
 }
 
-// Computes in float for half inputs: converts a and b, multiplies, converts back.
+// The type a product of T is computed in: float for half and bfloat16 (Eigen's product of them,
+// which TensorFlow's kernels run, accumulates in float too), int32 for int16 (the sums wrap
+// around to the same int16 values as int16 arithmetic), T itself otherwise. One GEMM per compute
+// type, none for the narrow types.
+template <typename T>
+using MatMulComputeType = std::conditional_t<
+    std::is_same<T, half>::value || std::is_same<T, bfloat16>::value, float,
+    std::conditional_t<std::is_same<T, int16_t>::value, int32_t, T>>;
+
+// Converts a and b to the compute type, multiplies (fn), converts the product back.
 template <typename T, typename Fn>
 absl::Status WithComputeType(OpKernelContext* ctx, const Tensor& a, const Tensor& b, Tensor* out,
                              Fn fn) {
-  if constexpr (std::is_same<T, half>::value) {
+  using C = MatMulComputeType<T>;
+  if constexpr (!std::is_same<C, T>::value) {
+    constexpr DataType kC = DataTypeToEnum<C>::value;
     Tensor fa, fb, fo;
-    SG_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, a.shape(), &fa));
-    SG_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, b.shape(), &fb));
-    SG_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, out->shape(), &fo));
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(kC, a.shape(), &fa));
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(kC, b.shape(), &fb));
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(kC, out->shape(), &fo));
     const auto& d = ctx->eigen_cpu_device();
-    if (a.NumElements() > 0) fa.flat<float>().device(d) = a.flat<half>().template cast<float>();
-    if (b.NumElements() > 0) fb.flat<float>().device(d) = b.flat<half>().template cast<float>();
-    fn(fa.data<float>(), fb.data<float>(), fo.data<float>());
-    if (out->NumElements() > 0) {
-      out->flat<half>().device(d) = fo.flat<float>().template cast<half>();
-    }
+    if (a.NumElements() > 0) fa.flat<C>().device(d) = a.flat<T>().template cast<C>();
+    if (b.NumElements() > 0) fb.flat<C>().device(d) = b.flat<T>().template cast<C>();
+    fn(fa.data<C>(), fb.data<C>(), fo.data<C>());
+    if (out->NumElements() > 0) out->flat<T>().device(d) = fo.flat<C>().template cast<T>();
   } else {
     fn(a.data<T>(), b.data<T>(), out->data<T>());
   }
   return absl::OkStatus();
 }
 
-using MatMulTypes = TypeList<float, double, half, int32_t, int64_t, complex64, complex128>;
+using MatMulTypes =
+    TypeList<float, double, half, bfloat16, int32_t, int64_t, complex64, complex128>;
+// BatchMatMulV2 (and the products Einsum asks for) also take int16, as TensorFlow's kernel does.
+using BatchedMatMulTypes =
+    TypeList<float, double, half, bfloat16, int32_t, int64_t, int16_t, complex64, complex128>;
 
 // `t` with each complex element conjugated (a new buffer), or `t` itself for a real dtype: the
 // adjoint that BatchMatMul's adj_x / adj_y ask for is the conjugate transpose.
@@ -239,7 +252,7 @@ absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& 
                            int64_t m, int64_t k, int64_t n, bool adj_a, bool adj_b, Tensor* c) {
   const int64_t nb = static_cast<int64_t>(a_index.size());
   absl::Status status;
-  bool ok = DispatchTypes(MatMulTypes(), a.dtype(), [&](auto tag) {
+  bool ok = DispatchTypes(BatchedMatMulTypes(), a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if (c->NumElements() == 0) return;
     status = WithComputeType<T>(ctx, a, b, c, [&](auto* pa, auto* pb, auto* pc) {

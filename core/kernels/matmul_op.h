@@ -14,8 +14,8 @@ namespace sg {
 // For each i in [0, a_index.size()): matrix i of `c` = op(matrix a_index[i] of `a`) *
 // op(matrix b_index[i] of `b`), where `a` holds contiguous row-major [m, k] matrices ([k, m]
 // when adj_a), `b` [k, n] matrices ([n, k] when adj_b) and `c` [m, n] matrices; the index lists
-// have one entry per matrix of `c`. a, b and c share one dtype: float, double, half (computed in
-// float), int32, int64, complex64 or complex128 (adj_a / adj_b transpose only: a caller that
+// have one entry per matrix of `c`. a, b and c share one dtype: float, double, half or bfloat16
+// (computed in float), int16 (computed in int32), int32, int64, complex64 or complex128 (adj_a / adj_b transpose only: a caller that
 // wants the adjoint conjugates first); UNIMPLEMENTED for another. Runs on ctx's intra-op pool.
 // Which matrix of a and of b each matrix of a batch of shape `batch` reads, when the batch
 // dims a_batch and b_batch broadcast (numpy-style, aligned from the right) to `batch`.

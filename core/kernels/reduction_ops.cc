@@ -4,8 +4,8 @@
 namespace sg {
 namespace {
 
-using SumTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                          uint16_t, uint32_t, uint64_t, complex64, complex128>;
+using SumTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                          uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
 
 REGISTER_KERNEL_BUILDER(Name("Sum").Device(DEVICE_CPU),
                         ReductionOp<ReduceKind::kSum, SumTypes>);

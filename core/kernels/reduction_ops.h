@@ -3,7 +3,7 @@
 // The input's dims are folded (size-1 dims dropped, neighbours that are both reduced or both kept
 // merged) into alternating kept/reduced groups. Each reduced group is then one Eigen reduction
 // over a [A, B, C] view (B reduced), in one of four shapes (full, inner, outer, middle), on the
-// intra-op pool. Half and the narrow integer types accumulate in float / int32.
+// intra-op pool. Half, bfloat16 and the narrow integer types accumulate in float / int32.
 #ifndef SG_CORE_KERNELS_REDUCTION_OPS_H_
 #define SG_CORE_KERNELS_REDUCTION_OPS_H_
 
@@ -68,9 +68,11 @@ T ReduceIdentity() {
   return T(0);
 }
 
+// Half and bfloat16 accumulate in float (TensorFlow's reductions do, through Eigen's reducers),
+// the narrow integers in int32.
 template <typename T>
 using AccumulateType = std::conditional_t<
-    std::is_same<T, half>::value, float,
+    std::is_same<T, half>::value || std::is_same<T, bfloat16>::value, float,
     std::conditional_t<std::is_integral<T>::value && !std::is_same<T, bool>::value &&
                            (sizeof(T) < 4),
                        int32_t, T>>;

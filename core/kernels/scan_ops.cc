@@ -1,6 +1,6 @@
 // Scans along one axis, with the exclusive and reverse attrs (exclusive writes the value before
 // each step; reverse scans from the end):
-//   Cumsum and Cumprod, real and complex types (half accumulates in float);
+//   Cumsum and Cumprod, real and complex types (half and bfloat16 accumulate in float);
 //   CumulativeLogsumexp, as TensorFlow's CPU kernel: the step is acc = hi + log1p(exp(lo - hi))
 //   with lo = min(acc, x), hi = max(acc, x), or hi itself when hi is -inf, starting from -inf, in
 //   T itself (half and bfloat16 round after each operation). min and max keep their first
@@ -51,7 +51,8 @@ class ScanOp final : public OpKernel {
     const int64_t len = rank == 0 ? 1 : x.dim_size(axis);
     auto run = [&](auto tag) {
       using T = decltype(tag);
-      using Acc = std::conditional_t<S != Scan::kLogSumExp && std::is_same<T, half>::value,
+      using Acc = std::conditional_t<S != Scan::kLogSumExp && (std::is_same<T, half>::value ||
+                                                               std::is_same<T, bfloat16>::value),
                                      float, T>;
       Tensor* out;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
@@ -87,8 +88,8 @@ class ScanOp final : public OpKernel {
             }
           });
     };
-    using SumTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                              uint16_t, uint32_t, uint64_t, complex64, complex128>;
+    using SumTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                              uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
     bool ok;
     if constexpr (S == Scan::kLogSumExp) {
       ok = DispatchTypes(FloatTypesWithBf16(), x.dtype(), run);

@@ -143,8 +143,9 @@ class AddNOp final : public OpKernel {
       ctx->set_output(0, first);
       return;
     }
-    using AddNTypes = TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint8_t,
-                               uint16_t, uint32_t, uint64_t, complex64, complex128>;
+    // bfloat16 rounds after each addition, as TensorFlow's sum expression in T does.
+    using AddNTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                               uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
     bool ok = DispatchTypes(AddNTypes(), first.dtype(), [&](auto tag) {
       using T = decltype(tag);
       Tensor* out;
@@ -166,7 +167,23 @@ class AddNOp final : public OpKernel {
   }
 };
 
-// min(max(t, lo), hi) with TensorFlow's order: where lo > hi the result is lo.
+// min(max(t, lo), hi) with TensorFlow's order: where lo > hi the result is lo. A complex number
+// clips its real and imaginary parts separately (the bounds are a box in the plane), as
+// TensorFlow's kernel does.
+template <typename T>
+T ClipValue(T v, T lo, T hi) {
+  if constexpr (std::is_same<T, complex64>::value || std::is_same<T, complex128>::value) {
+    return T(ClipValue(v.real(), lo.real(), hi.real()), ClipValue(v.imag(), lo.imag(), hi.imag()));
+  } else {
+    if (hi < v) v = hi;
+    if (v < lo) v = lo;
+    return v;
+  }
+}
+
+using ClipTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                           uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
+
 class ClipByValueOp final : public OpKernel {
  public:
   explicit ClipByValueOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -185,7 +202,7 @@ class ClipByValueOp final : public OpKernel {
                             t.shape().DebugString(), ", clip_value_min ",
                             lo.shape().DebugString(), ", clip_value_max ",
                             hi.shape().DebugString()));
-    bool ok = DispatchTypes(WideRealTypes(), t.dtype(), [&](auto tag) {
+    bool ok = DispatchTypes(ClipTypes(), t.dtype(), [&](auto tag) {
       using T = decltype(tag);
       Tensor* out;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, t.shape(), &out));
@@ -198,11 +215,7 @@ class ClipByValueOp final : public OpKernel {
           t.NumElements(), Eigen::TensorOpCost(3 * sizeof(T), sizeof(T), 2),
           [&](Eigen::Index begin, Eigen::Index end) {
             for (Eigen::Index i = begin; i < end; ++i) {
-              T v = pt[i];
-              const T h = ph[i * sh], l = pl[i * sl];
-              if (h < v) v = h;
-              if (v < l) v = l;
-              po[i] = v;
+              po[i] = ClipValue(pt[i], pl[i * sl], ph[i * sh]);
             }
           });
     });

@@ -7,8 +7,18 @@
 namespace sg {
 namespace {
 
-using RangeTypes =
-    TypeList<float, double, half, int32_t, int64_t, int8_t, int16_t, uint16_t, uint32_t>;
+using RangeTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
+                            uint16_t, uint32_t>;
+
+// A value as StrCat prints it: narrow integers as numbers, bfloat16 as float.
+template <typename T>
+auto Printable(T v) {
+  if constexpr (std::is_same<T, bfloat16>::value) {
+    return static_cast<float>(v);
+  } else {
+    return +v;
+  }
+}
 
 class RangeOp final : public OpKernel {
  public:
@@ -28,15 +38,16 @@ class RangeOp final : public OpKernel {
       const W start = static_cast<W>(ctx->input(0).data<T>()[0]);
       const W limit = static_cast<W>(ctx->input(1).data<T>()[0]);
       const W delta = static_cast<W>(ctx->input(2).data<T>()[0]);
-      OP_REQUIRES(ctx, delta != W(0), KernelError(*this, "Requires delta != 0: ", +delta));
+      OP_REQUIRES(ctx, delta != W(0),
+                  KernelError(*this, "Requires delta != 0: ", Printable(delta)));
       if (delta > W(0)) {
         OP_REQUIRES(ctx, start <= limit,
-                    KernelError(*this, "Requires start <= limit when delta > 0: ", +start, "/",
-                                +limit));
+                    KernelError(*this, "Requires start <= limit when delta > 0: ",
+                                Printable(start), "/", Printable(limit)));
       } else {
         OP_REQUIRES(ctx, start >= limit,
-                    KernelError(*this, "Requires start >= limit when delta < 0: ", +start, "/",
-                                +limit));
+                    KernelError(*this, "Requires start >= limit when delta < 0: ",
+                                Printable(start), "/", Printable(limit)));
       }
       int64_t size;
       if constexpr (std::is_integral<W>::value) {
@@ -44,7 +55,8 @@ class RangeOp final : public OpKernel {
         const int64_t step = std::abs(static_cast<int64_t>(delta));
         size = (span + step - 1) / step;
       } else {
-        const W n = std::ceil(std::abs((limit - start) / delta));
+        // In T, as TensorFlow computes the size (bfloat16 rounds the quotient first).
+        const W n = Eigen::numext::ceil(Eigen::numext::abs((limit - start) / delta));
         OP_REQUIRES(ctx, n <= static_cast<W>(std::numeric_limits<int32_t>::max()) * 64,
                     KernelError(*this, "Requires ((limit - start) / delta) <= 2^37"));
         size = static_cast<int64_t>(n);

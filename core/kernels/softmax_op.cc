@@ -1,6 +1,6 @@
 // Softmax and LogSoftmax over the last axis, stable: the row's maximum is subtracted before exp.
-// Rows are spread over the intra-op pool; each row is vectorized by Eigen. Half is computed in
-// float.
+// Rows are spread over the intra-op pool; each row is vectorized by Eigen. Half and bfloat16 are
+// computed in float (one code path with float's) and rounded once.
 #include <vector>
 
 #include "core/kernels/cwise_ops_common.h"
@@ -20,9 +20,9 @@ class SoftmaxOp final : public OpKernel {
                             logits.shape().DebugString()));
     const int64_t cols = logits.dim_size(logits.dims() - 1);
     const int64_t rows = cols == 0 ? 0 : logits.NumElements() / cols;
-    bool ok = DispatchTypes(FloatTypes(), logits.dtype(), [&](auto tag) {
+    bool ok = DispatchTypes(FloatTypesWithBf16(), logits.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      using W = std::conditional_t<std::is_same<T, half>::value, float, T>;
+      using W = ComputeType<T>;
       using Row = Eigen::Array<W, Eigen::Dynamic, 1>;
       Tensor* out;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, logits.shape(), &out));

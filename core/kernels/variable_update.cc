@@ -47,6 +47,7 @@ bool DispatchArithmetic(DataType dt, Fn&& fn) {
   switch (dt) {
     case DT_COMPLEX64: fn(complex64{}); return true;
     case DT_COMPLEX128: fn(complex128{}); return true;
+    case DT_BFLOAT16: fn(bfloat16{}); return true;  // rounds each sum, as TensorFlow's
     default: return false;
   }
 }

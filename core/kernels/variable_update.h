@@ -30,7 +30,7 @@ absl::Status ApplyDenseUpdate(OpKernelContext* ctx, DenseUpdate op, const Tensor
                               Tensor* var);
 
 // The dtypes ApplyDenseUpdate supports, for the TypeConstraint of the kernels that call it: a
-// dtype the op allows beyond these (bfloat16, the quantized types) then fails at kernel creation.
+// dtype the op allows beyond these (the quantized types) then fails at kernel creation.
 const std::vector<DataType>& DenseUpdateTypes();
 
 // Makes *var's buffer one that no other tensor shares (copying the contents when a snapshot

@@ -444,13 +444,13 @@ TEST(OpDefs, ADtypeTensorFlowAllowsWithoutAnSgKernelFailsBeforeRunningNamingTheN
       {{Placeholder("x", DT_QINT8), MakeNode("w", "Where", {"x"}, {{"T", DT_QINT8}})},
        "No registered kernel for op Where on CPU with attrs {T=qint8} (node 'w')"},
       {{[] {
-          NodeDef v = MakeNode("v", "VariableV2", {}, {{"dtype", DT_BFLOAT16}});
+          NodeDef v = MakeNode("v", "VariableV2", {}, {{"dtype", DT_QINT8}});
           (*v.mutable_attr())["shape"].mutable_shape();
           return v;
         }(),
-        Placeholder("d", DT_BFLOAT16),
-        MakeNode("add", "AssignAdd", {"v", "d"}, {{"T", DT_BFLOAT16}})},
-       "No registered kernel for op AssignAdd on CPU with attrs {T=bfloat16} (node 'add')"},
+        Placeholder("d", DT_QINT8),
+        MakeNode("add", "AssignAdd", {"v", "d"}, {{"T", DT_QINT8}})},
+       "No registered kernel for op AssignAdd on CPU with attrs {T=qint8} (node 'add')"},
   };
   for (const Case& c : cases) {
     const std::string fetch = c.nodes.back().name();
