@@ -120,7 +120,8 @@ func (g *Graph) Output(name string) (Output, error) {
 // TensorFlow's (*Graph).AddGradients: the partial derivatives d(y[0] + y[1] + ...)/dx[i], each
 // weighted by dx (the gradients flowing into each y; nil means ones), built from TensorFlow's
 // gradient formulas under the name scope prefix ("gradients", "gradients_1" ... when empty). It
-// returns one output per x, of x's dtype and shape.
+// returns one output per x, of x's dtype and shape; the zero Output (Op nil) for an x that a y
+// reaches only through ops without a gradient (StopGradient, integers...).
 //
 // Errors: InvalidArgument for an output of another graph, a prefix that already names an
 // operation, or len(dx) != len(y); an error naming the op for an op on the path from x to y
@@ -167,6 +168,9 @@ func (g *Graph) AddGradients(prefix string, y []Output, x []Output, dx []Output)
 	}
 	grads := make([]Output, len(x))
 	for i := range x {
+		if out[2*i] == 0 {
+			continue // no gradient reaches x[i]
+		}
 		op := &Operation{g: g, c: capi.SwigcptrStruct_SS_SG_Operation(uintptr(out[2*i]))}
 		grads[i] = Output{Op: op, Index: int(out[2*i+1])}
 	}

@@ -182,6 +182,25 @@ func TestAdamReachesTensorFlowsHeldOutDigitsAccuracy(t *testing.T) {
 	}
 }
 
+func TestAddGradientsGivesTheZeroOutputWhereNoGradientFlows(t *testing.T) {
+	g := NewGraph()
+	defer g.Close()
+	b := trainer{t, g}
+	x1 := b.op("Placeholder", "a", map[string]any{"dtype": Float})
+	x2 := b.op("Placeholder", "b", map[string]any{"dtype": Float})
+	y := b.op("AddV2", "y", nil, x1, b.op("StopGradient", "stop", nil, x2))
+	grads, err := g.AddGradients("", []Output{y}, []Output{x1, x2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grads[0].Op == nil || grads[0].DataType() != Float {
+		t.Fatalf("d y / d a: %v", grads[0])
+	}
+	if grads[1].Op != nil {
+		t.Fatalf("d y / d b through StopGradient: got %v, want the zero Output", grads[1])
+	}
+}
+
 func TestAddGradientsRefusesOutputsOfAnotherGraph(t *testing.T) {
 	g, other := NewGraph(), NewGraph()
 	defer g.Close()

@@ -96,7 +96,8 @@ public final class Graph implements AutoCloseable {
    * TensorFlow's {@code Graph.addGradients}: the partial derivatives d(y_0 + y_1 + ...)/dx_i,
    * each weighted by {@code dx} (the gradients flowing into each y; null means ones), built from
    * TensorFlow's gradient formulas under the name scope {@code prefix} ("gradients",
-   * "gradients_1" ... when null or empty). Returns one output per x, of x's dtype and shape.
+   * "gradients_1" ... when null or empty). Returns one output per x, of x's dtype and shape; null
+   * for an x that a y reaches only through ops without a gradient (StopGradient, integers...).
    *
    * <p>Errors: InvalidArgumentException for an x or y of another graph, a prefix that already
    * names an operation, dx of the wrong count; a {@link SgException} naming the op for an op on
@@ -114,7 +115,7 @@ public final class Graph implements AutoCloseable {
                               dx == null ? new long[0] : pairs(dx), out);
       Output[] grads = new Output[x.length];
       for (int i = 0; i < x.length; ++i) {
-        grads[i] = new Operation(this, out[2 * i]).output((int) out[2 * i + 1]);
+        grads[i] = out[2 * i] == 0 ? null : new Operation(this, out[2 * i]).output((int) out[2 * i + 1]);
       }
       return grads;
     } finally {

@@ -174,6 +174,18 @@ class TrainDigitsTest {
   }
 
   @Test
+  void anXReachedOnlyThroughStopGradientGetsNull() {
+    try (Graph g = new Graph()) {
+      Output a = g.opBuilder("Placeholder", "a").setAttr("dtype", DataType.FLOAT).build().output(0);
+      Output b = g.opBuilder("Placeholder", "b").setAttr("dtype", DataType.FLOAT).build().output(0);
+      Output y = op(g, "AddV2", "y", a, op(g, "StopGradient", "stop", b));
+      Output[] grads = g.addGradients(y, new Output[] {a, b});
+      assertEquals(DataType.FLOAT, grads[0].dataType());
+      assertEquals(null, grads[1]);
+    }
+  }
+
+  @Test
   void outputsOfAnotherGraphAreRefused() {
     try (Graph g = new Graph(); Graph other = new Graph()) {
       Output x = g.opBuilder("Placeholder", "x").setAttr("dtype", DataType.FLOAT).build().output(0);
