@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "core/framework/op_kernel.h"
 #include "core/framework/tensor.h"
 
@@ -69,7 +70,10 @@ class LockedVariables {
   // FAILED_PRECONDITION for an uninitialized variable (TensorFlow's "Attempting to use
   // uninitialized variables" message), NOT_FOUND for a resource that does not exist,
   // INVALID_ARGUMENT for a resource of another dtype. On error nothing stays locked.
-  absl::Status Lock(OpKernelContext* ctx, const std::vector<int>& inputs, DataType dtype);
+  // (Clang's thread-safety analysis cannot follow a set of locks sized at run time: Lock and
+  // UnlockAll are not analysed.)
+  absl::Status Lock(OpKernelContext* ctx, const std::vector<int>& inputs, DataType dtype)
+      ABSL_NO_THREAD_SAFETY_ANALYSIS;
 
   // The tensor of the k-th variable of `inputs`; valid while locked. Call EnsureUnshared on it
   // before writing.
@@ -79,7 +83,7 @@ class LockedVariables {
   absl::Status EnsureAllUnshared(OpKernelContext* ctx);
 
  private:
-  void UnlockAll();
+  void UnlockAll() ABSL_NO_THREAD_SAFETY_ANALYSIS;
 
   std::vector<std::shared_ptr<Var>> vars_;  // keeps resource variables alive
   std::vector<absl::Mutex*> locked_;
