@@ -15,7 +15,14 @@ GradRegistry* GradRegistry::Global() {
 
 bool GradRegistry::Register(const std::string& op, GradFunc fn) {
   absl::MutexLock lock(&mu_);
-  return fns_.emplace(op, std::move(fn)).second;
+  const bool added = fns_.emplace(op, std::move(fn)).second;
+  if (!added) duplicates_.push_back(op);
+  return added;
+}
+
+std::vector<std::string> GradRegistry::Duplicates() const {
+  absl::MutexLock lock(&mu_);
+  return duplicates_;
 }
 
 const GradFunc* GradRegistry::Lookup(absl::string_view op) const {

@@ -140,15 +140,19 @@ class GradRegistry {
  public:
   static GradRegistry* Global();
   // Registers `fn` for `op`; an empty fn declares that no gradient flows through `op`.
-  // Returns false (and keeps the first) on a second registration.
+  // Returns false (and keeps the first) on a second registration, which Duplicates() lists.
   bool Register(const std::string& op, GradFunc fn);
   // The entry for `op`: nullptr when none is registered; an empty function for "no gradient".
   const GradFunc* Lookup(absl::string_view op) const;
   std::vector<std::string> ListOps() const;
+  // The ops registered more than once (a second file's registration is ignored, so two
+  // families claiming one op is a mistake a test must catch).
+  std::vector<std::string> Duplicates() const;
 
  private:
   mutable absl::Mutex mu_;
   std::map<std::string, GradFunc, std::less<>> fns_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::string> duplicates_ ABSL_GUARDED_BY(mu_);
 };
 
 #define SG_GRAD_CONCAT_INNER_(a, b) a##b

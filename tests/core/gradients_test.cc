@@ -11,6 +11,7 @@
 #include <set>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
 #include "core/framework/attr_value_util.h"
 #include "core/gradients/grad_registry.h"
 #include "core/graph/gradients.h"
@@ -660,6 +661,16 @@ TEST(AddSymbolicGradients, RefVariableGetsTheGradientOfItsIdentity) {
 // Every registered gradient function has a finite-difference case above (named after its op),
 // except those the builder tests check: PreventGradient (an error) and ReadVariableOp, and
 // those gradients_more_test.cc checks (gradients_more_ops.h).
+TEST(GradRegistry, NoOpIsRegisteredTwice) {
+  // Register keeps the first function and reports the second: two families claiming one op.
+  EXPECT_TRUE(GradRegistry::Global()->Duplicates().empty())
+      << absl::StrJoin(GradRegistry::Global()->Duplicates(), ", ");
+  GradRegistry registry;
+  EXPECT_TRUE(registry.Register("SgTestTwice", GradFunc()));
+  EXPECT_FALSE(registry.Register("SgTestTwice", GradFunc()));
+  EXPECT_EQ(registry.Duplicates(), std::vector<std::string>{"SgTestTwice"});
+}
+
 TEST(GradRegistry, EveryGradientFunctionHasAFiniteDifferenceCase) {
   std::set<std::string> covered = {"PreventGradient", "ReadVariableOp"};
   // Calls and conditionals: finite-difference cases in control_flow_gradients_test.cc.
