@@ -1,8 +1,9 @@
-// Fill (dims, value), ZerosLike, OnesLike and Empty.
+// Fill (dims, value), ZerosLike (of TensorLists too), OnesLike and Empty.
 #include <cstring>
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/tensor_list.h"
 
 namespace sg {
 namespace {
@@ -33,6 +34,21 @@ class ConstantLikeOp final : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
+    if (in.dtype() == DT_VARIANT && !ones_) {
+      Tensor* out;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+      for (int64_t i = 0; i < in.NumElements(); ++i) {
+        const TensorList* list = in.data<Variant>()[i].get<TensorList>();
+        OP_REQUIRES(ctx, list != nullptr,
+                    NodeError(ctx, "ZerosLike of a variant that is not a TensorList: '",
+                              in.data<Variant>()[i].DebugString(), "'"));
+        TensorList zeros;
+        absl::Status st = ZerosLikeList(*list, &zeros);
+        OP_REQUIRES(ctx, st.ok(), NodeError(ctx, st.message()));
+        out->data<Variant>()[i] = Variant(std::move(zeros));
+      }
+      return;
+    }
     Tensor value;
     const bool ok = DispatchAll(in.dtype(), [&](auto tag) {
       using T = decltype(tag);

@@ -1,6 +1,7 @@
 // Select (TensorFlow 1 rules: scalar, same-shape or row-vector condition), SelectV2 (all three
-// broadcast), AddN and ClipByValue.
+// broadcast), AddN (of TensorLists too) and ClipByValue.
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/tensor_list.h"
 
 namespace sg {
 namespace {
@@ -143,6 +144,10 @@ class AddNOp final : public OpKernel {
       ctx->set_output(0, first);
       return;
     }
+    if (first.dtype() == DT_VARIANT) {
+      AddListsOf(ctx);
+      return;
+    }
     // bfloat16 rounds after each addition, as TensorFlow's sum expression in T does.
     using AddNTypes = TypeList<float, double, half, bfloat16, int32_t, int64_t, int8_t, int16_t,
                                uint8_t, uint16_t, uint32_t, uint64_t, complex64, complex128>;
@@ -164,6 +169,31 @@ class AddNOp final : public OpKernel {
           });
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, first.dtype()));
+  }
+
+ private:
+  // Variant inputs hold TensorLists, summed element by element (tensor_list.h's AddLists).
+  void AddListsOf(OpKernelContext* ctx) {
+    const Tensor& first = ctx->input(0);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, first.shape(), &out));
+    for (int64_t j = 0; j < first.NumElements(); ++j) {
+      TensorList sum;
+      for (int i = 0; i < ctx->num_inputs(); ++i) {
+        const TensorList* list = ctx->input(i).data<Variant>()[j].get<TensorList>();
+        OP_REQUIRES(ctx, list != nullptr,
+                    KernelError(*this, "input ", i, " holds a variant that is not a TensorList"));
+        if (i == 0) {
+          sum = *list;
+          continue;
+        }
+        TensorList next;
+        absl::Status st = AddLists(sum, *list, &next);
+        OP_REQUIRES(ctx, st.ok(), KernelError(*this, st.message()));
+        sum = std::move(next);
+      }
+      out->data<Variant>()[j] = Variant(std::move(sum));
+    }
   }
 };
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/framework/status.h"
 #include "core/framework/tensor.h"
 #include "core/framework/tensor_shape.h"
 #include "core/framework/types.h"
@@ -37,6 +38,20 @@ struct TensorList {
   // "TensorList<element_dtype: float element_shape: [?,3] size: 2>".
   std::string DebugString() const;
 };
+
+// Arithmetic on lists, as TensorFlow's variant ZerosLike and AddN (TensorListZerosLike,
+// TensorListBinaryAdd), which gradients of list ops sum and start from.
+//
+// ZerosLikeList: a list of `list`'s length, dtype and element shape whose set elements are zeros
+// of their shapes (lists in it recursively); unset elements stay unset. INVALID_ARGUMENT when an
+// element holds a variant that is not a list.
+absl::Status ZerosLikeList(const TensorList& list, TensorList* out);
+// AddLists: element i of the sum is a[i] + b[i] (elementwise, same shape), or whichever of the two
+// is set; unset where both are. INVALID_ARGUMENT for lists of other lengths or dtypes, elements of
+// other shapes, or an element dtype that cannot be added (bool, string).
+absl::Status AddLists(const TensorList& a, const TensorList& b, TensorList* out);
+// The list a scalar variant `t` holds (`what` names it in errors): INVALID_ARGUMENT otherwise.
+absl::StatusOr<const TensorList*> ListOf(const Tensor& t, const char* what);
 
 }  // namespace sg
 

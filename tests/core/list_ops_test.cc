@@ -929,6 +929,38 @@ TEST(ListsInV1WhileLoops, RunTensorFlowsOwnGraph) {
   EXPECT_EQ(out[4].scalar<int32_t>()(), 5);
 }
 
+// ---- Arithmetic on lists (the gradients of list ops start from and sum lists) -----------------
+
+TEST(ListArithmetic, ZerosLikeKeepsTheLengthAndZeroesTheSetElements) {
+  ASSERT_OK_AND_ASSIGN(reserved, Reserve(Shape({2}), 3));
+  ASSERT_OK_AND_ASSIGN(list, SetItem(reserved, 1, Floats({2}, {4, -5})));
+  ASSERT_OK_AND_ASSIGN(zeros, Run1("ZerosLike", {{"T", DT_VARIANT}}, {list}));
+  EXPECT_EQ(Length(zeros), 3);
+  EXPECT_EQ(ListIn(zeros)->tensors[0].dtype(), DT_INVALID);  // unset stays unset
+  ASSERT_OK_AND_ASSIGN(stacked, Stack(zeros, Shape({2})));
+  EXPECT_EQ(Values<float>(stacked), std::vector<float>({0, 0, 0, 0, 0, 0}));
+  // The input list is not changed.
+  ASSERT_OK_AND_ASSIGN(item, GetItem(list, 1));
+  EXPECT_EQ(Values<float>(item), std::vector<float>({4, -5}));
+}
+
+TEST(ListArithmetic, AddNSumsElementByElementAndTakesTheSetOne) {
+  // a = [1 2, unset, 3 4], b = [10 20, 5 6, unset]: a + b = [11 22, 5 6, 3 4].
+  ASSERT_OK_AND_ASSIGN(ra, Reserve(Shape({2}), 3));
+  ASSERT_OK_AND_ASSIGN(a1, SetItem(ra, 0, Floats({2}, {1, 2})));
+  ASSERT_OK_AND_ASSIGN(a, SetItem(a1, 2, Floats({2}, {3, 4})));
+  ASSERT_OK_AND_ASSIGN(rb, Reserve(Shape({2}), 3));
+  ASSERT_OK_AND_ASSIGN(b1, SetItem(rb, 0, Floats({2}, {10, 20})));
+  ASSERT_OK_AND_ASSIGN(b, SetItem(b1, 1, Floats({2}, {5, 6})));
+  ASSERT_OK_AND_ASSIGN(sum, Run1("AddN", {{"T", DT_VARIANT}, {"N", 2}}, {a, b}));
+  ASSERT_OK_AND_ASSIGN(stacked, Stack(sum, Shape({2})));
+  EXPECT_EQ(Values<float>(stacked), std::vector<float>({11, 22, 5, 6, 3, 4}));
+  // Lists of other lengths do not add.
+  ASSERT_OK_AND_ASSIGN(short_list, Reserve(Shape({2}), 2));
+  ExpectInvalid(Run1("AddN", {{"T", DT_VARIANT}, {"N", 2}}, {a, short_list}).status(),
+                "Trying to add two lists of tensors with different lengths");
+}
+
 TEST(ListsInFunctionalWhileLoops, RunTensorArraysOfTensorFlow2) {
   // The values make_list_ops_graph.py prints for while_v2.pb: TensorArrays (TensorLists) carried
   // through a StatelessWhile, which sg lowers to v1 frames.
