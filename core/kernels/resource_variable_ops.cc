@@ -174,6 +174,49 @@ class VarIsInitializedOp final : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("VarIsInitializedOp").Device(DEVICE_CPU), VarIsInitializedOp);
 
+// VariableShape: the dims of the variable's value. FAILED_PRECONDITION for a variable that does
+// not exist or holds no value (as ReadVariableOp), INVALID_ARGUMENT for a dim out_type cannot hold.
+class VariableShapeOp final : public OpKernel {
+ public:
+  explicit VariableShapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("out_type", &out_type_));
+    set_expensive(false);
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const ResourceHandle* h;
+    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
+    std::shared_ptr<Var> var;
+    absl::Status s = LookupVar(ctx, *h, &var);
+    OP_REQUIRES(ctx, s.ok(),
+                errors::FailedPrecondition("Could not find variable ", h->name,
+                                           ": ", s.message()));
+    TensorShape shape;
+    {
+      absl::ReaderMutexLock lock(var->mu());
+      OP_REQUIRES(ctx, var->is_initialized && var->tensor()->IsInitialized(),
+                  errors::FailedPrecondition("Attempting to use uninitialized value ", h->name));
+      shape = var->tensor()->shape();
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({shape.dims()}), &out));
+    for (int i = 0; i < shape.dims(); ++i) {
+      if (out_type_ == DT_INT32) {
+        OP_REQUIRES(ctx, shape.dim_size(i) <= INT32_MAX,
+                    errors::InvalidArgument("Shape has dim ", i, " of size ", shape.dim_size(i),
+                                            ", which does not fit in int32"));
+        out->data<int32_t>()[i] = static_cast<int32_t>(shape.dim_size(i));
+      } else {
+        out->data<int64_t>()[i] = shape.dim_size(i);
+      }
+    }
+  }
+
+ private:
+  DataType out_type_;
+};
+REGISTER_KERNEL_BUILDER(Name("VariableShape").Device(DEVICE_CPU), VariableShapeOp);
+
 class DestroyResourceOp final : public OpKernel {
  public:
   explicit DestroyResourceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {

@@ -41,6 +41,19 @@ REGISTER_OP("ReadVariableOp")
       return absl::OkStatus();
     });
 
+// The shape of a variable's value, as a vector (TensorFlow's gradients of resource gathers use
+// it). Its length is not inferred: sg keeps no shapes on resource handles.
+REGISTER_OP("VariableShape")
+    .Input("input: resource")
+    .Output("output: out_type")
+    .Attr("out_type: {int32, int64} = DT_INT32")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      SG_RETURN_IF_ERROR(ScalarHandle(c));
+      c->set_output(0, PartialTensorShape({-1}));
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("AssignVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")

@@ -376,6 +376,23 @@ TEST(ResourceVariable, ReportsDtypeAndShapeMismatches) {
   EXPECT_EQ(Values<float>(*Read(h)), std::vector<float>({1, 2, 3}));
 }
 
+TEST(VariableShape, GivesTheDimsOfTheValueInEitherIntType) {
+  Tensor h = Handle("rv_shape");
+  auto shape_of = [&](DataType out_type) {
+    return RunNode(test::NodeDefFor("VariableShape", {{"out_type", out_type}}), "shape", {V(h)});
+  };
+  // No value yet: as ReadVariableOp.
+  EXPECT_EQ(shape_of(DT_INT32).status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(ResourceUpdate("AssignVariableOp", h,
+                             MakeTensor<float>({2, 3}, {1, 2, 3, 4, 5, 6})).ok());
+  auto i32 = shape_of(DT_INT32);
+  ASSERT_TRUE(i32.ok()) << i32.status();
+  EXPECT_EQ(Values<int32_t>((*i32)[0].value), std::vector<int32_t>({2, 3}));
+  auto i64 = shape_of(DT_INT64);
+  ASSERT_TRUE(i64.ok()) << i64.status();
+  EXPECT_EQ(Values<int64_t>((*i64)[0].value), std::vector<int64_t>({2, 3}));
+}
+
 TEST(DestroyResourceOp, DeletesTheVariable) {
   Tensor h = Handle("rv_destroy");
   ASSERT_TRUE(ResourceUpdate("AssignVariableOp", h, Tensor::Scalar<float>(3)).ok());

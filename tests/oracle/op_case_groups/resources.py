@@ -898,3 +898,10 @@ def functional(g):
         with tf.control_dependencies([d]):
             return raw.ReadVariableOp(resource=h, dtype="float32", name="read")
     g.case("DisableCopyOnRead.float.read", disable_copy_on_read)
+    for out_type in ("int32", "int64"):
+        def variable_shape(out_type=out_type):
+            h = raw.VarHandleOp(dtype="float32", shape=[2, 3], shared_name="vs", name="v")
+            a = raw.AssignVariableOp(resource=h, value=g.rand("float32", [2, 3]), name="assign")
+            with tf.control_dependencies([a]):
+                return raw.VariableShape(input=h, out_type=out_type, name="op")
+        g.case(f"VariableShape.{out_type}", variable_shape)
