@@ -69,6 +69,7 @@ bool IsDifferentiable(DataType dt) {
     case DT_COMPLEX64:
     case DT_COMPLEX128:
     case DT_RESOURCE:  // a variable's handle receives its value's gradient (ReadVariableOp)
+    case DT_VARIANT:   // a TensorList receives the list of its elements' gradients (list_grad.cc)
       return true;
     default:
       return false;

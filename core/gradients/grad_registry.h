@@ -119,7 +119,8 @@ DataType DTypeOf(GradOutput o);                           // base type (referenc
 PartialTensorShape StaticShapeOf(GradOutput o);           // unknown when not inferred
 // The int values of `o` when it is a Const node's output (axes, perm, multiples...).
 std::optional<std::vector<int64_t>> ConstIntValues(GradOutput o);
-// Whether gradients flow through values of `dt` (floating point and complex only).
+// Whether gradients flow through values of `dt`: floating point, complex, resources (to the
+// variable's values) and variants (TensorLists, to their elements).
 bool IsDifferentiable(DataType dt);
 // The forward op's attrs named in `names` that it has, to pass on to a gradient op.
 GradAttrs CopyAttrs(const Node& op, std::initializer_list<const char*> names);
