@@ -7,8 +7,7 @@
 // forward branch from x instead of reading intermediates the forward If exports. A resource input
 // (a variable a branch reads) gets its values' gradient, ZerosLike(ReadVariableOp) in a branch
 // that does not read it. The predicate / branch index gets none.
-// The v1 while loop and the functional While have no gradient here: the builder's error names
-// the node (UNIMPLEMENTED for Enter/Merge/Switch/NextIteration/Exit, NOT_FOUND for While).
+// The functional While's gradient is in while_grad.cc.
 #include <map>
 
 #include "core/framework/attr_value_util.h"
@@ -17,44 +16,6 @@
 
 namespace sg {
 namespace {
-
-// For the resource inputs of a conditional (variables a branch reads): the dtype of the gradient
-// some branch gives each (the variable's values), found by differentiating the branches in a
-// scratch copy of the library. UNIMPLEMENTED when two branches disagree.
-absl::StatusOr<std::map<int, DataType>> ResourceGradientTypes(
-    GradScope& s, const Node& op, const std::vector<NameAttrList>& fns) {
-  const int n = op.num_inputs() - 1;
-  std::map<int, DataType> types;
-  GradientFunctionOptions o;
-  o.zeros_for_missing = false;
-  o.wanted.assign(n, false);
-  bool any = false;
-  for (int i = 0; i < n; ++i) {
-    o.wanted[i] = BaseType(op.input_type(1 + i)) == DT_RESOURCE;
-    any |= o.wanted[i];
-  }
-  if (!any) return types;
-  FunctionLibrary scratch = s.graph()->flib();
-  for (const NameAttrList& f : fns) {
-    auto gf = AddGradientFunction(&scratch, f, o);
-    if (!gf.ok()) {
-      return errors::Annotate(gf.status(), absl::StrCat("gradient of '", op.name(), "' (",
-                                                        op.type_string(), "): "));
-    }
-    const FunctionDef* gdef = scratch.Find(gf->name);
-    for (size_t k = 0; k < gf->dx_of.size(); ++k) {
-      const DataType t = gdef->signature().output_arg(k).type();
-      auto [it, added] = types.emplace(gf->dx_of[k], t);
-      if (!added && it->second != t) {
-        return errors::Unimplemented("gradient of '", op.name(), "' (", op.type_string(),
-                                     "): its branches give resource input ", gf->dx_of[k],
-                                     " gradients of ", DataTypeString(it->second), " and ",
-                                     DataTypeString(t));
-      }
-    }
-  }
-  return types;
-}
 
 // The gradient of a conditional with its branch selector at input 0 and its branches in `fns`;
 // builds a node of the forward op's type with the gradient functions in `set_branches`.
@@ -67,7 +28,14 @@ absl::Status BranchesGrad(
   GradientFunctionOptions o;
   o.zeros_for_missing = true;
   o.wanted.assign(n, false);
-  SG_ASSIGN_OR_RETURN(o.resource_value_types, ResourceGradientTypes(s, op, fns));
+  std::vector<DataType> input_types;
+  for (int i = 0; i < n; ++i) input_types.push_back(op.input_type(1 + i));
+  auto rtypes = ResourceGradientTypes(s.graph()->flib(), fns, input_types);
+  if (!rtypes.ok()) {
+    return errors::Annotate(rtypes.status(), absl::StrCat("gradient of '", op.name(), "' (",
+                                                          op.type_string(), "): "));
+  }
+  o.resource_value_types = *std::move(rtypes);
   bool any = false;
   std::vector<DataType> tout;
   std::vector<PartialTensorShape> shapes;
@@ -137,6 +105,28 @@ absl::Status CaseGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradO
       dx);
 }
 
+// v1 conditionals (tf.compat.v1.cond without control flow v2), as TensorFlow's python _SwitchGrad
+// and _MergeGrad outside a loop. Switch(x, p) -> (x if !p, x if p): dx = Merge(dy_false,
+// dy_true), which takes the one that is not dead (the builder gives the other ZerosLike of the
+// dead output). Merge(x_0..x_n-1) -> (x_k, k): dx_i = Switch(dy, k == i):1, dead for the inputs
+// that were not taken, so the gradient runs only through the branch that ran. (v1 loops are
+// differentiated as a whole by the builder.)
+absl::Status SwitchGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  *dx = {s.Op("Merge", {GradInput::List({dy[0], dy[1]})}), NoGradient()};
+  return s.status();
+}
+
+absl::Status MergeGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->clear();
+  for (int i = 0; i < op.num_inputs(); ++i) {
+    GradOutput taken = s.Op("Equal", {OutputOf(op, 1), s.ScalarI32(i)});
+    dx->push_back(s.Op("Switch", {dy[0], taken}, {}, 1));
+  }
+  return s.status();
+}
+
+SG_REGISTER_GRADIENT("Switch", SwitchGrad);
+SG_REGISTER_GRADIENT("Merge", MergeGrad);
 SG_REGISTER_GRADIENT("If", IfGrad);
 SG_REGISTER_GRADIENT("StatelessIf", IfGrad);
 SG_REGISTER_GRADIENT("Case", CaseGrad);

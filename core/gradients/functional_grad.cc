@@ -50,6 +50,10 @@ std::string GradientFunctionName(const NameAttrList& f, const GradientFunctionOp
   absl::StrAppend(&key, "\nzeros=", o.zeros_for_missing, "\nwanted=");
   for (bool w : o.wanted) key += w ? '1' : '0';
   for (const auto& [i, t] : o.resource_value_types) absl::StrAppend(&key, "\nresource", i, "=", t);
+  if (!o.dy_wanted.empty()) {
+    key += "\ndy_wanted=";
+    for (bool w : o.dy_wanted) key += w ? '1' : '0';
+  }
   return absl::StrCat(f.name(), "_grad_", absl::Hex(Fingerprint64(key), absl::kZeroPad16));
 }
 
@@ -180,7 +184,6 @@ absl::Status Instantiate(const FunctionDef& fdef, const NameAttrList& f, Graph* 
   return absl::OkStatus();
 }
 
-// The FunctionDef of the nodes of `g` that `outs` need; the Placeholders in `args` are its inputs.
 absl::StatusOr<FunctionDef> ToFunctionDef(const Graph& g, const std::string& name,
                                           const std::vector<Output>& args,
                                           const std::vector<std::pair<std::string, Output>>& outs) {
@@ -261,6 +264,22 @@ absl::StatusOr<GradientFunction> Build(FunctionLibrary* lib, const FunctionDef& 
     return errors::InvalidArgument("gradient of function '", f.name(), "': ", o.wanted.size(),
                                    " wanted flags for ", n, " inputs");
   }
+  if (!o.dy_wanted.empty() && o.dy_wanted.size() != body.ys.size()) {
+    return errors::InvalidArgument("gradient of function '", f.name(), "': ", o.dy_wanted.size(),
+                                   " dy_wanted flags for ", body.ys.size(), " outputs");
+  }
+  // Only the outputs that take a dy are differentiated.
+  if (!o.dy_wanted.empty()) {
+    std::vector<Output> ys;
+    std::vector<DataType> y_types;
+    for (size_t j = 0; j < body.ys.size(); ++j) {
+      if (!o.dy_wanted[j]) continue;
+      ys.push_back(body.ys[j]);
+      y_types.push_back(body.y_types[j]);
+    }
+    body.ys = std::move(ys);
+    body.y_types = std::move(y_types);
+  }
   // Each y through an Identity of its own: AddSymbolicGradients ignores what reaches a y node
   // from its other consumers (as TensorFlow's builder does), and a y may be an argument or feed
   // another y.
@@ -307,7 +326,7 @@ absl::StatusOr<GradientFunction> Build(FunctionLibrary* lib, const FunctionDef& 
     }
   }
   std::vector<Output> grads(n, NoGradient());
-  if (!diff_xs.empty()) {
+  if (!diff_xs.empty() && !body.ys.empty()) {
     std::vector<Output> dxs;
     absl::Status s = AddSymbolicGradients(&g, body.ys, diff_xs, dys, "", &dxs);
     if (!s.ok()) return errors::Annotate(s, absl::StrCat("in function '", f.name(), "': "));
@@ -441,6 +460,58 @@ absl::StatusOr<GradientFunction> AddGradientFunction(FunctionLibrary* lib, const
   auto result = Build(lib, copy, f, options, name);
   --gradient_function_depth;
   return result;
+}
+
+absl::StatusOr<std::map<int, DataType>> ResourceGradientTypes(
+    const FunctionLibrary& lib, const std::vector<NameAttrList>& fns,
+    const std::vector<DataType>& input_types, const std::vector<bool>& dy_wanted) {
+  const int n = static_cast<int>(input_types.size());
+  std::map<int, DataType> types;
+  GradientFunctionOptions o;
+  o.zeros_for_missing = false;
+  o.dy_wanted = dy_wanted;
+  o.wanted.assign(n, false);
+  bool any = false;
+  for (int i = 0; i < n; ++i) {
+    o.wanted[i] = BaseType(input_types[i]) == DT_RESOURCE;
+    any |= o.wanted[i];
+  }
+  if (!any) return types;
+  FunctionLibrary scratch = lib;
+  for (const NameAttrList& f : fns) {
+    SG_ASSIGN_OR_RETURN(GradientFunction gf, AddGradientFunction(&scratch, f, o));
+    const FunctionDef* gdef = scratch.Find(gf.name);
+    for (size_t k = 0; k < gf.dx_of.size(); ++k) {
+      const DataType t = gdef->signature().output_arg(k).type();
+      auto [it, added] = types.emplace(gf.dx_of[k], t);
+      if (!added && it->second != t) {
+        return errors::Unimplemented("resource input ", gf.dx_of[k], " gets gradients of ",
+                                     DataTypeString(it->second), " and ", DataTypeString(t),
+                                     " from the functions it is passed to");
+      }
+    }
+  }
+  return types;
+}
+
+absl::StatusOr<std::vector<DataType>> FunctionResultTypes(const FunctionLibrary& lib,
+                                                          const NameAttrList& f) {
+  const FunctionDef* fdef = lib.Find(f.name());
+  if (fdef == nullptr) {
+    return errors::NotFound("function '", f.name(), "' is not in the library");
+  }
+  std::vector<DataType> types;
+  for (const auto& arg : fdef->signature().output_arg()) {
+    SG_ASSIGN_OR_RETURN(DataType t, ArgType(arg, f));
+    types.push_back(t);
+  }
+  return types;
+}
+
+absl::StatusOr<FunctionDef> FunctionDefFromGraph(
+    const Graph& g, const std::string& name, const std::vector<NodeBuilder::Output>& args,
+    const std::vector<std::pair<std::string, NodeBuilder::Output>>& outs) {
+  return ToFunctionDef(g, name, args, outs);
 }
 
 absl::StatusOr<const FunctionDef*> SymbolicGradientFunction(Graph* g, const Node& n) {

@@ -1,5 +1,6 @@
 // AddSymbolicGradients (gradients.h): TensorFlow's SymbolicGradientBuilder algorithm, written
-// for sg's Graph and the gradient registry.
+// for sg's Graph and the gradient registry, with v1 while loops differentiated as functional
+// loops (functionalize_loop.h, while_grad.h).
 #include "core/graph/gradients.h"
 
 #include <deque>
@@ -9,7 +10,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/framework/attr_value_util.h"
 #include "core/gradients/grad_registry.h"
+#include "core/gradients/while_grad.h"
+#include "core/graph/functionalize_loop.h"
 
 namespace sg {
 namespace {
@@ -88,14 +92,119 @@ class Builder {
     return scope_->Op("AddN", {GradInput::List(kept)});
   }
 
+  // A v1 while loop the backprop passes through: its gradient is computed once the gradients of
+  // all its Exits that lead to a y are in (as TensorFlow's ProcessWhileLoop), by reading it as a
+  // functional loop (functionalize_loop.h, while_grad.h).
+  struct Loop {
+    absl::StatusOr<V1Loop> loop;
+    bool entered = false;
+    int waiting = 0;  // Exits visited
+    int ready = 0;
+    std::vector<Output> dy;  // per variable
+  };
+  // The loops of the graph and, for each node of one, its loop's index.
+  void FindLoops();
+  absl::Status EnterLoop(int index, std::deque<Node*>* queue, std::vector<bool>* visited,
+                         const std::vector<bool>& reaches_y);
+  absl::Status ExitReady(Node* exit, Output dy);
+
   Graph* g_;
   GradScope* scope_;
   const std::vector<Output>& ys_;
   const std::vector<Output>& xs_;
+  std::vector<Loop> loops_;
+  std::map<int, int> loop_of_;  // node id -> index in loops_
   std::map<Key, std::vector<Output>> backprops_;
   std::vector<int> pending_;
   std::deque<Node*> ready_;
 };
+
+void Builder::FindLoops() {
+  std::set<std::string> frames;
+  for (Node* n : g_->nodes()) {
+    std::string frame;
+    if (n->IsEnter() && GetAttr(n->def().attr(), "frame_name", &frame).ok()) frames.insert(frame);
+  }
+  for (const std::string& frame : frames) {
+    Loop l;
+    l.loop = FindV1Loop(*g_, frame);
+    if (l.loop.ok()) {
+      for (Node* n : l.loop->members) loop_of_[n->id()] = static_cast<int>(loops_.size());
+      l.dy.assign(l.loop->enters.size(), NoGradient());
+    } else {
+      // Its nodes are found again by frame name, so that the error is reported if the backprop
+      // reaches them.
+      for (Node* n : g_->nodes()) {
+        std::string f;
+        if (n->IsEnter() && GetAttr(n->def().attr(), "frame_name", &f).ok() && f == frame) {
+          loop_of_[n->id()] = static_cast<int>(loops_.size());
+        }
+      }
+    }
+    loops_.push_back(std::move(l));
+  }
+}
+
+absl::Status Builder::EnterLoop(int index, std::deque<Node*>* queue, std::vector<bool>* visited,
+                                const std::vector<bool>& reaches_y) {
+  Loop& l = loops_[index];
+  if (!l.loop.ok()) {
+    return errors::Annotate(l.loop.status(), "AddGradients: gradient of a while loop: ");
+  }
+  if (l.entered) return absl::OkStatus();
+  l.entered = true;
+  for (Node* exit : l.loop->exits) {
+    if (exit == nullptr || !reaches_y[exit->id()]) continue;
+    ++l.waiting;
+    if (!(*visited)[exit->id()]) {
+      (*visited)[exit->id()] = true;
+      queue->push_back(exit);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Builder::ExitReady(Node* exit, Output dy) {
+  Loop& l = loops_[loop_of_.at(exit->id())];
+  const V1Loop& loop = *l.loop;
+  for (size_t i = 0; i < loop.exits.size(); ++i) {
+    if (loop.exits[i] == exit) l.dy[i] = dy;
+  }
+  if (++l.ready < l.waiting) return absl::OkStatus();
+  // All in: the gradients of the Enters' inputs.
+  const size_t nv = loop.enters.size();
+  std::vector<Node*> enters = loop.enters;
+  enters.insert(enters.end(), loop.invariants.begin(), loop.invariants.end());
+  std::vector<Output> dx(enters.size(), NoGradient());
+  bool any = false;
+  for (const Output& d : l.dy) any |= !IsNoGradient(d);
+  if (any) {
+    V1Loop functional = loop;
+    SG_RETURN_IF_ERROR(FunctionalizeV1Loop(*g_, g_->mutable_flib(), &functional));
+    LoopSpec spec;
+    for (Node* e : enters) spec.inputs.push_back({e->input_edge(0)->src, e->input_edge(0)->src_output});
+    spec.types = loop.types;
+    spec.cond = functional.cond;
+    spec.body = functional.body;
+    spec.invariant.assign(enters.size(), false);
+    for (size_t j = nv; j < enters.size(); ++j) spec.invariant[j] = true;
+    spec.parallel_iterations = loop.parallel_iterations;
+    std::vector<Output> dy = l.dy;
+    dy.resize(enters.size(), NoGradient());
+    scope_->set_sub_scope(loop.frame + "_grad");
+    absl::Status s = LoopGradient(*scope_, spec, dy, &dx);
+    if (!s.ok()) {
+      return errors::Annotate(s, absl::StrCat("gradient of while loop '", loop.frame, "': "));
+    }
+    SG_RETURN_IF_ERROR(scope_->status());
+  }
+  for (size_t k = 0; k < enters.size(); ++k) {
+    const Edge* in = enters[k]->input_edge(0);
+    Backprop(IsDifferentiable(enters[k]->input_type(0)) ? dx[k] : NoGradient(),
+             {in->src, in->src_output});
+  }
+  return absl::OkStatus();
+}
 
 absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* dxs) {
   const int num_ids = g_->num_node_ids();
@@ -126,7 +235,25 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
   std::set<int> y_nodes;
   for (const Output& y : ys_) y_nodes.insert(y.node->id());
 
+  FindLoops();
+  auto in_loop = [&](const Node* n) { return loop_of_.count(n->id()) > 0 && !n->IsExit(); };
+  for (const Output& x : xs_) {
+    if (in_loop(x.node)) {
+      return errors::Unimplemented("AddGradients: x '", x.node->name(),
+                                   "' is inside a while loop; gradients with respect to values "
+                                   "inside a loop are not supported");
+    }
+  }
+  for (const Output& y : ys_) {
+    if (in_loop(y.node)) {
+      return errors::Unimplemented("AddGradients: y '", y.node->name(),
+                                   "' is inside a while loop; gradients of values inside a loop "
+                                   "are not supported");
+    }
+  }
+
   // Forward from the xs: the outputs that take part, and how many gradients each node awaits.
+  // A v1 loop is passed over as a whole: from an Enter's input to the loop's Exits.
   pending_.assign(num_ids, 0);
   std::vector<bool> visited(num_ids, false);
   for (const Output& x : xs_) {
@@ -145,6 +272,11 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
     } else {
       for (const Edge* e : n->out_edges()) {
         if (e->IsControlEdge() || !reaches_y[e->dst->id()]) continue;
+        if (in_loop(e->dst)) {
+          SG_RETURN_IF_ERROR(EnterLoop(loop_of_[e->dst->id()], &queue, &visited, reaches_y));
+          ++expected;
+          continue;
+        }
         if (!visited[e->dst->id()]) {
           visited[e->dst->id()] = true;
           queue.push_back(e->dst);
@@ -178,14 +310,19 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
         }
       }
     }
+    if (n->IsExit() && loop_of_.count(n->id())) {
+      SG_RETURN_IF_ERROR(ExitReady(n, dy[0]));
+      continue;
+    }
     bool stop = true;
     for (const Edge* e : n->in_edges()) {
       if (!e->IsControlEdge() && backprops_.count({e->src->id(), e->src_output})) stop = false;
     }
     if (stop) continue;
-    if (n->IsControlFlow()) {
+    if (n->IsEnter() || n->IsExit() || n->IsNextIteration()) {  // not of a loop found above
       return errors::Unimplemented("AddGradients: gradients through control flow ('", n->name(),
-                                   "', ", n->type_string(), ") are not supported");
+                                   "', ", n->type_string(), ") outside a well-formed while loop "
+                                   "are not supported");
     }
     // A call of a library function as an op type: as StatefulPartitionedCall (functional_grad.cc).
     const GradFunc* fn = GradRegistry::Global()->Lookup(
@@ -200,7 +337,10 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
       }
       scope_->set_sub_scope(n->name() + "_grad");
       for (int i = 0; i < n->num_outputs(); ++i) {
-        if (IsNoGradient(dy[i])) dy[i] = scope_->ZerosLike({n, i});
+        // A handle has no zeros (a While passing a variable on gets none for that output).
+        if (IsNoGradient(dy[i]) && BaseType(n->output_type(i)) != DT_RESOURCE) {
+          dy[i] = scope_->ZerosLike({n, i});
+        }
       }
       absl::Status s = (*fn)(*scope_, *n, dy, &dx);
       SG_RETURN_IF_ERROR(s);

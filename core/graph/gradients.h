@@ -27,17 +27,19 @@ namespace sg {
 // prefix that is a node's name or the start of one ("<prefix>/...") is an error.
 // Backprop runs in reverse topological order over the nodes that are both reachable from the xs
 // and reach the ys along data edges; gradients from several consumers are summed with AddN.
-// No gradient flows through StopGradient, through ops registered without one, or into integer
-// (non floating point, non complex) values; an x that only such paths reach, or none, gets
-// {nullptr, -1} in `dxs` (TensorFlow's NoGradient()), as TF_AddGradients returns it.
+// No gradient flows through StopGradient, through ops registered without one, or into values
+// that carry none (integers, bools, strings: IsDifferentiable in grad_registry.h); an x that
+// only such paths reach, or none, gets {nullptr, -1} in `dxs` (TensorFlow's NoGradient()), as
+// TF_AddGradients returns it.
 //
 // Errors (INVALID_ARGUMENT unless said): empty `ys`; an output (y, x or dy) that is null, of
 // another graph or out of range; `dys` of another length than `ys`; a taken explicit prefix; an
 // x from which no y can be reached (as TensorFlow: "Cannot compute the partial derivative for
 // node ..."); PreventGradient on the path (its message); NOT_FOUND "No gradient defined for op"
 // naming the node and its type for an op without a registered gradient through which a
-// gradient flows; UNIMPLEMENTED for v1 while loops; any error of a new node. On error the graph
-// is left as it was and `dxs` untouched.
+// gradient flows; UNIMPLEMENTED for v1 while loops and for a functional While whose cond or body
+// is stateful (while_grad.cc); any error of a new node. On error the graph is left as it was and
+// `dxs` untouched.
 // Not thread-safe on one graph (the caller holds the graph's lock).
 absl::Status AddSymbolicGradients(Graph* graph, const std::vector<NodeBuilder::Output>& ys,
                                   const std::vector<NodeBuilder::Output>& xs,

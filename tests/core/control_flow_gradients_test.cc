@@ -1,8 +1,9 @@
 // Gradients through function calls (PartitionedCall, StatefulPartitionedCall, a library function
 // as an op type, SymbolicGradient) and functional conditionals (If, StatelessIf, Case,
-// StatelessCase): core/gradients/functional_grad.{h,cc} and control_flow_grad.cc, checked against
+// StatelessCase) and loops (While, StatelessWhile): core/gradients/functional_grad.{h,cc},
+// control_flow_grad.cc and while_grad.cc, checked against
 // central finite differences in double on graphs written here, plus the errors that name the op
-// for what has no gradient (an op in a body, v1 loops, the functional While).
+// for what has no gradient (an op in a body, a malformed v1 loop, a loop with a stateful body).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -123,6 +124,60 @@ constexpr const char* kLibrary = R"pb(
       ret { key: "y" value: "t:y:0" }
     }
     function {
+      signature { name: "loop_cond" input_arg { name: "i" type: DT_INT32 }
+                  input_arg { name: "x" type: DT_DOUBLE } input_arg { name: "w" type: DT_DOUBLE }
+                  output_arg { name: "more" type: DT_BOOL } }
+      node_def { name: "n" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+                 attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 3 } } } }
+      node_def { name: "l" op: "Less" input: "i" input: "n:output:0" attr { key: "T" value { type: DT_INT32 } } }
+      ret { key: "more" value: "l:z:0" }
+    }
+    function {
+      signature { name: "loop_body" input_arg { name: "i" type: DT_INT32 }
+                  input_arg { name: "x" type: DT_DOUBLE } input_arg { name: "w" type: DT_DOUBLE }
+                  output_arg { name: "i1" type: DT_INT32 } output_arg { name: "z" type: DT_DOUBLE }
+                  output_arg { name: "w1" type: DT_DOUBLE } }
+      node_def { name: "one" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+                 attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 1 } } } }
+      node_def { name: "next" op: "AddV2" input: "i" input: "one:output:0" attr { key: "T" value { type: DT_INT32 } } }
+      node_def { name: "c" op: "Cast" input: "next:z:0" attr { key: "SrcT" value { type: DT_INT32 } }
+                 attr { key: "DstT" value { type: DT_DOUBLE } } }
+      node_def { name: "s" op: "Sin" input: "x" attr { key: "T" value { type: DT_DOUBLE } } }
+      node_def { name: "t" op: "Mul" input: "s:y:0" input: "c:y:0" attr { key: "T" value { type: DT_DOUBLE } } }
+      node_def { name: "m" op: "Mul" input: "x" input: "w" attr { key: "T" value { type: DT_DOUBLE } } }
+      node_def { name: "z" op: "AddV2" input: "m:z:0" input: "t:z:0" attr { key: "T" value { type: DT_DOUBLE } } }
+      node_def { name: "same" op: "Identity" input: "w" attr { key: "T" value { type: DT_DOUBLE } } }
+      ret { key: "i1" value: "next:z:0" }
+      ret { key: "z" value: "z:z:0" }
+      ret { key: "w1" value: "same:output:0" }
+    }
+    function {
+      signature { name: "sum_below" input_arg { name: "i" type: DT_INT32 }
+                  input_arg { name: "x" type: DT_DOUBLE } input_arg { name: "w" type: DT_DOUBLE }
+                  output_arg { name: "more" type: DT_BOOL } }
+      node_def { name: "axes" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+                 attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } }
+                                                      int_val: 0 int_val: 1 } } } }
+      node_def { name: "sum" op: "Sum" input: "x" input: "axes:output:0"
+                 attr { key: "T" value { type: DT_DOUBLE } } attr { key: "Tidx" value { type: DT_INT32 } } }
+      node_def { name: "limit" op: "Const" attr { key: "dtype" value { type: DT_DOUBLE } }
+                 attr { key: "value" value { tensor { dtype: DT_DOUBLE tensor_shape {} double_val: 8 } } } }
+      node_def { name: "l" op: "Less" input: "sum:output:0" input: "limit:output:0"
+                 attr { key: "T" value { type: DT_DOUBLE } } }
+      ret { key: "more" value: "l:z:0" }
+    }
+    function {
+      signature { name: "noisy" input_arg { name: "x" type: DT_DOUBLE }
+                  output_arg { name: "y" type: DT_DOUBLE } }
+      node_def { name: "shape" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+                 attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } }
+                                                      int_val: 2 int_val: 3 } } } }
+      node_def { name: "r" op: "RandomUniform" input: "shape:output:0"
+                 attr { key: "T" value { type: DT_INT32 } } attr { key: "dtype" value { type: DT_DOUBLE } } }
+      node_def { name: "y" op: "AddV2" input: "x" input: "r:output:0" attr { key: "T" value { type: DT_DOUBLE } } }
+      ret { key: "y" value: "y:z:0" }
+    }
+    function {
       signature { name: "no_grad_of" input_arg { name: "x" type: DT_DOUBLE }
                   output_arg { name: "y" type: DT_DOUBLE } }
       node_def { name: "t" op: "SgTestNoGradient" input: "x" attr { key: "T" value { type: DT_DOUBLE } } }
@@ -142,6 +197,8 @@ constexpr const char* kLibrary = R"pb(
                                               int_val: 2 int_val: 3 } } } }
   node { name: "three" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
          attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 3 } } } }
+  node { name: "zero" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+         attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 } } } }
 )pb";
 
 // A call node "<name>" of `op` on `inputs` (text), with Tin/Tout/f when `f` is given.
@@ -195,6 +252,21 @@ std::vector<FdCase> FdCases() {
                                        "func { name: 'mul2' } func { name: 'sin_add' } } } } ") +
                                 y_is_sin};
   };
+  // While(i0, a, b) of loop_body (3 - i0 iterations under loop_cond), then y of its outputs.
+  auto while_case = [&](const char* name, const char* op, const char* i0, const char* cond,
+                        const std::string& y) {
+    std::string nodes =
+        Call("w", op, std::string("input: '") + i0 + "' " + ab,
+             "attr { key: 'T' value { list { type: DT_INT32 type: DT_DOUBLE type: DT_DOUBLE } } } " +
+                 Func("cond", cond) + Func("body", "loop_body")) +
+        Shaped("x", "w:1") + Shaped("wout", "w:2");
+    if (y == "y = sin(x)") {
+      return FdCase{name, nodes + "node { name: 'y' op: 'Sin' input: 'x' "
+                                  "attr { key: 'T' value { type: DT_DOUBLE } } }\n"};
+    }
+    return FdCase{name, nodes + "node { name: 'y' op: 'Mul' input: 'x' input: 'wout' "
+                                "attr { key: 'T' value { type: DT_DOUBLE } } }\n"};
+  };
   return {
       {"PartitionedCall", Call("call", "PartitionedCall", ab, kTwoDoubles + ms_out + Func("f", "mul_sin")) + add_outs},
       {"StatefulPartitionedCall",
@@ -223,6 +295,10 @@ std::vector<FdCase> FdCases() {
                                 Shaped("r0", "y:0") + Shaped("r1", "y2:0") +
                                 "node { name: 'y3' op: 'Mul' input: 'r0' input: 'r1' "
                                 "attr { key: 'T' value { type: DT_DOUBLE } } }\n"},
+      while_case("While", "While", "zero", "loop_cond", "y = sin(x)"),
+      while_case("StatelessWhileBothOutputs", "StatelessWhile", "zero", "loop_cond", "y = x * w"),
+      while_case("WhileNoIteration", "While", "three", "loop_cond", "y = x * w"),
+      while_case("WhileUntilTheSumIsLarge", "While", "zero", "sum_below", "y = sin(x)"),
       case_case("Case0", "Case", 0),
       case_case("Case1", "Case", 1),
       case_case("StatelessCaseOutOfRangeTakesTheLast", "StatelessCase", 7),
@@ -437,12 +513,12 @@ TEST(CallGradient, TheLibrarysGradientDefIsUsed) {
   }
 }
 
-TEST(CallGradient, FunctionalWhileAndV1LoopsAreErrorsNamingTheOp) {
+TEST(CallGradient, AStatefulLoopAndAMalformedV1LoopAreErrorsNamingThem) {
   auto g = MustLoad(R"pb(
     node { name: "w" op: "While" input: "a"
            attr { key: "T" value { list { type: DT_DOUBLE } } }
            attr { key: "cond" value { func { name: "atan_of" } } }
-           attr { key: "body" value { func { name: "atan_of" } } } }
+           attr { key: "body" value { func { name: "noisy" } } } }
     node { name: "enter" op: "Enter" input: "b" attr { key: "T" value { type: DT_DOUBLE } }
            attr { key: "frame_name" value { s: "loop" } } }
     node { name: "exit" op: "Exit" input: "enter" attr { key: "T" value { type: DT_DOUBLE } } }
@@ -450,12 +526,15 @@ TEST(CallGradient, FunctionalWhileAndV1LoopsAreErrorsNamingTheOp) {
   std::vector<Out> dxs;
   absl::Status st = AddSymbolicGradients(g.get(), {{g->FindNode("w"), 0}}, {{g->FindNode("a"), 0}},
                                          {}, "", &dxs);
-  EXPECT_TRUE(absl::IsNotFound(st)) << st;
-  EXPECT_TRUE(absl::StrContains(st.message(), "While")) << st;
+  // The gradient would run the loop again, drawing other random numbers.
+  EXPECT_TRUE(absl::IsUnimplemented(st)) << st;
+  EXPECT_TRUE(absl::StrContains(st.message(), "'w' (While)")) << st;
+  EXPECT_TRUE(absl::StrContains(st.message(), "RandomUniform")) << st;
   st = AddSymbolicGradients(g.get(), {{g->FindNode("exit"), 0}}, {{g->FindNode("b"), 0}}, {}, "",
                             &dxs);
-  EXPECT_TRUE(absl::IsUnimplemented(st)) << st;
-  EXPECT_TRUE(absl::StrContains(st.message(), "Exit")) << st;
+  // An Enter and an Exit alone are no loop (a v1 loop has Merges, Switches, a LoopCond...).
+  EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
+  EXPECT_TRUE(absl::StrContains(st.message(), "while loop 'loop' has no LoopCond")) << st;
 }
 
 // A variable read in one branch of an If: its handle (a resource input of the If) gets the
@@ -527,6 +606,90 @@ TEST(IfGradient, AVariableReadInOneBranchGetsItsValuesGradient) {
     EXPECT_EQ(out[0].flat<double>()(1), p ? -2 : 0);
     EXPECT_NEAR(out[1].flat<double>()(0), p ? 1 : std::cos(0.5), 1e-15);
     EXPECT_NEAR(out[1].flat<double>()(1), p ? 1 : std::cos(-2.0), 1e-15);
+  }
+}
+
+// A While whose body reads a variable (its handle a loop variable, passed on unchanged):
+// x(k+1) = x(k) * v for 3 iterations, y = sum(x(3)) = sum(x(0) * v^3), so
+// dy/dx(0) = v^3 and dy/dv = 3 x(0) v^2, summed over the iterations into the variable's gradient.
+TEST(WhileGradient, AVariableReadInTheBodyGetsItsValuesGradientSummed) {
+  constexpr const char* kGraph = R"pb(
+    library {
+      function {
+        signature { name: "count3" input_arg { name: "i" type: DT_INT32 }
+                    input_arg { name: "v" type: DT_RESOURCE } input_arg { name: "x" type: DT_DOUBLE }
+                    output_arg { name: "more" type: DT_BOOL } }
+        node_def { name: "n" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+                   attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 3 } } } }
+        node_def { name: "l" op: "Less" input: "i" input: "n:output:0" attr { key: "T" value { type: DT_INT32 } } }
+        ret { key: "more" value: "l:z:0" }
+      }
+      function {
+        signature { name: "times_v" input_arg { name: "i" type: DT_INT32 }
+                    input_arg { name: "v" type: DT_RESOURCE } input_arg { name: "x" type: DT_DOUBLE }
+                    output_arg { name: "i1" type: DT_INT32 } output_arg { name: "v1" type: DT_RESOURCE }
+                    output_arg { name: "x1" type: DT_DOUBLE } }
+        node_def { name: "one" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+                   attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 1 } } } }
+        node_def { name: "next" op: "AddV2" input: "i" input: "one:output:0" attr { key: "T" value { type: DT_INT32 } } }
+        node_def { name: "r" op: "ReadVariableOp" input: "v" attr { key: "dtype" value { type: DT_DOUBLE } } }
+        node_def { name: "m" op: "Mul" input: "x" input: "r:value:0" attr { key: "T" value { type: DT_DOUBLE } } }
+        ret { key: "i1" value: "next:z:0" }
+        ret { key: "v1" value: "v" }
+        ret { key: "x1" value: "m:z:0" }
+      }
+    }
+    node { name: "v" op: "VarHandleOp" attr { key: "dtype" value { type: DT_DOUBLE } }
+           attr { key: "shape" value { shape { dim { size: 2 } } } }
+           attr { key: "shared_name" value { s: "v" } } }
+    node { name: "init" op: "Const" attr { key: "dtype" value { type: DT_DOUBLE } }
+           attr { key: "value" value { tensor { dtype: DT_DOUBLE tensor_shape { dim { size: 2 } }
+                                                double_val: 1.5 double_val: -2 } } } }
+    node { name: "assign" op: "AssignVariableOp" input: "v" input: "init"
+           attr { key: "dtype" value { type: DT_DOUBLE } } }
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_DOUBLE } }
+           attr { key: "shape" value { shape { dim { size: 2 } } } } }
+    node { name: "zero" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 } } } }
+    node { name: "w" op: "While" input: "zero" input: "v" input: "x"
+           attr { key: "T" value { list { type: DT_INT32 type: DT_RESOURCE type: DT_DOUBLE } } }
+           attr { key: "cond" value { func { name: "count3" } } }
+           attr { key: "body" value { func { name: "times_v" } } } }
+    node { name: "axes" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } } int_val: 0 } } } }
+    node { name: "y" op: "Sum" input: "w:2" input: "axes"
+           attr { key: "T" value { type: DT_DOUBLE } } attr { key: "Tidx" value { type: DT_INT32 } } }
+  )pb";
+  GraphDef in;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(kGraph, &in));
+  auto g = std::make_unique<Graph>();  // the args keep their unknown shapes
+  absl::Status st = g->mutable_flib()->AddLibrary(in.library());
+  if (st.ok()) st = ImportGraphDef(in, ImportOptions(), g.get());
+  ASSERT_TRUE(st.ok()) << st;
+  std::vector<Out> dxs;
+  st = AddSymbolicGradients(g.get(), {{g->FindNode("y"), 0}},
+                            {{g->FindNode("v"), 0}, {g->FindNode("x"), 0}}, {}, "", &dxs);
+  ASSERT_TRUE(st.ok()) << st;
+  ASSERT_NE(dxs[0].node, nullptr);
+  ASSERT_NE(dxs[1].node, nullptr);
+  GraphDef def;
+  g->ToGraphDef(&def);
+  std::unique_ptr<Session> sess;
+  ASSERT_TRUE(NewSession(SessionOptions(), &sess).ok());
+  ASSERT_TRUE(sess->Create(def).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(sess->Run({}, {}, {"assign"}, &out).ok());
+  Tensor x(DT_DOUBLE, TensorShape({2}));
+  x.flat<double>()(0) = 0.5, x.flat<double>()(1) = 3;
+  st = sess->Run({{"x", x}},
+                 {dxs[0].node->name() + ":" + std::to_string(dxs[0].index),
+                  dxs[1].node->name() + ":" + std::to_string(dxs[1].index)},
+                 {}, &out);
+  ASSERT_TRUE(st.ok()) << st;
+  const double v[2] = {1.5, -2}, x0[2] = {0.5, 3};
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_DOUBLE_EQ(out[0].flat<double>()(i), 3 * x0[i] * v[i] * v[i]) << i;
+    EXPECT_DOUBLE_EQ(out[1].flat<double>()(i), v[i] * v[i] * v[i]) << i;
   }
 }
 

@@ -342,6 +342,85 @@ std::vector<GradCase> Cases() {
          return s.Op("AddN", {GradInput::List({s.Mul(x[0], x[0]), s.Op("Exp", {x[0]})})});
        }},
   };
+  // TensorLists of doubles (list_grad.cc): each case makes a list from x, applies the op and
+  // reads the result back as a tensor.
+  const GradAttrs f64 = {{"element_dtype", TypeAttr(DT_DOUBLE)}};
+  auto from = [](GradScope& s, Out x) {  // rows of x [n, 2] as a list of [2]
+    return s.Op("TensorListFromTensor", {x, s.ConstI32({2})});
+  };
+  auto stack = [f64](GradScope& s, Out list) {
+    return s.Op("TensorListStack", {list, s.ConstI32({2})}, f64);
+  };
+  std::vector<GradCase> lists = {
+      {"TensorListFromTensor", {{{3, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) { return s.Op("Square", {stack(s, from(s, x[0]))}); }},
+      {"TensorListStack", {{{3, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) { return s.Op("Sin", {stack(s, from(s, x[0]))}); }},
+      {"TensorListGetItem", {{{3, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         Out list = from(s, x[0]);
+         Out a = s.Op("TensorListGetItem", {list, s.ScalarI32(1), s.ConstI32({2})}, f64);
+         Out b = s.Op("TensorListGetItem", {list, s.ScalarI32(2), s.ConstI32({2})}, f64);
+         return s.Mul(a, b);  // two reads of one list: their list gradients summed by AddN
+       }},
+      {"TensorListSetItem", {{{3, 2}}, {{2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         Out list = s.Op("TensorListSetItem", {from(s, x[0]), s.ScalarI32(1), s.Op("Sin", {x[1]})},
+                         f64);
+         return s.Op("Square", {stack(s, list)});
+       }},
+      {"TensorListPushBack", {{{3, 2}}, {{2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Square", {stack(s, s.Op("TensorListPushBack", {from(s, x[0]), x[1]}, f64))});
+       }},
+      {"TensorListPopBack", {{{3, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         std::vector<Out> pop = Outs(s, "TensorListPopBack", {from(s, x[0]), s.ConstI32({2})}, f64);
+         Out first = s.Op("TensorListGetItem", {pop[0], s.ScalarI32(0), s.ConstI32({2})}, f64);
+         return s.Mul(pop[1], first);
+       }},
+      {"TensorListGather", {{{3, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Square", {s.Op("TensorListGather", {from(s, x[0]), s.ConstI32({2, 0, 2}),
+                                                         s.ConstI32({2})}, f64)});
+       }},
+      {"TensorListScatterV2", {{{2, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         // Elements 0 and 2 of 4 are never set: they stack as zeros.
+         Out list = s.Op("TensorListScatterV2", {x[0], s.ConstI32({3, 1}), s.ConstI32({2}),
+                                                 s.ScalarI32(4)}, f64);
+         return s.Op("Sin", {stack(s, list)});
+       }},
+      {"TensorListScatter", {{{2, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         Out list = s.Op("TensorListScatter", {x[0], s.ConstI32({1, 0}), s.ConstI32({2})}, f64);
+         return s.Op("Sin", {stack(s, list)});
+       }},
+      {"TensorListScatterIntoExistingList", {{{3, 2}}, {{1, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         Out list = s.Op("TensorListScatterIntoExistingList",
+                         {from(s, x[0]), s.Op("Cos", {x[1]}), s.ConstI32({1})}, f64);
+         return s.Op("Square", {stack(s, list)});
+       }},
+      {"TensorListResize", {{{3, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         return s.Op("Square", {stack(s, s.Op("TensorListResize", {from(s, x[0]), s.ScalarI32(2)}))});
+       }},
+  };
+  c.insert(c.end(), lists.begin(), lists.end());
+  // v1 conditionals (control_flow_grad.cc): Merge(f(Switch(x, p):0), g(Switch(x, p):1)).
+  auto v1_cond = [](const char* name, bool p) {
+    return GradCase{name, {{{2, 3}}}, [p](GradScope& s, const std::vector<Out>& x) {
+                      Tensor t(DT_BOOL, TensorShape({}));
+                      t.flat<bool>()(0) = p;
+                      std::vector<Out> sw = Outs(s, "Switch", {x[0], s.Const(t)});
+                      Out on_false = s.Op("Sin", {sw[0]});
+                      Out on_true = s.Op("Square", {sw[1]});
+                      return s.Op("Merge", {GradInput::List({on_false, on_true})});
+                    }};
+  };
+  c.push_back(v1_cond("Switch", true));
+  c.push_back(v1_cond("Merge", false));
   // The dynamic-shape paths of the broadcasting and shape-dependent gradients.
   for (const char* name : {"AddV2", "Mul", "Div", "Maximum", "Pow", "SquaredDifference", "Sum",
                            "SumKeepDims", "Mean", "Max", "ConcatV2", "Slice", "Tile", "Pad",
@@ -659,8 +738,9 @@ TEST(AddSymbolicGradients, RefVariableGetsTheGradientOfItsIdentity) {
 }
 
 // Every registered gradient function has a finite-difference case above (named after its op),
-// except those the builder tests check: PreventGradient (an error) and ReadVariableOp, and
-// those gradients_more_test.cc checks (gradients_more_ops.h).
+// except those the builder tests check: PreventGradient (an error) and ReadVariableOp, the calls,
+// conditionals and loops control_flow_gradients_test.cc checks, and those gradients_more_test.cc
+// checks (gradients_more_ops.h).
 TEST(GradRegistry, NoOpIsRegisteredTwice) {
   // Register keeps the first function and reports the second: two families claiming one op.
   EXPECT_TRUE(GradRegistry::Global()->Duplicates().empty())
@@ -675,7 +755,7 @@ TEST(GradRegistry, EveryGradientFunctionHasAFiniteDifferenceCase) {
   std::set<std::string> covered = {"PreventGradient", "ReadVariableOp"};
   // Calls and conditionals: finite-difference cases in control_flow_gradients_test.cc.
   covered.insert({"PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf", "Case",
-                  "StatelessCase"});
+                  "StatelessCase", "While", "StatelessWhile"});
   covered.insert(MoreGradientOps().begin(), MoreGradientOps().end());  // gradients_more_test
   for (const GradCase& c : Cases()) {
     for (const std::string& op : GradRegistry::Global()->ListOps()) {

@@ -8,8 +8,8 @@ from tests/oracle/grad_cases/<case>.pb):
 
 Each case is a tf.function traced on float64 TensorSpecs (its placeholders, named after them):
 the graph of its concrete function as TensorFlow 2 builds it, so nested tf.functions are
-StatefulPartitionedCall nodes and tf.cond / tf.switch_case functional StatelessIf / StatelessCase
-nodes, with the functions in the GraphDef's library. (The cases hold no variables, so there is
+StatefulPartitionedCall nodes, tf.cond / tf.switch_case functional StatelessIf / StatelessCase
+nodes and tf.while_loop (Stateless)While nodes, with the functions in the GraphDef's library. (The cases hold no variables, so there is
 nothing to freeze; convert_variables_to_constants_v2, even with lower_control_flow=False, runs
 Grappler's function inlining, which removes the calls and the Case these cases are about.)
 Added nodes:
@@ -109,6 +109,85 @@ def cf_switch_case(a, b):
     return tf.switch_case(index, [lambda: a * 2.0, lambda: a * b, lambda: tf.sin(a) + b])
 
 
+@case({"a": [2, 3], "b": [2, 3]})
+def cf_while_fixed_count(a, b):
+    # b is captured: a loop variable the body passes on unchanged.
+    _, x = tf.while_loop(lambda i, x: i < 4,
+                         lambda i, x: (i + 1, x * b + tf.sin(x) * tf.cast(i, F64)), [0, a])
+    return x * a
+
+
+@case({"a": [2, 3], "b": [2, 3]}, {"a": (0.1, 1.0), "b": (0.1, 1.0)})
+def cf_while_data_dependent_count(a, b):
+    (x,) = tf.while_loop(lambda x: tf.reduce_sum(x) < 20.0, lambda x: x * 1.5 + tf.square(b), [a])
+    return tf.sin(x)
+
+
+@case({"a": [2, 3], "b": [2, 3]})
+def cf_while_maximum_iterations(a, b):
+    (x,) = tf.while_loop(lambda x: tf.reduce_sum(x) < 1e9, lambda x: tf.sin(x) * b + x, [a],
+                         maximum_iterations=3)
+    return x
+
+
+@case({"a": [2, 3], "b": [2, 3]})
+def cf_while_nested(a, b):
+    def body(i, x):
+        _, y = tf.while_loop(lambda j, y: j < 2, lambda j, y: (j + 1, tf.sin(y) * b + y), [0, x])
+        return i + 1, y * a
+    return tf.while_loop(lambda i, x: i < 3, body, [0, a])[1]
+
+
+@tf.function
+def inner_loop(a, b):
+    return tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, tf.tanh(x * b)), [0, a])[1]
+
+
+@case({"a": [2, 3], "b": [2, 3]})
+def cf_while_in_a_function(a, b):
+    return inner_loop(a, b) * inner_loop(b, a)
+
+
+@case({"a": [2, 3], "b": [2, 3]})
+def cf_while_with_cond_in_body(a, b):
+    def body(i, x):
+        x = tf.cond(i % 2 == 0, lambda: x * b, lambda: tf.cos(x))
+        return i + 1, x
+    return tf.while_loop(lambda i, x: i < 4, body, [0, a])[1]
+
+
+@case({"a": [2, 3], "b": [2, 3]})
+def cf_while_no_iteration(a, b):
+    return tf.while_loop(lambda i, x: i < 0, lambda i, x: (i + 1, x * b), [0, a])[1] * b
+
+
+@case({"a": [4, 3], "b": [3, 3]}, {"b": (-0.5, 0.5)})
+def cf_while_tensor_array_rnn(a, b):
+    # h(t) = tanh(a[t] + h(t-1) b): a read from one TensorArray, the hs written to another.
+    rows = tf.TensorArray(F64, size=4).unstack(a)
+
+    def body(t, h, hs):
+        h = tf.tanh(tf.reshape(rows.read(t), [1, 3]) + tf.matmul(h, b))
+        return t + 1, h, hs.write(t, h[0])
+
+    _, h, hs = tf.while_loop(lambda t, h, hs: t < 4, body,
+                             [0, tf.zeros([1, 3], F64), tf.TensorArray(F64, size=4)])
+    return hs.stack() * 2.0 + h
+
+
+@case({"a": [5, 2], "b": [2]})
+def cf_while_tensor_array_push_and_gather(a, b):
+    # A dynamically sized TensorArray: each step writes one value; the result gathers two.
+    rows = tf.TensorArray(F64, size=5).unstack(a)
+
+    def body(t, acc):
+        return t + 1, acc.write(t, tf.sin(rows.read(t)) * b)
+
+    _, acc = tf.while_loop(lambda t, acc: t < 5, body,
+                           [0, tf.TensorArray(F64, size=0, dynamic_size=True)])
+    return acc.gather([4, 1]) + tf.reduce_sum(acc.stack(), axis=0)
+
+
 def make(name, fn, shapes, ranges, out_dir):
     rng = np.random.default_rng(sum(map(ord, name)))
     specs = [tf.TensorSpec(shape, F64, name=x) for x, shape in shapes.items()]
@@ -153,7 +232,7 @@ def make(name, fn, shapes, ranges, out_dir):
 
 
 FUNCTIONAL = {"If", "StatelessIf", "Case", "StatelessCase", "PartitionedCall",
-              "StatefulPartitionedCall"}
+              "StatefulPartitionedCall", "While", "StatelessWhile"}
 
 
 def main():

@@ -168,6 +168,42 @@ def strided_slice(p):
     return x[1:, ::2] * 3.0
 
 
+# TensorFlow 1.x control flow (tf.compat.v1.disable_control_flow_v2): v1 while loops (Enter, Merge,
+# Switch, LoopCond, NextIteration, Exit) and v1 conds (Switch, Merge).
+
+@case
+def v1_while_loop(p):
+    x, w = p("x", [2, 3]), p("w", [2, 3])
+    _, y = tf.while_loop(lambda i, y: i < 4,
+                         lambda i, y: (i + 1, y * w + tf.sin(y) * tf.cast(i, y.dtype)), [0, x])
+    return y * x
+
+
+@case
+def v1_while_loop_data_dependent(p):
+    x, w = p("x", [3], 0.1, 1.0), p("w", [3], 0.1, 1.0)
+    (y,) = tf.while_loop(lambda y: tf.reduce_sum(y) < 20.0, lambda y: y * 1.5 + tf.square(w), [x])
+    return tf.sin(y)
+
+
+@case
+def v1_while_loop_two_results(p):
+    x, w = p("x", [2, 2]), p("w", [2, 2])
+    _, a, b = tf.while_loop(lambda i, a, b: i < 3,
+                            lambda i, a, b: (i + 1, tf.matmul(a, w) + b, tf.tanh(b) * a),
+                            [0, x, w])
+    return a * 2.0 + b
+
+
+@case
+def v1_cond(p):
+    x, w = p("x", [2, 3]), p("w", [2, 3])
+    return tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * w, lambda: tf.sin(x)) + \
+        tf.cond(tf.reduce_sum(x) < 0.0, lambda: x * w, lambda: tf.cos(w))
+
+
+V1_CONTROL_FLOW = {"v1_while_loop", "v1_while_loop_data_dependent", "v1_while_loop_two_results",
+                   "v1_cond"}
 FLOAT32_CASES = {"conv2d", "conv2d_transpose", "cnn_pool_batchnorm_l2"}
 
 
@@ -214,7 +250,10 @@ def main():
     for name, fn in CASES.items():
         if args.only and name not in args.only:
             continue
+        if name in V1_CONTROL_FLOW:
+            tf1.disable_control_flow_v2()
         make(name, fn, args.out)
+        tf1.enable_control_flow_v2()
 
 
 if __name__ == "__main__":

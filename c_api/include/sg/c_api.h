@@ -1055,7 +1055,15 @@ SG_CAPI_EXPORT extern SG_Session* SG_LoadSessionFromSavedModel(
  *   the partial derivative for node ..."), or a PreventGradient on the way (its message);
  *   SG_NOT_FOUND "No gradient defined for op: <type> (node '<name>')" for an operation that a
  *   gradient reaches but that has no gradient function, or for a gradient op this build lacks;
- *   SG_UNIMPLEMENTED for v1 while loops. On error the graph is left as it was.
+ *   SG_UNIMPLEMENTED for a while loop (functional While / StatelessWhile, or a v1 loop of
+ *   Enter/Merge/Switch/Exit nodes) whose condition or body holds a stateful op other than a
+ *   variable read (the gradient runs the loop again, see below), for a v1 loop nested in another,
+ *   and for an x or y inside a v1 loop. On error the graph is left as it was.
+ * Loops: the gradient of a while loop runs the loop a second time, keeping each iteration's
+ *   values on TensorLists, then runs the body's gradient backwards over them; it costs about two
+ *   more runs of the loop and memory for every iteration's loop variables.
+ * Conditionals: If / StatelessIf / Case / StatelessCase and v1 conds (Switch/Merge) are
+ *   differentiated through the branch that ran.
  * Preconditions: none. Threads: safe (the graph is locked for the whole call). */
 SG_CAPI_EXPORT extern void SG_AddGradientsWithPrefix(SG_Graph* g, const char* prefix,
                                                      SG_Output* y, int ny, SG_Output* x, int nx,
