@@ -152,10 +152,43 @@ def linear(rng, resource):
     return loss, [w, b], batch
 
 
-MODELS = {"mlp_embed": mlp_embed, "cnn": cnn, "linear": linear}
+def rnn(rng, resource):
+    """A tanh RNN over 5 time steps by tf.while_loop (v1 control flow: Enter/Merge/Switch/Exit,
+    and TensorFlow's v1 loop gradient with stacks), mean squared error of the last state."""
+    return _rnn(rng, resource)
+
+
+def rnn_v2(rng, resource):
+    """The same RNN with control flow v2: a While op, and TensorFlow's while_v2 gradient (a
+    second While popping TensorLists the forward loop pushed)."""
+    return _rnn(rng, resource)
+
+
+def _rnn(rng, resource):
+    x = tf.compat.v1.placeholder(tf.float32, [5, 4, 3], name="x")  # time, batch, features
+    target = tf.compat.v1.placeholder(tf.float32, [4, 6], name="target")
+    w = variable("w", init_value(rng, [3, 6], 0.5), resource)
+    u = variable("u", init_value(rng, [6, 6], 0.3), resource)
+    b = variable("b", init_value(rng, [6], 0.1), resource)
+
+    def body(t, h):
+        return t + 1, tf.tanh(tf.matmul(x[t], w) + tf.matmul(h, u) + b)
+
+    _, h = tf.while_loop(lambda t, h: t < 5, body, [0, tf.zeros([4, 6])])
+    loss = tf.reduce_mean(tf.square(h - target), name="loss")
+
+    def batch(step_rng):
+        return {x: step_rng.uniform(-1, 1, [5, 4, 3]).astype(np.float32),
+                target: step_rng.uniform(-0.5, 0.5, [4, 6]).astype(np.float32)}
+    return loss, [w, u, b], batch
+
+
+MODELS = {"mlp_embed": mlp_embed, "cnn": cnn, "linear": linear, "rnn": rnn, "rnn_v2": rnn_v2}
+CONTROL_FLOW_V2 = {"rnn_v2"}
 # Which optimizers each model is trained with: every one on the embedding model (dense and
 # sparse updates in one graph), a few on the others.
-PLAN = {"mlp_embed": None, "cnn": ["momentum", "adam"], "linear": ["sgd", "adagrad"]}
+PLAN = {"mlp_embed": None, "cnn": ["momentum", "adam"], "linear": ["sgd", "adagrad"],
+        "rnn": ["adam"], "rnn_v2": ["adam"]}
 
 
 def op_histogram(gdef):
@@ -343,7 +376,10 @@ def main():
                 name = f"{model}.{opt_name}.{'resource' if resource else 'ref'}"
                 if args.only and not any(w in name for w in args.only):
                     continue
+                if model in CONTROL_FLOW_V2:
+                    tf.compat.v1.enable_control_flow_v2()
                 name, nodes = write_case(args.out, model, opt_name, resource)
+                tf.compat.v1.disable_control_flow_v2()
                 count += 1
                 print(f"{name}: {nodes} nodes")
     if not args.only or any(w in "replicated.linear.sgd" for w in args.only):
