@@ -5,8 +5,8 @@ has no entry (neither a function nor a NO_GRADIENT).
     PY=$(tests/oracle/setup_venv.sh)
     $PY tests/oracle/list_grad_gaps.py [--libsg build/c_api/libsg.so.1] [--all]
 
-sg's ops come from its registry (SG_GetAllOpList through ctypes, as dump_opdefs.py) or, without a
-build, from tests/oracle/tf_opdefs.pbtxt (the ops sg registers that TensorFlow has). sg's
+sg's ops come from its registry (SG_GetAllOpList through ctypes, in a child process) or, without
+a build, from tests/oracle/tf_opdefs.pbtxt (the ops sg registers that TensorFlow has). sg's
 gradient entries are read from core/gradients/*.cc (every SG_REGISTER_GRADIENT and
 SG_REGISTER_NO_GRADIENT names its op as a string literal). TensorFlow's come from its python
 gradient registry (ops.get_gradient_function's table, after importing tensorflow, which loads
@@ -18,6 +18,7 @@ import argparse
 import glob
 import os
 import re
+import subprocess
 import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -37,6 +38,25 @@ def sg_gradient_entries():
     return entries
 
 
+def sg_op_names(libsg):
+    """sg's registered op names, read in a child process: libsg.so and TensorFlow in one process
+    (each with its own protobuf and abseil) can crash."""
+    code = ("import ctypes, sys\n"
+            "class B(ctypes.Structure):\n"
+            "    _fields_ = [('data', ctypes.c_void_p), ('length', ctypes.c_size_t),\n"
+            "                ('dealloc', ctypes.c_void_p)]\n"
+            "lib = ctypes.CDLL(sys.argv[1])\n"
+            "lib.SG_GetAllOpList.restype = ctypes.POINTER(B)\n"
+            "b = lib.SG_GetAllOpList()\n"
+            "sys.stdout.buffer.write(ctypes.string_at(b.contents.data, b.contents.length))\n")
+    data = subprocess.run([sys.executable, "-c", code, libsg], check=True,
+                          stdout=subprocess.PIPE).stdout
+    from tensorflow.core.framework import op_def_pb2
+    ops = op_def_pb2.OpList()
+    ops.ParseFromString(data)
+    return {op.name for op in ops.op}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--libsg", default=os.path.join(dump_opdefs.REPO, "build", "c_api",
@@ -48,7 +68,7 @@ def main():
     from tensorflow.python.framework import ops
 
     if os.path.exists(args.libsg):
-        sg_ops = set(dump_opdefs.sg_op_names(args.libsg))
+        sg_ops = sg_op_names(args.libsg)
     else:
         print(f"list_grad_gaps: {args.libsg} not found; sg's ops from tf_opdefs.pbtxt",
               file=sys.stderr)
