@@ -291,6 +291,15 @@ Fn PassThroughFirstGrad(GradScope& s, const Node& op, const GradOutputs& dy, Gra
   return s.status();
 }
 
+// QuantizeAndDequantizeV4 (input, input_min, input_max): QuantizeAndDequantizeV4Grad, dy where
+// the input lies in the range (a clipped straight-through estimator), zeros for the range.
+Fn QuantizeAndDequantizeV4Grad(GradScope& s, const Node& op, const GradOutputs& dy,
+                               GradOutputs* dx) {
+  *dx = s.OpN("QuantizeAndDequantizeV4Grad",
+              {dy[0], InputOf(op, 0), InputOf(op, 1), InputOf(op, 2)}, CopyAttrs(op, {"axis"}));
+  return s.status();
+}
+
 // CheckNumerics / CheckNumericsV2: dy checked the same way, its message saying it is a gradient.
 Fn CheckNumericsGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
   std::string message;
@@ -416,6 +425,7 @@ SG_REGISTER_GRADIENT("DebugGradientRefIdentity", PassThroughFirstGrad);
 SG_REGISTER_GRADIENT("Print", PassThroughFirstGrad);
 SG_REGISTER_GRADIENT("QuantizeAndDequantizeV2", PassThroughFirstGrad);
 SG_REGISTER_GRADIENT("QuantizeAndDequantizeV3", PassThroughFirstGrad);
+SG_REGISTER_GRADIENT("QuantizeAndDequantizeV4", QuantizeAndDequantizeV4Grad);
 SG_REGISTER_GRADIENT("CheckNumerics", CheckNumericsGrad);
 SG_REGISTER_GRADIENT("CheckNumericsV2", CheckNumericsGrad);
 SG_REGISTER_GRADIENT("Reverse", ReverseGrad);

@@ -49,6 +49,7 @@ inline const std::set<std::string>& MoreGradientOps() {
       // array_grad.cc (pass-throughs, inverse pairs, straight-through estimators)
       "PlaceholderWithDefault", "EnsureShape", "RefIdentity", "DebugGradientIdentity",
       "DebugGradientRefIdentity", "Print", "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3",
+      "QuantizeAndDequantizeV4",
       "CheckNumerics", "CheckNumericsV2", "Reverse", "Diag", "DiagPart", "SpaceToBatch",
       "BatchToSpace", "SpaceToBatchND", "BatchToSpaceND", "SpaceToDepth", "DepthToSpace",
       "TensorStridedSliceUpdate", "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars",

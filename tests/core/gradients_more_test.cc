@@ -887,16 +887,18 @@ TEST(MoreGradients, RefIdentitiesPassTheGradientToTheVariable) {
   EXPECT_FLOAT_EQ(out[0].flat<float>()(1), -10);
 }
 
-// QuantizeAndDequantizeV2/V3 are straight-through estimators: dy flows to the input unchanged
-// (finite differences would see the quantizer's steps instead).
+// QuantizeAndDequantizeV2/V3 are straight-through estimators: dy flows to the input unchanged;
+// V4 passes it only where the input lies in [input_min, input_max] (finite differences would see
+// the quantizer's steps instead).
 TEST(MoreGradients, QuantizeAndDequantizePassTheGradientStraightThrough) {
-  for (const char* op : {"QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3"}) {
+  for (const char* op : {"QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3", "QuantizeAndDequantizeV4"}) {
     SCOPED_TRACE(op);
     Graph g;
     Out x = Placeholder(&g, "x", DT_FLOAT, {4});
     GradScope fwd(&g, "fwd");
-    std::vector<GradInput> in = {x, fwd.ScalarOf(DT_FLOAT, -1), fwd.ScalarOf(DT_FLOAT, 1)};
-    if (std::string(op) == "QuantizeAndDequantizeV3") in.push_back(fwd.ScalarI32(4));
+    std::vector<GradInput> in = {x, fwd.ScalarOf(DT_FLOAT, -0.2), fwd.ScalarOf(DT_FLOAT, 0.3)};
+    const bool v3 = std::string(op) == "QuantizeAndDequantizeV3";
+    if (v3) in.push_back(fwd.ScalarI32(4));
     Out y = fwd.Op(op, in, {{"range_given", BoolAttr(true)}});
     Tensor w(DT_FLOAT, TensorShape({4}));
     for (int i = 0; i < 4; ++i) w.flat<float>()(i) = 0.5f * (i + 1);
@@ -907,11 +909,15 @@ TEST(MoreGradients, QuantizeAndDequantizePassTheGradientStraightThrough) {
     auto sess = SessionFor(g);
     ASSERT_TRUE(sess.ok()) << sess.status();
     Tensor v(DT_FLOAT, TensorShape({4}));
-    for (int i = 0; i < 4; ++i) v.flat<float>()(i) = 0.3f * i - 0.4f;
+    for (int i = 0; i < 4; ++i) v.flat<float>()(i) = 0.3f * i - 0.4f;  // -0.4 -0.1 0.2 0.5
     std::vector<Tensor> out;
     s = (*sess)->Run({{"x:0", v}}, {TensorName(dx[0])}, {}, &out);
     ASSERT_TRUE(s.ok()) << s;
-    for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(out[0].flat<float>()(i), w.flat<float>()(i)) << i;
+    const bool clipped = std::string(op) == "QuantizeAndDequantizeV4";
+    for (int i = 0; i < 4; ++i) {
+      const bool inside = i == 1 || i == 2;
+      EXPECT_FLOAT_EQ(out[0].flat<float>()(i), clipped && !inside ? 0.0f : w.flat<float>()(i)) << i;
+    }
   }
 }
 
@@ -974,7 +980,8 @@ TEST(MoreGradients, EveryOpHasAFiniteDifferenceCase) {
   // against TensorFlow (grad_cases_more/fake_quant.pb).
   std::set<std::string> covered = {"ResourceGather", "ResourceGatherNd", "RefIdentity",
                                    "DebugGradientRefIdentity", "QuantizeAndDequantizeV2",
-                                   "QuantizeAndDequantizeV3", "FakeQuantWithMinMaxArgs",
+                                   "QuantizeAndDequantizeV3", "QuantizeAndDequantizeV4",
+                                   "FakeQuantWithMinMaxArgs",
                                    "FakeQuantWithMinMaxVars",
                                    "FakeQuantWithMinMaxVarsPerChannel"};
   for (const GradCase& c : Cases()) {

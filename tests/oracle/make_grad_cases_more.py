@@ -328,6 +328,9 @@ def array_more(p):
         r.StridedSliceGrad(shape=[4, 5], begin=[0, 1], end=[4, 5], strides=[2, 2], dy=x[:, :2]),
         r.QuantizeAndDequantizeV2(input=x, input_min=-1.0, input_max=1.0, range_given=True),
         r.QuantizeAndDequantizeV3(input=x, input_min=-1.0, input_max=1.0, num_bits=4, range_given=True),
+        r.QuantizeAndDequantizeV4(input=x, input_min=-0.5, input_max=0.5, range_given=True),
+        r.QuantizeAndDequantizeV4(input=x * 2.0, input_min=[-0.5, -1.0, 0.0], input_max=[0.5, 0.2, 1.0],
+                                  axis=1, range_given=True),
         tf.reshape(r.SparseFillEmptyRows(indices=i64([[0, 1], [2, 0], [2, 2]]), values=v,
                                          dense_shape=i64([4, 3]),
                                          default_value=x[0, 0]).output_values, [5]))
