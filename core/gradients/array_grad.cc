@@ -283,6 +283,114 @@ Fn BroadcastToGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutp
   return s.status();
 }
 
+// Ops whose gradient is dy itself on input 0 and none on the rest (Print's data, the
+// quantization range of QuantizeAndDequantizeV2/V3: a straight-through estimator).
+Fn PassThroughFirstGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(dy[0]);
+  for (int i = 1; i < op.num_inputs(); ++i) dx->push_back(NoGradient());
+  return s.status();
+}
+
+// QuantizeAndDequantizeV4 (input, input_min, input_max): QuantizeAndDequantizeV4Grad, dy where
+// the input lies in the range (a clipped straight-through estimator), zeros for the range.
+Fn QuantizeAndDequantizeV4Grad(GradScope& s, const Node& op, const GradOutputs& dy,
+                               GradOutputs* dx) {
+  *dx = s.OpN("QuantizeAndDequantizeV4Grad",
+              {dy[0], InputOf(op, 0), InputOf(op, 1), InputOf(op, 2)}, CopyAttrs(op, {"axis"}));
+  return s.status();
+}
+
+// CheckNumerics / CheckNumericsV2: dy checked the same way, its message saying it is a gradient.
+Fn CheckNumericsGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  std::string message;
+  auto it = op.def().attr().find("message");
+  if (it != op.def().attr().end()) message = it->second.s();
+  AttrValue m;
+  m.set_s("Not a number (NaN) or infinity (Inf) values detected in gradient. " + message);
+  dx->push_back(s.Op(op.type_string(), {dy[0]}, {{"message", m}}));
+  return s.status();
+}
+
+// Reverse (v1: a bool per dim): dy reversed the same way.
+Fn ReverseGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("Reverse", {dy[0], InputOf(op, 1)}));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
+// Diag and DiagPart undo each other.
+GradFunc ByOp(const char* grad_op) {
+  return [grad_op](GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+    dx->push_back(s.Op(grad_op, {dy[0]}));
+    return s.status();
+  };
+}
+
+// SpaceToBatch / BatchToSpace (x, paddings or crops; block_size) and their ND forms (x,
+// block_shape, paddings or crops): the opposite op on dy, with the same block and amounts.
+GradFunc OppositeBlockOp(const char* opposite, bool nd) {
+  return [opposite, nd](GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+    if (nd) {
+      dx->push_back(s.Op(opposite, {dy[0], InputOf(op, 1), InputOf(op, 2)}));
+      dx->push_back(NoGradient());
+    } else {
+      dx->push_back(s.Op(opposite, {dy[0], InputOf(op, 1)}, CopyAttrs(op, {"block_size"})));
+    }
+    dx->push_back(NoGradient());
+    return s.status();
+  };
+}
+
+// SpaceToDepth / DepthToSpace: the opposite op on dy (not for NCHW_VECT_C, as TensorFlow).
+GradFunc OppositeDepthOp(const char* opposite) {
+  return [opposite](GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+    auto it = op.def().attr().find("data_format");
+    if (it != op.def().attr().end() && it->second.s() == "NCHW_VECT_C") {
+      return errors::InvalidArgument(op.type_string(), " gradient of '", op.name(),
+                                     "': NCHW_VECT_C has none (it needs qint8)");
+    }
+    dx->push_back(s.Op(opposite, {dy[0]}, CopyAttrs(op, {"block_size", "data_format"})));
+    return s.status();
+  };
+}
+
+// TensorStridedSliceUpdate (input, begin, end, strides, value): the input gets dy with the
+// updated slice zeroed; the value gets dy's slice, summed over the dims the value was
+// broadcast along.
+Fn TensorStridedSliceUpdateGrad(GradScope& s, const Node& op, const GradOutputs& dy,
+                                GradOutputs* dx) {
+  GradAttrs masks = CopyAttrs(op, {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                                   "shrink_axis_mask"});
+  GradOutput begin = InputOf(op, 1), end = InputOf(op, 2), strides = InputOf(op, 3);
+  GradOutput slice = s.Op("StridedSlice", {dy[0], begin, end, strides}, masks);
+  dx->push_back(s.Op("TensorStridedSliceUpdate",
+                     {dy[0], begin, end, strides, s.ZerosLike(slice)}, masks));
+  for (int i = 0; i < 3; ++i) dx->push_back(NoGradient());
+  const DataType index = DTypeOf(begin);
+  GradOutput slice_shape = s.Shape(slice, index);
+  GradOutput value_shape = s.Shape(InputOf(op, 4), index);
+  GradOutputs args = s.OpN("BroadcastGradientArgs", {slice_shape, value_shape});
+  if (!s.status().ok()) return s.status();
+  dx->push_back(s.Reshape(s.Sum(slice, args[1], true), value_shape));
+  return s.status();
+}
+
+// FakeQuantWithMinMaxArgs / Vars / VarsPerChannel: their *Gradient ops (the Vars forms also
+// give the gradients of min and max).
+Fn FakeQuantArgsGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("FakeQuantWithMinMaxArgsGradient", {dy[0], InputOf(op, 0)},
+                     CopyAttrs(op, {"min", "max", "num_bits", "narrow_range"})));
+  return s.status();
+}
+
+GradFunc FakeQuantVarsGrad(const char* grad_op) {
+  return [grad_op](GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+    *dx = s.OpN(grad_op, {dy[0], InputOf(op, 0), InputOf(op, 1), InputOf(op, 2)},
+                CopyAttrs(op, {"num_bits", "narrow_range"}));
+    return s.status();
+  };
+}
+
 SG_REGISTER_GRADIENT("Reshape", ReshapeLikeGrad);
 SG_REGISTER_GRADIENT("ExpandDims", ReshapeLikeGrad);
 SG_REGISTER_GRADIENT("Squeeze", ReshapeLikeGrad);
@@ -309,6 +417,32 @@ SG_REGISTER_GRADIENT("UnsortedSegmentSum", UnsortedSegmentSumGrad);
 SG_REGISTER_GRADIENT("SegmentSum", SegmentSumGrad);
 SG_REGISTER_GRADIENT("Fill", FillGrad);
 SG_REGISTER_GRADIENT("BroadcastTo", BroadcastToGrad);
+SG_REGISTER_GRADIENT("PlaceholderWithDefault", PassThroughFirstGrad);
+SG_REGISTER_GRADIENT("EnsureShape", PassThroughFirstGrad);
+SG_REGISTER_GRADIENT("RefIdentity", PassThroughFirstGrad);
+SG_REGISTER_GRADIENT("DebugGradientIdentity", PassThroughFirstGrad);
+SG_REGISTER_GRADIENT("DebugGradientRefIdentity", PassThroughFirstGrad);
+SG_REGISTER_GRADIENT("Print", PassThroughFirstGrad);
+SG_REGISTER_GRADIENT("QuantizeAndDequantizeV2", PassThroughFirstGrad);
+SG_REGISTER_GRADIENT("QuantizeAndDequantizeV3", PassThroughFirstGrad);
+SG_REGISTER_GRADIENT("QuantizeAndDequantizeV4", QuantizeAndDequantizeV4Grad);
+SG_REGISTER_GRADIENT("CheckNumerics", CheckNumericsGrad);
+SG_REGISTER_GRADIENT("CheckNumericsV2", CheckNumericsGrad);
+SG_REGISTER_GRADIENT("Reverse", ReverseGrad);
+SG_REGISTER_GRADIENT("Diag", ByOp("DiagPart"));
+SG_REGISTER_GRADIENT("DiagPart", ByOp("Diag"));
+SG_REGISTER_GRADIENT("SpaceToBatch", OppositeBlockOp("BatchToSpace", false));
+SG_REGISTER_GRADIENT("BatchToSpace", OppositeBlockOp("SpaceToBatch", false));
+SG_REGISTER_GRADIENT("SpaceToBatchND", OppositeBlockOp("BatchToSpaceND", true));
+SG_REGISTER_GRADIENT("BatchToSpaceND", OppositeBlockOp("SpaceToBatchND", true));
+SG_REGISTER_GRADIENT("SpaceToDepth", OppositeDepthOp("DepthToSpace"));
+SG_REGISTER_GRADIENT("DepthToSpace", OppositeDepthOp("SpaceToDepth"));
+SG_REGISTER_GRADIENT("TensorStridedSliceUpdate", TensorStridedSliceUpdateGrad);
+SG_REGISTER_GRADIENT("FakeQuantWithMinMaxArgs", FakeQuantArgsGrad);
+SG_REGISTER_GRADIENT("FakeQuantWithMinMaxVars",
+                     FakeQuantVarsGrad("FakeQuantWithMinMaxVarsGradient"));
+SG_REGISTER_GRADIENT("FakeQuantWithMinMaxVarsPerChannel",
+                     FakeQuantVarsGrad("FakeQuantWithMinMaxVarsPerChannelGradient"));
 
 }  // namespace
 }  // namespace sg

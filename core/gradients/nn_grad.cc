@@ -1,5 +1,5 @@
 // Gradients of the nn family (activations, softmax and losses, bias, convolution, pooling, batch
-// norm), with TensorFlow's formulas (tensorflow/cc/gradients/nn_grad.cc, python/ops/nn_grad.py).
+// norm, 3-D convolution and pooling), with TensorFlow's formulas (tensorflow/cc/gradients/nn_grad.cc, python/ops/nn_grad.py).
 // Several emit TensorFlow's gradient ops (ReluGrad, BiasAddGrad, MaxPoolGrad...) by name.
 #include "core/gradients/grad_registry.h"
 
@@ -169,21 +169,70 @@ Fn AvgPoolGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs*
   return s.status();
 }
 
-// FusedBatchNormV3 (x, scale, offset, mean, variance): FusedBatchNormGradV3 with the saved
-// batch statistics in training, the population statistics (inputs 3, 4) in inference.
-Fn FusedBatchNormV3Grad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
-  const bool training = BoolAttrOf(op, "is_training", true);
-  GradOutput r1 = training ? OutputOf(op, 3) : InputOf(op, 3);
-  GradOutput r2 = training ? OutputOf(op, 4) : InputOf(op, 4);
-  GradOutputs g = s.OpN("FusedBatchNormGradV3",
-                        {dy[0], InputOf(op, 0), InputOf(op, 1), r1, r2, OutputOf(op, 5)},
-                        CopyAttrs(op, {"epsilon", "data_format", "is_training"}));
-  if (!s.status().ok()) return s.status();
-  dx->push_back(g[0]);
-  dx->push_back(g[1]);
-  dx->push_back(g[2]);
-  dx->push_back(NoGradient());
-  dx->push_back(NoGradient());
+// FusedBatchNorm / V2 / V3 (x, scale, offset, mean, variance): FusedBatchNormGrad / V2 / V3
+// with the saved batch statistics in training, the population statistics (inputs 3, 4) in
+// inference; V3's grad op also takes its sixth output.
+GradFunc FusedBatchNormGrad(const char* grad_op, bool v3) {
+  return [grad_op, v3](GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+    const bool training = BoolAttrOf(op, "is_training", true);
+    GradOutput r1 = training ? OutputOf(op, 3) : InputOf(op, 3);
+    GradOutput r2 = training ? OutputOf(op, 4) : InputOf(op, 4);
+    std::vector<GradInput> in = {dy[0], InputOf(op, 0), InputOf(op, 1), r1, r2};
+    if (v3) in.push_back(OutputOf(op, 5));
+    GradOutputs g = s.OpN(grad_op, in, CopyAttrs(op, {"epsilon", "data_format", "is_training"}));
+    if (!s.status().ok()) return s.status();
+    dx->push_back(g[0]);
+    dx->push_back(g[1]);
+    dx->push_back(g[2]);
+    dx->push_back(NoGradient());
+    dx->push_back(NoGradient());
+    return s.status();
+  };
+}
+
+// BiasAddV1 (value, bias): dy, and dy summed over every dim but the last.
+Fn BiasAddV1Grad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput rank = s.Op("Rank", {dy[0]});
+  GradOutput axes = s.Op("Range", {s.ScalarI32(0), s.Sub(rank, s.ScalarI32(1)), s.ScalarI32(1)});
+  dx->push_back(dy[0]);
+  dx->push_back(s.Sum(dy[0], axes));
+  return s.status();
+}
+
+Fn Conv3DGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradAttrs attrs = CopyAttrs(op, {"strides", "padding", "data_format", "dilations"});
+  GradOutput x = InputOf(op, 0), filter = InputOf(op, 1);
+  dx->push_back(s.Op("Conv3DBackpropInputV2", {s.Shape(x), filter, dy[0]}, attrs));
+  dx->push_back(s.Op("Conv3DBackpropFilterV2", {x, s.Shape(filter), dy[0]}, attrs));
+  return s.status();
+}
+
+Fn AvgPool3DGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("AvgPool3DGrad", {s.Shape(InputOf(op, 0)), dy[0]},
+                     CopyAttrs(op, {"ksize", "strides", "padding", "data_format"})));
+  return s.status();
+}
+
+Fn MaxPool3DGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("MaxPool3DGrad", {InputOf(op, 0), OutputOf(op, 0), dy[0]},
+                     CopyAttrs(op, {"ksize", "strides", "padding", "data_format"})));
+  return s.status();
+}
+
+// MaxPoolWithArgmax (input) -> (output, argmax): MaxPoolGradWithArgmax; the argmax output's
+// gradient is ignored.
+Fn MaxPoolWithArgmaxGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  dx->push_back(s.Op("MaxPoolGradWithArgmax", {InputOf(op, 0), dy[0], OutputOf(op, 1)},
+                     CopyAttrs(op, {"ksize", "strides", "padding", "include_batch_in_index"})));
+  return s.status();
+}
+
+// BatchNormWithGlobalNormalization (t, m, v, beta, gamma): its grad op's five outputs (dx, dm,
+// dv, db, dg).
+Fn BatchNormGlobalGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  *dx = s.OpN("BatchNormWithGlobalNormalizationGrad",
+              {InputOf(op, 0), InputOf(op, 1), InputOf(op, 2), InputOf(op, 4), dy[0]},
+              CopyAttrs(op, {"variance_epsilon", "scale_after_normalization"}));
   return s.status();
 }
 
@@ -209,7 +258,15 @@ SG_REGISTER_GRADIENT("LRN", LRNGrad);
 SG_REGISTER_GRADIENT("ResizeBilinear", ResizeBilinearGrad);
 SG_REGISTER_GRADIENT("ResizeNearestNeighbor", ResizeNearestNeighborGrad);
 SG_REGISTER_GRADIENT("AvgPool", AvgPoolGrad);
-SG_REGISTER_GRADIENT("FusedBatchNormV3", FusedBatchNormV3Grad);
+SG_REGISTER_GRADIENT("FusedBatchNorm", FusedBatchNormGrad("FusedBatchNormGrad", false));
+SG_REGISTER_GRADIENT("FusedBatchNormV2", FusedBatchNormGrad("FusedBatchNormGradV2", false));
+SG_REGISTER_GRADIENT("FusedBatchNormV3", FusedBatchNormGrad("FusedBatchNormGradV3", true));
+SG_REGISTER_GRADIENT("BiasAddV1", BiasAddV1Grad);
+SG_REGISTER_GRADIENT("Conv3D", Conv3DGrad);
+SG_REGISTER_GRADIENT("AvgPool3D", AvgPool3DGrad);
+SG_REGISTER_GRADIENT("MaxPool3D", MaxPool3DGrad);
+SG_REGISTER_GRADIENT("MaxPoolWithArgmax", MaxPoolWithArgmaxGrad);
+SG_REGISTER_GRADIENT("BatchNormWithGlobalNormalization", BatchNormGlobalGrad);
 
 }  // namespace
 }  // namespace sg

@@ -8,6 +8,9 @@ namespace sg {
 namespace {
 
 // tensorflow/python/ops/array_grad.py
+SG_REGISTER_NO_GRADIENT("FakeQuantWithMinMaxArgsGradient");
+SG_REGISTER_NO_GRADIENT("FakeQuantWithMinMaxVarsGradient");
+SG_REGISTER_NO_GRADIENT("FakeQuantWithMinMaxVarsPerChannelGradient");
 SG_REGISTER_NO_GRADIENT("ConcatOffset");
 SG_REGISTER_NO_GRADIENT("InvertPermutation");
 
@@ -90,6 +93,18 @@ SG_REGISTER_NO_GRADIENT("StatelessRandomUniformV2");
 SG_REGISTER_NO_GRADIENT("StatelessTruncatedNormal");
 SG_REGISTER_NO_GRADIENT("StatelessTruncatedNormalV2");
 
+// tensorflow/python/ops/image_grad.py
+SG_REGISTER_NO_GRADIENT("ResizeBilinearGrad");
+
+// tensorflow/python/ops/ragged/ragged_math_ops.py
+SG_REGISTER_NO_GRADIENT("RaggedRange");
+
+// tensorflow/python/ops/state_grad.py
+SG_REGISTER_NO_GRADIENT("ScatterAdd");
+SG_REGISTER_NO_GRADIENT("ScatterDiv");
+SG_REGISTER_NO_GRADIENT("ScatterMul");
+SG_REGISTER_NO_GRADIENT("ScatterSub");
+
 // tensorflow/python/ops/string_ops.py
 SG_REGISTER_NO_GRADIENT("DecodeBase64");
 SG_REGISTER_NO_GRADIENT("EncodeBase64");
@@ -106,6 +121,10 @@ SG_REGISTER_NO_GRADIENT("TensorArray");
 SG_REGISTER_NO_GRADIENT("TensorArrayClose");
 SG_REGISTER_NO_GRADIENT("TensorArrayCloseV2");
 SG_REGISTER_NO_GRADIENT("TensorArrayCloseV3");
+SG_REGISTER_NO_GRADIENT("TensorArrayGrad");
+SG_REGISTER_NO_GRADIENT("TensorArrayGradV2");
+SG_REGISTER_NO_GRADIENT("TensorArrayGradV3");
+SG_REGISTER_NO_GRADIENT("TensorArrayGradWithShape");
 SG_REGISTER_NO_GRADIENT("TensorArraySize");
 SG_REGISTER_NO_GRADIENT("TensorArraySizeV2");
 SG_REGISTER_NO_GRADIENT("TensorArraySizeV3");

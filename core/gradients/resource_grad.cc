@@ -1,5 +1,5 @@
 // Gradients of the resource-variable ops other than ReadVariableOp, with TensorFlow's formulas
-// (tensorflow/python/ops/resource_variable_ops.py, state_grad.py). ResourceGather's gradient is
+// (tensorflow/python/ops/resource_variable_ops.py, array_grad.py, state_grad.py). ResourceGather's gradient is
 // dense: TensorFlow's IndexedSlices summed into the variable's shape by UnsortedSegmentSum.
 #include "core/framework/attr_value_util.h"
 #include "core/gradients/grad_registry.h"
@@ -44,7 +44,18 @@ Fn ResourceGatherGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradO
   return s.status();
 }
 
+// ResourceGatherNd(resource, indices): dy scattered (summed) into the variable's shape.
+// TensorFlow's IndexedSlices for [n, 1] indices sums to the same dense value.
+Fn ResourceGatherNdGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput handle = InputOf(op, 0), indices = InputOf(op, 1);
+  GradOutput shape = s.Cast(VariableShapeOf(s, handle), DTypeOf(indices));
+  dx->push_back(s.Op("ScatterNd", {indices, dy[0], shape}));
+  dx->push_back(NoGradient());
+  return s.status();
+}
+
 SG_REGISTER_GRADIENT("ResourceGather", ResourceGatherGrad);
+SG_REGISTER_GRADIENT("ResourceGatherNd", ResourceGatherNdGrad);
 
 // TensorFlow marks these NotDifferentiable.
 SG_REGISTER_NO_GRADIENT("VarIsInitializedOp");

@@ -289,6 +289,20 @@ Fn RollGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx
   return s.status();
 }
 
+// SparseFillEmptyRows(indices, values, dense_shape, default_value) -> (indices, values,
+// empty_row_indicator, reverse_index_map): SparseFillEmptyRowsGrad maps the output values'
+// gradient back to the input values and the default value (TensorFlow's sparse_grad.py).
+Fn SparseFillEmptyRowsGrad(GradScope& s, const Node& op, const GradOutputs& dy,
+                           GradOutputs* dx) {
+  GradOutputs g = s.OpN("SparseFillEmptyRowsGrad", {OutputOf(op, 3), dy[1]});
+  if (!s.status().ok()) return s.status();
+  dx->push_back(NoGradient());
+  dx->push_back(g[0]);
+  dx->push_back(NoGradient());
+  dx->push_back(g[1]);
+  return s.status();
+}
+
 SG_REGISTER_GRADIENT("SegmentMean", SegmentMeanGrad);
 SG_REGISTER_GRADIENT("SegmentMax", SegmentMinOrMaxGrad);
 SG_REGISTER_GRADIENT("SegmentMin", SegmentMinOrMaxGrad);
@@ -310,6 +324,7 @@ SG_REGISTER_GRADIENT("TensorScatterSub", TensorScatterAddGrad(true));
 SG_REGISTER_GRADIENT("ScatterNdNonAliasingAdd", TensorScatterAddGrad(false));
 SG_REGISTER_GRADIENT("TensorScatterMin", TensorScatterMinOrMaxGrad);
 SG_REGISTER_GRADIENT("TensorScatterMax", TensorScatterMinOrMaxGrad);
+SG_REGISTER_GRADIENT("SparseFillEmptyRows", SparseFillEmptyRowsGrad);
 SG_REGISTER_GRADIENT("SparseToDense", SparseToDenseGrad);
 SG_REGISTER_GRADIENT("DynamicStitch", DynamicStitchGrad);
 SG_REGISTER_GRADIENT("ParallelDynamicStitch", DynamicStitchGrad);

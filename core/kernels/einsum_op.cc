@@ -2,7 +2,8 @@
 // labels that only it has and the output lacks summed, the rest transposed to [batch, free,
 // contracted] or [batch, contracted, free]) and the two meet in one batched matrix product,
 // whose result is transposed to the output's label order. The rearranging copies are skipped when
-// an operand or the result is already in order.
+// an operand or the result is already in order. A label repeated in the output is computed once
+// and the result copied onto the output's diagonal (zeros elsewhere).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -150,15 +151,47 @@ class EinsumOp final : public OpKernel {
     EinsumPlan plan;
     absl::Status s = PlanEinsum(equation_, dims, &plan);
     OP_REQUIRES(ctx, s.ok(), KernelError(*this, s.message()));
-    const int num_labels = plan.num_labels();
-    const TensorShape out_shape(plan.OutputShape());
-
-    if (n == 1) {
-      Tensor r;
-      OP_REQUIRES_OK(ctx, Rearrange(ctx, ctx->input(0), plan.input_labels[0],
-                                    plan.output_labels, num_labels, &r));
+    // A label repeated in the output: the result over its distinct labels, then inflated.
+    std::vector<int> distinct;
+    for (int l : plan.output_labels) {
+      if (std::find(distinct.begin(), distinct.end(), l) == distinct.end()) distinct.push_back(l);
+    }
+    const std::vector<int> output_labels = plan.output_labels;
+    plan.output_labels = distinct;
+    Tensor r;
+    OP_REQUIRES_OK(ctx, Evaluate(ctx, plan, &r));
+    if (distinct == output_labels) {
       ctx->set_output(0, r);
       return;
+    }
+    plan.output_labels = output_labels;
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(plan.OutputShape()), &out));
+    if (out->NumElements() == 0) return;
+    std::memset(out->raw_data(), 0, out->NumElements() * DataTypeSize(dtype));
+    const DimVector out_strides = RowMajorStrides(out->shape().dim_sizes());
+    DimVector diagonal_strides;  // of r's dims in out: a repeated label walks the diagonal
+    for (int l : distinct) {
+      int64_t stride = 0;
+      for (size_t d = 0; d < output_labels.size(); ++d) {
+        if (output_labels[d] == l) stride += out_strides[d];
+      }
+      diagonal_strides.push_back(stride);
+    }
+    CopyStrided(&ctx->eigen_cpu_device(), dtype, r.shape().dim_sizes(), r.raw_data(), 0,
+                RowMajorStrides(r.shape().dim_sizes()), out->raw_data(), 0, diagonal_strides);
+  }
+
+ private:
+  // The result of `plan` (whose output labels are distinct) in *result.
+  absl::Status Evaluate(OpKernelContext* ctx, const EinsumPlan& plan, Tensor* result) {
+    const int n = ctx->num_inputs();
+    const DataType dtype = ctx->input(0).dtype();
+    const int num_labels = plan.num_labels();
+    const TensorShape out_shape(plan.OutputShape());
+    if (n == 1) {
+      return Rearrange(ctx, ctx->input(0), plan.input_labels[0], plan.output_labels, num_labels,
+                       result);
     }
     const Tensor& a = ctx->input(0);
     const Tensor& b = ctx->input(1);
@@ -192,14 +225,14 @@ class EinsumOp final : public OpKernel {
     const bool adj_b = lb != Concat({&batch, &contract, &free_b}) &&
                        lb == Concat({&batch, &free_b, &contract});
     Tensor pa, pb;
-    OP_REQUIRES_OK(ctx, Rearrange(ctx, a, la,
-                                  adj_a ? Concat({&batch, &contract, &free_a})
-                                        : Concat({&batch, &free_a, &contract}),
-                                  num_labels, &pa));
-    OP_REQUIRES_OK(ctx, Rearrange(ctx, b, lb,
-                                  adj_b ? Concat({&batch, &free_b, &contract})
-                                        : Concat({&batch, &contract, &free_b}),
-                                  num_labels, &pb));
+    SG_RETURN_IF_ERROR(Rearrange(ctx, a, la,
+                                 adj_a ? Concat({&batch, &contract, &free_a})
+                                       : Concat({&batch, &free_a, &contract}),
+                                 num_labels, &pa));
+    SG_RETURN_IF_ERROR(Rearrange(ctx, b, lb,
+                                 adj_b ? Concat({&batch, &free_b, &contract})
+                                       : Concat({&batch, &contract, &free_b}),
+                                 num_labels, &pb));
     auto product = [](const std::vector<int>& ls, const std::vector<int64_t>& sz) {
       int64_t p = 1;
       for (int l : ls) p *= sz[l];
@@ -226,22 +259,18 @@ class EinsumOp final : public OpKernel {
     for (int l : r_labels) r_shape.AddDim(plan.size[l]);
     const bool direct = r_labels == plan.output_labels;
     Tensor r;
-    Tensor* out = nullptr;
-    if (direct) {
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-    } else {
-      OP_REQUIRES_OK(ctx, ctx->allocate_temp(dtype, r_shape, &r));
-    }
-    Tensor* dst = direct ? out : &r;
-    if (dst->NumElements() > 0) {
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(dtype, direct ? out_shape : r_shape, &r));
+    if (r.NumElements() > 0) {
       auto mul = dtype == DT_BFLOAT16 ? BatchedMatMulBf16 : BatchedMatMul;
-      s = swap ? mul(ctx, pb, pa, index_b, index_a, nn, k, m, !adj_b, !adj_a, dst)
-               : mul(ctx, pa, pb, index_a, index_b, m, k, nn, adj_a, adj_b, dst);
-      OP_REQUIRES_OK(ctx, s);
+      SG_RETURN_IF_ERROR(swap ? mul(ctx, pb, pa, index_b, index_a, nn, k, m, !adj_b, !adj_a, &r)
+                              : mul(ctx, pa, pb, index_a, index_b, m, k, nn, adj_a, adj_b, &r));
     }
-    if (direct) return;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-    if (out->NumElements() == 0) return;
+    if (direct) {
+      *result = r;
+      return absl::OkStatus();
+    }
+    SG_RETURN_IF_ERROR(ctx->allocate_temp(dtype, out_shape, result));
+    if (result->NumElements() == 0) return absl::OkStatus();
     const DimVector r_strides = RowMajorStrides(r_shape.dim_sizes());
     DimVector src_strides;
     for (int l : plan.output_labels) {
@@ -250,7 +279,8 @@ class EinsumOp final : public OpKernel {
       src_strides.push_back(r_strides[pos]);
     }
     CopyStrided(&ctx->eigen_cpu_device(), dtype, out_shape.dim_sizes(), r.raw_data(), 0,
-                src_strides, out->raw_data(), 0, RowMajorStrides(out_shape.dim_sizes()));
+                src_strides, result->raw_data(), 0, RowMajorStrides(out_shape.dim_sizes()));
+    return absl::OkStatus();
   }
 
  private:

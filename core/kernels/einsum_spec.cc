@@ -141,10 +141,6 @@ absl::Status PlanEinsum(absl::string_view equation,
       return errors::InvalidArgument("Einsum equation '", equation, "': output ", LabelName(l),
                                      " is in no input");
     }
-    if (plan->in_output[l]) {
-      return errors::InvalidArgument("Einsum equation '", equation,
-                                     "': an output label appears more than once");
-    }
     plan->in_output[l] = true;
   }
   for (int64_t& sz : plan->size) {

@@ -1,5 +1,6 @@
-// ResizeBilinearGrad and ResizeNearestNeighborGrad: the gradients of ResizeBilinear and
-// ResizeNearestNeighbor (image_resize_ops.cc), as TensorFlow's CPU kernels compute them. Each
+// ResizeBilinearGrad, ResizeNearestNeighborGrad and ResizeBicubicGrad: the gradients of
+// ResizeBilinear, ResizeNearestNeighbor and ResizeBicubic (image_resize_ops.cc), as
+// TensorFlow's CPU kernels compute them. Each
 // resized pixel's gradient goes back to the input pixels it was sampled from, with the forward
 // op's weights; the source coordinates are the forward op's (align_corners, half_pixel_centers),
 // in float.
@@ -10,6 +11,10 @@
 //     once, as TensorFlow does.
 //   ResizeNearestNeighborGrad(grads [b, h, w, c] of T, size [H, W] int32) -> [b, H, W, c] of T:
 //     each grads pixel adds into the pixel the forward op read, in T.
+//   ResizeBicubicGrad(grads [b, h, w, c] float, original_image [., H, W, .] float or double) ->
+//     [b, H, W, c] of T: each grads pixel adds its 16 shares (grad * row weight * column weight,
+//     the forward op's cubic weights, image_resize_cubic.h) in T, rows then columns, grads
+//     pixels in row-major order.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +22,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/image_resize_cubic.h"
 
 namespace sg {
 namespace {
@@ -178,6 +184,77 @@ REGISTER_KERNEL_BUILDER(Name("ResizeNearestNeighborGrad")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", DataTypesOf(NearestGradTypes())),
                         ResizeNearestNeighborGradOp);
+
+class ResizeBicubicGradOp final : public OpKernel {
+ public:
+  explicit ResizeBicubicGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("align_corners", &align_corners_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("half_pixel_centers", &half_pixel_centers_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES(ctx, !(half_pixel_centers_ && align_corners_),
+                KernelError(*this, "If half_pixel_centers is True, align_corners must be False."));
+    const Tensor& grads = ctx->input(0);
+    const Tensor& original = ctx->input(1);
+    OP_REQUIRES(ctx, grads.dims() == 4,
+                KernelError(*this, "input_grad must be 4-dimensional",
+                            grads.shape().DebugString()));
+    const int64_t batch = grads.dim_size(0), h = grads.dim_size(1), w = grads.dim_size(2),
+                  c = grads.dim_size(3);
+    OP_REQUIRES(ctx, h > 0 && w > 0, KernelError(*this, "resized dimensions must be positive."));
+    OP_REQUIRES(ctx, original.dims() == 4,
+                KernelError(*this, "original_image must be 4-dimensional",
+                            original.shape().DebugString()));
+    const int64_t in_h = original.dim_size(1), in_w = original.dim_size(2);
+    OP_REQUIRES(ctx, in_h > 0 && in_w > 0,
+                KernelError(*this, "original dimensions must be positive."));
+    OP_REQUIRES(ctx, in_h < INT32_MAX && in_w < INT32_MAX,
+                KernelError(*this, "original sizes must be between 0 and max int32"));
+    const float height_scale = GradScale(in_h, h, align_corners_);
+    const float width_scale = GradScale(in_w, w, align_corners_);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({batch, in_h, in_w, c}), &out));
+    if (out->NumElements() == 0) return;
+    std::vector<resize_cubic::CubicSample> xs(w);
+    for (int64_t x = 0; x < w; ++x) {
+      xs[x] = resize_cubic::CubicAt(x, in_w, width_scale, half_pixel_centers_);
+    }
+    const bool ok = DispatchTypes(TypeList<float, double>(), out->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const float* g = grads.data<float>();
+      T* o = out->data<T>();
+      std::fill(o, o + out->NumElements(), T(0));
+      for (int64_t b = 0; b < batch; ++b) {
+        for (int64_t y = 0; y < h; ++y) {
+          const resize_cubic::CubicSample sy =
+              resize_cubic::CubicAt(y, in_h, height_scale, half_pixel_centers_);
+          for (int64_t x = 0; x < w; ++x) {
+            const resize_cubic::CubicSample& sx = xs[x];
+            for (int64_t k = 0; k < c; ++k) {
+              // The grad is taken to T first, then times each weight (in T).
+              const T grad = static_cast<T>(g[((b * h + y) * w + x) * c + k]);
+              for (int i = 0; i < 4; ++i) {
+                T* row = o + (b * in_h + sy.index[i]) * in_w * c + k;
+                for (int j = 0; j < 4; ++j) {
+                  row[sx.index[j] * c] += grad * sy.weight[i] * sx.weight[j];
+                }
+              }
+            }
+          }
+        }
+      }
+    });
+    OP_REQUIRES(ctx, ok, UnsupportedType(*this, out->dtype()));
+  }
+
+ private:
+  bool align_corners_ = false, half_pixel_centers_ = false;
+};
+REGISTER_KERNEL_BUILDER(Name("ResizeBicubicGrad")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", DataTypesOf(TypeList<float, double>())),
+                        ResizeBicubicGradOp);
 
 }  // namespace
 }  // namespace sg

@@ -14,6 +14,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/image_resize_cubic.h"
 
 namespace sg {
 namespace {
@@ -253,58 +254,9 @@ REGISTER_KERNEL_BUILDER(Name("ResizeNearestNeighbor").Device(DEVICE_CPU),
 
 // ---- bicubic ------------------------------------------------------------------------------
 
-// Cubic convolution weights tabulated at 1/1024 steps, as TensorFlow: entry 2i is the weight at
-// distance i/1024, entry 2i+1 at 1 + i/1024. a = -0.75 (legacy) or -0.5 (Keys, half-pixel).
-constexpr int64_t kTableSize = 1 << 10;
-
-std::vector<float> CubicTable(double a) {
-  std::vector<float> table((kTableSize + 1) * 2);
-  for (int64_t i = 0; i <= kTableSize; ++i) {
-    float x = static_cast<float>(i * 1.0 / kTableSize);
-    table[i * 2] = static_cast<float>(((a + 2) * x - (a + 3)) * x * x + 1);
-    x += 1.0;
-    table[i * 2 + 1] = static_cast<float>(((a * x - 5 * a) * x + 8 * a) * x - 4 * a);
-  }
-  return table;
-}
-
-const float* CubicWeights(bool keys) {
-  static const std::vector<float>* const kKeys = new std::vector<float>(CubicTable(-0.5f));
-  static const std::vector<float>* const kLegacy = new std::vector<float>(CubicTable(-0.75f));
-  return keys ? kKeys->data() : kLegacy->data();
-}
-
-struct Cubic {
-  float weight[4];
-  int64_t index[4];
-};
-
-int64_t Clamp(int64_t v, int64_t limit) { return std::min(limit - 1, std::max(int64_t{0}, v)); }
-
-Cubic CubicAt(int64_t out, int64_t limit, float scale, bool half_pixel) {
-  const float in = half_pixel ? HalfPixel(out, scale) : Legacy(out, scale);
-  const int64_t in_floor = static_cast<int64_t>(std::floor(in));
-  const float delta = in - in_floor;
-  const int64_t offset = std::lrint(delta * kTableSize);
-  const float* table = CubicWeights(half_pixel);
-  Cubic c;
-  const float weights[4] = {table[offset * 2 + 1], table[offset * 2],
-                            table[(kTableSize - offset) * 2],
-                            table[(kTableSize - offset) * 2 + 1]};
-  for (int k = 0; k < 4; ++k) c.index[k] = Clamp(in_floor - 1 + k, limit);
-  if (!half_pixel) {
-    std::copy(weights, weights + 4, c.weight);
-    return c;
-  }
-  // Keys: samples outside the image get no weight, and the weights are renormalized.
-  for (int k = 0; k < 4; ++k) c.weight[k] = c.index[k] == in_floor - 1 + k ? weights[k] : 0.0f;
-  const float sum = c.weight[0] + c.weight[1] + c.weight[2] + c.weight[3];
-  if (std::abs(sum) >= 1000.0f * std::numeric_limits<float>::min()) {
-    const float inverse = 1.0f / sum;
-    for (float& w : c.weight) w *= inverse;
-  }
-  return c;
-}
+// The sampling (image_resize_cubic.h) is shared with ResizeBicubicGrad.
+using resize_cubic::CubicAt;
+using Cubic = resize_cubic::CubicSample;
 
 class ResizeBicubicOp final : public FloatResizeOp<ResizeBicubicOp> {
  public:
@@ -345,6 +297,8 @@ class ResizeBicubicOp final : public FloatResizeOp<ResizeBicubicOp> {
 REGISTER_KERNEL_BUILDER(Name("ResizeBicubic").Device(DEVICE_CPU), ResizeBicubicOp);
 
 // ---- area ---------------------------------------------------------------------------------
+
+int64_t Clamp(int64_t v, int64_t limit) { return std::min(limit - 1, std::max(int64_t{0}, v)); }
 
 // The input pixels [start, end) that out pixel i covers, and how much of the first and last.
 struct Span {

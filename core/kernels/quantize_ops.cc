@@ -460,6 +460,77 @@ REGISTER_KERNEL_BUILDER(Name("QuantizeAndDequantizeV4")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
                         QuantizeAndDequantizeOp);
+// QuantizeAndDequantizeV4Grad: gradients where min <= input <= max (the range of the input's
+// slice along `axis`, or the one range when axis is -1), 0 elsewhere (NaN inputs too); zeros
+// of the range's shape for min and max. float and double, as TensorFlow's CPU kernel.
+class QuantizeAndDequantizeV4GradOp final : public OpKernel {
+ public:
+  explicit QuantizeAndDequantizeV4GradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("axis", &axis_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grad = ctx->input(0);
+    const Tensor& in = ctx->input(1);
+    const Tensor& mn = ctx->input(2);
+    const Tensor& mx = ctx->input(3);
+    OP_REQUIRES(ctx, axis_ >= -1, KernelError(*this, "Axis must be at least -1. Found ", axis_));
+    OP_REQUIRES(ctx, axis_ == -1 || axis_ < in.dims(),
+                KernelError(*this, "Axis should be -1 or 0 or a positive value less than ",
+                            in.dims(), "but given axis value was ", axis_));
+    OP_REQUIRES(ctx, in.shape() == grad.shape(),
+                KernelError(*this, "gradient and input must be the same size"));
+    OP_REQUIRES(ctx, mn.dims() <= 1,
+                KernelError(*this, "Input min tensor must have dimension 0 or 1. Received ",
+                            mn.dims(), "."));
+    OP_REQUIRES(ctx, mx.dims() <= 1,
+                KernelError(*this, "Input max tensor must have dimension 0 or 1. Received ",
+                            mx.dims(), "."));
+    const int64_t depth = axis_ == -1 ? 1 : in.dim_size(axis_);
+    if (axis_ == -1) {
+      OP_REQUIRES(ctx, mn.dims() == 0,
+                  KernelError(*this, "input_min must be a scalar if axis is unspecified"));
+      OP_REQUIRES(ctx, mx.dims() == 0,
+                  KernelError(*this, "input_max must be a scalar if axis is unspecified"));
+    } else {
+      OP_REQUIRES(ctx, mn.dims() == 1 && mn.dim_size(0) == depth,
+                  KernelError(*this, "min has incorrect size, expected ", depth, " was ",
+                              mn.dims() == 1 ? mn.dim_size(0) : 1));
+      OP_REQUIRES(ctx, mx.dims() == 1 && mx.dim_size(0) == depth,
+                  KernelError(*this, "max has incorrect size, expected ", depth, " was ",
+                              mx.dims() == 1 ? mx.dim_size(0) : 1));
+    }
+    Tensor *dx, *dmin, *dmax;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &dx));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, mn.shape(), &dmin));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, mn.shape(), &dmax));
+    // The input as [outer, depth, inner]: element i belongs to channel (i / inner) % depth.
+    int64_t inner = 1;
+    for (int d = axis_ + 1; axis_ != -1 && d < in.dims(); ++d) inner *= in.dim_size(d);
+    const bool ok = DispatchTypes(TypeList<float, double>(), in.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* g = grad.data<T>();
+      const T* x = in.data<T>();
+      const T* lo = mn.data<T>();
+      const T* hi = mx.data<T>();
+      T* out = dx->data<T>();
+      for (int64_t i = 0; i < in.NumElements(); ++i) {
+        const int64_t c = axis_ == -1 ? 0 : (i / inner) % depth;
+        out[i] = x[i] >= lo[c] && x[i] <= hi[c] ? g[i] : T(0);
+      }
+      std::fill(dmin->data<T>(), dmin->data<T>() + dmin->NumElements(), T(0));
+      std::fill(dmax->data<T>(), dmax->data<T>() + dmax->NumElements(), T(0));
+    });
+    OP_REQUIRES(ctx, ok, UnsupportedType(*this, in.dtype()));
+  }
+
+ private:
+  int axis_ = -1;
+};
+REGISTER_KERNEL_BUILDER(Name("QuantizeAndDequantizeV4Grad")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+                        QuantizeAndDequantizeV4GradOp);
 REGISTER_KERNEL_BUILDER(Name("QuantizeV2").Device(DEVICE_CPU).TypeConstraint("T",
                                                                               QuantizedTypes()),
                         QuantizeV2Op);

@@ -346,6 +346,22 @@ REGISTER_OP("ResizeBicubic")
     .Attr("half_pixel_centers: bool = false")
     .SetShapeFn(ResizeShape);
 
+// The gradient of ResizeBicubic: grads [batch, h, w, c] back to original_image's [H, W].
+REGISTER_OP("ResizeBicubicGrad")
+    .Input("grads: float")
+    .Input("original_image: T")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn([](InferenceContext* c) {
+      Shape grads, original;
+      SG_RETURN_IF_ERROR(c->WithRank(0, 4, &grads));
+      SG_RETURN_IF_ERROR(c->WithRank(1, 4, &original));
+      c->set_output(0, original);
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("ResizeArea")
     .Input("images: T")
     .Input("size: int32")

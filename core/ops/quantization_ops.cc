@@ -585,5 +585,36 @@ REGISTER_OP("QuantizeAndDequantizeV4")
     .Attr("axis: int = -1")
     .SetShapeFn(QuantizeAndDequantizeShape);
 
+// The gradient of QuantizeAndDequantizeV4: gradients where input lies in [input_min, input_max]
+// (per slice along `axis`), 0 elsewhere; zeros for the range.
+REGISTER_OP("QuantizeAndDequantizeV4Grad")
+    .Input("gradients: T")
+    .Input("input: T")
+    .Input("input_min: T")
+    .Input("input_max: T")
+    .Output("input_backprop: T")
+    .Output("input_min_backprop: T")
+    .Output("input_max_backprop: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("axis: int = -1")
+    .SetShapeFn([](InferenceContext* c) {
+      int axis = -1;
+      SG_RETURN_IF_ERROR(c->GetAttr("axis", &axis));
+      if (axis < -1) return c->Error("axis should be at least -1, got ", axis);
+      if (!c->input(0).IsCompatibleWith(c->input(1))) {
+        return c->Error("gradients ", c->input(0).DebugString(), " and input ",
+                        c->input(1).DebugString(), " have different shapes");
+      }
+      PartialTensorShape in, range;
+      SG_RETURN_IF_ERROR(c->WithRankAtLeast(0, axis + 1, &in));
+      SG_RETURN_IF_ERROR(c->WithRank(2, axis == -1 ? 0 : 1, &range));
+      SG_RETURN_IF_ERROR(c->WithRank(3, axis == -1 ? 0 : 1, &range));
+      PartialTensorShape known = in.unknown_rank() ? c->input(1) : in;
+      c->set_output(0, known);
+      c->set_output(1, range);
+      c->set_output(2, range);
+      return absl::OkStatus();
+    });
+
 }  // namespace
 }  // namespace sg

@@ -1,5 +1,5 @@
 // The gradient functions of core/gradients/{segment,linalg,math_grad_extra,einsum,resource,
-// image}_grad.cc
+// image,second_order}_grad.cc and the later additions to nn_grad.cc and array_grad.cc
 // (the ops in gradients_more_ops.h) against central finite differences: for inputs x and a
 // forward graph y(x), the symbolic gradient of f(x) = sum(w * y(x)) (w random, given as the
 // initial gradient) must match (f(x + eps e_j) - f(x - eps e_j)) / 2 eps for every element j.
@@ -215,6 +215,19 @@ GradOutput Part(GradScope& s, const char* type, GradOutput z) {
   return s.Op(type, {z}, {{"Tout", TypeAttr(DT_DOUBLE)}});
 }
 
+GradAttrs Window2D(const char* padding) {
+  return {{"ksize", IntList({1, 2, 2, 1})}, {"strides", IntList({1, 2, 2, 1})}, {"padding", Str(padding)}};
+}
+GradAttrs Window3D() {
+  return {{"ksize", IntList({1, 2, 2, 2, 1})}, {"strides", IntList({1, 2, 2, 2, 1})}, {"padding", Str("VALID")}};
+}
+GradAttrs Conv2DAttrs(bool strided = true) {
+  return {{"strides", IntList({1, 1, strided ? 2 : 1, 1})}, {"padding", Str(strided ? "SAME" : "VALID")}};
+}
+GradAttrs Conv3DAttrs() {
+  return {{"strides", IntList({1, 1, 1, 1, 1})}, {"padding", Str("VALID")}};
+}
+
 std::vector<GradCase> Cases() {
   auto unary = [](const char* name, std::vector<int64_t> dims, double lo, double hi, Build b) {
     return GradCase{name, {{dims, lo, hi}}, std::move(b)};
@@ -287,10 +300,6 @@ std::vector<GradCase> Cases() {
     for (auto& d : dims) gc.inputs.push_back({d});
     return gc;
   };
-  auto with_gap = [](GradCase gc, const char* gap) {
-    gc.known_gap = gap;
-    return gc;
-  };
   // In float: the kernel interpolates in float, too coarse for double's finite-difference step;
   // the function is linear, so float's larger step is exact.
   auto projective = [](const char* op, bool v3) {
@@ -301,6 +310,29 @@ std::vector<GradCase> Cases() {
                       std::vector<GradInput> in = {x[0], s.Const(t), s.ConstI32({4, 5})};
                       if (v3) in.push_back(s.ScalarOf(DT_FLOAT, 0.0));
                       return s.Op(op, in, {{"interpolation", Str("BILINEAR")}, {"fill_mode", Str("CONSTANT")}});
+                    },
+                    DT_FLOAT};
+  };
+
+  // A pooling gradient op of x[1] (the pooled gradient, [1, 2, 2, 2]) with x[0] the pooled input
+  // ([1, 4, 4, 2]); float, the kernels' main dtype.
+  auto pool_grad = [](const char* name, Build b) {
+    return GradCase{name, {{{1, 4, 4, 2}}, {{1, 2, 2, 2}}}, std::move(b), DT_FLOAT};
+  };
+  // FusedBatchNorm / V2 of x [2, 2, 2, 3], scale and offset; in inference with a constant mean
+  // and variance (which get no gradient, as in TensorFlow).
+  auto batch_norm = [](const char* name, bool training) {
+    const std::string op = absl::StartsWith(name, "FusedBatchNormV2") ? "FusedBatchNormV2" : "FusedBatchNorm";
+    return GradCase{name, {{{2, 2, 2, 3}}, {{3}, 0.5, 1.5}, {{3}}},
+                    [op, training](GradScope& s, const Xs& x) {
+                      Tensor mean(DT_FLOAT, TensorShape({training ? 0 : 3}));
+                      Tensor var(DT_FLOAT, TensorShape({training ? 0 : 3}));
+                      for (int i = 0; i < mean.NumElements(); ++i) {
+                        mean.flat<float>()(i) = 0.1f * i - 0.1f;
+                        var.flat<float>()(i) = 0.5f + 0.25f * i;
+                      }
+                      return s.Op(op, {x[0], x[1], x[2], s.Const(mean), s.Const(var)},
+                                  {{"is_training", BoolAttr(training)}});
                     },
                     DT_FLOAT};
   };
@@ -476,10 +508,11 @@ std::vector<GradCase> Cases() {
       einsum("EinsumRowSums", "ij->i", {{2, 3}}),
       einsum("EinsumSummedLabels", "ij,kj->", {{2, 3}, {4, 3}}),
       einsum("EinsumOuterSummed", "abc,cd->da", {{2, 3, 4}, {4, 2}}),
-      // TensorFlow's gradient of a repeated input label is an Einsum with it repeated in the
-      // output ("i->ii"), which TensorFlow's Einsum builds and sg's rejects.
-      with_gap(einsum("EinsumTrace", "ii->", {{3, 3}}), "an output label appears more than once"),
-      with_gap(einsum("EinsumDiagonal", "ii->i", {{3, 3}}), "an output label appears more than once"),
+      // A repeated input label: the gradient is an Einsum with it repeated in the output ("i->ii").
+      einsum("EinsumTrace", "ii->", {{3, 3}}),
+      einsum("EinsumDiagonal", "ii->i", {{3, 3}}),
+      einsum("EinsumDiagonalProduct", "iij,jk->ik", {{3, 3, 2}, {2, 4}}),
+      einsum("EinsumRepeatedSummed", "iij,k->k", {{2, 2, 3}, {4}}),
       einsum("EinsumEllipsisBroadcast", "...ij,...jk->...ik", {{2, 1, 2, 3}, {3, 3, 2}}),
       einsum("EinsumEllipsisOneSide", "...ij,jk->...ik", {{2, 2, 3}, {3, 2}}),
       // ---- image_grad.cc
@@ -498,6 +531,174 @@ std::vector<GradCase> Cases() {
          return s.Op("ExtractImagePatches", {x[0]},
                      {{"ksizes", IntList({1, 2, 2, 1})}, {"strides", IntList({1, 2, 1, 1})},
                       {"rates", IntList({1, 1, 2, 1})}, {"padding", Str("SAME")}});
+       }},
+      // ---- second_order_grad.cc: gradients of gradient ops.
+      binary("ReluGrad", {2, 3}, {2, 3}, -1, 1, -1, 1),
+      binary("Relu6Grad", {2, 3}, {2, 3}, -1, 1, -2, 8),
+      {"LeakyReluGrad", {{{2, 3}}, {{2, 3}}},
+       [](GradScope& s, const Xs& x) {
+         AttrValue alpha;
+         alpha.set_f(0.3f);
+         return s.Op("LeakyReluGrad", {x[0], x[1]}, {{"alpha", alpha}});
+       }},
+      binary("EluGrad", {2, 3}, {2, 3}, -1, 1, -0.9, 1),
+      binary("SeluGrad", {2, 3}, {2, 3}, -1, 1, -1.5, 1),
+      binary("SoftplusGrad", {2, 3}, {2, 3}, -1, 1, -1, 1),
+      binary("SigmoidGrad", {2, 3}, {2, 3}, 0.1, 0.9, -1, 1),
+      binary("TanhGrad", {2, 3}, {2, 3}, -0.9, 0.9, -1, 1),
+      binary("SqrtGrad", {2, 3}, {2, 3}, 0.5, 2, -1, 1),
+      binary("RsqrtGrad", {2, 3}, {2, 3}, 0.5, 2, -1, 1),
+      binary("ReciprocalGrad", {2, 3}, {2, 3}, 0.5, 2, -1, 1),
+      binary("InvGrad", {2, 3}, {2, 3}, 0.5, 2, -1, 1),
+      unary("BiasAddGrad", {2, 3, 4}, -1, 1, [](GradScope& s, const Xs& x) { return s.Op("BiasAddGrad", {x[0]}); }),
+      unary("BiasAddGradNCHW", {2, 3, 4, 2}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("BiasAddGrad", {x[0]}, {{"data_format", Str("NCHW")}});
+            }),
+      unary("MirrorPadGrad", {5, 4}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("MirrorPadGrad", {x[0], s.Const(I32({2, 2}, {1, 1, 1, 0}))}, {{"mode", Str("REFLECT")}});
+            }),
+      unary("StridedSliceGrad", {2, 2}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("StridedSliceGrad", {s.ConstI32({4, 5}), s.ConstI32({0, 1}), s.ConstI32({4, 5}),
+                                               s.ConstI32({2, 2}), x[0]});
+            }),
+      {"AvgPoolGrad", {{{1, 2, 2, 2}}},
+       [](GradScope& s, const Xs& x) { return s.Op("AvgPoolGrad", {s.ConstI32({1, 4, 4, 2}), x[0]}, Window2D("VALID")); },
+       DT_FLOAT},
+      pool_grad("MaxPoolGrad", [](GradScope& s, const Xs& x) {
+        return s.Op("MaxPoolGrad", {x[0], s.Op("MaxPool", {x[0]}, Window2D("VALID")), x[1]}, Window2D("VALID"));
+      }),
+      {"MaxPoolGradGrad", {{{1, 4, 4, 2}}, {{1, 4, 4, 2}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("MaxPoolGradGrad", {x[0], s.Op("MaxPool", {x[0]}, Window2D("VALID")), x[1]}, Window2D("VALID"));
+       },
+       DT_FLOAT},
+      pool_grad("MaxPoolGradV2", [](GradScope& s, const Xs& x) {
+        GradAttrs attrs = {{"padding", Str("VALID")}};
+        return s.Op("MaxPoolGradV2", {x[0], s.Op("MaxPool", {x[0]}, Window2D("VALID")), x[1],
+                                      s.ConstI32({1, 2, 2, 1}), s.ConstI32({1, 2, 2, 1})}, attrs);
+      }),
+      {"AvgPool3DGrad", {{{1, 2, 2, 2, 2}}},
+       [](GradScope& s, const Xs& x) { return s.Op("AvgPool3DGrad", {s.ConstI32({1, 4, 4, 4, 2}), x[0]}, Window3D()); },
+       DT_FLOAT},
+      {"MaxPool3DGrad", {{{1, 4, 4, 4, 2}}, {{1, 2, 2, 2, 2}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("MaxPool3DGrad", {x[0], s.Op("MaxPool3D", {x[0]}, Window3D()), x[1]}, Window3D());
+       },
+       DT_FLOAT},
+      {"MaxPool3DGradGrad", {{{1, 4, 4, 4, 2}}, {{1, 4, 4, 4, 2}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("MaxPool3DGradGrad", {x[0], s.Op("MaxPool3D", {x[0]}, Window3D()), x[1]}, Window3D());
+       },
+       DT_FLOAT},
+      {"Conv2DBackpropFilter", {{{1, 4, 4, 2}}, {{1, 4, 2, 3}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("Conv2DBackpropFilter", {x[0], s.ConstI32({2, 2, 2, 3}), x[1]}, Conv2DAttrs());
+       }},
+      {"DepthwiseConv2dNativeBackpropFilter", {{{1, 4, 4, 2}}, {{1, 3, 3, 4}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("DepthwiseConv2dNativeBackpropFilter", {x[0], s.ConstI32({2, 2, 2, 2}), x[1]}, Conv2DAttrs(false));
+       }},
+      {"DepthwiseConv2dNativeBackpropInput", {{{2, 2, 2, 2}}, {{1, 3, 3, 4}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("DepthwiseConv2dNativeBackpropInput", {s.ConstI32({1, 4, 4, 2}), x[0], x[1]}, Conv2DAttrs(false));
+       }},
+      {"Conv3DBackpropFilterV2", {{{1, 3, 3, 3, 2}}, {{1, 2, 2, 2, 3}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("Conv3DBackpropFilterV2", {x[0], s.ConstI32({2, 2, 2, 2, 3}), x[1]}, Conv3DAttrs());
+       }},
+      {"Conv3DBackpropInputV2", {{{2, 2, 2, 2, 3}}, {{1, 2, 2, 2, 3}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("Conv3DBackpropInputV2", {s.ConstI32({1, 3, 3, 3, 2}), x[0], x[1]}, Conv3DAttrs());
+       }},
+      // ---- nn_grad.cc: the 3-D, v1 and global-normalization forms.
+      {"Conv3D", {{{1, 3, 3, 3, 2}}, {{2, 2, 2, 2, 3}}},
+       [](GradScope& s, const Xs& x) { return s.Op("Conv3D", {x[0], x[1]}, Conv3DAttrs()); }},
+      {"AvgPool3D", {{{1, 4, 4, 4, 2}}},
+       [](GradScope& s, const Xs& x) { return s.Op("AvgPool3D", {x[0]}, Window3D()); }, DT_FLOAT},
+      {"MaxPool3D", {{{1, 4, 4, 4, 2}}},
+       [](GradScope& s, const Xs& x) { return s.Op("MaxPool3D", {x[0]}, Window3D()); }, DT_FLOAT},
+      // In double: float's finite-difference step would cross near-ties between a window's values.
+      {"MaxPoolWithArgmax", {{{2, 4, 4, 2}}},
+       [](GradScope& s, const Xs& x) { return s.Op("MaxPoolWithArgmax", {x[0]}, Window2D("SAME")); }},
+      {"BiasAddV1", {{{2, 3}}, {{3}}},
+       [](GradScope& s, const Xs& x) { return s.Op("BiasAddV1", {x[0], x[1]}); }},
+      batch_norm("FusedBatchNorm", true), batch_norm("FusedBatchNormV2", true),
+      batch_norm("FusedBatchNormInference", false), batch_norm("FusedBatchNormV2Inference", false),
+      {"BatchNormWithGlobalNormalization", {{{1, 2, 2, 3}}, {{3}}, {{3}, 0.5, 1.5}, {{3}}, {{3}}},
+       [](GradScope& s, const Xs& x) {
+         AttrValue eps;
+         eps.set_f(0.001f);
+         return s.Op("BatchNormWithGlobalNormalization", {x[0], x[1], x[2], x[3], x[4]},
+                     {{"variance_epsilon", eps}, {"scale_after_normalization", BoolAttr(true)}});
+       }},
+      // ---- array_grad.cc: pass-throughs, inverse pairs and the strided-slice update.
+      unary("PlaceholderWithDefault", {2, 3}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              AttrValue shape;
+              PartialTensorShape({2, 3}).AsProto(shape.mutable_shape());
+              return s.Op("PlaceholderWithDefault", {x[0]}, {{"shape", shape}});
+            }),
+      unary("EnsureShape", {2, 3}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              AttrValue shape;
+              PartialTensorShape({-1, 3}).AsProto(shape.mutable_shape());
+              return s.Op("EnsureShape", {x[0]}, {{"shape", shape}});
+            }),
+      unary("DebugGradientIdentity", {2, 3}, -1, 1,
+            [](GradScope& s, const Xs& x) { return s.Op("DebugGradientIdentity", {x[0]}); }),
+      unary("Print", {2, 3}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("Print", {x[0], GradInput::List({s.Op("Shape", {x[0]})})}, {{"message", Str("sg test: ")}});
+            }),
+      unary("CheckNumerics", {2, 3}, -1, 1,
+            [](GradScope& s, const Xs& x) { return s.Op("CheckNumerics", {x[0]}, {{"message", Str("x")}}); }),
+      unary("CheckNumericsV2", {2, 3}, -1, 1,
+            [](GradScope& s, const Xs& x) { return s.Op("CheckNumericsV2", {x[0]}, {{"message", Str("x")}}); }),
+      unary("Reverse", {2, 3, 2}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              Tensor dims(DT_BOOL, TensorShape({3}));
+              dims.flat<bool>()(0) = true, dims.flat<bool>()(1) = false, dims.flat<bool>()(2) = true;
+              return s.Op("Reverse", {x[0], s.Const(dims)});
+            }),
+      unary("Diag", {2, 3}, -1, 1, [](GradScope& s, const Xs& x) { return s.Op("Diag", {x[0]}); }),
+      unary("DiagPart", {2, 3, 2, 3}, -1, 1, [](GradScope& s, const Xs& x) { return s.Op("DiagPart", {x[0]}); }),
+      unary("SpaceToBatchND", {1, 4, 3, 2}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("SpaceToBatchND", {x[0], s.ConstI32({2, 2}), s.Const(I32({2, 2}, {0, 0, 0, 1}))});
+            }),
+      unary("BatchToSpaceND", {4, 2, 2, 2}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("BatchToSpaceND", {x[0], s.ConstI32({2, 2}), s.Const(I32({2, 2}, {0, 1, 1, 0}))});
+            }),
+      unary("SpaceToBatch", {1, 4, 2, 2}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("SpaceToBatch", {x[0], s.Const(I32({2, 2}, {0, 0, 1, 1}))}, {{"block_size", IntAttr(2)}});
+            }),
+      unary("BatchToSpace", {4, 2, 3, 1}, -1, 1,
+            [](GradScope& s, const Xs& x) {
+              return s.Op("BatchToSpace", {x[0], s.Const(I32({2, 2}, {1, 0, 0, 2}))}, {{"block_size", IntAttr(2)}});
+            }),
+      unary("SpaceToDepth", {1, 4, 2, 3}, -1, 1,
+            [](GradScope& s, const Xs& x) { return s.Op("SpaceToDepth", {x[0]}, {{"block_size", IntAttr(2)}}); }),
+      unary("DepthToSpace", {1, 2, 1, 8}, -1, 1,
+            [](GradScope& s, const Xs& x) { return s.Op("DepthToSpace", {x[0]}, {{"block_size", IntAttr(2)}}); }),
+      {"TensorStridedSliceUpdate", {{{4, 3}}, {{2, 3}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("TensorStridedSliceUpdate", {x[0], s.ConstI32({0, 0}), s.ConstI32({4, 3}), s.ConstI32({2, 1}), x[1]});
+       }},
+      {"TensorStridedSliceUpdateBroadcast", {{{4, 3}}, {{3}}},
+       [](GradScope& s, const Xs& x) {
+         return s.Op("TensorStridedSliceUpdate", {x[0], s.ConstI32({1, 0}), s.ConstI32({3, 3}), s.ConstI32({1, 1}), x[1]});
+       }},
+      // ---- segment_grad.cc
+      {"SparseFillEmptyRows", {{{3}}, {{}}},
+       [](GradScope& s, const Xs& x) {
+         Tensor indices = Ints(DT_INT64, {3, 2}, {0, 1, 2, 0, 2, 2});
+         auto outs = s.OpN("SparseFillEmptyRows", {s.Const(indices), x[0], s.Const(Ints(DT_INT64, {2}, {4, 3})), x[1]});
+         return outs.size() == 4 ? outs[1] : NoGradient();
        }},
   };
   // The dynamic-shape paths.
@@ -631,13 +832,104 @@ TEST(MoreGradients, ResourceGatherSumsRowsIntoTheVariable) {
   for (int i = 0; i < 8; ++i) EXPECT_FLOAT_EQ(out[0].flat<float>()(i), want[i]) << i;
 }
 
+// ResourceGatherNd: the variable's handle gets dy scattered (summed) into the entries gathered.
+TEST(MoreGradients, ResourceGatherNdScattersIntoTheVariable) {
+  Graph g;
+  GradScope fwd(&g, "fwd");
+  AttrValue shape;
+  PartialTensorShape({3, 2}).AsProto(shape.mutable_shape());
+  Out handle = fwd.Op("VarHandleOp", {}, {{"dtype", TypeAttr(DT_FLOAT)}, {"shape", shape}});
+  Tensor init(DT_FLOAT, TensorShape({3, 2}));
+  for (int i = 0; i < 6; ++i) init.flat<float>()(i) = i;
+  fwd.OpN("AssignVariableOp", {handle, fwd.Const(init)});
+  Out y = fwd.Op("ResourceGatherNd", {handle, fwd.Const(I32({3, 2}, {2, 1, 0, 0, 2, 1}))},
+                 {{"dtype", TypeAttr(DT_FLOAT)}});
+  Tensor w(DT_FLOAT, TensorShape({3}));
+  for (int i = 0; i < 3; ++i) w.flat<float>()(i) = i + 1;
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  Xs dx;
+  absl::Status s = AddSymbolicGradients(&g, {y}, {handle}, {fwd.Const(w)}, "", &dx);
+  ASSERT_TRUE(s.ok()) << s;
+  auto sess = SessionFor(g);
+  ASSERT_TRUE(sess.ok()) << sess.status();
+  std::vector<Tensor> out;
+  ASSERT_TRUE((*sess)->Run({}, {}, {"fwd/AssignVariableOp"}, &out).ok());
+  s = (*sess)->Run({}, {TensorName(dx[0])}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(out[0].shape().DebugString(), TensorShape({3, 2}).DebugString());
+  const float want[] = {2, 0, 0, 0, 0, 1 + 3};
+  for (int i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(out[0].flat<float>()(i), want[i]) << i;
+}
+
+// RefIdentity and DebugGradientRefIdentity hand the gradient to the ref variable unchanged.
+TEST(MoreGradients, RefIdentitiesPassTheGradientToTheVariable) {
+  Graph g;
+  GradScope fwd(&g, "fwd");
+  AttrValue shape;
+  PartialTensorShape({2}).AsProto(shape.mutable_shape());
+  Out var = fwd.Op("VariableV2", {}, {{"dtype", TypeAttr(DT_FLOAT)}, {"shape", shape}});
+  Tensor init(DT_FLOAT, TensorShape({2}));
+  init.flat<float>()(0) = 3, init.flat<float>()(1) = -1;
+  fwd.Op("Assign", {var, fwd.Const(init)});
+  Out ref = fwd.Op("DebugGradientRefIdentity", {fwd.Op("RefIdentity", {var})});
+  Out y = fwd.Mul(fwd.Mul(ref, ref), fwd.ScalarOf(DT_FLOAT, 5));
+  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+  Xs dx;
+  absl::Status s = AddSymbolicGradients(&g, {y}, {var}, {}, "", &dx);
+  ASSERT_TRUE(s.ok()) << s;
+  auto sess = SessionFor(g);
+  ASSERT_TRUE(sess.ok()) << sess.status();
+  std::vector<Tensor> out;
+  ASSERT_TRUE((*sess)->Run({}, {}, {"fwd/Assign"}, &out).ok());
+  s = (*sess)->Run({}, {TensorName(dx[0])}, {}, &out);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(0), 30);  // d(5 v^2) = 10 v
+  EXPECT_FLOAT_EQ(out[0].flat<float>()(1), -10);
+}
+
+// QuantizeAndDequantizeV2/V3 are straight-through estimators: dy flows to the input unchanged;
+// V4 passes it only where the input lies in [input_min, input_max] (finite differences would see
+// the quantizer's steps instead).
+TEST(MoreGradients, QuantizeAndDequantizePassTheGradientStraightThrough) {
+  for (const char* op : {"QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3", "QuantizeAndDequantizeV4"}) {
+    SCOPED_TRACE(op);
+    Graph g;
+    Out x = Placeholder(&g, "x", DT_FLOAT, {4});
+    GradScope fwd(&g, "fwd");
+    std::vector<GradInput> in = {x, fwd.ScalarOf(DT_FLOAT, -0.2), fwd.ScalarOf(DT_FLOAT, 0.3)};
+    const bool v3 = std::string(op) == "QuantizeAndDequantizeV3";
+    if (v3) in.push_back(fwd.ScalarI32(4));
+    Out y = fwd.Op(op, in, {{"range_given", BoolAttr(true)}});
+    Tensor w(DT_FLOAT, TensorShape({4}));
+    for (int i = 0; i < 4; ++i) w.flat<float>()(i) = 0.5f * (i + 1);
+    ASSERT_TRUE(fwd.status().ok()) << fwd.status();
+    Xs dx;
+    absl::Status s = AddSymbolicGradients(&g, {y}, {x}, {fwd.Const(w)}, "", &dx);
+    ASSERT_TRUE(s.ok()) << s;
+    auto sess = SessionFor(g);
+    ASSERT_TRUE(sess.ok()) << sess.status();
+    Tensor v(DT_FLOAT, TensorShape({4}));
+    for (int i = 0; i < 4; ++i) v.flat<float>()(i) = 0.3f * i - 0.4f;  // -0.4 -0.1 0.2 0.5
+    std::vector<Tensor> out;
+    s = (*sess)->Run({{"x:0", v}}, {TensorName(dx[0])}, {}, &out);
+    ASSERT_TRUE(s.ok()) << s;
+    const bool clipped = std::string(op) == "QuantizeAndDequantizeV4";
+    for (int i = 0; i < 4; ++i) {
+      const bool inside = i == 1 || i == 2;
+      EXPECT_FLOAT_EQ(out[0].flat<float>()(i), clipped && !inside ? 0.0f : w.flat<float>()(i)) << i;
+    }
+  }
+}
+
 // TensorFlow's NotDifferentiable ops among these families stop gradients without an error.
 TEST(MoreGradients, NotDifferentiableOpsAreRegisteredWithoutAFunction) {
   for (const char* op : {"FloorDiv", "TruncateDiv", "ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub",
                          "VarIsInitializedOp", "Assign", "AssignAdd", "AssignSub", "NonMaxSuppression",
                          // not_differentiable.cc
                          "LinSpace", "RandomShuffle", "ApproximateEqual", "LogicalAnd", "InvertPermutation",
-                         "TensorArrayV3", "StatelessRandomNormal", "QueueDequeue", "StringJoin"}) {
+                         "TensorArrayV3", "StatelessRandomNormal", "QueueDequeue", "StringJoin",
+                         "ResizeBilinearGrad", "ScatterAdd", "RaggedRange", "TensorArrayGradV3",
+                         "FakeQuantWithMinMaxArgsGradient"}) {
     const GradFunc* fn = GradRegistry::Global()->Lookup(op);
     ASSERT_NE(fn, nullptr) << op;
     EXPECT_FALSE(*fn) << op;
@@ -684,7 +976,14 @@ TEST(MoreGradients, UnhandledFormsAreErrorsNamingTheNode) {
 
 // Every op in gradients_more_ops.h has a registered gradient function and a case above.
 TEST(MoreGradients, EveryOpHasAFiniteDifferenceCase) {
-  std::set<std::string> covered = {"ResourceGather"};
+  // Checked by the tests above; the FakeQuant ops, straight-through estimators too, only
+  // against TensorFlow (grad_cases_more/fake_quant.pb).
+  std::set<std::string> covered = {"ResourceGather", "ResourceGatherNd", "RefIdentity",
+                                   "DebugGradientRefIdentity", "QuantizeAndDequantizeV2",
+                                   "QuantizeAndDequantizeV3", "QuantizeAndDequantizeV4",
+                                   "FakeQuantWithMinMaxArgs",
+                                   "FakeQuantWithMinMaxVars",
+                                   "FakeQuantWithMinMaxVarsPerChannel"};
   for (const GradCase& c : Cases()) {
     for (const std::string& op : MoreGradientOps()) {
       if (absl::StartsWith(c.name, op)) covered.insert(op);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """TensorFlow's tf.gradients values for the ops of core/gradients/{segment,linalg,math_grad_extra,
-resource,image}_grad.cc (the oracle half of tests/core/gradients_more_test.cc).
+resource,image,second_order}_grad.cc and the later additions to nn_grad.cc and array_grad.cc
+(the oracle half of tests/core/gradients_more_test.cc).
 
     PY=$(tests/oracle/setup_venv.sh)
     $PY tests/oracle/make_grad_cases_more.py [--out tests/oracle/grad_cases_more] [--only case ...]
@@ -214,7 +215,139 @@ def resize_bicubic(p):
     return tf.compat.v1.image.resize_bicubic(x, [5, 4])
 
 
-base.FLOAT32_CASES.update({"crop_and_resize", "resize_bicubic"})
+@case
+def resize_bicubic_variants(p):
+    x = p("x", [2, 4, 3, 2])
+    r = tf.raw_ops
+    return flat_concat(r.ResizeBicubic(images=x, size=[7, 5], align_corners=True),
+                       r.ResizeBicubic(images=x, size=[3, 6], half_pixel_centers=True) * 2.0,
+                       r.ResizeBicubic(images=x, size=[2, 2], half_pixel_centers=True))
+
+
+@case
+def einsum_repeated(p):
+    a, b, c = p("a", [3, 3]), p("b", [3, 3, 2]), p("c", [2, 4])
+    return flat_concat(tf.einsum("ii->", a), tf.einsum("ii->i", a) * 2.0,
+                       tf.einsum("iij,jk->ik", b, c), tf.einsum("iij,k->k", b, c[0]))
+
+
+@case
+def activation_grad_grads(p):
+    a, b = p("a", [2, 3]), p("b", [2, 3], 0.5, 2.0)
+    r = tf.raw_ops
+    return (r.ReluGrad(gradients=a, features=b - 1.2) + r.Relu6Grad(gradients=a, features=b * 4.0 - 2.0)
+            + r.LeakyReluGrad(gradients=a, features=b - 1.2, alpha=0.3)
+            + r.EluGrad(gradients=a, outputs=b - 1.4) + r.SeluGrad(gradients=a, outputs=b - 1.6)
+            + r.SoftplusGrad(gradients=a, features=b - 1.0))
+
+
+@case
+def math_grad_grads(p):
+    a, b = p("a", [2, 3]), p("b", [2, 3], 0.5, 2.0)
+    r = tf.raw_ops
+    return (r.SigmoidGrad(y=b * 0.4, dy=a) + r.TanhGrad(y=b - 1.0, dy=a) + r.SqrtGrad(y=b, dy=a)
+            + r.RsqrtGrad(y=b, dy=a) + r.ReciprocalGrad(y=b, dy=a) + r.InvGrad(y=b, dy=a) * 0.5)
+
+
+@case
+def pool_conv_grad_grads(p):
+    x, g, o = p("x", [1, 4, 4, 2]), p("g", [1, 2, 2, 2]), p("o", [1, 4, 2, 3])
+    f, d = p("f", [2, 2, 2, 2]), p("d", [1, 3, 3, 4])
+    r = tf.raw_ops
+    win = dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    pooled = r.MaxPool(input=x, **win)
+    mpg = r.MaxPoolGrad(orig_input=x, orig_output=pooled, grad=g, **win)
+    mpgg = r.MaxPoolGradGrad(orig_input=x, orig_output=pooled, grad=mpg * 2.0, **win)
+    mpg2 = r.MaxPoolGradV2(orig_input=x, orig_output=pooled, grad=g, ksize=[1, 2, 2, 1],
+                           strides=[1, 2, 2, 1], padding="VALID")
+    apg = r.AvgPoolGrad(orig_input_shape=[1, 4, 4, 2], grad=g, **win)
+    cbf = r.Conv2DBackpropFilter(input=x, filter_sizes=[2, 2, 2, 3], out_backprop=o,
+                                 strides=[1, 1, 2, 1], padding="SAME")
+    dw = dict(strides=[1, 1, 1, 1], padding="VALID")
+    dwf = r.DepthwiseConv2dNativeBackpropFilter(input=x, filter_sizes=[2, 2, 2, 2], out_backprop=d, **dw)
+    dwi = r.DepthwiseConv2dNativeBackpropInput(input_sizes=[1, 4, 4, 2], filter=f, out_backprop=d, **dw)
+    return flat_concat(mpg, mpgg, mpg2, apg, cbf, dwf, dwi, r.BiasAddGrad(out_backprop=o),
+                       r.BiasAddGrad(out_backprop=x, data_format="NCHW"))
+
+
+@case
+def pool_conv_3d(p):
+    x, f, o = p("x", [1, 3, 3, 3, 2]), p("f", [2, 2, 2, 2, 3]), p("o", [1, 2, 2, 2, 3])
+    v, g = p("v", [1, 4, 4, 4, 2]), p("g", [1, 2, 2, 2, 2])
+    r = tf.raw_ops
+    conv = dict(strides=[1, 1, 1, 1, 1], padding="VALID")
+    win = dict(ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding="VALID")
+    mx = r.MaxPool3D(input=v, **win)
+    mg = r.MaxPool3DGrad(orig_input=v, orig_output=mx, grad=g, **win)
+    return flat_concat(
+        r.Conv3D(input=x, filter=f, **conv),
+        r.Conv3DBackpropInputV2(input_sizes=[1, 3, 3, 3, 2], filter=f, out_backprop=o, **conv),
+        r.Conv3DBackpropFilterV2(input=x, filter_sizes=[2, 2, 2, 2, 3], out_backprop=o, **conv),
+        r.AvgPool3D(input=v, **win), mx, mg,
+        r.MaxPool3DGradGrad(orig_input=v, orig_output=mx, grad=mg * 2.0, **win),
+        r.AvgPool3DGrad(orig_input_shape=[1, 4, 4, 4, 2], grad=g, **win))
+
+
+@case
+def batch_norms(p):
+    x, scale, offset = p("x", [2, 2, 2, 3]), p("scale", [3], 0.5, 1.5), p("offset", [3])
+    mean, var = p("mean", [3]), p("var", [3], 0.5, 1.5)
+    r = tf.raw_ops
+    empty = tf.constant([], tf.float32)
+    train = dict(x=x, scale=scale, offset=offset, mean=empty, variance=empty, is_training=True)
+    infer = dict(x=x, scale=scale, offset=offset, mean=mean, variance=var, is_training=False)
+    return flat_concat(
+        r.FusedBatchNorm(**train).y, r.FusedBatchNormV2(**train).y * 2.0,
+        r.FusedBatchNorm(**infer).y, r.FusedBatchNormV2(**infer).y * 0.5,
+        mean * var,  # (inference gives them no gradient; BatchNormWithGlobalNormalization,
+                     # which would, is too old for TensorFlow 2.21 to build: sg checks it
+                     # against finite differences only)
+        r.BiasAddV1(value=x, bias=offset),
+        r.MaxPoolWithArgmax(input=x, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME").output)
+
+
+@case
+def array_more(p):
+    x, im, u, v, m = p("x", [2, 3]), p("im", [1, 4, 2, 2]), p("u", [4, 3]), p("v", [3]), p("m", [5, 4])
+    r = tf.raw_ops
+    i64 = lambda t: tf.constant(t, tf.int64)  # noqa: E731
+    s2b = r.SpaceToBatchND(input=im, block_shape=[2, 2], paddings=[[0, 0], [0, 0]])
+    s2b1 = r.SpaceToBatch(input=im, paddings=[[0, 0], [1, 1]], block_size=2)
+    return flat_concat(
+        r.Reverse(tensor=x, dims=[True, False]), r.CheckNumerics(tensor=x, message="x"),
+        r.CheckNumericsV2(tensor=x * 2.0, message="x"), r.EnsureShape(input=x, shape=[2, 3]),
+        r.PlaceholderWithDefault(input=x * 3.0, shape=[2, 3]),
+        r.Print(input=x, data=[x], message="oracle: "),
+        r.Diag(diagonal=x), r.DiagPart(input=r.Diag(diagonal=x * x)),
+        s2b, r.BatchToSpaceND(input=s2b * s2b, block_shape=[2, 2], crops=[[0, 1], [0, 0]]),
+        s2b1, r.BatchToSpace(input=s2b1 * 2.0, crops=[[1, 0], [0, 2]], block_size=2),
+        r.SpaceToDepth(input=im, block_size=2), r.DepthToSpace(input=r.SpaceToDepth(input=im * im, block_size=2), block_size=2),
+        r.TensorStridedSliceUpdate(input=u, begin=[0, 0], end=[4, 3], strides=[2, 1], value=x),
+        r.TensorStridedSliceUpdate(input=u * 2.0, begin=[1, 0], end=[3, 3], strides=[1, 1], value=v),
+        r.MirrorPadGrad(input=m, paddings=[[1, 1], [1, 0]], mode="REFLECT"),
+        r.StridedSliceGrad(shape=[4, 5], begin=[0, 1], end=[4, 5], strides=[2, 2], dy=x[:, :2]),
+        r.QuantizeAndDequantizeV2(input=x, input_min=-1.0, input_max=1.0, range_given=True),
+        r.QuantizeAndDequantizeV3(input=x, input_min=-1.0, input_max=1.0, num_bits=4, range_given=True),
+        r.QuantizeAndDequantizeV4(input=x, input_min=-0.5, input_max=0.5, range_given=True),
+        r.QuantizeAndDequantizeV4(input=x * 2.0, input_min=[-0.5, -1.0, 0.0], input_max=[0.5, 0.2, 1.0],
+                                  axis=1, range_given=True),
+        tf.reshape(r.SparseFillEmptyRows(indices=i64([[0, 1], [2, 0], [2, 2]]), values=v,
+                                         dense_shape=i64([4, 3]),
+                                         default_value=x[0, 0]).output_values, [5]))
+
+
+@case
+def fake_quant(p):
+    x, mn, mx = p("x", [2, 4], -1.5, 1.5), p("mn", [], -1.2, -0.8), p("mx", [], 0.8, 1.2)
+    mnc, mxc = p("mnc", [4], -1.2, -0.8), p("mxc", [4], 0.8, 1.2)
+    r = tf.raw_ops
+    return flat_concat(r.FakeQuantWithMinMaxArgs(inputs=x, min=-1.0, max=1.0),
+                       r.FakeQuantWithMinMaxVars(inputs=x * 0.9, min=mn, max=mx) * 2.0,
+                       r.FakeQuantWithMinMaxVarsPerChannel(inputs=x, min=mnc, max=mxc, num_bits=4))
+
+
+base.FLOAT32_CASES.update({"crop_and_resize", "resize_bicubic", "resize_bicubic_variants",
+                           "pool_conv_grad_grads", "pool_conv_3d", "batch_norms", "fake_quant"})
 
 
 def main():

@@ -637,6 +637,10 @@ EINSUM_CASES = [
     ("empty_k", "ij,jk->ik", [[2, 0], [0, 3]]),
     ("empty_sum", "ij->i", [[3, 0]]),
     ("upper_labels", "aB,BC->aC", [[2, 3], [3, 4]]),
+    # A label repeated in the output: its values on the diagonal (Einsum's gradient uses these).
+    ("inflate", "i->ii", [[3]]),
+    ("inflate_product", "ij,jk->iik", [[2, 3], [3, 4]]),
+    ("inflate_ellipsis", "...i->...ii", [[2, 3]]),
 ]
 
 
@@ -645,7 +649,7 @@ def einsum(g):
     for dt in tf_types("Einsum", universe=[d for d in UNIVERSE if d not in ("bool", "string")]):
         main = tf.as_dtype(dt).name in MAIN_DTYPES
         for sname, eq, shapes in EINSUM_CASES:
-            if not main and sname not in ("matmul", "batch", "attn_scores", "trace"):
+            if not main and sname not in ("matmul", "batch", "attn_scores", "trace", "inflate"):
                 continue
             tol = 1e-2 if dt in ("float16", "bfloat16") else None
             g.case(f"Einsum.{sgname(dt)}.{sname}",

@@ -364,6 +364,37 @@ def misc_grad_resize(g):
            lambda: raw.ResizeBilinearGrad(grads=hide_shape(g.rand("float32", [1, 0, 3, 1])),
                                           original_image=g.rand("float32", [1, 4, 4, 1]),
                                           name="op"), error=True)
+    def bicubic(dt, grads_shape, orig_shape, **kw):
+        return raw.ResizeBicubicGrad(grads=g.rand("float32", grads_shape),
+                                     original_image=g.rand(dt, orig_shape), name="op", **kw)
+
+    for vname, kw in RESIZE_VARIANTS:
+        for dt in tf_types("ResizeBicubicGrad"):
+            g.case(f"ResizeBicubicGrad.{sgname(dt)}.up_{vname}",
+                   lambda: bicubic(dt, [2, 7, 9, 3], [2, 4, 5, 3], **kw))
+            g.case(f"ResizeBicubicGrad.{sgname(dt)}.down_{vname}",
+                   lambda: bicubic(dt, [1, 4, 3, 2], [1, 9, 11, 2], **kw))
+        g.case(f"ResizeBicubicGrad.float.to_one_{vname}",
+               lambda: bicubic("float32", [1, 5, 6, 2], [1, 1, 1, 2], **kw))
+        g.case(f"ResizeBicubicGrad.float.from_one_{vname}",
+               lambda: bicubic("float32", [1, 1, 1, 3], [1, 3, 2, 3], **kw))
+        g.case(f"ResizeBicubicGrad.float.odd_ratio_{vname}",
+               lambda: bicubic("float32", [1, 5, 7, 3], [1, 13, 17, 3], **kw))
+    g.case("ResizeBicubicGrad.float.same_size",
+           lambda: bicubic("float32", [2, 3, 4, 2], [2, 3, 4, 2]))
+    g.case("ResizeBicubicGrad.float.empty_batch",
+           lambda: bicubic("float32", [0, 3, 4, 2], [0, 5, 6, 2]))
+    g.case("ResizeBicubicGrad.float.both_centers",
+           lambda: bicubic("float32", [1, 3, 3, 1], [1, 5, 5, 1], align_corners=True,
+                           half_pixel_centers=True), error=True)
+    g.case("ResizeBicubicGrad.float.original_rank3",
+           lambda: raw.ResizeBicubicGrad(grads=g.rand("float32", [1, 3, 3, 1]),
+                                         original_image=hide_rank(g.rand("float32", [4, 4, 1])),
+                                         name="op"), error=True)
+    g.case("ResizeBicubicGrad.float.empty_grads",
+           lambda: raw.ResizeBicubicGrad(grads=hide_shape(g.rand("float32", [1, 0, 3, 1])),
+                                         original_image=g.rand("float32", [1, 4, 4, 1]),
+                                         name="op"), error=True)
     g.case("ResizeNearestNeighborGrad.float.same_size",
            lambda: nearest("float32", [2, 3, 4, 2], [3, 4]))
     g.case("ResizeNearestNeighborGrad.float.both_centers",

@@ -503,3 +503,47 @@ def quant_and_dequant(g):
                                                input_max=fconst(1.0),
                                                num_bits=hide_rank(g.const([3], "int32")),
                                                name="op"), error=True)
+
+
+@group
+def quant_and_dequant_grad(g):
+    def grad(dt, shape, lo, hi, **kw):
+        x = g.rand(dt, shape, lo=-3, hi=3)
+        return raw.QuantizeAndDequantizeV4Grad(gradients=g.rand(dt, shape), input=x,
+                                               input_min=g.const(lo, dt),
+                                               input_max=g.const(hi, dt), name="op", **kw)
+
+    for dt in tf_types("QuantizeAndDequantizeV4Grad"):
+        g.case(f"QuantizeAndDequantizeV4Grad.{sgname(dt)}.scalar_range",
+               lambda: grad(dt, [3, 5], -1.5, 2.0))
+        g.case(f"QuantizeAndDequantizeV4Grad.{sgname(dt)}.axis0",
+               lambda: grad(dt, [3, 5], [-1.5, -3.0, 0.0], [2.0, 0.5, 3.0], axis=0))
+        g.case(f"QuantizeAndDequantizeV4Grad.{sgname(dt)}.axis1_3d",
+               lambda: grad(dt, [2, 4, 3], [-1.0, -2.0, 0.0, -3.0], [1.0, 0.5, 2.0, 3.0], axis=1))
+    # Inputs on the bounds are inside; NaN is outside.
+    g.case("QuantizeAndDequantizeV4Grad.float.bounds_and_nan",
+           lambda: raw.QuantizeAndDequantizeV4Grad(
+               gradients=g.rand("float32", [6]),
+               input=g.const([-1.0, 1.0, -1.0001, 1.0001, float("nan"), 0.0], "float32"),
+               input_min=g.const(-1.0, "float32"), input_max=g.const(1.0, "float32"), name="op"))
+    g.case("QuantizeAndDequantizeV4Grad.float.last_axis",
+           lambda: grad("float32", [2, 3], [-1.0, 0.0, -2.0], [1.0, 2.0, 0.0], axis=1))
+    g.case("QuantizeAndDequantizeV4Grad.float.empty",
+           lambda: grad("float32", [0, 2], -1.0, 1.0))
+    g.case("QuantizeAndDequantizeV4Grad.float.range_not_scalar",
+           lambda: raw.QuantizeAndDequantizeV4Grad(
+               gradients=g.rand("float32", [2, 3]), input=g.rand("float32", [2, 3]),
+               input_min=hide_rank(g.const([-1.0, -1.0], "float32")),
+               input_max=hide_rank(g.const([1.0, 1.0], "float32")), name="op"), error=True)
+    g.case("QuantizeAndDequantizeV4Grad.float.range_size",
+           lambda: raw.QuantizeAndDequantizeV4Grad(
+               gradients=g.rand("float32", [2, 3]), input=g.rand("float32", [2, 3]),
+               input_min=hide_shape(g.const([-1.0, -1.0], "float32")),
+               input_max=hide_shape(g.const([1.0, 1.0], "float32")), axis=1, name="op"),
+           error=True)
+    g.case("QuantizeAndDequantizeV4Grad.float.shapes_differ",
+           lambda: raw.QuantizeAndDequantizeV4Grad(
+               gradients=hide_shape(g.rand("float32", [2, 3])),
+               input=hide_shape(g.rand("float32", [3, 2])),
+               input_min=g.const(-1.0, "float32"), input_max=g.const(1.0, "float32"),
+               name="op"), error=True)
