@@ -1,11 +1,13 @@
 // The convolution gradients: Conv2DBackpropInput (the transposed convolution), Conv2DBackpropFilter
 // and the Conv3D ones (V2 with shape vectors, V1 with shape-giving tensors). Channels-last only
-// and no dilations, as TensorFlow's CPU kernels; the work is conv_nd's.
+// and no dilations, as TensorFlow's CPU kernels. Float goes through oneDNN's primitives where they
+// take the case (onednn_conv.h), everything else through conv_nd's im2col products.
 #include <string>
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/conv_nd.h"
+#include "core/kernels/onednn_conv.h"
 
 namespace sg {
 namespace {
@@ -71,6 +73,7 @@ class ConvBackpropBase : public OpKernel {
 
   ConvNdAttrs attrs_;
   const ShapeSource source_;
+  OneDnnConv dnnl_;  // float only
 };
 
 template <int kNd, ShapeSource kSource>
@@ -96,6 +99,11 @@ class ConvBackpropInputOp final : public ConvBackpropBase {
     OP_REQUIRES_OK(ctx, Geometry(ctx, input_shape, filter.shape(), dy.shape(), &g));
     Tensor* dx;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, input_shape, &dx));
+    if (dx->dtype() == DT_FLOAT && dx->NumElements() > 0 &&
+        dnnl_.Run(ctx, OneDnnConv::kBackwardData, attrs_.nd, g, filter.data<float>(),
+                  dy.data<float>(), dx->data<float>())) {
+      return;
+    }
     OP_REQUIRES_OK(ctx, ConvNdBackpropInput(ctx, g, filter, dy, dx));
   }
 };
@@ -119,6 +127,11 @@ class ConvBackpropFilterOp final : public ConvBackpropBase {
     OP_REQUIRES_OK(ctx, Geometry(ctx, input.shape(), filter_shape, dy.shape(), &g));
     Tensor* dw;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, filter_shape, &dw));
+    if (dw->dtype() == DT_FLOAT && dw->NumElements() > 0 &&
+        dnnl_.Run(ctx, OneDnnConv::kBackwardWeights, attrs_.nd, g, input.data<float>(),
+                  dy.data<float>(), dw->data<float>())) {
+      return;
+    }
     OP_REQUIRES_OK(ctx, ConvNdBackpropFilter(ctx, g, input, dy, dw));
   }
 };

@@ -1,5 +1,6 @@
-// Conv2D (NHWC; im2col in bounded chunks, then an Eigen contraction on the intra-op pool; grouped
-// convolutions per group, or as a depthwise one when each group has one input channel) and
+// Conv2D (NHWC; float through oneDNN's convolution primitive where it takes the case, otherwise
+// im2col in bounded chunks, then an Eigen contraction on the intra-op pool; grouped convolutions
+// per group, or as a depthwise one when each group has one input channel) and
 // DepthwiseConv2dNative (NHWC; a direct loop split across the pool by output row).
 #include <algorithm>
 #include <cstring>
@@ -7,6 +8,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/onednn_conv.h"
 #include "core/kernels/window_util.h"
 
 namespace sg {
@@ -96,6 +98,23 @@ struct ConvAttrs {
     return absl::OkStatus();
   }
 };
+
+// `g` as conv_nd's geometry (2-D: entry 0 of its spatial arrays has size 1), for a filter of
+// depth fc and out_c output channels.
+ConvNdGeometry ToNd(const ConvGeometry& g, int64_t fc, int64_t out_c) {
+  ConvNdGeometry nd;
+  nd.n = g.n;
+  nd.c = g.c;
+  nd.filter_c = fc;
+  nd.out_c = out_c;
+  nd.in[1] = g.h, nd.in[2] = g.w;
+  nd.k[1] = g.kh, nd.k[2] = g.kw;
+  nd.s[1] = g.sh, nd.s[2] = g.sw;
+  nd.d[1] = g.dh, nd.d[2] = g.dw;
+  nd.out[1] = g.oh, nd.out[2] = g.ow;
+  nd.pad[1] = g.pad_top, nd.pad[2] = g.pad_left;
+  return nd;
+}
 
 // Fills rows [row_begin, row_end) of the patch matrix: row r is output position r (n, oh, ow
 // in row-major order) and holds the KH x KW x cn window of input channels [c0, c0 + cn), zeros
@@ -223,6 +242,12 @@ class Conv2DOp final : public OpKernel {
       GroupedConv(ctx, g, input, filter, groups, out);
       return;
     }
+    if constexpr (std::is_same_v<T, float>) {
+      if (dnnl_.Run(ctx, OneDnnConv::kForward, 2, ToNd(g, fc, out_c), input.data<float>(),
+                    filter.data<float>(), out->data<float>())) {
+        return;
+      }
+    }
     typename TTypes<T>::ConstMatrix f(filter.data<T>(), k, out_c);
     const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims = {
         Eigen::IndexPair<Eigen::DenseIndex>(1, 0)};
@@ -298,6 +323,7 @@ class Conv2DOp final : public OpKernel {
   }
 
   ConvAttrs attrs_;
+  OneDnnConv dnnl_;  // float only
 };
 REGISTER_KERNEL_BUILDER(Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<float>("T"),
                         Conv2DOp<float>);

@@ -1,8 +1,9 @@
 // Convolutions with work fused around them, as TensorFlow's graph rewrites and old graph
 // transforms produce them: _FusedConv2D (a bias or an inference batch norm, then an optional
 // activation, on the output), FusedPadConv2D (a mirror pad of the input first) and
-// FusedResizeAndPadConv2D (a bilinear resize, then the pad). The convolution is conv_nd's; the
-// pre-steps build the padded input as a temporary.
+// FusedResizeAndPadConv2D (a bilinear resize, then the pad). The convolution is oneDNN's for
+// float where it takes the case (onednn_conv.h), conv_nd's otherwise; the pre-steps build the
+// padded input as a temporary.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -12,6 +13,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/conv_nd.h"
+#include "core/kernels/onednn_conv.h"
 
 namespace sg {
 namespace {
@@ -89,7 +91,13 @@ class FusedConv2DOp final : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, ConvNdOutputShape(2, g), &out));
     if (out->NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, ConvNdForward(ctx, g, input, filter, out));
+    bool done = false;
+    if constexpr (std::is_same_v<T, float>) {
+      done = dnnl_.Run(ctx, OneDnnConv::kForward, 2, g, input.data<float>(),
+                       filter.data<float>(), out->data<float>());
+      if (!ctx->status().ok()) return;
+    }
+    if (!done) OP_REQUIRES_OK(ctx, ConvNdForward(ctx, g, input, filter, out));
     // Per channel: y = (x - sub) * mul + add, then the activation.
     std::vector<T> sub(g.out_c, T(0)), mul(g.out_c, T(1)), add(g.out_c);
     if (epilogue_ == Epilogue::kBiasAdd) {
@@ -133,6 +141,7 @@ class FusedConv2DOp final : public OpKernel {
 
  private:
   ConvNdAttrs attrs_;
+  OneDnnConv dnnl_;  // float only
   Epilogue epilogue_ = Epilogue::kBiasAdd;
   Activation activation_ = Activation::kNone;
   double epsilon_ = 0, alpha_ = 0;
@@ -228,6 +237,11 @@ class FusedPadConvOp final : public OpKernel {
         ctx->SetStatus(errors::Unimplemented("dtype ", DataTypeString(input.dtype())));
         return;
     }
+    if (input.dtype() == DT_FLOAT &&
+        dnnl_.Run(ctx, OneDnnConv::kForward, 2, g, padded.data<float>(), filter.data<float>(),
+                  out->data<float>())) {
+      return;
+    }
     OP_REQUIRES_OK(ctx, ConvNdForward(ctx, g, padded, filter, out));
   }
 
@@ -280,6 +294,7 @@ class FusedPadConvOp final : public OpKernel {
   }
 
   ConvNdAttrs attrs_;
+  OneDnnConv dnnl_;  // float only
   bool reflect_ = true, align_corners_ = false;
 };
 REGISTER_KERNEL_BUILDER(

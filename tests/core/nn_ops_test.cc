@@ -176,6 +176,85 @@ TEST(Conv2D, RejectsBadShapesAndStrides) {
   EXPECT_EQ(rank.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+// The two gradients of the convolution of ConvCase k (no dilation), from the same loops as
+// RefConv: dx [n, h, w, c] and dw [kh, kw, c, out_c] for output gradient dy.
+void RefConvGrads(const ConvCase& k, const Tensor& in, const Tensor& f, const Tensor& dy,
+                  std::vector<double>* dx, std::vector<double>* dw) {
+  const auto& e = k.explicit_pads;
+  Dim hd = RefWindow(k.h, k.kh, k.sh, 1, k.padding, e.empty() ? 0 : e[0], e.empty() ? 0 : e[1]);
+  Dim wd = RefWindow(k.w, k.kw, k.sw, 1, k.padding, e.empty() ? 0 : e[2], e.empty() ? 0 : e[3]);
+  dx->assign(k.n * k.h * k.w * k.c, 0.0);
+  dw->assign(k.kh * k.kw * k.c * k.out_c, 0.0);
+  for (int64_t n = 0; n < k.n; ++n)
+    for (int64_t oh = 0; oh < hd.out; ++oh)
+      for (int64_t ow = 0; ow < wd.out; ++ow)
+        for (int64_t i = 0; i < k.kh; ++i)
+          for (int64_t j = 0; j < k.kw; ++j) {
+            const int64_t ih = oh * k.sh - hd.pad + i, iw = ow * k.sw - wd.pad + j;
+            if (ih < 0 || ih >= k.h || iw < 0 || iw >= k.w) continue;
+            for (int64_t c = 0; c < k.c; ++c)
+              for (int64_t o = 0; o < k.out_c; ++o) {
+                const double g = dy.data<float>()[((n * hd.out + oh) * wd.out + ow) * k.out_c + o];
+                const int64_t x = ((n * k.h + ih) * k.w + iw) * k.c + c;
+                const int64_t w = ((i * k.kw + j) * k.c + c) * k.out_c + o;
+                (*dx)[x] += g * f.data<float>()[w];
+                (*dw)[w] += g * in.data<float>()[x];
+              }
+          }
+}
+
+// The float gradients run through oneDNN's primitives where sg has them; these shapes cover
+// both paddings, strides that leave input rows uncovered, explicit padding and a window larger
+// than the input, and one larger layer (the training benchmark's second convolution).
+TEST(Conv2DBackprop, InputAndFilterMatchDirectLoopsInFloat) {
+  std::mt19937 rng(5);
+  std::vector<ConvCase> cases;
+  for (const ConvCase& k : ConvCases()) {
+    if (k.dh == 1 && k.dw == 1) cases.push_back(k);
+  }
+  cases.push_back({4, 14, 14, 16, 5, 5, 32, 1, 1, 1, 1, "SAME", {}});
+  cases.push_back({2, 15, 13, 8, 3, 3, 16, 2, 2, 1, 1, "VALID", {}});
+  for (const ConvCase& k : cases) {
+    const auto& e = k.explicit_pads;
+    Dim hd = RefWindow(k.h, k.kh, k.sh, 1, k.padding, e.empty() ? 0 : e[0], e.empty() ? 0 : e[1]);
+    Dim wd = RefWindow(k.w, k.kw, k.sw, 1, k.padding, e.empty() ? 0 : e[2], e.empty() ? 0 : e[3]);
+    Tensor in = Random<float>({k.n, k.h, k.w, k.c}, &rng);
+    Tensor f = Random<float>({k.kh, k.kw, k.c, k.out_c}, &rng);
+    Tensor dy = Random<float>({k.n, hd.out, wd.out, k.out_c}, &rng);
+    std::vector<double> dx, dw;
+    RefConvGrads(k, in, f, dy, &dx, &dw);
+    // dw sums n * out positions products in float: allow for more rounding on the large cases.
+    const double tol = k.n * hd.out * wd.out > 200 ? 1e-3 : 1e-4;
+    auto attrs = [&](const char* op) {
+      NodeDef node = NodeDefFor(op, {{"T", DT_FLOAT},
+                                     {"strides", {1, k.sh, k.sw, 1}},
+                                     {"padding", k.padding}});
+      if (!e.empty()) {
+        const std::vector<int64_t> ex = {0, 0, e[0], e[1], e[2], e[3], 0, 0};
+        SetAttrValue(absl::Span<const int64_t>(ex), &(*node.mutable_attr())["explicit_paddings"]);
+      }
+      return node;
+    };
+    auto sizes = [](std::vector<int32_t> v) {
+      Tensor t(DT_INT32, TensorShape({static_cast<int64_t>(v.size())}));
+      std::copy(v.begin(), v.end(), t.data<int32_t>());
+      return t;
+    };
+    const std::string what = absl::StrCat(k.padding, " n", k.n, " ", k.h, "x", k.w, "x", k.c,
+                                          " k", k.kh, "x", k.kw, " s", k.sh, k.sw);
+    auto got_dx = RunKernel(attrs("Conv2DBackpropInput"),
+                            {sizes({int32_t(k.n), int32_t(k.h), int32_t(k.w), int32_t(k.c)}), f,
+                             dy});
+    ASSERT_TRUE(got_dx.ok()) << what << ": " << got_dx.status();
+    ExpectNear<float>((*got_dx)[0], dx, tol, "dx " + what);
+    auto got_dw = RunKernel(attrs("Conv2DBackpropFilter"),
+                            {in, sizes({int32_t(k.kh), int32_t(k.kw), int32_t(k.c),
+                                        int32_t(k.out_c)}), dy});
+    ASSERT_TRUE(got_dw.ok()) << what << ": " << got_dw.status();
+    ExpectNear<float>((*got_dw)[0], dw, tol, "dw " + what);
+  }
+}
+
 TEST(DepthwiseConv2dNative, MatchesDirectConvolutionWithMultiplier) {
   std::mt19937 rng(4);
   for (const ConvCase& k : ConvCases()) {

@@ -1,0 +1,57 @@
+// Float convolutions through oneDNN's convolution primitives: the forward pass and both gradients
+// of an ungrouped channels-last convolution with two or three spatial dims, on the layouts the
+// TensorFlow ops use (input [N, spatial..., C], filter [window..., C, out_c]). A kernel keeps one
+// OneDnnConv as a member; it builds a primitive per geometry on first use and reuses it.
+//
+//   OneDnnConv dnnl_;  // member of the kernel
+//   ...
+//   if (dnnl_.Run(ctx, OneDnnConv::kForward, 2, g, input.data<float>(), filter.data<float>(),
+//                 out->data<float>())) {
+//     return;  // done, or failed with ctx's status set
+//   }
+//   ... the im2col path
+//
+// Without oneDNN (SG_HAVE_DNNL undefined) Run always returns false. The environment variable
+// SG_ONEDNN_CONV=0, read once per process, turns the primitives off too (to compare the paths).
+#ifndef SG_CORE_KERNELS_ONEDNN_CONV_H_
+#define SG_CORE_KERNELS_ONEDNN_CONV_H_
+
+#include <memory>
+
+#include "core/framework/op_kernel.h"
+#include "core/kernels/conv_nd.h"
+
+namespace sg {
+
+class OneDnnConv {
+ public:
+  // What Run computes, and what its operands a, b and out are (all float, dense, row-major):
+  enum Pass {
+    kForward,          // a input, b filter, out = conv(input, filter) [N, out..., out_c]
+    kBackwardData,     // a filter, b dy [N, out..., out_c], out = dx, the input's shape
+    kBackwardWeights,  // a input, b dy, out = dw, the filter's shape
+  };
+
+  OneDnnConv();
+  ~OneDnnConv();
+  OneDnnConv(const OneDnnConv&) = delete;
+  OneDnnConv& operator=(const OneDnnConv&) = delete;
+
+  // Runs `pass` for geometry `g` with nd (2 or 3) spatial dims; g must have one group, and
+  // each operand the shape the pass gives it. Returns false, touching nothing, when oneDNN
+  // cannot take the case (not built in, switched off, a grouped or empty geometry, or oneDNN
+  // offers only its slow reference implementation): the caller then computes it another way.
+  // Returns true when it has written `out`, or when it failed while running, in which case
+  // ctx's status says why (RESOURCE_EXHAUSTED for a scratch buffer, INTERNAL for oneDNN).
+  // Threads: oneDNN's OpenMP team is sized to ctx's intra-op pool. Safe to call concurrently.
+  bool Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeometry& g, const float* a,
+           const float* b, float* out);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sg
+
+#endif  // SG_CORE_KERNELS_ONEDNN_CONV_H_
