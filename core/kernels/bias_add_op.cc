@@ -1,6 +1,9 @@
 // BiasAdd (data_format NHWC: bias on the last dim; NCHW: bias on dim 1) and BiasAddV1, for the
 // real and complex types; BiasAddGrad, their gradient: the sum over every other dim, as
 // TensorFlow's kernel (half and bfloat16 sum in float; integers wrap around).
+#include <algorithm>
+#include <vector>
+
 #include "core/kernels/cwise_ops_common.h"
 
 namespace sg {
@@ -85,6 +88,30 @@ class BiasAddGradOp final : public OpKernel {
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({channels}), &out));
       const T* in = dy.data<T>();
       T* o = out->data<T>();
+      if (inner == 1) {
+        // Channels last: dy is [outer, channels]. Each task sums a block of channels row by
+        // row, reading its rows' contiguous slices once (a task per channel would stride
+        // through the whole tensor once per channel). Each channel's sum still adds its
+        // elements in row order, as below.
+        constexpr int64_t kBlock = 64;
+        const int64_t blocks = (channels + kBlock - 1) / kBlock;
+        ctx->eigen_cpu_device().parallelFor(
+            blocks, Eigen::TensorOpCost(outer * kBlock * sizeof(T), kBlock * sizeof(T),
+                                        outer * kBlock),
+            [=](Eigen::Index begin, Eigen::Index end) {
+              std::vector<Acc> sum(kBlock);
+              for (Eigen::Index blk = begin; blk < end; ++blk) {
+                const int64_t c0 = blk * kBlock, cn = std::min(kBlock, channels - c0);
+                std::fill(sum.begin(), sum.end(), Acc(0));
+                for (int64_t a = 0; a < outer; ++a) {
+                  const T* row = in + a * channels + c0;
+                  for (int64_t c = 0; c < cn; ++c) sum[c] += static_cast<Acc>(row[c]);
+                }
+                for (int64_t c = 0; c < cn; ++c) o[c0 + c] = static_cast<T>(sum[c]);
+              }
+            });
+        return;
+      }
       ctx->eigen_cpu_device().parallelFor(
           channels, Eigen::TensorOpCost(outer * inner * sizeof(T), sizeof(T), outer * inner),
           [=](Eigen::Index begin, Eigen::Index end) {

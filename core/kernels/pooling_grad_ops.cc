@@ -225,8 +225,13 @@ class MaxPoolGradOp final : public OpKernel {
       std::fill(dx, dx + output->NumElements(), T(0));
       if (grad.NumElements() == 0) return;
       auto images = [&](Eigen::Index begin, Eigen::Index end) {
-        std::vector<T> best(g.c);
-        std::vector<int64_t> arg(g.c);
+        // Locals, not g's members: the int64 stores to arg could alias those, which would keep
+        // the channel loops scalar.
+        const int64_t nc = g.c, in_w = g.in[2];
+        std::vector<T> best_buf(nc);
+        std::vector<int64_t> arg_buf(nc);
+        T* best = best_buf.data();
+        int64_t* arg = arg_buf.data();
         for (Eigen::Index b = begin; b < end; ++b) {
           const T* xb = x + b * g.InImage();
           T* dxb = dx + b * g.InImage();
@@ -237,21 +242,29 @@ class MaxPoolGradOp final : public OpKernel {
             for (int64_t ow = 0; ow < g.out[2]; ++ow, ++pos) {
               int64_t w0, w1;
               ClipWindow(g, 2, ow, &w0, &w1);
-              std::fill(arg.begin(), arg.end(), -1);
+              if (h0 >= h1 || w0 >= w1) continue;
+              // The window's first element, then each later one that is strictly greater:
+              // the first maximum in row-major order. Branch-free, so that the loops over
+              // channels vectorize.
+              const int64_t first = (h0 * in_w + w0) * nc;
+              for (int64_t c = 0; c < nc; ++c) {
+                best[c] = xb[first + c];
+                arg[c] = first + c;
+              }
               for (int64_t h = h0; h < h1; ++h) {
-                for (int64_t w = w0; w < w1; ++w) {
-                  const int64_t base = (h * g.in[2] + w) * g.c;
-                  for (int64_t c = 0; c < g.c; ++c) {
-                    if (arg[c] < 0 || best[c] < xb[base + c]) {
-                      best[c] = xb[base + c];
-                      arg[c] = base + c;
-                    }
+                for (int64_t w = h == h0 ? w0 + 1 : w0; w < w1; ++w) {
+                  const int64_t base = (h * in_w + w) * nc;
+                  for (int64_t c = 0; c < nc; ++c) {
+                    const T v = xb[base + c];
+                    const T cur = best[c];
+                    const bool greater = cur < v;
+                    best[c] = greater ? v : cur;
+                    arg[c] = greater ? base + c : arg[c];
                   }
                 }
               }
-              for (int64_t c = 0; c < g.c; ++c) {
-                if (arg[c] >= 0) dxb[arg[c]] += dy[pos * g.c + c];
-              }
+              const T* dyp = dy + pos * nc;
+              for (int64_t c = 0; c < nc; ++c) dxb[arg[c]] += dyp[c];
             }
           }
         }

@@ -116,8 +116,11 @@ class MaxPoolOp final : public PoolBase {
       for (int64_t ih = h0; ih < h1; ++ih) {
         for (int64_t iw = w0; iw < w1; ++iw) {
           const T* x = in + ((n * g.h + ih) * g.w + iw) * g.c;
+          // A select rather than a conditional store, so that the loop vectorizes; a NaN
+          // never replaces the running maximum either way.
           for (int64_t c = 0; c < g.c; ++c) {
-            if (x[c] > dst[c]) dst[c] = x[c];
+            const T v = x[c];
+            dst[c] = v > dst[c] ? v : dst[c];
           }
         }
       }
