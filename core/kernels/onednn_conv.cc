@@ -146,8 +146,10 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
   return plan;
 }
 
+// Runs the plan with oneDNN's OpenMP team sized `threads`, except for the filter reorders: a
+// filter is small, and waking a team for it measured slower than one thread on this machine.
 absl::Status Execute(OpKernelContext* ctx, OneDnnConv::Pass pass, const ConvPlan& plan,
-                     const float* a, const float* b, float* out) {
+                     int threads, const float* a, const float* b, float* out) {
   const dnnl::engine& eng = CpuEngine();
   dnnl::stream stream(eng);
   memory a_mem(plan.a_md, eng, const_cast<float*>(a));
@@ -171,7 +173,10 @@ absl::Status Execute(OpKernelContext* ctx, OneDnnConv::Pass pass, const ConvPlan
         DT_UINT8, TensorShape({static_cast<int64_t>(plan.weights_md.get_size())}), &weights));
     prim_w = memory(plan.weights_md, eng, weights.raw_data());
     if (pass != OneDnnConv::kBackwardWeights) {
+      omp_set_num_threads(1);
       plan.weights_reorder.execute(stream, {{DNNL_ARG_FROM, user_w}, {DNNL_ARG_TO, prim_w}});
+      stream.wait();
+      omp_set_num_threads(threads);
     }
   }
   switch (pass) {
@@ -193,7 +198,10 @@ absl::Status Execute(OpKernelContext* ctx, OneDnnConv::Pass pass, const ConvPlan
   }
   plan.conv.execute(stream, args);
   if (plan.reorder_weights && pass == OneDnnConv::kBackwardWeights) {
+    stream.wait();
+    omp_set_num_threads(1);
     plan.weights_reorder.execute(stream, {{DNNL_ARG_FROM, prim_w}, {DNNL_ARG_TO, user_w}});
+    omp_set_num_threads(threads);
   }
   stream.wait();
   return absl::OkStatus();
@@ -243,7 +251,7 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
   if (plan == nullptr) return false;
   absl::Status status;
   try {
-    status = Execute(ctx, pass, *plan, a, b, out);
+    status = Execute(ctx, pass, *plan, threads, a, b, out);
   } catch (const dnnl::error& e) {
     status = errors::Internal("oneDNN convolution failed: ", e.what(), " (node '",
                               ctx->op_kernel().name(), "')");
