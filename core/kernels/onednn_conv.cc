@@ -42,14 +42,22 @@ memory::dims Spatial(int nd, const int64_t (&v)[3], int64_t minus = 0) {
 
 }  // namespace
 
-// A primitive for one geometry, with the reorders between TensorFlow's filter layout and the
-// one the primitive chose. Immutable once built, so runs share it without a lock.
+// One operand of Run: its layout as the caller holds it, the layout the primitive chose, and
+// the reorder between them (user -> primitive for an input, primitive -> user for the output)
+// when they differ.
+struct Operand {
+  int arg = 0;  // DNNL_ARG_*
+  memory::desc user, prim;
+  bool reordered = false;
+  bool filter = false;  // small: reordered on one thread
+  dnnl::primitive reorder;
+};
+
+// A primitive for one geometry with its operands. Immutable once built, so runs share it
+// without a lock.
 struct ConvPlan {
   dnnl::primitive conv;
-  memory::desc a_md, b_md, out_md;  // the operands of Run, in the user's layouts
-  memory::desc weights_md;          // the primitive's weights (or weight gradient) layout
-  bool reorder_weights = false;     // weights_md differs from the user's filter layout
-  dnnl::primitive weights_reorder;  // user filter -> weights_md, or weights_md -> user dw
+  Operand a, b, out;
   memory::desc scratch_md;  // the primitive's scratchpad (the caller's, per run)
 };
 
@@ -64,8 +72,29 @@ namespace {
 
 constexpr size_t kMaxPlans = 8;
 
+// Sets op's layouts and, when they differ, its reorder. False when the reorder would need a
+// scratchpad (none of those seen does).
+bool SetOperand(int arg, const memory::desc& user, const memory::desc& prim, bool is_output,
+                bool filter, const dnnl::primitive_attr& attr, Operand* op) {
+  const dnnl::engine& eng = CpuEngine();
+  op->arg = arg;
+  op->user = user;
+  op->prim = prim;
+  op->filter = filter;
+  op->reordered = user != prim;
+  if (!op->reordered) return true;
+  const dnnl::reorder::primitive_desc rpd(eng, is_output ? prim : user, eng,
+                                          is_output ? user : prim, attr);
+  if (rpd.scratchpad_desc().get_size() != 0) return false;
+  op->reorder = dnnl::reorder(rpd);
+  return true;
+}
+
 // Builds the plan, or returns nullptr when oneDNN has no fast implementation for it. Throws
-// dnnl::error when oneDNN rejects the descriptors.
+// dnnl::error when oneDNN rejects the descriptors. Filters take the layout oneDNN prefers (with
+// TensorFlow's, it falls back to slower GEMM-based code); activations keep the caller's
+// channels-last layout (letting oneDNN choose measured slower: its reorders cost more than they
+// saved).
 std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const ConvNdGeometry& g) {
   const dnnl::engine& eng = CpuEngine();
   const Tag act = nd == 2 ? Tag::nhwc : Tag::ndhwc;
@@ -81,10 +110,10 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
   for (int e = 3 - nd; e < 3; ++e) {
     pad_r.push_back((g.out[e] - 1) * g.s[e] + (g.k[e] - 1) * g.d[e] + 1 - g.in[e] - g.pad[e]);
   }
-  const memory::desc src_md(src_dims, memory::data_type::f32, act);
-  const memory::desc dst_md(dst_dims, memory::data_type::f32, act);
-  const memory::desc user_w_md(w_dims, memory::data_type::f32, filt);
-  const memory::desc any_w_md(w_dims, memory::data_type::f32, Tag::any);
+  const auto f32 = memory::data_type::f32;
+  const memory::desc src_md(src_dims, f32, act), dst_md(dst_dims, f32, act);
+  const memory::desc user_w_md(w_dims, f32, filt);
+  const memory::desc any_w_md(w_dims, f32, Tag::any);
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
 
@@ -97,13 +126,14 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
 
   auto plan = std::make_shared<ConvPlan>();
   dnnl::primitive_desc_base pd = fwd_pd;
+  bool ok = true;
   switch (pass) {
     case OneDnnConv::kForward:
       plan->conv = dnnl::convolution_forward(fwd_pd);
-      plan->a_md = src_md;
-      plan->b_md = user_w_md;
-      plan->out_md = dst_md;
-      plan->weights_md = fwd_pd.weights_desc();
+      ok = SetOperand(DNNL_ARG_SRC, src_md, fwd_pd.src_desc(), false, false, attr, &plan->a) &&
+           SetOperand(DNNL_ARG_WEIGHTS, user_w_md, fwd_pd.weights_desc(), false, true, attr,
+                      &plan->b) &&
+           SetOperand(DNNL_ARG_DST, dst_md, fwd_pd.dst_desc(), true, false, attr, &plan->out);
       break;
     case OneDnnConv::kBackwardData: {
       const dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct,
@@ -111,10 +141,12 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
                                                        dilates, pad_l, pad_r);
       const dnnl::convolution_backward_data::primitive_desc bwd_pd(desc, attr, eng, fwd_pd);
       plan->conv = dnnl::convolution_backward_data(bwd_pd);
-      plan->a_md = user_w_md;
-      plan->b_md = dst_md;
-      plan->out_md = src_md;
-      plan->weights_md = bwd_pd.weights_desc();
+      ok = SetOperand(DNNL_ARG_WEIGHTS, user_w_md, bwd_pd.weights_desc(), false, true, attr,
+                      &plan->a) &&
+           SetOperand(DNNL_ARG_DIFF_DST, dst_md, bwd_pd.diff_dst_desc(), false, false, attr,
+                      &plan->b) &&
+           SetOperand(DNNL_ARG_DIFF_SRC, src_md, bwd_pd.diff_src_desc(), true, false, attr,
+                      &plan->out);
       pd = bwd_pd;
       break;
     }
@@ -124,86 +156,70 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
                                                           dilates, pad_l, pad_r);
       const dnnl::convolution_backward_weights::primitive_desc bwd_pd(desc, attr, eng, fwd_pd);
       plan->conv = dnnl::convolution_backward_weights(bwd_pd);
-      plan->a_md = src_md;
-      plan->b_md = dst_md;
-      plan->out_md = user_w_md;
-      plan->weights_md = bwd_pd.diff_weights_desc();
+      ok = SetOperand(DNNL_ARG_SRC, src_md, bwd_pd.src_desc(), false, false, attr, &plan->a) &&
+           SetOperand(DNNL_ARG_DIFF_DST, dst_md, bwd_pd.diff_dst_desc(), false, false, attr,
+                      &plan->b) &&
+           SetOperand(DNNL_ARG_DIFF_WEIGHTS, user_w_md, bwd_pd.diff_weights_desc(), true, true,
+                      attr, &plan->out);
       pd = bwd_pd;
       break;
     }
   }
   // The reference implementations are slower than the im2col path.
-  if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
+  if (!ok || std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
   plan->scratch_md = pd.scratchpad_desc();
-  plan->reorder_weights = plan->weights_md != user_w_md;
-  if (plan->reorder_weights) {
-    const bool to_user = pass == OneDnnConv::kBackwardWeights;
-    const dnnl::reorder::primitive_desc rpd(eng, to_user ? plan->weights_md : user_w_md, eng,
-                                            to_user ? user_w_md : plan->weights_md, attr);
-    if (rpd.scratchpad_desc().get_size() != 0) return nullptr;
-    plan->weights_reorder = dnnl::reorder(rpd);
-  }
   return plan;
 }
 
 // Runs the plan with oneDNN's OpenMP team sized `threads`, except for the filter reorders: a
 // filter is small, and waking a team for it measured slower than one thread on this machine.
-absl::Status Execute(OpKernelContext* ctx, OneDnnConv::Pass pass, const ConvPlan& plan,
-                     int threads, const float* a, const float* b, float* out) {
+absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, const float* a,
+                     const float* b, float* out) {
   const dnnl::engine& eng = CpuEngine();
   dnnl::stream stream(eng);
-  memory a_mem(plan.a_md, eng, const_cast<float*>(a));
-  memory b_mem(plan.b_md, eng, const_cast<float*>(b));
-  memory out_mem(plan.out_md, eng, out);
-  Tensor scratch, weights;
   std::unordered_map<int, memory> args;
-  if (const size_t bytes = plan.scratch_md.get_size(); bytes > 0) {
-    SG_RETURN_IF_ERROR(ctx->allocate_temp(DT_UINT8, TensorShape({static_cast<int64_t>(bytes)}),
-                                          &scratch));
-    args[DNNL_ARG_SCRATCHPAD] =
-        memory(plan.scratch_md, eng, scratch.raw_data());
-  }
-  // The user's filter (or dw) operand, and the memory the primitive reads or writes weights in.
-  memory& user_w = pass == OneDnnConv::kForward ? b_mem
-                   : pass == OneDnnConv::kBackwardData ? a_mem
-                                                       : out_mem;
-  memory prim_w = user_w;
-  if (plan.reorder_weights) {
+  Tensor temps[4];
+  auto temp = [&](int i, const memory::desc& md) -> absl::StatusOr<memory> {
     SG_RETURN_IF_ERROR(ctx->allocate_temp(
-        DT_UINT8, TensorShape({static_cast<int64_t>(plan.weights_md.get_size())}), &weights));
-    prim_w = memory(plan.weights_md, eng, weights.raw_data());
-    if (pass != OneDnnConv::kBackwardWeights) {
-      omp_set_num_threads(1);
-      plan.weights_reorder.execute(stream, {{DNNL_ARG_FROM, user_w}, {DNNL_ARG_TO, prim_w}});
-      stream.wait();
-      omp_set_num_threads(threads);
-    }
-  }
-  switch (pass) {
-    case OneDnnConv::kForward:
-      args[DNNL_ARG_SRC] = a_mem;
-      args[DNNL_ARG_WEIGHTS] = prim_w;
-      args[DNNL_ARG_DST] = out_mem;
-      break;
-    case OneDnnConv::kBackwardData:
-      args[DNNL_ARG_WEIGHTS] = prim_w;
-      args[DNNL_ARG_DIFF_DST] = b_mem;
-      args[DNNL_ARG_DIFF_SRC] = out_mem;
-      break;
-    case OneDnnConv::kBackwardWeights:
-      args[DNNL_ARG_SRC] = a_mem;
-      args[DNNL_ARG_DIFF_DST] = b_mem;
-      args[DNNL_ARG_DIFF_WEIGHTS] = prim_w;
-      break;
-  }
-  plan.conv.execute(stream, args);
-  if (plan.reorder_weights && pass == OneDnnConv::kBackwardWeights) {
+        DT_UINT8, TensorShape({static_cast<int64_t>(md.get_size())}), &temps[i]));
+    return memory(md, eng, temps[i].raw_data());
+  };
+  auto reorder = [&](const Operand& op, const memory& from, const memory& to) {
+    omp_set_num_threads(op.filter ? 1 : threads);
+    op.reorder.execute(stream, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
     stream.wait();
-    omp_set_num_threads(1);
-    plan.weights_reorder.execute(stream, {{DNNL_ARG_FROM, prim_w}, {DNNL_ARG_TO, user_w}});
     omp_set_num_threads(threads);
+  };
+  if (plan.scratch_md.get_size() > 0) {
+    auto m = temp(0, plan.scratch_md);
+    if (!m.ok()) return m.status();
+    args[DNNL_ARG_SCRATCHPAD] = *m;
   }
+  const Operand* inputs[2] = {&plan.a, &plan.b};
+  const float* in_data[2] = {a, b};
+  for (int i = 0; i < 2; ++i) {
+    const Operand& op = *inputs[i];
+    memory user(op.user, eng, const_cast<float*>(in_data[i]));
+    if (!op.reordered) {
+      args[op.arg] = user;
+      continue;
+    }
+    auto m = temp(1 + i, op.prim);
+    if (!m.ok()) return m.status();
+    reorder(op, user, *m);
+    args[op.arg] = *m;
+  }
+  memory user_out(plan.out.user, eng, out);
+  memory prim_out = user_out;
+  if (plan.out.reordered) {
+    auto m = temp(3, plan.out.prim);
+    if (!m.ok()) return m.status();
+    prim_out = *m;
+  }
+  args[plan.out.arg] = prim_out;
+  plan.conv.execute(stream, args);
   stream.wait();
+  if (plan.out.reordered) reorder(plan.out, prim_out, user_out);
   return absl::OkStatus();
 }
 
@@ -251,7 +267,7 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
   if (plan == nullptr) return false;
   absl::Status status;
   try {
-    status = Execute(ctx, pass, *plan, threads, a, b, out);
+    status = Execute(ctx, *plan, threads, a, b, out);
   } catch (const dnnl::error& e) {
     status = errors::Internal("oneDNN convolution failed: ", e.what(), " (node '",
                               ctx->op_kernel().name(), "')");
