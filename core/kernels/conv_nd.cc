@@ -116,8 +116,12 @@ void Im2Col(const ConvNdGeometry& g, const A* x, int64_t c0, int64_t cn, int64_t
         for (int64_t j2 = 0; j2 < g.k[2]; ++j2, dst += cn) {
           const int64_t i2 = o2 * g.s[2] - g.pad[2] + j2 * g.d[2];
           if (v1 && i2 >= 0 && i2 < g.in[2]) {
-            std::memcpy(dst, x + (((n * g.in[0] + i0) * g.in[1] + i1) * g.in[2] + i2) * g.c + c0,
-                        cn * sizeof(A));
+            const A* src = x + (((n * g.in[0] + i0) * g.in[1] + i1) * g.in[2] + i2) * g.c + c0;
+            if (cn == 1) {
+              *dst = *src;  // a first layer's single channel: no call for four bytes
+            } else {
+              std::memcpy(dst, src, cn * sizeof(A));
+            }
           } else {
             std::fill(dst, dst + cn, A(0));
           }
