@@ -125,6 +125,31 @@ absl::Status ResizeGrad(GradScope& s, const Node& op, const GradOutputs& dy, Gra
   return s.status();
 }
 
+// Concat / ConcatV2(list) -> (t, lengths): dlist = Split(dt, lengths), elements of the list's
+// element shape.
+absl::Status ConcatGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput shape =
+      s.Op("TensorListElementShape", {InputOf(op, 0)}, {{"shape_type", TypeAttr(DT_INT64)}});
+  dx->assign(op.num_inputs(), NoGradient());
+  (*dx)[0] = s.Op("TensorListSplit", {dy[0], shape, OutputOf(op, 1)}, ElementDtype(op));
+  return s.status();
+}
+
+// Split(t, element_shape, lengths) -> list: dt = ConcatV2(dlist) with t's rows per element.
+absl::Status SplitGrad(GradScope& s, const Node& op, const GradOutputs& dy, GradOutputs* dx) {
+  GradOutput t = InputOf(op, 0);
+  GradOutput shape =
+      s.Op("ConcatV2", {GradInput::List({s.ConstI32({-1}), ElementShapeOf(s, t)}), s.ScalarI32(0)});
+  GradOutputs concat =
+      s.OpN("TensorListConcatV2", {dy[0], shape, InputOf(op, 2)}, ElementDtype(op));
+  SG_RETURN_IF_ERROR(s.status());
+  *dx = {concat[0], NoGradient(), NoGradient()};
+  return s.status();
+}
+
+SG_REGISTER_GRADIENT("TensorListConcat", ConcatGrad);
+SG_REGISTER_GRADIENT("TensorListConcatV2", ConcatGrad);
+SG_REGISTER_GRADIENT("TensorListSplit", SplitGrad);
 SG_REGISTER_GRADIENT("TensorListPushBack", PushBackGrad);
 SG_REGISTER_GRADIENT("TensorListPopBack", PopBackGrad);
 SG_REGISTER_GRADIENT("TensorListStack", StackGrad);

@@ -406,6 +406,34 @@ std::vector<GradCase> Cases() {
        [=](GradScope& s, const std::vector<Out>& x) {
          return s.Op("Square", {stack(s, s.Op("TensorListResize", {from(s, x[0]), s.ScalarI32(2)}))});
        }},
+      {"TensorListSplit", {{{5, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         // Rows 0-1, 2 and 3-4 as three elements, read back by Concat (rows in another order).
+         Tensor l(DT_INT64, TensorShape({3}));
+         l.flat<int64_t>()(0) = 2, l.flat<int64_t>()(1) = 1, l.flat<int64_t>()(2) = 2;
+         Out list = s.Op("TensorListSplit", {x[0], s.ConstI32({-1, 2}), s.Const(l)}, f64);
+         Out last = s.Op("TensorListGetItem", {list, s.ScalarI32(2), s.ConstI32({-1, 2})}, f64);
+         return s.Mul(last, last);
+       }},
+      {"TensorListConcat", {{{3, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         // Elements [1, 2] each: Concat gives [3, 2].
+         Out list = s.Op("TensorListFromTensor", {s.Op("ExpandDims", {x[0], s.ScalarI32(1)}),
+                                                  s.ConstI32({1, 2})});
+         AttrValue shape;
+         PartialTensorShape({1, 2}).AsProto(shape.mutable_shape());
+         GradAttrs attrs = f64;
+         attrs.push_back({"element_shape", shape});
+         return s.Op("Sin", {s.Op("TensorListConcat", {list}, attrs)});
+       }},
+      {"TensorListConcatV2", {{{3, 2}}},
+       [=](GradScope& s, const std::vector<Out>& x) {
+         Out list = s.Op("TensorListFromTensor", {s.Op("ExpandDims", {x[0], s.ScalarI32(1)}),
+                                                  s.ConstI32({1, 2})});
+         Tensor none(DT_INT64, TensorShape({0}));
+         return s.Op("Sin", {s.Op("TensorListConcatV2", {list, s.ConstI32({-1, 2}), s.Const(none)},
+                                  f64)});
+       }},
   };
   c.insert(c.end(), lists.begin(), lists.end());
   // v1 conditionals (control_flow_grad.cc): Merge(f(Switch(x, p):0), g(Switch(x, p):1)).
