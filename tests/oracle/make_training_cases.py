@@ -199,13 +199,10 @@ def op_histogram(gdef):
 
 
 def session_config():
-    cfg = tf.compat.v1.ConfigProto()
-    cfg.graph_options.rewrite_options.disable_meta_optimizer = True
-    cfg.graph_options.optimizer_options.opt_level = tf.compat.v1.OptimizerOptions.L0
-    cfg.graph_options.optimizer_options.do_constant_folding = False
-    cfg.intra_op_parallelism_threads = 1
-    cfg.inter_op_parallelism_threads = 1
-    return cfg
+    """op_case_lib's configuration (no Grappler, no constant folding, one intra-op thread), with
+    one inter-op thread as well."""
+    import op_case_lib  # imports TensorFlow, so not at the top (see `tf` above)
+    return op_case_lib.session_config(inter_op_threads=1)
 
 
 def write_case(out_dir, model, opt_name, resource):

@@ -229,15 +229,16 @@ class Group:
         return self.const(self.vals(dt, shape, **kw), dt, name=name)
 
 
-def session_config():
+def session_config(inter_op_threads=2):
     # No Grappler and no constant folding: TensorFlow's kernels compute every output (a rewrite
-    # such as x / c -> x * (1 / c) would change the last bits).
+    # such as x / c -> x * (1 / c) would change the last bits). One intra-op thread, so that a
+    # kernel sums in one order; make_training_cases.py also asks for one inter-op thread.
     cfg = tf.compat.v1.ConfigProto()
     cfg.graph_options.rewrite_options.disable_meta_optimizer = True
     cfg.graph_options.optimizer_options.opt_level = tf.compat.v1.OptimizerOptions.L0
     cfg.graph_options.optimizer_options.do_constant_folding = False
     cfg.intra_op_parallelism_threads = 1
-    cfg.inter_op_parallelism_threads = 2
+    cfg.inter_op_parallelism_threads = inter_op_threads
     return cfg
 
 
