@@ -5,9 +5,6 @@
 // gradient kernels land separately) is skipped, naming the op.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <functional>
-#include <random>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -16,79 +13,19 @@
 #include "core/gradients/grad_registry.h"
 #include "core/graph/gradients.h"
 #include "core/runtime/session.h"
-#include "tests/core/no_gradient_op.h"
+#include "tests/core/gradient_checker.h"
 #include "tests/core/gradients_more_ops.h"
+#include "tests/core/no_gradient_op.h"
 
 namespace sg {
 namespace {
 
-using Out = NodeBuilder::Output;
-
-std::string TensorName(Out o) { return o.node->name() + ":" + std::to_string(o.index); }
-
-Out Placeholder(Graph* g, const std::string& name, DataType dt, const std::vector<int64_t>& dims) {
-  NodeBuilder b(name, "Placeholder");
-  AttrValue dtype, shape;
-  dtype.set_type(dt);
-  PartialTensorShape(dims).AsProto(shape.mutable_shape());
-  b.Attr("dtype", dtype).Attr("shape", shape);
-  auto n = b.Finalize(g);
-  EXPECT_TRUE(n.ok()) << n.status();
-  return {n.ok() ? *n : nullptr, 0};
-}
-
-AttrValue Ints(std::vector<int64_t> v) {
-  AttrValue a;
-  SetAttrValue(absl::Span<const int64_t>(v), &a);
-  return a;
-}
-AttrValue Str(const char* v) {
-  AttrValue a;
-  SetAttrValue(v, &a);
-  return a;
-}
-
-Tensor Random(DataType dt, const std::vector<int64_t>& dims, double lo, double hi, std::mt19937* rng) {
-  Tensor t(dt, TensorShape(absl::Span<const int64_t>(dims)));
-  std::uniform_real_distribution<double> u(lo, hi);
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    if (dt == DT_DOUBLE) {
-      t.flat<double>()(i) = u(*rng);
-    } else {
-      t.flat<float>()(i) = static_cast<float>(u(*rng));
-    }
-  }
-  return t;
-}
-
-double Get(const Tensor& t, int64_t i) {
-  return t.dtype() == DT_DOUBLE ? t.flat<double>()(i) : static_cast<double>(t.flat<float>()(i));
-}
-void Set(Tensor* t, int64_t i, double v) {
-  if (t->dtype() == DT_DOUBLE) {
-    t->flat<double>()(i) = v;
-  } else {
-    t->flat<float>()(i) = static_cast<float>(v);
-  }
-}
-
-struct Input {
-  std::vector<int64_t> dims;
-  double lo = -1, hi = 1;
-};
-
-struct GradCase {
-  std::string name;
-  std::vector<Input> inputs;
-  std::function<Out(GradScope&, const std::vector<Out>&)> build;
-  DataType dtype = DT_DOUBLE;
-  double eps = 0;  // the finite difference step when not the dtype's default
-  // Placeholders of unknown dims (same rank): the gradients take their dynamic paths
-  // (BroadcastGradientArgs, Shape, DynamicStitch...) instead of constants.
-  bool dynamic = false;
-};
-
-void PrintTo(const GradCase& c, std::ostream* os) { *os << c.name; }
+using gradcheck::GradCase;
+using gradcheck::IntList;
+using gradcheck::Placeholder;
+using gradcheck::Str;
+using gradcheck::TensorName;
+using Out = gradcheck::Out;
 
 std::vector<Out> Outs(GradScope& s, const std::string& type, std::vector<GradInput> in,
                       GradAttrs attrs = {}) {
@@ -240,16 +177,16 @@ std::vector<GradCase> Cases() {
        }},
       {"Conv2D", {{{1, 4, 4, 2}}, {{2, 2, 2, 3}}},
        [](GradScope& s, const std::vector<Out>& x) {
-         return s.Op("Conv2D", {x[0], x[1]}, {{"strides", Ints({1, 1, 2, 1})}, {"padding", Str("SAME")}});
+         return s.Op("Conv2D", {x[0], x[1]}, {{"strides", IntList({1, 1, 2, 1})}, {"padding", Str("SAME")}});
        }},
       {"MaxPool", {{{1, 4, 4, 2}}},
        [](GradScope& s, const std::vector<Out>& x) {
-         return s.Op("MaxPool", {x[0]}, {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 2, 2, 1})},
+         return s.Op("MaxPool", {x[0]}, {{"ksize", IntList({1, 2, 2, 1})}, {"strides", IntList({1, 2, 2, 1})},
                                           {"padding", Str("VALID")}});
        }},
       {"AvgPool", {{{1, 4, 4, 2}}},
        [](GradScope& s, const std::vector<Out>& x) {
-         return s.Op("AvgPool", {x[0]}, {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 1, 1, 1})},
+         return s.Op("AvgPool", {x[0]}, {{"ksize", IntList({1, 2, 2, 1})}, {"strides", IntList({1, 1, 1, 1})},
                                           {"padding", Str("SAME")}});
        }},
       {"FusedBatchNormV3", {{{2, 2, 2, 3}}, {{3}, 0.5, 1.5}, {{3}}},
@@ -304,12 +241,12 @@ std::vector<GradCase> Cases() {
       {"Conv2DBackpropInput", {{{2, 2, 2, 3}}, {{1, 2, 2, 3}}},
        [](GradScope& s, const std::vector<Out>& x) {
          return s.Op("Conv2DBackpropInput", {s.ConstI32({1, 4, 4, 2}), x[0], x[1]},
-                     {{"strides", Ints({1, 2, 2, 1})}, {"padding", Str("SAME")}});
+                     {{"strides", IntList({1, 2, 2, 1})}, {"padding", Str("SAME")}});
        }},
       {"DepthwiseConv2dNative", {{{1, 4, 4, 2}}, {{2, 2, 2, 2}}},
        [](GradScope& s, const std::vector<Out>& x) {
          return s.Op("DepthwiseConv2dNative", {x[0], x[1]},
-                     {{"strides", Ints({1, 1, 1, 1})}, {"padding", Str("VALID")}});
+                     {{"strides", IntList({1, 1, 1, 1})}, {"padding", Str("VALID")}});
        }},
       {"MaxPoolV2", {{{1, 4, 4, 2}}},
        [](GradScope& s, const std::vector<Out>& x) {
@@ -450,111 +387,17 @@ std::vector<GradCase> Cases() {
   c.push_back(v1_cond("Switch", true));
   c.push_back(v1_cond("Merge", false));
   // The dynamic-shape paths of the broadcasting and shape-dependent gradients.
-  for (const char* name : {"AddV2", "Mul", "Div", "Maximum", "Pow", "SquaredDifference", "Sum",
-                           "SumKeepDims", "Mean", "Max", "ConcatV2", "Slice", "Tile", "Pad",
-                           "GatherV2", "Reshape", "SelectV2", "BroadcastTo", "BatchMatMulV2"}) {
-    for (const GradCase& base : std::vector<GradCase>(c)) {
-      if (base.name != name) continue;
-      GradCase d = base;
-      d.name += "Dynamic";
-      d.dynamic = true;
-      c.push_back(d);
-    }
-  }
+  gradcheck::AddDynamicCases({"AddV2", "Mul", "Div", "Maximum", "Pow", "SquaredDifference", "Sum",
+                              "SumKeepDims", "Mean", "Max", "ConcatV2", "Slice", "Tile", "Pad",
+                              "GatherV2", "Reshape", "SelectV2", "BroadcastTo", "BatchMatMulV2"},
+                             &c);
   return c;
 }
 
 class GradientCheck : public ::testing::TestWithParam<GradCase> {};
 
 TEST_P(GradientCheck, MatchesCentralFiniteDifferences) {
-  const GradCase& c = GetParam();
-  Graph g;
-  std::mt19937 rng(7);
-  std::vector<Out> xs;
-  std::vector<Tensor> values;
-  for (size_t i = 0; i < c.inputs.size(); ++i) {
-    std::vector<int64_t> declared = c.inputs[i].dims;
-    if (c.dynamic) declared.assign(declared.size(), -1);
-    xs.push_back(Placeholder(&g, "x" + std::to_string(i), c.dtype, declared));
-    values.push_back(Random(c.dtype, c.inputs[i].dims, c.inputs[i].lo, c.inputs[i].hi, &rng));
-  }
-  GradScope fwd(&g, "fwd");
-  Out y = c.build(fwd, xs);
-  if (absl::IsNotFound(fwd.status())) GTEST_SKIP() << "missing op: " << fwd.status().message();
-  ASSERT_TRUE(fwd.status().ok()) << fwd.status();
-  // The weights of the scalar function checked: f(x) = sum(w * y(x)), w given as the initial dy.
-  std::vector<int64_t> ydims;
-  if (!StaticShapeOf(y).IsFullyDefined()) {  // dynamic cases, data-dependent shapes: run y
-    GraphDef fwd_def;
-    g.ToGraphDef(&fwd_def);
-    std::unique_ptr<Session> fwd_sess;
-    ASSERT_TRUE(NewSession(SessionOptions(), &fwd_sess).ok());
-    ASSERT_TRUE(fwd_sess->Create(fwd_def).ok());
-    std::vector<std::pair<std::string, Tensor>> f;
-    for (size_t i = 0; i < xs.size(); ++i) f.push_back({TensorName(xs[i]), values[i]});
-    std::vector<Tensor> out;
-    absl::Status st = fwd_sess->Run(f, {TensorName(y)}, {}, &out);
-    ASSERT_TRUE(st.ok()) << st;
-    for (int d = 0; d < out[0].dims(); ++d) ydims.push_back(out[0].dim_size(d));
-  } else {
-    const PartialTensorShape yshape = StaticShapeOf(y);
-    ydims.assign(yshape.dim_sizes().begin(), yshape.dim_sizes().end());
-  }
-  Tensor w = Random(c.dtype, ydims, 0.5, 1.5, &rng);
-  Out dy = fwd.Const(w);
-  std::vector<Out> dxs;
-  absl::Status s = AddSymbolicGradients(&g, {y}, xs, {dy}, "", &dxs);
-  if (absl::IsNotFound(s) && absl::StrContains(s.message(), "not registered")) {
-    GTEST_SKIP() << "missing op: " << s.message();
-  }
-  ASSERT_TRUE(s.ok()) << s;
-
-  GraphDef def;
-  g.ToGraphDef(&def);
-  std::unique_ptr<Session> sess;
-  ASSERT_TRUE(NewSession(SessionOptions(), &sess).ok());
-  ASSERT_TRUE(sess->Create(def).ok());
-  auto feeds = [&](const std::vector<Tensor>& v) {
-    std::vector<std::pair<std::string, Tensor>> f;
-    for (size_t i = 0; i < xs.size(); ++i) f.push_back({TensorName(xs[i]), v[i]});
-    return f;
-  };
-  std::vector<std::string> fetch;
-  for (const Out& d : dxs) {
-    ASSERT_NE(d.node, nullptr) << "no gradient returned";
-    fetch.push_back(TensorName(d));
-  }
-  std::vector<Tensor> symbolic;
-  s = sess->Run(feeds(values), fetch, {}, &symbolic);
-  if (absl::IsNotFound(s) || absl::IsUnimplemented(s)) GTEST_SKIP() << "missing kernel: " << s;
-  ASSERT_TRUE(s.ok()) << s;
-  auto f = [&](const std::vector<Tensor>& v) {
-    std::vector<Tensor> out;
-    absl::Status st = sess->Run(feeds(v), {TensorName(y)}, {}, &out);
-    EXPECT_TRUE(st.ok()) << st;
-    double sum = 0;
-    for (int64_t i = 0; st.ok() && i < out[0].NumElements(); ++i) sum += Get(w, i) * Get(out[0], i);
-    return sum;
-  };
-  const bool is_double = c.dtype == DT_DOUBLE;
-  const double eps = c.eps > 0 ? c.eps : is_double ? 1e-6 : 1e-2, atol = is_double ? 1e-6 : 2e-2, rtol = is_double ? 1e-5 : 2e-2;
-  for (size_t i = 0; i < xs.size(); ++i) {
-    ASSERT_EQ(symbolic[i].NumElements(), values[i].NumElements()) << "dx" << i << " " << fetch[i] << " " << symbolic[i].shape().DebugString();
-    for (int64_t j = 0; j < values[i].NumElements(); ++j) {
-      std::vector<Tensor> plus = values, minus = values;
-      plus[i] = Tensor(c.dtype, values[i].shape());
-      minus[i] = Tensor(c.dtype, values[i].shape());
-      for (int64_t k = 0; k < values[i].NumElements(); ++k) {
-        Set(&plus[i], k, Get(values[i], k));
-        Set(&minus[i], k, Get(values[i], k));
-      }
-      Set(&plus[i], j, Get(values[i], j) + eps);
-      Set(&minus[i], j, Get(values[i], j) - eps);
-      const double numeric = (f(plus) - f(minus)) / (2 * eps);
-      const double got = Get(symbolic[i], j);
-      EXPECT_NEAR(got, numeric, atol + rtol * std::fabs(numeric)) << "dx" << i << "[" << j << "]";
-    }
-  }
+  gradcheck::ExpectMatchesFiniteDifferences(GetParam(), /*seed=*/7);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registered, GradientCheck, ::testing::ValuesIn(Cases()),
