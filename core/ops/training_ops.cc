@@ -5,6 +5,9 @@
 // Each op's OpDef is TensorFlow 2.21's. The inputs are, in order: the variable and its slot
 // variables (ref or resource), then scalar hyperparameters of type T, the gradient (`grad`,
 // `delta` for the gradient-descent ops) and, for the sparse forms, `indices` right after it.
+#include <string>
+#include <vector>
+
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 
@@ -43,808 +46,113 @@ ShapeInferenceFn ApplyShape(int num_vars, int grad, bool sparse) {
   };
 }
 
+// What tells an optimizer's ops apart: the variables it updates and its other inputs. From one
+// description RegisterOptimizer registers up to four ops: Apply<name> (ref variables; returns
+// the updated `var` as `out`), ResourceApply<name> (resource variables; stateful, no output),
+// and the Sparse forms SparseApply<name> and ResourceSparseApply<name>, which take `indices`
+// (attr Tindices) right after the gradient.
+struct OptimizerOps {
+  enum Variants {
+    kRef = 1,             // Apply<name>
+    kResource = 2,        // ResourceApply<name>
+    kSparseRef = 4,       // SparseApply<name>
+    kSparseResource = 8,  // ResourceSparseApply<name>
+    kDense = kRef | kResource,
+    kAll = kRef | kResource | kSparseRef | kSparseResource,
+  };
+  const char* name;
+  int variants;
+  // The slot variables, after `var`.
+  std::vector<const char*> slots;
+  // The other inputs in order, the gradient among them: "lr" is a T, "global_step: int64" says
+  // its type.
+  std::vector<const char*> args;
+  // The gradient's name among `args` (the gradient-descent ops' dense forms call it `delta`); the
+  // sparse forms call it `grad` always.
+  const char* grad = "grad";
+  // Attrs after T, Tindices and use_locking.
+  std::vector<const char*> attrs = {};
+};
+
+void RegisterOptimizer(const OptimizerOps& o) {
+  struct Variant {
+    int flag;
+    const char* prefix;
+    bool resource, sparse;
+  };
+  static constexpr Variant kVariants[] = {
+      {OptimizerOps::kRef, "Apply", false, false},
+      {OptimizerOps::kResource, "ResourceApply", true, false},
+      {OptimizerOps::kSparseRef, "SparseApply", false, true},
+      {OptimizerOps::kSparseResource, "ResourceSparseApply", true, true},
+  };
+  for (const Variant& v : kVariants) {
+    if (!(o.variants & v.flag)) continue;
+    OpDefBuilder b(std::string(v.prefix) + o.name);
+    const std::string var_type = v.resource ? ": resource" : ": Ref(T)";
+    b.Input(std::string("var") + var_type);
+    for (const char* slot : o.slots) b.Input(slot + var_type);
+    int num_inputs = 1 + static_cast<int>(o.slots.size()), grad = -1;
+    for (const char* arg : o.args) {
+      const bool is_grad = std::string(arg) == o.grad;
+      if (is_grad) grad = num_inputs;
+      const std::string name = is_grad && v.sparse ? "grad" : arg;
+      b.Input(name.find(':') == std::string::npos ? name + ": T" : name);
+      ++num_inputs;
+      if (is_grad && v.sparse) {
+        b.Input("indices: Tindices");
+        ++num_inputs;
+      }
+    }
+    if (!v.resource) b.Output("out: Ref(T)");
+    b.Attr(kNumberTypes);
+    if (v.sparse) b.Attr("Tindices: {int32, int64}");
+    b.Attr("use_locking: bool = false");
+    for (const char* attr : o.attrs) b.Attr(attr);
+    if (v.resource) b.SetIsStateful();
+    b.SetShapeFn(ApplyShape(1 + static_cast<int>(o.slots.size()), grad, v.sparse));
+    OpDefBuilderReceiver registered(b);
+  }
+}
+
+// Each description's inputs and attrs are in the order of TensorFlow's OpDefs.
+[[maybe_unused]] const bool kOptimizersRegistered = [] {
+  using O = OptimizerOps;
+  const char* kNesterov = "use_nesterov: bool = false";
+  const char* kUpdateSlots = "update_slots: bool = true";
+  const char* kLinearByLr = "multiply_linear_by_lr: bool = false";
+  const OptimizerOps kOptimizers[] = {
+      {"GradientDescent", O::kDense, {}, {"alpha", "delta"}, "delta"},
+      {"Momentum", O::kAll, {"accum"}, {"lr", "grad", "momentum"}, "grad", {kNesterov}},
+      {"KerasMomentum", O::kResource | O::kSparseResource, {"accum"}, {"lr", "grad", "momentum"},
+       "grad", {kNesterov}},
+      {"Adam", O::kDense, {"m", "v"},
+       {"beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad"}, "grad",
+       {kNesterov}},
+      {"AdamWithAmsgrad", O::kResource, {"m", "v", "vhat"},
+       {"beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad"}},
+      {"AdaMax", O::kDense, {"m", "v"},
+       {"beta1_power", "lr", "beta1", "beta2", "epsilon", "grad"}},
+      {"Adagrad", O::kAll, {"accum"}, {"lr", "grad"}, "grad", {kUpdateSlots}},
+      {"AdagradV2", O::kAll, {"accum"}, {"lr", "epsilon", "grad"}, "grad", {kUpdateSlots}},
+      {"AdagradDA", O::kAll, {"gradient_accumulator", "gradient_squared_accumulator"},
+       {"grad", "lr", "l1", "l2", "global_step: int64"}},
+      {"Adadelta", O::kAll, {"accum", "accum_update"}, {"lr", "rho", "epsilon", "grad"}},
+      {"RMSProp", O::kAll, {"ms", "mom"}, {"lr", "rho", "momentum", "epsilon", "grad"}},
+      {"CenteredRMSProp", O::kAll, {"mg", "ms", "mom"},
+       {"lr", "rho", "momentum", "epsilon", "grad"}},
+      {"Ftrl", O::kAll, {"accum", "linear"}, {"grad", "lr", "l1", "l2", "lr_power"}, "grad",
+       {kLinearByLr}},
+      {"FtrlV2", O::kAll, {"accum", "linear"},
+       {"grad", "lr", "l1", "l2", "l2_shrinkage", "lr_power"}, "grad", {kLinearByLr}},
+      {"ProximalAdagrad", O::kAll, {"accum"}, {"lr", "l1", "l2", "grad"}},
+      {"ProximalGradientDescent", O::kAll, {}, {"alpha", "l1", "l2", "delta"}, "delta"},
+      {"AddSign", O::kDense, {"m"}, {"lr", "alpha", "sign_decay", "beta", "grad"}},
+      {"PowerSign", O::kDense, {"m"}, {"lr", "logbase", "sign_decay", "beta", "grad"}},
+  };
+  for (const OptimizerOps& o : kOptimizers) RegisterOptimizer(o);
+  return true;
+}();
+
 }  // namespace
-
-REGISTER_OP("ApplyGradientDescent")
-    .Input("var: Ref(T)")
-    .Input("alpha: T")
-    .Input("delta: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(1, 2, false));
-
-REGISTER_OP("ApplyMomentum")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Input("momentum: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false")
-    .SetShapeFn(ApplyShape(2, 3, false));
-
-REGISTER_OP("ApplyAdam")
-    .Input("var: Ref(T)")
-    .Input("m: Ref(T)")
-    .Input("v: Ref(T)")
-    .Input("beta1_power: T")
-    .Input("beta2_power: T")
-    .Input("lr: T")
-    .Input("beta1: T")
-    .Input("beta2: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false")
-    .SetShapeFn(ApplyShape(3, 9, false));
-
-REGISTER_OP("ApplyAdaMax")
-    .Input("var: Ref(T)")
-    .Input("m: Ref(T)")
-    .Input("v: Ref(T)")
-    .Input("beta1_power: T")
-    .Input("lr: T")
-    .Input("beta1: T")
-    .Input("beta2: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(3, 8, false));
-
-REGISTER_OP("ApplyAdagrad")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true")
-    .SetShapeFn(ApplyShape(2, 3, false));
-
-REGISTER_OP("ApplyAdagradV2")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("lr: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true")
-    .SetShapeFn(ApplyShape(2, 4, false));
-
-REGISTER_OP("ApplyAdagradDA")
-    .Input("var: Ref(T)")
-    .Input("gradient_accumulator: Ref(T)")
-    .Input("gradient_squared_accumulator: Ref(T)")
-    .Input("grad: T")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("global_step: int64")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(3, 3, false));
-
-REGISTER_OP("ApplyAdadelta")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("accum_update: Ref(T)")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(3, 6, false));
-
-REGISTER_OP("ApplyRMSProp")
-    .Input("var: Ref(T)")
-    .Input("ms: Ref(T)")
-    .Input("mom: Ref(T)")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("momentum: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(3, 7, false));
-
-REGISTER_OP("ApplyCenteredRMSProp")
-    .Input("var: Ref(T)")
-    .Input("mg: Ref(T)")
-    .Input("ms: Ref(T)")
-    .Input("mom: Ref(T)")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("momentum: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(4, 8, false));
-
-REGISTER_OP("ApplyFtrl")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("linear: Ref(T)")
-    .Input("grad: T")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("lr_power: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false")
-    .SetShapeFn(ApplyShape(3, 3, false));
-
-REGISTER_OP("ApplyFtrlV2")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("linear: Ref(T)")
-    .Input("grad: T")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("l2_shrinkage: T")
-    .Input("lr_power: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false")
-    .SetShapeFn(ApplyShape(3, 3, false));
-
-REGISTER_OP("ApplyProximalAdagrad")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(2, 5, false));
-
-REGISTER_OP("ApplyProximalGradientDescent")
-    .Input("var: Ref(T)")
-    .Input("alpha: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("delta: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(1, 4, false));
-
-REGISTER_OP("ApplyAddSign")
-    .Input("var: Ref(T)")
-    .Input("m: Ref(T)")
-    .Input("lr: T")
-    .Input("alpha: T")
-    .Input("sign_decay: T")
-    .Input("beta: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(2, 6, false));
-
-REGISTER_OP("ApplyPowerSign")
-    .Input("var: Ref(T)")
-    .Input("m: Ref(T)")
-    .Input("lr: T")
-    .Input("logbase: T")
-    .Input("sign_decay: T")
-    .Input("beta: T")
-    .Input("grad: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(2, 6, false));
-
-REGISTER_OP("ResourceApplyGradientDescent")
-    .Input("var: resource")
-    .Input("alpha: T")
-    .Input("delta: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(1, 2, false));
-
-REGISTER_OP("ResourceApplyMomentum")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Input("momentum: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 3, false));
-
-REGISTER_OP("ResourceApplyAdam")
-    .Input("var: resource")
-    .Input("m: resource")
-    .Input("v: resource")
-    .Input("beta1_power: T")
-    .Input("beta2_power: T")
-    .Input("lr: T")
-    .Input("beta1: T")
-    .Input("beta2: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 9, false));
-
-REGISTER_OP("ResourceApplyAdaMax")
-    .Input("var: resource")
-    .Input("m: resource")
-    .Input("v: resource")
-    .Input("beta1_power: T")
-    .Input("lr: T")
-    .Input("beta1: T")
-    .Input("beta2: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 8, false));
-
-REGISTER_OP("ResourceApplyAdagrad")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 3, false));
-
-REGISTER_OP("ResourceApplyAdagradV2")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 4, false));
-
-REGISTER_OP("ResourceApplyAdagradDA")
-    .Input("var: resource")
-    .Input("gradient_accumulator: resource")
-    .Input("gradient_squared_accumulator: resource")
-    .Input("grad: T")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("global_step: int64")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 3, false));
-
-REGISTER_OP("ResourceApplyAdadelta")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("accum_update: resource")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 6, false));
-
-REGISTER_OP("ResourceApplyRMSProp")
-    .Input("var: resource")
-    .Input("ms: resource")
-    .Input("mom: resource")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("momentum: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 7, false));
-
-REGISTER_OP("ResourceApplyCenteredRMSProp")
-    .Input("var: resource")
-    .Input("mg: resource")
-    .Input("ms: resource")
-    .Input("mom: resource")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("momentum: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(4, 8, false));
-
-REGISTER_OP("ResourceApplyFtrl")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("linear: resource")
-    .Input("grad: T")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("lr_power: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 3, false));
-
-REGISTER_OP("ResourceApplyFtrlV2")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("linear: resource")
-    .Input("grad: T")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("l2_shrinkage: T")
-    .Input("lr_power: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 3, false));
-
-REGISTER_OP("ResourceApplyProximalAdagrad")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 5, false));
-
-REGISTER_OP("ResourceApplyProximalGradientDescent")
-    .Input("var: resource")
-    .Input("alpha: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("delta: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(1, 4, false));
-
-REGISTER_OP("ResourceApplyAddSign")
-    .Input("var: resource")
-    .Input("m: resource")
-    .Input("lr: T")
-    .Input("alpha: T")
-    .Input("sign_decay: T")
-    .Input("beta: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 6, false));
-
-REGISTER_OP("ResourceApplyPowerSign")
-    .Input("var: resource")
-    .Input("m: resource")
-    .Input("lr: T")
-    .Input("logbase: T")
-    .Input("sign_decay: T")
-    .Input("beta: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 6, false));
-
-REGISTER_OP("ResourceApplyKerasMomentum")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Input("momentum: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 3, false));
-
-REGISTER_OP("ResourceApplyAdamWithAmsgrad")
-    .Input("var: resource")
-    .Input("m: resource")
-    .Input("v: resource")
-    .Input("vhat: resource")
-    .Input("beta1_power: T")
-    .Input("beta2_power: T")
-    .Input("lr: T")
-    .Input("beta1: T")
-    .Input("beta2: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Attr(kNumberTypes)
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(4, 10, false));
-
-REGISTER_OP("SparseApplyMomentum")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Input("momentum: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false")
-    .SetShapeFn(ApplyShape(2, 3, true));
-
-REGISTER_OP("SparseApplyAdagrad")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true")
-    .SetShapeFn(ApplyShape(2, 3, true));
-
-REGISTER_OP("SparseApplyAdagradV2")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("lr: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true")
-    .SetShapeFn(ApplyShape(2, 4, true));
-
-REGISTER_OP("SparseApplyAdagradDA")
-    .Input("var: Ref(T)")
-    .Input("gradient_accumulator: Ref(T)")
-    .Input("gradient_squared_accumulator: Ref(T)")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("global_step: int64")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(3, 3, true));
-
-REGISTER_OP("SparseApplyAdadelta")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("accum_update: Ref(T)")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(3, 6, true));
-
-REGISTER_OP("SparseApplyRMSProp")
-    .Input("var: Ref(T)")
-    .Input("ms: Ref(T)")
-    .Input("mom: Ref(T)")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("momentum: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(3, 7, true));
-
-REGISTER_OP("SparseApplyCenteredRMSProp")
-    .Input("var: Ref(T)")
-    .Input("mg: Ref(T)")
-    .Input("ms: Ref(T)")
-    .Input("mom: Ref(T)")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("momentum: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(4, 8, true));
-
-REGISTER_OP("SparseApplyFtrl")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("linear: Ref(T)")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("lr_power: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false")
-    .SetShapeFn(ApplyShape(3, 3, true));
-
-REGISTER_OP("SparseApplyFtrlV2")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("linear: Ref(T)")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("l2_shrinkage: T")
-    .Input("lr_power: T")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false")
-    .SetShapeFn(ApplyShape(3, 3, true));
-
-REGISTER_OP("SparseApplyProximalAdagrad")
-    .Input("var: Ref(T)")
-    .Input("accum: Ref(T)")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(2, 5, true));
-
-REGISTER_OP("SparseApplyProximalGradientDescent")
-    .Input("var: Ref(T)")
-    .Input("alpha: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Output("out: Ref(T)")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetShapeFn(ApplyShape(1, 4, true));
-
-REGISTER_OP("ResourceSparseApplyMomentum")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Input("momentum: T")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 3, true));
-
-REGISTER_OP("ResourceSparseApplyAdagrad")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 3, true));
-
-REGISTER_OP("ResourceSparseApplyAdagradV2")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("update_slots: bool = true")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 4, true));
-
-REGISTER_OP("ResourceSparseApplyAdagradDA")
-    .Input("var: resource")
-    .Input("gradient_accumulator: resource")
-    .Input("gradient_squared_accumulator: resource")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("global_step: int64")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 3, true));
-
-REGISTER_OP("ResourceSparseApplyAdadelta")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("accum_update: resource")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 6, true));
-
-REGISTER_OP("ResourceSparseApplyRMSProp")
-    .Input("var: resource")
-    .Input("ms: resource")
-    .Input("mom: resource")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("momentum: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 7, true));
-
-REGISTER_OP("ResourceSparseApplyCenteredRMSProp")
-    .Input("var: resource")
-    .Input("mg: resource")
-    .Input("ms: resource")
-    .Input("mom: resource")
-    .Input("lr: T")
-    .Input("rho: T")
-    .Input("momentum: T")
-    .Input("epsilon: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(4, 8, true));
-
-REGISTER_OP("ResourceSparseApplyFtrl")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("linear: resource")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("lr_power: T")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 3, true));
-
-REGISTER_OP("ResourceSparseApplyFtrlV2")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("linear: resource")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("l2_shrinkage: T")
-    .Input("lr_power: T")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("multiply_linear_by_lr: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(3, 3, true));
-
-REGISTER_OP("ResourceSparseApplyProximalAdagrad")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 5, true));
-
-REGISTER_OP("ResourceSparseApplyProximalGradientDescent")
-    .Input("var: resource")
-    .Input("alpha: T")
-    .Input("l1: T")
-    .Input("l2: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(1, 4, true));
-
-REGISTER_OP("ResourceSparseApplyKerasMomentum")
-    .Input("var: resource")
-    .Input("accum: resource")
-    .Input("lr: T")
-    .Input("grad: T")
-    .Input("indices: Tindices")
-    .Input("momentum: T")
-    .Attr(kNumberTypes)
-    .Attr("Tindices: {int32, int64}")
-    .Attr("use_locking: bool = false")
-    .Attr("use_nesterov: bool = false")
-    .SetIsStateful()
-    .SetShapeFn(ApplyShape(2, 3, true));
-
-
 }  // namespace sg
