@@ -5,27 +5,27 @@
 // vector, grad must be [len(indices)] + var.shape[1:], and every index must be in
 // [0, var.shape[0]) (checked before any row is written; TensorFlow's kernels may have written the
 // rows before a bad index when they fail).
+#include "core/kernels/training_ops.h"
+
+#include <array>
 #include <string>
 #include <vector>
-
-#include "core/kernels/training_ops.h"
 
 namespace sg {
 namespace training {
 namespace {
 
 template <template <typename> class U>
-class SparseApplyOp final : public OpKernel {
+class SparseApplyOp final : public TrainingOpBase<U, SparseApplyOp<U>> {
+  using Base = TrainingOpBase<U, SparseApplyOp<U>>;
+
  public:
-  explicit SparseApplyOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("T", &dtype_));
+  explicit SparseApplyOp(OpKernelConstruction* ctx) : Base(ctx, /*sparse=*/true) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("Tindices", &index_type_));
-    OP_REQUIRES_OK(ctx, layout_.Init(ctx, U<float>::kVars));
-    OP_REQUIRES(ctx, layout_.indices >= 0,
-                errors::InvalidArgument("node '", name(), "': no indices input"));
-    OP_REQUIRES_OK(ctx, attrs_.Init(ctx));
+    OP_REQUIRES(ctx, this->layout().indices >= 0,
+                errors::InvalidArgument("node '", this->name(), "': no indices input"));
     // The kernels TensorFlow gives an "Inner dimension should be greater than zero" check.
-    const std::string& op = type_string();
+    const std::string& op = this->type_string();
     for (const char* checked : {"Adagrad", "AdagradV2", "AdagradDA", "ProximalAdagrad",
                                 "ProximalGradientDescent", "Ftrl", "FtrlV2"}) {
       if (op == std::string("SparseApply") + checked ||
@@ -35,28 +35,48 @@ class SparseApplyOp final : public OpKernel {
     }
   }
 
-  void Compute(OpKernelContext* ctx) override {
-    {
-      LockedVariables vars;
-      OP_REQUIRES_OK(ctx, LockTrainingVariables(ctx, layout_, dtype_, &vars));
-      absl::Status s;
-      const bool ok = DispatchTrainingType<!U<float>::kRealOnly>(dtype_, [&](auto tag) {
-        using T = decltype(tag);
-        s = Apply<T>(ctx, &vars);
-      });
-      OP_REQUIRES(ctx, ok,
-                  errors::InvalidArgument("node '", name(), "': ", type_string(),
-                                          " has no kernel for ", DataTypeString(dtype_)));
-      OP_REQUIRES_OK(ctx, s);
+  // The rows of grad against var's and indices (see the top of this file); then each row takes
+  // one step, in order.
+  template <typename T>
+  absl::Status Step(OpKernelContext* ctx, LockedVariables* vars) {
+    const Tensor& var = *vars->tensor(0);
+    if (var.dims() < 1) return this->Error("var must be at least 1 dimensional");
+    const Tensor& indices = ctx->input(this->layout().indices);
+    if (indices.dims() != 1) return this->Error("indices must be one-dimensional");
+    const Tensor& grad = ctx->input(this->layout().grad);
+    if (grad.dims() != var.dims()) {
+      return this->Error("grad must have var's rank " + std::to_string(var.dims()) +
+                         ", got shape " + grad.shape().DebugString());
     }
-    if (ctx->input_is_ref(0)) ctx->forward_ref_input_to_ref_output(0, 0);
+    int64_t inner = 1;
+    for (int d = 1; d < var.dims(); ++d) {
+      if (var.dim_size(d) != grad.dim_size(d)) {
+        return this->Error("var and grad must match in dimension " + std::to_string(d));
+      }
+      inner *= var.dim_size(d);
+    }
+    const int64_t n = indices.dim_size(0);
+    if (grad.dim_size(0) != n) {
+      return this->Error("grad must be the same size as indices in the first dimension.");
+    }
+    if (check_inner_dim_ && inner <= 0) {
+      return this->Error("Inner dimension should be greater than zero.");
+    }
+    SG_ASSIGN_OR_RETURN(const U<T> update, this->template MakeUpdate<T>(ctx));
+    std::vector<int64_t> rows;
+    SG_RETURN_IF_ERROR(ReadIndices(indices, var.dim_size(0), &rows));
+    if (n == 0 || inner == 0) return absl::OkStatus();
+    SG_RETURN_IF_ERROR(vars->EnsureAllUnshared(ctx));
+    const std::array<T*, Base::kVars> data = Base::template VariableData<T>(*vars);
+    const T* g = grad.data<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      ApplyElements(update, data.data(), rows[i] * inner, g + i * inner, inner,
+                    std::make_index_sequence<Base::kVars>());
+    }
+    return absl::OkStatus();
   }
 
  private:
-  absl::Status Error(const std::string& what) const {
-    return errors::InvalidArgument(what, " (node '", name(), "')");
-  }
-
   // The rows `indices` names, each checked against [0, rows).
   absl::Status ReadIndices(const Tensor& indices, int64_t rows, std::vector<int64_t>* out) const {
     const int64_t n = indices.NumElements();
@@ -65,80 +85,21 @@ class SparseApplyOp final : public OpKernel {
       const int64_t index = index_type_ == DT_INT32 ? indices.data<int32_t>()[i]
                                                     : indices.data<int64_t>()[i];
       if (index < 0 || index >= rows) {
-        return Error("Index " + std::to_string(index) + " at offset " + std::to_string(i) +
-                     " in indices is out of range");
+        return this->Error("Index " + std::to_string(index) + " at offset " + std::to_string(i) +
+                           " in indices is out of range");
       }
       (*out)[i] = index;
     }
     return absl::OkStatus();
   }
 
-  template <typename T>
-  absl::Status Apply(OpKernelContext* ctx, LockedVariables* vars) {
-    constexpr int kVars = U<T>::kVars;
-    const Tensor& var = *vars->tensor(0);
-    for (int k = 1; k < kVars; ++k) {
-      const Tensor& slot = *vars->tensor(k);
-      if (slot.shape() != var.shape()) {
-        return Error("var and " + layout_.var_names[k] + " do not have the same shape" +
-                     var.shape().DebugString() + " " + slot.shape().DebugString());
-      }
-    }
-    if (var.dims() < 1) return Error("var must be at least 1 dimensional");
-    const Tensor& indices = ctx->input(layout_.indices);
-    if (indices.dims() != 1) return Error("indices must be one-dimensional");
-    const Tensor& grad = ctx->input(layout_.grad);
-    if (grad.dims() != var.dims()) {
-      return Error("grad must have var's rank " + std::to_string(var.dims()) + ", got shape " +
-                   grad.shape().DebugString());
-    }
-    int64_t inner = 1;
-    for (int d = 1; d < var.dims(); ++d) {
-      if (var.dim_size(d) != grad.dim_size(d)) {
-        return Error("var and grad must match in dimension " + std::to_string(d));
-      }
-      inner *= var.dim_size(d);
-    }
-    const int64_t n = indices.dim_size(0);
-    if (grad.dim_size(0) != n) {
-      return Error("grad must be the same size as indices in the first dimension.");
-    }
-    if (check_inner_dim_ && inner <= 0) {
-      return Error("Inner dimension should be greater than zero.");
-    }
-    std::vector<T> scalars;
-    int64_t global_step = 0;
-    SG_RETURN_IF_ERROR(ReadScalars<T>(ctx, layout_, &scalars, &global_step));
-    std::string error;
-    const U<T> update(attrs_.Args<T>(scalars, global_step, /*sparse=*/true, &error));
-    if (!error.empty()) return Error(error);
-    std::vector<int64_t> rows;
-    SG_RETURN_IF_ERROR(ReadIndices(indices, var.dim_size(0), &rows));
-    if (n == 0 || inner == 0) return absl::OkStatus();
-    SG_RETURN_IF_ERROR(vars->EnsureAllUnshared(ctx));
-    T* data[kVars];
-    for (int k = 0; k < kVars; ++k) data[k] = vars->tensor(k)->template data<T>();
-    const T* g = grad.data<T>();
-    for (int64_t i = 0; i < n; ++i) {
-      ApplyElements(update, data, rows[i] * inner, g + i * inner, inner,
-                    std::make_index_sequence<kVars>());
-    }
-    return absl::OkStatus();
-  }
-
-  DataType dtype_, index_type_;
-  InputLayout layout_;
-  TrainingAttrs attrs_;
+  DataType index_type_;
   bool check_inner_dim_ = false;
 };
 
-const std::vector<DataType> kFloatTypes = {DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE};
-const std::vector<DataType> kFloatAndComplexTypes = {DT_HALF,   DT_BFLOAT16,   DT_FLOAT,
-                                                     DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128};
 // TensorFlow registers no bfloat16 kernel for the sparse RMSProp forms.
 const std::vector<DataType> kNoBfloat16Types = {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_COMPLEX64,
                                                 DT_COMPLEX128};
-const std::vector<DataType> kFloatDouble = {DT_FLOAT, DT_DOUBLE};
 const std::vector<DataType> kIndexTypes = {DT_INT32, DT_INT64};
 
 // The ref and resource forms of one sparse update.

@@ -5,7 +5,7 @@
 // (TensorFlow leaves unlocked updates racy).
 #include "core/kernels/training_ops.h"
 
-#include <string>
+#include <array>
 #include <vector>
 
 namespace sg {
@@ -62,81 +62,38 @@ absl::Status LockTrainingVariables(OpKernelContext* ctx, const InputLayout& layo
 namespace {
 
 template <template <typename> class U>
-class ApplyOp final : public OpKernel {
+class ApplyOp final : public TrainingOpBase<U, ApplyOp<U>> {
+  using Base = TrainingOpBase<U, ApplyOp<U>>;
+
  public:
-  explicit ApplyOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("T", &dtype_));
-    OP_REQUIRES_OK(ctx, layout_.Init(ctx, U<float>::kVars));
-    OP_REQUIRES_OK(ctx, attrs_.Init(ctx));
-  }
+  explicit ApplyOp(OpKernelConstruction* ctx) : Base(ctx, /*sparse=*/false) {}
 
-  void Compute(OpKernelContext* ctx) override {
-    {
-      LockedVariables vars;
-      OP_REQUIRES_OK(ctx, LockTrainingVariables(ctx, layout_, dtype_, &vars));
-      absl::Status s;
-      const bool ok = DispatchTrainingType<!U<float>::kRealOnly>(dtype_, [&](auto tag) {
-        using T = decltype(tag);
-        s = Apply<T>(ctx, &vars);
-      });
-      OP_REQUIRES(ctx, ok,
-                  errors::InvalidArgument("node '", name(), "': ", type_string(),
-                                          " has no kernel for ", DataTypeString(dtype_)));
-      OP_REQUIRES_OK(ctx, s);
-    }
-    if (ctx->input_is_ref(0)) ctx->forward_ref_input_to_ref_output(0, 0);
-  }
-
- private:
+  // grad must have var's shape; every element then takes one step.
   template <typename T>
-  absl::Status Apply(OpKernelContext* ctx, LockedVariables* vars) {
-    constexpr int kVars = U<T>::kVars;
+  absl::Status Step(OpKernelContext* ctx, LockedVariables* vars) {
     const Tensor& var = *vars->tensor(0);
-    for (int k = 1; k < kVars; ++k) {
-      const Tensor& slot = *vars->tensor(k);
-      if (slot.shape() != var.shape()) {
-        return errors::InvalidArgument("var and ", layout_.var_names[k],
-                                       " do not have the same shape",
-                                       var.shape().DebugString(), " ",
-                                       slot.shape().DebugString(), " (node '", name(), "')");
-      }
-    }
-    const Tensor& grad = ctx->input(layout_.grad);
+    const Tensor& grad = ctx->input(this->layout().grad);
     if (grad.shape() != var.shape()) {
-      return errors::InvalidArgument("var and grad do not have the same shape",
-                                     var.shape().DebugString(), " ",
-                                     grad.shape().DebugString(), " (node '", name(), "')");
+      return this->Error("var and grad do not have the same shape" + var.shape().DebugString() +
+                         " " + grad.shape().DebugString());
     }
-    std::vector<T> scalars;
-    int64_t global_step = 0;
-    SG_RETURN_IF_ERROR(ReadScalars<T>(ctx, layout_, &scalars, &global_step));
-    std::string error;
-    const U<T> update(attrs_.Args<T>(scalars, global_step, /*sparse=*/false, &error));
-    if (!error.empty()) return errors::InvalidArgument(error, " (node '", name(), "')");
+    SG_ASSIGN_OR_RETURN(const U<T> update, this->template MakeUpdate<T>(ctx));
     SG_RETURN_IF_ERROR(vars->EnsureAllUnshared(ctx));
-    T* data[kVars];
-    for (int k = 0; k < kVars; ++k) data[k] = vars->tensor(k)->template data<T>();
+    const std::array<T*, Base::kVars> data = Base::template VariableData<T>(*vars);
     // Elements are independent: shards of the variable update in parallel.
     const T* g = grad.data<T>();
+    constexpr int kVars = Base::kVars;
     const Eigen::TensorOpCost cost((kVars + 1) * sizeof(T), kVars * sizeof(T), 8 * kVars);
     ctx->eigen_cpu_device().parallelFor(
         grad.NumElements(), cost, [&](Eigen::Index begin, Eigen::Index end) {
-          ApplyElements(update, data, begin, g + begin, end - begin,
+          ApplyElements(update, data.data(), begin, g + begin, end - begin,
                         std::make_index_sequence<kVars>());
         });
     return absl::OkStatus();
   }
-
-  DataType dtype_;
-  InputLayout layout_;
-  TrainingAttrs attrs_;
 };
 
-const std::vector<DataType> kFloatTypes = {DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE};
-const std::vector<DataType> kFloatAndComplexTypes = {DT_HALF,   DT_BFLOAT16,   DT_FLOAT,
-                                                     DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128};
 const std::vector<DataType> kHalfFloatDouble = {DT_HALF, DT_FLOAT, DT_DOUBLE};
-const std::vector<DataType> kFloatDouble = {DT_FLOAT, DT_DOUBLE};
 
 // The ref and resource forms of one update, for the dtypes TensorFlow's CPU kernels register.
 #define SG_REGISTER_APPLY(name, update, types)                                              \

@@ -19,13 +19,15 @@
 #ifndef SG_CORE_KERNELS_TRAINING_OPS_H_
 #define SG_CORE_KERNELS_TRAINING_OPS_H_
 
+#include <array>
 #include <cmath>
 #include <cstdint>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "core/framework/op_kernel.h"
 #include "core/kernels/variable_update.h"
 
@@ -554,6 +556,96 @@ struct TrainingAttrs {
     a.error = error;
     return a;
   }
+};
+
+// The dtypes TensorFlow's CPU kernels register the training ops for.
+const std::vector<DataType> kFloatTypes = {DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE};
+const std::vector<DataType> kFloatAndComplexTypes = {DT_HALF,   DT_BFLOAT16,   DT_FLOAT,
+                                                     DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128};
+const std::vector<DataType> kFloatDouble = {DT_FLOAT, DT_DOUBLE};
+
+// What every training kernel does around its update: reads T and the input layout when it is
+// built; in each step locks the variables (ref inputs or resource handles alike, all together,
+// for the whole step), checks that the slots have var's shape, runs Derived::Step<T> (which
+// checks its own inputs, builds the update with MakeUpdate and applies it) with the variables
+// still locked, and at last forwards the ref variable as `out` (the ref forms' output).
+// Derived is the kernel (CRTP): the dense and the sparse forms differ only in Step.
+template <template <typename> class U, typename Derived>
+class TrainingOpBase : public OpKernel {
+ public:
+  static constexpr int kVars = U<float>::kVars;
+
+  void Compute(OpKernelContext* ctx) final {
+    {
+      LockedVariables vars;
+      OP_REQUIRES_OK(ctx, LockTrainingVariables(ctx, layout_, dtype_, &vars));
+      absl::Status s;
+      const bool ok = DispatchTrainingType<!U<float>::kRealOnly>(dtype_, [&](auto tag) {
+        using T = decltype(tag);
+        s = CheckSlotShapes(vars);
+        if (s.ok()) s = static_cast<Derived*>(this)->template Step<T>(ctx, &vars);
+      });
+      OP_REQUIRES(ctx, ok,
+                  errors::InvalidArgument("node '", name(), "': ", type_string(),
+                                          " has no kernel for ", DataTypeString(dtype_)));
+      OP_REQUIRES_OK(ctx, s);
+    }
+    if (ctx->input_is_ref(0)) ctx->forward_ref_input_to_ref_output(0, 0);
+  }
+
+ protected:
+  // `sparse`: a SparseApply* op (UpdateArgs::sparse).
+  TrainingOpBase(OpKernelConstruction* ctx, bool sparse) : OpKernel(ctx), sparse_(sparse) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("T", &dtype_));
+    OP_REQUIRES_OK(ctx, layout_.Init(ctx, kVars));
+    OP_REQUIRES_OK(ctx, attrs_.Init(ctx));
+  }
+
+  const InputLayout& layout() const { return layout_; }
+
+  // INVALID_ARGUMENT `what`, naming the node.
+  absl::Status Error(const std::string& what) const {
+    return errors::InvalidArgument(what, " (node '", name(), "')");
+  }
+
+  // The update of this step, from the op's scalars and attrs: INVALID_ARGUMENT when a scalar is
+  // not a scalar or the update rejects its value.
+  template <typename T>
+  absl::StatusOr<U<T>> MakeUpdate(OpKernelContext* ctx) const {
+    std::vector<T> scalars;
+    int64_t global_step = 0;
+    SG_RETURN_IF_ERROR(ReadScalars<T>(ctx, layout_, &scalars, &global_step));
+    std::string error;
+    U<T> update(attrs_.Args<T>(scalars, global_step, sparse_, &error));
+    if (!error.empty()) return Error(error);
+    return update;
+  }
+
+  // The data of var and of each slot, for ApplyElements; call vars->EnsureAllUnshared first.
+  template <typename T>
+  static std::array<T*, kVars> VariableData(const LockedVariables& vars) {
+    std::array<T*, kVars> data;
+    for (int k = 0; k < kVars; ++k) data[k] = vars.tensor(k)->template data<T>();
+    return data;
+  }
+
+ private:
+  absl::Status CheckSlotShapes(const LockedVariables& vars) const {
+    const Tensor& var = *vars.tensor(0);
+    for (int k = 1; k < kVars; ++k) {
+      const Tensor& slot = *vars.tensor(k);
+      if (slot.shape() != var.shape()) {
+        return Error("var and " + layout_.var_names[k] + " do not have the same shape" +
+                     var.shape().DebugString() + " " + slot.shape().DebugString());
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  const bool sparse_;
+  DataType dtype_;
+  InputLayout layout_;
+  TrainingAttrs attrs_;
 };
 
 }  // namespace training
