@@ -105,6 +105,51 @@ void BM_EigenMatrixProduct(benchmark::State& state) {
 }
 BENCHMARK(BM_EigenMatrixProduct)->Arg(1)->Arg(2)->UseRealTime()->MinTime(2.0);
 
+// MatMul in double: sg's Eigen contraction (oneDNN takes only float), so the product is compiled
+// with sg_core's flags (its -ffp-contract setting among them).
+void BM_SgMatMulDouble(benchmark::State& state) {
+  GraphDef g;
+  *g.add_node() = MakeNode("a", "Placeholder", {}, DT_DOUBLE);
+  *g.add_node() = MakeNode("b", "Placeholder", {}, DT_DOUBLE);
+  *g.add_node() = MakeNode("c", "MatMul", {"a", "b"}, DT_DOUBLE);
+  auto s = MakeSession(g, state.range(0));
+  Tensor a(DT_DOUBLE, TensorShape({kN, kN})), b(DT_DOUBLE, TensorShape({kN, kN}));
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int64_t i = 0; i < a.NumElements(); ++i) a.data<double>()[i] = u(rng);
+  for (int64_t i = 0; i < b.NumElements(); ++i) b.data<double>()[i] = u(rng);
+  std::vector<Tensor> out;
+  for (auto _ : state) {
+    if (!s->Run({{"a:0", a}, {"b:0", b}}, {"c:0"}, {}, &out).ok()) state.SkipWithError("run");
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(kMatMulFlops, benchmark::Counter::kIsIterationInvariantRate,
+                         benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_SgMatMulDouble)->Arg(1)->Arg(2)->UseRealTime()->MinTime(2.0);
+
+// Conv2D, float, NHWC: 8x32x32x32 input, 3x3x32x64 filter, stride 1, SAME (Eigen's spatial
+// convolution in sg_core).
+void BM_SgConv2D(benchmark::State& state) {
+  GraphDef g;
+  *g.add_node() = MakeNode("x", "Placeholder", {});
+  *g.add_node() = ConstNode("f", Random({3, 3, 32, 64}, 8));
+  NodeDef conv = MakeNode("y", "Conv2D", {"x", "f"});
+  AddNodeAttr("strides", std::vector<int64_t>{1, 1, 1, 1}, &conv);
+  AddNodeAttr("padding", std::string("SAME"), &conv);
+  *g.add_node() = conv;
+  auto s = MakeSession(g, state.range(0));
+  Tensor x = Random({8, 32, 32, 32}, 9);
+  std::vector<Tensor> out;
+  for (auto _ : state) {
+    if (!s->Run({{"x:0", x}}, {"y:0"}, {}, &out).ok()) state.SkipWithError("run");
+  }
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * 8 * 32 * 32 * 64 * 3 * 3 * 32, benchmark::Counter::kIsIterationInvariantRate,
+      benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_SgConv2D)->Arg(1)->Arg(2)->UseRealTime()->MinTime(2.0);
+
 #ifdef SG_BENCH_HAVE_DNNL
 void BM_DnnlSgemm(benchmark::State& state) {
   omp_set_num_threads(state.range(0));
