@@ -45,6 +45,30 @@ class VarHandleOp final : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("VarHandleOp").Device(DEVICE_CPU), VarHandleOp);
 
+// The value of the variable input 0 names, shared (writers copy on write while it is alive).
+// FAILED_PRECONDITION for a variable that does not exist or holds no value; INVALID_ARGUMENT
+// when `want` (DT_INVALID: any) is not its dtype, checked before whether it holds a value.
+absl::Status VariableValue(OpKernelContext* ctx, DataType want, Tensor* value) {
+  const ResourceHandle* h;
+  SG_RETURN_IF_ERROR(ResourceHandleFromInput(ctx, 0, &h));
+  std::shared_ptr<Var> var;
+  absl::Status s = LookupVar(ctx, *h, &var);
+  if (!s.ok()) {
+    return errors::FailedPrecondition(
+        "Could not find variable ", h->name,
+        ". This could mean that the variable has been deleted. In TF1, it can also "
+        "mean the variable is uninitialized. Debug info: container=",
+        h->container, ", status error message=", s.message());
+  }
+  if (want != DT_INVALID && var->dtype() != want) return WrongDtype("read", var->dtype(), want);
+  absl::ReaderMutexLock lock(var->mu());
+  if (!var->is_initialized || !var->tensor()->IsInitialized()) {
+    return errors::FailedPrecondition("Attempting to use uninitialized value ", h->name);
+  }
+  *value = *var->tensor();
+  return absl::OkStatus();
+}
+
 class ReadVariableOp final : public OpKernel {
  public:
   explicit ReadVariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -53,25 +77,8 @@ class ReadVariableOp final : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const ResourceHandle* h;
-    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
-    std::shared_ptr<Var> var;
-    absl::Status s = LookupVar(ctx, *h, &var);
-    OP_REQUIRES(ctx, s.ok(),
-                errors::FailedPrecondition(
-                    "Could not find variable ", h->name,
-                    ". This could mean that the variable has been deleted. In TF1, it can also "
-                    "mean the variable is uninitialized. Debug info: container=",
-                    h->container, ", status error message=", s.message()));
-    OP_REQUIRES(ctx, var->dtype() == dtype_, WrongDtype("read", var->dtype(), dtype_));
     Tensor value;
-    {
-      absl::ReaderMutexLock lock(var->mu());
-      OP_REQUIRES(ctx, var->is_initialized && var->tensor()->IsInitialized(),
-                  errors::FailedPrecondition("Attempting to use uninitialized value ", h->name));
-      // Shares the buffer: writers copy on write while this snapshot is alive.
-      value = *var->tensor();
-    }
+    OP_REQUIRES_OK(ctx, VariableValue(ctx, dtype_, &value));
     ctx->set_output(0, value);
   }
 
@@ -184,20 +191,9 @@ class VariableShapeOp final : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const ResourceHandle* h;
-    OP_REQUIRES_OK(ctx, ResourceHandleFromInput(ctx, 0, &h));
-    std::shared_ptr<Var> var;
-    absl::Status s = LookupVar(ctx, *h, &var);
-    OP_REQUIRES(ctx, s.ok(),
-                errors::FailedPrecondition("Could not find variable ", h->name,
-                                           ": ", s.message()));
-    TensorShape shape;
-    {
-      absl::ReaderMutexLock lock(var->mu());
-      OP_REQUIRES(ctx, var->is_initialized && var->tensor()->IsInitialized(),
-                  errors::FailedPrecondition("Attempting to use uninitialized value ", h->name));
-      shape = var->tensor()->shape();
-    }
+    Tensor value;
+    OP_REQUIRES_OK(ctx, VariableValue(ctx, DT_INVALID, &value));
+    const TensorShape& shape = value.shape();
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({shape.dims()}), &out));
     for (int i = 0; i < shape.dims(); ++i) {
