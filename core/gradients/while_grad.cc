@@ -114,17 +114,6 @@ std::vector<bool> PassedThrough(const FunctionDef& fdef) {
   return pass;
 }
 
-// A new function name in `lib`: "<base>_<suffix>", then _1, _2...
-std::string NewFunctionName(const FunctionLibrary& lib, const std::string& base,
-                            const std::string& suffix) {
-  std::string stem = absl::StrCat(base, "_", suffix);
-  if (lib.Find(stem) == nullptr) return stem;
-  for (int i = 1;; ++i) {
-    std::string name = absl::StrCat(stem, "_", i);
-    if (lib.Find(name) == nullptr) return name;
-  }
-}
-
 // A function under construction: a scratch graph over (a copy of) the library, whose
 // Placeholders are its arguments.
 class FunctionBuilder {
@@ -160,7 +149,7 @@ class FunctionBuilder {
     SG_RETURN_IF_ERROR(s_.status());
     std::vector<std::pair<std::string, Output>> named;
     for (size_t k = 0; k < outs.size(); ++k) named.push_back({absl::StrCat("out_", k), outs[k]});
-    const std::string name = NewFunctionName(*lib, base, suffix);
+    const std::string name = lib->UniqueName(absl::StrCat(base, "_", suffix));
     SG_ASSIGN_OR_RETURN(FunctionDef fdef, FunctionDefFromGraph(g_, name, args_, named));
     SG_RETURN_IF_ERROR(lib->AddFunction(fdef));
     return name;

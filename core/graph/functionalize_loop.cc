@@ -10,7 +10,6 @@
 #include "core/framework/attr_value_util.h"
 #include "core/framework/node_def_util.h"
 #include "core/gradients/functional_grad.h"
-#include "core/gradients/grad_registry.h"
 
 namespace sg {
 namespace {
@@ -33,12 +32,7 @@ std::string FunctionName(const FunctionLibrary& lib, const std::string& frame,
                          const std::string& what) {
   std::string stem;
   for (char c : frame) stem += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  stem = absl::StrCat(stem, "_", what);
-  if (lib.Find(stem) == nullptr) return stem;
-  for (int i = 1;; ++i) {
-    std::string name = absl::StrCat(stem, "_", i);
-    if (lib.Find(name) == nullptr) return name;
-  }
+  return lib.UniqueName(absl::StrCat(stem, "_", what));
 }
 
 // Copies into `fg` the nodes of `loop`'s frame that `results` need, reading `sources` (outputs of
@@ -198,7 +192,11 @@ absl::StatusOr<V1Loop> FindV1Loop(const Graph& g, const std::string& frame_name)
     }
     loop.enters.push_back(enter);
     loop.exits.push_back(exit);
+    loop.merges.push_back(merge);
+    loop.switches.push_back(sw);
+    loop.nexts.push_back(other->src);
   }
+  loop.loop_cond = loop_cond;
   for (Node* e : loop.enters) loop.types.push_back(BaseType(e->output_type(0)));
   for (Node* e : loop.invariants) loop.types.push_back(BaseType(e->output_type(0)));
   return loop;
@@ -206,30 +204,10 @@ absl::StatusOr<V1Loop> FindV1Loop(const Graph& g, const std::string& frame_name)
 
 absl::Status FunctionalizeV1Loop(const Graph& g, FunctionLibrary* lib, V1Loop* loop) {
   const size_t nv = loop->enters.size();
-  // The frame's nodes for each variable: its Merge, Switch and NextIteration.
-  std::vector<Node*> merges, switches, nexts;
-  Node* loop_cond = nullptr;
-  for (Node* n : loop->members) {
-    if (n->IsLoopCond()) loop_cond = n;
-  }
-  for (Node* enter : loop->enters) {
-    Node* merge = nullptr;
-    for (const Edge* e : enter->out_edges()) {
-      if (!e->IsControlEdge() && e->dst->IsMerge()) merge = e->dst;
-    }
-    const Edge* next = DataInput(*merge, 0)->src == enter ? DataInput(*merge, 1)
-                                                          : DataInput(*merge, 0);
-    Node* sw = nullptr;
-    for (const Edge* e : merge->out_edges()) {
-      if (!e->IsControlEdge() && e->dst->IsSwitch() && DataInput(*e->dst, 1) != nullptr &&
-          DataInput(*e->dst, 1)->src == loop_cond) {
-        sw = e->dst;
-      }
-    }
-    merges.push_back(merge);
-    switches.push_back(sw);
-    nexts.push_back(next->src);
-  }
+  const std::vector<Node*>& merges = loop->merges;
+  const std::vector<Node*>& switches = loop->switches;
+  const std::vector<Node*>& nexts = loop->nexts;
+  Node* loop_cond = loop->loop_cond;
   auto make = [&](const std::string& what, bool cond) -> absl::StatusOr<std::string> {
     Graph fg;
     *fg.mutable_flib() = *lib;

@@ -30,6 +30,9 @@ struct V1Loop {
   std::vector<Node*> invariants;     // the constant Enters
   std::vector<DataType> types;       // variables' then invariants' dtypes (base types)
   std::vector<Node*> members;        // every node of the frame, Enters and Exits included
+  // Per variable: its Merge, its Switch on the loop condition and its NextIteration.
+  std::vector<Node*> merges, switches, nexts;
+  Node* loop_cond = nullptr;
   int64_t parallel_iterations = 10;
   // cond(vars..., invariants...) -> bool; body(vars..., invariants...) -> (vars...,
   // invariants...): added to a library by FunctionalizeV1Loop.
