@@ -120,27 +120,20 @@ class Builder {
 };
 
 void Builder::FindLoops() {
-  std::set<std::string> frames;
+  std::map<std::string, std::vector<Node*>> enters;  // by frame
   for (Node* n : g_->nodes()) {
     std::string frame;
-    if (n->IsEnter() && GetAttr(n->def().attr(), "frame_name", &frame).ok()) frames.insert(frame);
+    if (n->IsEnter() && GetAttr(n->def().attr(), "frame_name", &frame).ok()) {
+      enters[frame].push_back(n);
+    }
   }
-  for (const std::string& frame : frames) {
+  for (const auto& [frame, frame_enters] : enters) {
     Loop l;
     l.loop = FindV1Loop(*g_, frame);
-    if (l.loop.ok()) {
-      for (Node* n : l.loop->members) loop_of_[n->id()] = static_cast<int>(loops_.size());
-      l.dy.assign(l.loop->enters.size(), NoGradient());
-    } else {
-      // Its nodes are found again by frame name, so that the error is reported if the backprop
-      // reaches them.
-      for (Node* n : g_->nodes()) {
-        std::string f;
-        if (n->IsEnter() && GetAttr(n->def().attr(), "frame_name", &f).ok() && f == frame) {
-          loop_of_[n->id()] = static_cast<int>(loops_.size());
-        }
-      }
-    }
+    // A malformed loop keeps only its Enters, so its error is reported if the backprop reaches it.
+    const std::vector<Node*>& nodes = l.loop.ok() ? l.loop->members : frame_enters;
+    for (Node* n : nodes) loop_of_[n->id()] = static_cast<int>(loops_.size());
+    if (l.loop.ok()) l.dy.assign(l.loop->enters.size(), NoGradient());
     loops_.push_back(std::move(l));
   }
 }
