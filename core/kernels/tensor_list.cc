@@ -67,20 +67,6 @@ absl::Status AddTensors(const Tensor& a, const Tensor& b, Tensor* out) {
 
 }  // namespace
 
-absl::StatusOr<const TensorList*> ListOf(const Tensor& t, const char* what) {
-  if (t.dtype() != DT_VARIANT || t.dims() != 0) {
-    return errors::InvalidArgument(what, " must be a scalar variant, saw a ",
-                                   DataTypeString(t.dtype()), " tensor of shape ",
-                                   t.shape().DebugString());
-  }
-  const Variant& v = t.data<Variant>()[0];
-  const TensorList* list = v.get<TensorList>();
-  if (list == nullptr) {
-    return errors::InvalidArgument(what, " is not a TensorList: '", v.DebugString(), "'");
-  }
-  return list;
-}
-
 absl::Status ZerosLikeList(const TensorList& list, TensorList* out) {
   TensorList zeros;
   zeros.element_dtype = list.element_dtype;

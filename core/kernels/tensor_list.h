@@ -50,8 +50,6 @@ absl::Status ZerosLikeList(const TensorList& list, TensorList* out);
 // is set; unset where both are. INVALID_ARGUMENT for lists of other lengths or dtypes, elements of
 // other shapes, or an element dtype that cannot be added (bool, string).
 absl::Status AddLists(const TensorList& a, const TensorList& b, TensorList* out);
-// The list a scalar variant `t` holds (`what` names it in errors): INVALID_ARGUMENT otherwise.
-absl::StatusOr<const TensorList*> ListOf(const Tensor& t, const char* what);
 
 }  // namespace sg
 
