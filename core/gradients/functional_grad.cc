@@ -508,6 +508,14 @@ absl::StatusOr<std::vector<DataType>> FunctionResultTypes(const FunctionLibrary&
   return types;
 }
 
+std::string UniqueFunctionName(const FunctionLibrary& lib, absl::string_view stem) {
+  if (lib.Find(stem) == nullptr) return std::string(stem);
+  for (int i = 1;; ++i) {
+    std::string name = absl::StrCat(stem, "_", i);
+    if (lib.Find(name) == nullptr) return name;
+  }
+}
+
 absl::StatusOr<FunctionDef> FunctionDefFromGraph(
     const Graph& g, const std::string& name, const std::vector<NodeBuilder::Output>& args,
     const std::vector<std::pair<std::string, NodeBuilder::Output>>& outs) {

@@ -73,6 +73,10 @@ absl::StatusOr<std::map<int, DataType>> ResourceGradientTypes(
 absl::StatusOr<std::vector<DataType>> FunctionResultTypes(const FunctionLibrary& lib,
                                                           const NameAttrList& f);
 
+// `stem` when `lib` has no function of that name, else the first of "<stem>_1", "<stem>_2"...
+// that is free.
+std::string UniqueFunctionName(const FunctionLibrary& lib, absl::string_view stem);
+
 // The FunctionDef `name` of the nodes of `g` that `outs` need (output name, tensor); the
 // Placeholders `args` are its inputs, in order, named after their nodes. INTERNAL for a node
 // with an unconnected input.

@@ -149,7 +149,7 @@ class FunctionBuilder {
     SG_RETURN_IF_ERROR(s_.status());
     std::vector<std::pair<std::string, Output>> named;
     for (size_t k = 0; k < outs.size(); ++k) named.push_back({absl::StrCat("out_", k), outs[k]});
-    const std::string name = lib->UniqueName(absl::StrCat(base, "_", suffix));
+    const std::string name = UniqueFunctionName(*lib, absl::StrCat(base, "_", suffix));
     SG_ASSIGN_OR_RETURN(FunctionDef fdef, FunctionDefFromGraph(g_, name, args_, named));
     SG_RETURN_IF_ERROR(lib->AddFunction(fdef));
     return name;

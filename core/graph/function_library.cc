@@ -1,6 +1,5 @@
 #include "core/graph/function_library.h"
 
-#include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
 
 namespace sg {
@@ -46,14 +45,6 @@ const OpRegistrationData* FunctionLibrary::LookUp(absl::string_view op_type) con
   auto it = functions_.find(op_type);
   if (it != functions_.end()) return &it->second->reg;
   return OpRegistry::Global()->LookUp(op_type);
-}
-
-std::string FunctionLibrary::UniqueName(absl::string_view stem) const {
-  if (Find(stem) == nullptr) return std::string(stem);
-  for (int i = 1;; ++i) {
-    std::string name = absl::StrCat(stem, "_", i);
-    if (Find(name) == nullptr) return name;
-  }
 }
 
 const FunctionDef* FunctionLibrary::Find(absl::string_view name) const {

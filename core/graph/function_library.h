@@ -24,8 +24,6 @@ class FunctionLibrary : public OpRegistryInterface {
   absl::Status AddFunction(const FunctionDef& fdef);
   const OpRegistrationData* LookUp(absl::string_view op_type) const override;
   const FunctionDef* Find(absl::string_view name) const;
-  // `stem` when no function has that name, else the first of "<stem>_1", "<stem>_2"... free.
-  std::string UniqueName(absl::string_view stem) const;
   void ToProto(FunctionDefLibrary* out) const;
   int num_functions() const { return static_cast<int>(functions_.size()); }
 

@@ -32,7 +32,7 @@ std::string FunctionName(const FunctionLibrary& lib, const std::string& frame,
                          const std::string& what) {
   std::string stem;
   for (char c : frame) stem += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  return lib.UniqueName(absl::StrCat(stem, "_", what));
+  return UniqueFunctionName(lib, absl::StrCat(stem, "_", what));
 }
 
 // Copies into `fg` the nodes of `loop`'s frame that `results` need, reading `sources` (outputs of
