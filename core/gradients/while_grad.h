@@ -27,6 +27,7 @@ struct LoopSpec {
 // UNIMPLEMENTED when the cond or body (or a function they call) has a stateful op other than a
 // variable read, or a resource variable whose values get a gradient is not passed on unchanged;
 // the errors of AddGradientFunction (functional_grad.h). The caller names the loop in them.
+// Not thread-safe on one graph (as AddSymbolicGradients, whose caller holds the graph's lock).
 absl::Status LoopGradient(GradScope& s, const LoopSpec& loop, const GradOutputs& dy,
                           GradOutputs* dx);
 

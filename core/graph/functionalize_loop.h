@@ -51,6 +51,7 @@ absl::StatusOr<V1Loop> FindV1Loop(const Graph& g, const std::string& frame_name)
 // control edges from the frame's control-flow nodes (pivots) are dropped. INVALID_ARGUMENT when
 // the cond or body reads a value from outside the frame other than through an Enter, or a
 // control-flow node inside them.
+// Neither function changes `g`; both read it, so nothing may change it meanwhile.
 absl::Status FunctionalizeV1Loop(const Graph& g, FunctionLibrary* lib, V1Loop* loop);
 
 }  // namespace sg
