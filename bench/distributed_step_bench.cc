@@ -178,6 +178,67 @@ void BM_PsOnlyScalarStepLocalMaster(benchmark::State& state) {
 }
 BENCHMARK(BM_PsOnlyScalarStepLocalMaster)->UseRealTime()->MinTime(2.0);
 
+// A 64 MiB float tensor made by Fill on `device` and fetched by a client on worker 0 (a
+// LocalMaster session): from the master's own task (in-process hand-over) or from the ps (its
+// RunGraph reply over gRPC). Issue 15's "tensors between tasks" figures.
+GraphDef FillGraph(const std::string& device) {
+  GraphDef g;
+  NodeDef dims = Node("dims", "Const", {}, device);
+  AddNodeAttr("dtype", DT_INT32, &dims);
+  Tensor d(DT_INT32, TensorShape({1}));
+  d.data<int32_t>()[0] = 16 << 20;
+  AddNodeAttr("value", d, &dims);
+  NodeDef x = Node("x", "Placeholder", {}, device);
+  AddNodeAttr("dtype", DT_FLOAT, &x);
+  NodeDef big = Node("big", "Fill", {"dims", "x"}, device);
+  AddNodeAttr("T", DT_FLOAT, &big);
+  AddNodeAttr("index_type", DT_INT32, &big);
+  *g.add_node() = dims;
+  *g.add_node() = x;
+  *g.add_node() = big;
+  return g;
+}
+
+void FetchLarge(benchmark::State& state, const std::string& device) {
+  SessionOptions opts;
+  opts.target = TheCluster()->worker_target;
+  std::unique_ptr<Session> session;
+  absl::Status s = NewSession(opts, &session);
+  if (s.ok()) s = session->Create(FillGraph(device));
+  if (!s.ok()) {
+    state.SkipWithError(s.ToString().c_str());
+    return;
+  }
+  std::vector<double> micros;
+  float value = 0;
+  for (auto _ : state) {
+    value += 1;
+    std::vector<Tensor> out;
+    auto start = std::chrono::steady_clock::now();
+    s = session->Run({{"x", Tensor::Scalar<float>(value)}}, {"big:0"}, {}, &out);
+    auto end = std::chrono::steady_clock::now();
+    if (!s.ok() || out[0].NumElements() != (16 << 20) ||
+        out[0].data<float>()[(16 << 20) - 1] != value) {
+      state.SkipWithError(s.ok() ? "wrong value" : s.ToString().c_str());
+      break;
+    }
+    micros.push_back(std::chrono::duration<double, std::micro>(end - start).count());
+  }
+  if (!micros.empty()) {
+    std::sort(micros.begin(), micros.end());
+    state.counters["median_us"] = micros[micros.size() / 2];
+  }
+  session->Close().IgnoreError();
+}
+
+void BM_Fetch64MiBFromOwnTask(benchmark::State& state) {
+  FetchLarge(state, "/job:worker/task:0");
+}
+BENCHMARK(BM_Fetch64MiBFromOwnTask)->UseRealTime()->MinTime(2.0);
+
+void BM_Fetch64MiBFromPs(benchmark::State& state) { FetchLarge(state, "/job:ps/task:0"); }
+BENCHMARK(BM_Fetch64MiBFromPs)->UseRealTime()->MinTime(2.0);
+
 // The floor: one GetStatus round trip to the ps over gRPC (what any RPC on the step's path costs).
 void BM_GrpcRoundTripToThePs(benchmark::State& state) {
   auto worker = NewGrpcRemoteWorker(

@@ -580,13 +580,16 @@ struct MasterSession::StepCall {
   // master's own task to that task's worker; a failed hand-over fails the call, which cancels the
   // rest of the step.
   StatusCallback Completion(int i, std::vector<RunGraphResponse>* gresps,
-                            StatusCallback done) const;
+                            std::vector<TensorHandoff>* handoffs, StatusCallback done) const;
   // The step's error once every call ended, or OK: the first failure that is not a cancellation
   // it caused, named with its task; DEADLINE_EXCEEDED when the deadline ended it.
   absl::Status Failure(const CallGroup& group, const std::vector<RunGraphResponse>& gresps,
                        const absl::Status& cancel_status, WorkerCacheInterface* cache) const;
-  // The tasks' statistics and graphs (when asked for), and the fetches by name.
-  absl::Status CollectReplies(std::vector<RunGraphResponse>* gresps) const;
+  // The tasks' statistics and graphs (when asked for), and the fetches by name: in `resp`, or
+  // handed to the caller by reference when it is in this process and gave a TensorHandoff.
+  // `handoffs` holds what the master's own worker returned that way (one per partition).
+  absl::Status CollectReplies(std::vector<RunGraphResponse>* gresps,
+                              std::vector<TensorHandoff>* handoffs) const;
 };
 
 absl::Status MasterSession::Run(CallOptions* opts, const RunStepRequest& req,
@@ -743,9 +746,11 @@ absl::Status MasterSession::StepCall::MakeRequests(const std::string& session_ha
 }
 
 StatusCallback MasterSession::StepCall::Completion(int i, std::vector<RunGraphResponse>* gresps,
+                                                   std::vector<TensorHandoff>* handoffs,
                                                    StatusCallback done) const {
   if (sg.parts[i].forward_keys.empty()) return done;
-  return [&sg = sg, gresps, i, step_id = step_id, done = std::move(done)](absl::Status s) {
+  return [&sg = sg, gresps, handoffs, i, step_id = step_id,
+          done = std::move(done)](absl::Status s) {
     RunGraphResponse& r = (*gresps)[i];
     if (s.ok() && r.status_code() != error::OK) {
       s = absl::Status(static_cast<absl::StatusCode>(r.status_code()), r.status_error_message());
@@ -757,6 +762,14 @@ StatusCallback MasterSession::StepCall::Completion(int i, std::vector<RunGraphRe
       absl::StatusOr<Tensor> value = Tensor::FromProto(t.tensor());
       s = value.ok() ? sg.local_worker->DeliverTensor(step_id, t.name(), *value)
                      : value.status();
+    }
+    // A worker in this process hands its values over instead (a test's in-process cluster).
+    for (const std::string& key : keys) {
+      Tensor value;
+      if (!s.ok()) break;
+      if ((*handoffs)[i].Take(key, &value)) {
+        s = sg.local_worker->DeliverTensor(step_id, key, value);
+      }
     }
     done(s);
   };
@@ -799,7 +812,8 @@ absl::Status MasterSession::StepCall::Failure(const CallGroup& group,
   return TaskError(s, sg.parts[root].task, cache);
 }
 
-absl::Status MasterSession::StepCall::CollectReplies(std::vector<RunGraphResponse>* gresps) const {
+absl::Status MasterSession::StepCall::CollectReplies(std::vector<RunGraphResponse>* gresps,
+                                                     std::vector<TensorHandoff>* handoffs) const {
   for (RunGraphResponse& r : *gresps) {
     for (DeviceStepStats& d : *r.mutable_step_stats()->mutable_dev_stats()) {
       resp->mutable_metadata()->mutable_step_stats()->add_dev_stats()->Swap(&d);
@@ -813,9 +827,31 @@ absl::Status MasterSession::StepCall::CollectReplies(std::vector<RunGraphRespons
   for (RunGraphResponse& r : *gresps) {
     for (auto& t : *r.mutable_recv()) by_key[t.name()] = t.mutable_tensor();
   }
+  std::map<std::string, Tensor> handed;  // by key, from the master's own worker
+  TensorHandoff* const to_caller = opts->tensor_handoff();
   std::set<std::string> moved;
   for (const std::string& f : req.fetch()) {
     const std::string& key = sg.step.fetch_keys[IndexOf(sg.step.fetches, f)];
+    auto h = handed.find(key);
+    if (h == handed.end()) {
+      Tensor value;
+      for (TensorHandoff& from : *handoffs) {
+        if (from.Take(key, &value)) {
+          h = handed.emplace(key, std::move(value)).first;
+          break;
+        }
+      }
+    }
+    if (h != handed.end()) {
+      if (to_caller != nullptr) {
+        to_caller->Put(f, h->second);
+      } else {
+        NamedTensorProto* out = resp->add_tensor();
+        out->set_name(f);
+        h->second.AsProtoTensorContent(out->mutable_tensor());
+      }
+      continue;
+    }
     auto t = by_key.find(key);
     if (t == by_key.end()) return errors::Internal("no worker returned fetch '", f, "'");
     NamedTensorProto* out = resp->add_tensor();
@@ -850,9 +886,14 @@ absl::Status MasterSession::RunPartitions(const StepCall& call) {
   }
   call.opts->SetCancelCallback([&group]() { group.CancelAll(); });
   if (call.opts->cancelled()) group.CancelAll();
+  // The master's own worker is in this process: it hands the fetched tensors over by reference
+  // (a worker behind gRPC ignores the handoff).
+  std::vector<TensorHandoff> handoffs(n);
   for (int i = 0; i < n; ++i) {
+    group.opts(i)->set_tensor_handoff(&handoffs[i]);
     call.sg.parts[i].worker->RunGraphAsync(group.opts(i), &greqs[i], &gresps[i],
-                                           call.Completion(i, &gresps, group.done(i)));
+                                           call.Completion(i, &gresps, &handoffs,
+                                                           group.done(i)));
   }
   group.Wait();
   call.opts->ClearCancelCallback();
@@ -862,7 +903,7 @@ absl::Status MasterSession::RunPartitions(const StepCall& call) {
     if (call.partial != nullptr) call.partial->piece = nullptr;
   }
   SG_RETURN_IF_ERROR(call.Failure(group, gresps, cancel_status, im.env.worker_cache));
-  return call.CollectReplies(&gresps);
+  return call.CollectReplies(&gresps, &handoffs);
 }
 
 absl::Status MasterSession::PartialRunSetup(CallOptions* opts, const PartialRunSetupRequest& req,

@@ -241,6 +241,9 @@ class GrpcSession : public Session {
     if (timeout_ms > 0) {
       opts.SetDeadline(absl::Now() + absl::Milliseconds(timeout_ms) + kStepDeadlineSlack);
     }
+    // A master in this process (LocalMaster) hands the fetches over by reference.
+    TensorHandoff handoff;
+    opts.set_tensor_handoff(&handoff);
     RunStepResponse resp;
     SG_RETURN_IF_ERROR(master_->RunStep(&opts, req, &resp));
     if (resp.status_code() != error::OK) {
@@ -258,11 +261,14 @@ class GrpcSession : public Session {
         result.push_back(d->second);
         continue;
       }
-      auto it = by_name.find(name);
-      if (it == by_name.end()) {
-        return errors::Internal("the master did not return fetch '", name, "'");
+      Tensor t;
+      if (!handoff.Take(name, &t)) {
+        auto it = by_name.find(name);
+        if (it == by_name.end()) {
+          return errors::Internal("the master did not return fetch '", name, "'");
+        }
+        SG_ASSIGN_OR_RETURN(t, Tensor::FromProto(*it->second));
       }
-      SG_ASSIGN_OR_RETURN(Tensor t, Tensor::FromProto(*it->second));
       decoded.emplace(name, t);
       result.push_back(std::move(t));
     }

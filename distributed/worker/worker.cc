@@ -169,10 +169,11 @@ struct Worker::Impl {
     return absl::OkStatus();
   }
 
-  // Pulls every recv_key out of the rendezvous into `resp`. With `wait` false a value that is not
-  // there yet is an error (the step finished without producing it).
+  // Pulls every recv_key out of the rendezvous into `resp`, or into `handoff` when the caller
+  // is in this process and gave one (no copy of the payloads). With `wait` false a value that is
+  // not there yet is an error (the step finished without producing it).
   static void RecvOutputs(const RunGraphRequest* req, RunGraphResponse* resp, StepRendezvous* r,
-                          bool wait, StatusCallback done) {
+                          TensorHandoff* handoff, bool wait, StatusCallback done) {
     struct State {
       State(int n, StatusCallback d) : done(std::move(d)), remaining(n), values(n) {}
       const StatusCallback done;
@@ -187,7 +188,8 @@ struct Worker::Impl {
       return;
     }
     auto st = std::make_shared<State>(n, std::move(done));
-    auto finish_one = [st, req, resp](int i, const absl::Status& s, const Tensor& v, bool dead) {
+    auto finish_one = [st, req, resp, handoff](int i, const absl::Status& s, const Tensor& v,
+                                               bool dead) {
       absl::Status status;
       std::vector<Tensor> values;
       {
@@ -208,6 +210,10 @@ struct Worker::Impl {
       }
       if (status.ok()) {
         for (int j = 0; j < req->recv_key_size(); ++j) {
+          if (handoff != nullptr) {
+            handoff->Put(req->recv_key(j), values[j]);
+            continue;
+          }
           NamedTensorProto* out = resp->add_recv();
           out->set_name(req->recv_key(j));
           values[j].AsProtoTensorContent(out->mutable_tensor());
@@ -358,6 +364,7 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
     });
     if (opts->cancelled()) opts->StartCancel();  // cancelled before the callback was there
   }
+  TensorHandoff* const handoff = opts != nullptr ? opts->tensor_handoff() : nullptr;
   s = Impl::SendInputs(*req, step->rendezvous.get());
   if (!s.ok()) {
     step->rendezvous->StartAbort(s);
@@ -375,12 +382,12 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
   if (start) impl->Start(step);
 
   if (!req->is_partial()) {
-    step->WhenFinished([impl, step, req, resp, finish](const absl::Status& s) {
+    step->WhenFinished([impl, step, req, resp, handoff, finish](const absl::Status& s) {
       if (!s.ok()) {
         finish(s);
         return;
       }
-      Impl::RecvOutputs(req, resp, step->rendezvous.get(), /*wait=*/false,
+      Impl::RecvOutputs(req, resp, step->rendezvous.get(), handoff, /*wait=*/false,
                         [impl, step, req, resp, finish](const absl::Status& s) {
                           // A step that ran to the end here is dropped once its peers took
                           // what it sent them; the master sends CleanupGraph only after a
@@ -397,7 +404,7 @@ void Worker::RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGra
   // A partial run: the outputs come while the executors still run; the last call also waits for
   // the end of the step.
   Impl::RecvOutputs(
-      req, resp, step->rendezvous.get(), /*wait=*/true,
+      req, resp, step->rendezvous.get(), handoff, /*wait=*/true,
       [impl, step, req, finish](const absl::Status& s) {
         if (!s.ok() || req->is_last_partial_run()) {
           if (!s.ok()) step->cancellation.StartCancel();

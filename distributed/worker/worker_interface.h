@@ -38,6 +38,9 @@ class WorkerInterface {
                                   RegisterGraphResponse* resp, StatusCallback done) = 0;
   virtual void DeregisterGraphAsync(CallOptions* opts, const DeregisterGraphRequest* req,
                                     DeregisterGraphResponse* resp, StatusCallback done) = 0;
+  // An implementation in the caller's process puts the values of req's recv_keys into
+  // opts->tensor_handoff() when there is one, instead of resp's recv list (no copy); one behind
+  // gRPC always fills resp.
   virtual void RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGraphResponse* resp,
                              StatusCallback done) = 0;
   virtual void CleanupGraphAsync(CallOptions* opts, const CleanupGraphRequest* req,

@@ -303,6 +303,34 @@ TEST_F(InProcessCluster, FeedsAndFetchesOfAGraphWhollyOnThePs) {
   EXPECT_TRUE(session->Close().ok());
 }
 
+// The client's session reaches worker 0's master in process: a tensor made on worker 0 comes
+// back by reference (the Const's own buffer, run after run), not copied through the protos; one
+// made on the ps still comes through its RunGraph reply.
+TEST_F(InProcessCluster, FetchesFromTheMastersOwnTaskAreHandedOverWithoutACopy) {
+  Tensor big(DT_FLOAT, TensorShape({512, 512}));
+  for (int64_t i = 0; i < big.NumElements(); ++i) big.data<float>()[i] = static_cast<float>(i);
+  GraphDef g;
+  *g.add_node() = Const("big", big, "/job:worker/task:0");
+  *g.add_node() = Const("a", Tensor::Scalar<float>(3), "/job:ps");
+  *g.add_node() = Placeholder("x", "/job:ps");
+  *g.add_node() = Binary("y", "Mul", "a", "x", "/job:ps");
+  auto session = NewClusterSession(g);
+  ASSERT_NE(session, nullptr);
+  std::vector<Tensor> first, second;
+  absl::Status st = session->Run({{"x", Tensor::Scalar<float>(5)}}, {"big:0", "y:0"}, {}, &first);
+  ASSERT_TRUE(st.ok()) << st;
+  st = session->Run({{"x", Tensor::Scalar<float>(2)}}, {"y:0", "big:0"}, {}, &second);
+  ASSERT_TRUE(st.ok()) << st;
+  ASSERT_EQ(first[0].NumElements(), big.NumElements());
+  for (int64_t i = 0; i < big.NumElements(); ++i) {
+    ASSERT_EQ(first[0].data<float>()[i], static_cast<float>(i)) << i;
+  }
+  EXPECT_EQ(first[1].data<float>()[0], 15.0f);
+  EXPECT_EQ(second[0].data<float>()[0], 6.0f);
+  EXPECT_EQ(second[1].data<float>(), first[0].data<float>());
+  EXPECT_TRUE(session->Close().ok());
+}
+
 TEST_F(InProcessCluster, PartialRunsFeedAndFetchInPieces) {
   auto s = NewClusterSession(test::CrossTaskGraph());
   ASSERT_NE(s, nullptr);
