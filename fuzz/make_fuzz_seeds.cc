@@ -23,11 +23,13 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
 #include "core/framework/tensor.h"
 #include "core/util/tensor_bundle.h"
+#include "distributed/rpc/tensor_coding.h"
 #include "fuzz/fuzz_util.h"
 #include "fuzz/in_process_task.h"
 
@@ -358,6 +360,36 @@ void MasterAndWorkerSeeds(const std::string& src, const std::string& master_out,
   Write(master_out, "partial_run_extend_reset", more);
 }
 
+// Replies as a remote task writes them: a kind byte (wire_fuzzer.cc), then the message.
+void WireSeeds(const std::string& out) {
+  Tensor big(DT_FLOAT, TensorShape({64, 8}));
+  for (int i = 0; i < 512; ++i) big.data<float>()[i] = i * 0.5f;
+  const std::vector<std::pair<std::string, Tensor>> values = {
+      {"/job:ps/replica:0/task:0/device:CPU:0;1;/job:worker/replica:0/task:0/device:CPU:0;y:0;0:0",
+       big},
+      {"small", Tensor::Scalar<int32_t>(7)},
+      {"strings", Tensor::Vector<tstring>({"", "ab"})}};
+  RunGraphResponse fields;
+  fields.set_status_code(error::OK);
+  fields.add_partition_graph()->add_node()->set_name("n");
+  auto flatten = [](const ::grpc::ByteBuffer& bb) {
+    std::vector<::grpc::Slice> slices;
+    std::string bytes;
+    if (bb.Dump(&slices).ok()) {
+      for (auto& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+    }
+    return bytes;
+  };
+  ::grpc::ByteBuffer bb;
+  EncodeRunGraphResponse(fields, values, &bb);
+  Write(out, "run_graph_recv_list", std::string(1, '\x01') + flatten(bb));
+  Write(out, "run_graph_handoff", std::string(1, '\x03') + flatten(bb));
+  EncodeRecvTensorResponse(big, false, &bb);
+  Write(out, "recv_tensor_float", std::string(1, '\x00') + flatten(bb));
+  EncodeRecvTensorResponse(Tensor::Vector<tstring>({"x"}), false, &bb);
+  Write(out, "recv_tensor_string", std::string(1, '\x00') + flatten(bb));
+}
+
 }  // namespace
 }  // namespace sg
 
@@ -373,6 +405,7 @@ int main(int argc, char** argv) {
   sg::CheckpointSeeds(src, out + "/checkpoint");
   sg::SavedModelSeeds(src, out + "/saved_model");
   sg::MasterAndWorkerSeeds(src, out + "/master", out + "/worker");
+  sg::WireSeeds(out + "/wire");
   std::cout << "make_fuzz_seeds: wrote " << out << "\n";
   return 0;
 }

@@ -7,7 +7,7 @@
 # build-asan/artifacts/<target>/ and the command to reproduce it is printed.
 #
 #   scripts/fuzz.sh [TARGET...]       targets: graph tensor_proto checkpoint saved_model master
-#                                     worker (default: all)
+#                                     worker wire (default: all)
 #
 #   FUZZ_SECONDS     how long each target runs (default 60)
 #   FUZZ_BUILD_DIR   build directory (default build-asan/)
@@ -25,7 +25,7 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 FUZZ_JOBS="${FUZZ_JOBS:-1}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-build-asan}"
 case "$FUZZ_BUILD_DIR" in /*) ;; *) FUZZ_BUILD_DIR="$REPO/$FUZZ_BUILD_DIR" ;; esac
-ALL_TARGETS=(graph tensor_proto checkpoint saved_model master worker)
+ALL_TARGETS=(graph tensor_proto checkpoint saved_model master worker wire)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${ALL_TARGETS[@]}"); fi
 
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then

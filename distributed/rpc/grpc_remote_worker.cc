@@ -14,6 +14,7 @@ namespace sg {
 namespace {
 
 constexpr char kRecvTensorMethod[] = "/sg.grpc.WorkerService/RecvTensor";
+constexpr char kRunGraphMethod[] = "/sg.grpc.WorkerService/RunGraph";
 constexpr int kPollingThreads = 2;
 
 // The completion of one call in flight.
@@ -56,7 +57,7 @@ class ClientQueue {
 
 struct ClientCall {
   ::grpc::ClientContext ctx;
-  ::grpc::ByteBuffer request, response;  // RecvTensor only
+  ::grpc::ByteBuffer request, response;  // RunGraph and RecvTensor only
 };
 
 template <typename Resp>
@@ -88,6 +89,7 @@ class GrpcRemoteWorker final : public WorkerInterface {
   GrpcRemoteWorker(std::shared_ptr<::grpc::Channel> channel, std::string task,
                    std::string address, std::shared_ptr<::grpc::Channel> recv_channel)
       : stub_(::sg::grpc::WorkerService::NewStub(channel)),
+        run_graph_(channel),
         generic_(recv_channel ? recv_channel : channel),
         task_(std::move(task)),
         address_(std::move(address)) {}
@@ -104,10 +106,30 @@ class GrpcRemoteWorker final : public WorkerInterface {
   SG_REMOTE_METHOD(DeleteWorkerSession, true)
   SG_REMOTE_METHOD(RegisterGraph, true)
   SG_REMOTE_METHOD(DeregisterGraph, true)
-  SG_REMOTE_METHOD(RunGraph, false)
   SG_REMOTE_METHOD(CleanupGraph, true)
   SG_REMOTE_METHOD(CleanupAll, true)
 #undef SG_REMOTE_METHOD
+
+  // The reply's tensors go straight into aligned Tensors, in opts' TensorHandoff when it has
+  // one (the master's calls), else into resp's recv list.
+  void RunGraphAsync(CallOptions* opts, const RunGraphRequest* req, RunGraphResponse* resp,
+                     StatusCallback done) override {
+    auto call = Prepare(opts, false);
+    SerializeToByteBuffer(*req, &call->request);
+    auto complete = Completion(call, opts, std::move(done));
+    TensorHandoff* handoff = opts != nullptr ? opts->tensor_handoff() : nullptr;
+    auto* tag = new UnaryTag<::grpc::ByteBuffer>(
+        call, [call, resp, handoff, complete = std::move(complete)](::grpc::Status s) {
+          if (s.ok()) {
+            absl::Status d = DecodeRunGraphResponse(&call->response, resp, handoff);
+            if (!d.ok()) s = ToGrpcStatus(d);
+          }
+          complete(std::move(s));
+        });
+    tag->Start(run_graph_.PrepareUnaryCall(&call->ctx, kRunGraphMethod, call->request,
+                                           ClientQueue::Get()),
+               &call->response);
+  }
 
   void RecvTensorAsync(CallOptions* opts, const RecvTensorRequest* req, RecvTensorResult* result,
                        StatusCallback done) override {
@@ -159,7 +181,8 @@ class GrpcRemoteWorker final : public WorkerInterface {
   }
 
   std::unique_ptr<::sg::grpc::WorkerService::Stub> stub_;
-  ::grpc::GenericStub generic_;
+  ::grpc::GenericStub run_graph_;  // RunGraph, on the main channel
+  ::grpc::GenericStub generic_;    // RecvTensor, on its own channel when there is one
   const std::string task_;
   const std::string address_;
 };

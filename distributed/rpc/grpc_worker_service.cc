@@ -42,6 +42,18 @@ class Reactor : public ::grpc::ServerUnaryReactor {
   CallOptions opts_;
 };
 
+// RunGraph's reactor: the worker hands the values of the request's recv_keys over in `handoff`,
+// and the reply is written from their buffers (EncodeRunGraphResponse).
+class RunGraphReactor : public Reactor {
+ public:
+  explicit RunGraphReactor(::grpc::CallbackServerContext* ctx) : Reactor(ctx) {
+    opts()->set_tensor_handoff(&handoff);
+  }
+  RunGraphRequest req;
+  RunGraphResponse resp;
+  TensorHandoff handoff;
+};
+
 class RecvTensorReactor : public Reactor {
  public:
   using Reactor::Reactor;
@@ -54,7 +66,7 @@ using ServiceBase = gs::WorkerService::WithCallbackMethod_GetStatus<
         gs::WorkerService::WithCallbackMethod_DeleteWorkerSession<
             gs::WorkerService::WithCallbackMethod_RegisterGraph<
                 gs::WorkerService::WithCallbackMethod_DeregisterGraph<
-                    gs::WorkerService::WithCallbackMethod_RunGraph<
+                    gs::WorkerService::WithRawCallbackMethod_RunGraph<
                         gs::WorkerService::WithCallbackMethod_CleanupGraph<
                             gs::WorkerService::WithCallbackMethod_CleanupAll<
                                 gs::WorkerService::WithRawCallbackMethod_RecvTensor<
@@ -79,10 +91,39 @@ class GrpcWorkerService final : public ServiceBase {
   SG_WORKER_METHOD(DeleteWorkerSession)
   SG_WORKER_METHOD(RegisterGraph)
   SG_WORKER_METHOD(DeregisterGraph)
-  SG_WORKER_METHOD(RunGraph)
   SG_WORKER_METHOD(CleanupGraph)
   SG_WORKER_METHOD(CleanupAll)
 #undef SG_WORKER_METHOD
+
+  ::grpc::ServerUnaryReactor* RunGraph(::grpc::CallbackServerContext* ctx,
+                                       const ::grpc::ByteBuffer* req,
+                                       ::grpc::ByteBuffer* resp) override {
+    tsan::Acquire(this);  // the server's set-up (GrpcServer::Start)
+    auto* r = new RunGraphReactor(ctx);
+    ::grpc::ByteBuffer request(*req);
+    absl::Status s = ParseFromByteBuffer(&request, &r->req);
+    if (!s.ok()) {
+      r->FinishWith(ToGrpcStatus(s));
+      tsan::Release(this);
+      return r;
+    }
+    worker_->RunGraphAsync(r->opts(), &r->req, &r->resp, [r, resp](const absl::Status& s) {
+      if (s.ok()) {
+        // Each key once, in the request's order (an error in the body leaves them out).
+        std::vector<std::pair<std::string, Tensor>> recv;
+        if (r->resp.status_code() == error::OK) {
+          for (const std::string& key : r->req.recv_key()) {
+            Tensor value;
+            if (r->handoff.Take(key, &value)) recv.emplace_back(key, std::move(value));
+          }
+        }
+        EncodeRunGraphResponse(r->resp, recv, resp);
+      }
+      r->FinishWith(ToGrpcStatus(s));
+    });
+    tsan::Release(this);  // for the server's stop
+    return r;
+  }
 
   ::grpc::ServerUnaryReactor* RecvTensor(::grpc::CallbackServerContext* ctx,
                                          const ::grpc::ByteBuffer* req,
