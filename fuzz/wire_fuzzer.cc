@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,10 +61,14 @@ void RunGraph(const uint8_t* data, size_t size, bool with_handoff) {
                  std::string(s.message()).c_str());
     std::abort();
   }
-  for (const auto& [name, t] : values) {
+  std::map<std::string, Tensor> last;  // a name given twice keeps its last value in the handoff
+  for (const auto& [name, t] : values) last[name] = t;
+  for (const auto& [name, t] : last) {
     Tensor got;
-    // A name given twice keeps its last value in the handoff.
-    if (!back.Take(name, &got)) continue;
+    if (!back.Take(name, &got)) {
+      std::fprintf(stderr, "recv '%s' is missing after the round trip\n", name.c_str());
+      std::abort();
+    }
     if (got.dtype() != t.dtype() || got.shape() != t.shape()) {
       std::fprintf(stderr, "recv '%s' changed: %s became %s\n", name.c_str(),
                    t.DebugString().c_str(), got.DebugString().c_str());
