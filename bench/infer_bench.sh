@@ -12,6 +12,7 @@
 #   FULL_SIZE=1   the Keras applications at 224x224 (InceptionV3 299x299) instead of the 64x64
 #                 (75x75) of the TF 2.x corpus and issue 15's table: 12-16 times the work; choose
 #                 fewer models or batches to stay within the half hour
+#   INTER         inter-op threads of every latency run (default 1; the 8-caller runs use 2)
 #   MAX_SECONDS   timed seconds per process at most (default 1.5; at least 3 runs are timed)
 #   CONCURRENT    models also run with 8 callers on one session, 2 threads, batch 1 (throughput);
 #                 default "mobilenet_v2 resnet50" when those are in MODELS and QUICK is unset
@@ -52,6 +53,7 @@ DEFAULT_BATCHES=0
 BATCHES=${BATCHES:-"1 8"}
 THREADS=${THREADS:-"1 2"}
 MAX_SECONDS=${MAX_SECONDS:-1.5}
+INTER=${INTER:-1}
 log() { echo "infer_bench: $*" >&2; }
 
 # ---- tf2onnx in the oracle venv ------------------------------------------------------------------
@@ -174,8 +176,8 @@ for round in $(seq "$ROUNDS"); do
         n=${#lib_list[@]}
         for k in $(seq 0 $((n - 1))); do  # the order rotates with the round
           lib=${lib_list[$(((k + round) % n))]}
-          run_one "$lib" "$model" "$batch" "$threads" latency --runs 1000 \
-            --max-seconds "$MAX_SECONDS" --out "$OUT/$model.$batch.$threads.$lib.bin"
+          run_one "$lib" "$model" "$batch" "$threads" latency --inter "$INTER" \
+            --runs 1000 --max-seconds "$MAX_SECONDS" --out "$OUT/$model.$batch.$threads.$lib.bin"
         done
       done
     done
@@ -190,12 +192,12 @@ for round in $(seq "$ROUNDS"); do
 done
 
 # ---- report --------------------------------------------------------------------------------------
-"$PY" - "$OUT" "$MODEL_DIR" "$ROUNDS" "$LIBS" "$MODELS" <<'PYEOF'
+"$PY" - "$OUT" "$MODEL_DIR" "$ROUNDS" "$LIBS" "$MODELS" "$INTER" <<'PYEOF'
 import collections, json, os, statistics, sys
 import numpy as np
 
 out, model_dir, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-libs, models = sys.argv[4].split(), sys.argv[5].split()
+libs, models, inter = sys.argv[4].split(), sys.argv[5].split(), sys.argv[6]
 manifest = json.load(open(os.path.join(model_dir, "manifest.json")))
 rows = collections.defaultdict(lambda: collections.defaultdict(list))
 errors = collections.defaultdict(set)
@@ -260,7 +262,7 @@ def compare(key):
 latency = sorted((k for k in rows if k[0] == "latency"),
                  key=lambda k: (models.index(k[1]) if k[1] in models else 0, k[2], k[3]))
 print(f"median latency in microseconds, median of {rounds} interleaved rounds (each the median "
-      "of its process's timed runs):\n")
+      f"of its process's timed runs); threads = intra-op threads, inter-op threads {inter}:\n")
 print("| model | batch | threads | sg | TensorFlow | ONNX Runtime | sg / TF | sg / ORT "
       "| max abs diff sg-TF | sg-ORT | TF-ORT | outputs |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")

@@ -2,11 +2,13 @@
 """Writes the models bench/infer_bench.sh times: frozen TensorFlow GraphDefs and their ONNX forms.
 
     PY=$(tests/oracle/setup_venv.sh)      (with bench/requirements.txt installed: tf2onnx, onnx)
-    $PY bench/make_infer_models.py OUT_DIR [NAME...]
+    $PY bench/make_infer_models.py [--full-size] OUT_DIR [NAME...]
 
   mobilenet_v2, resnet50, inception_v3, efficientnet_b0, vgg16
-                  keras.applications (weights=None, classifier_activation=None) at their usual
-                  input size (224x224x3, InceptionV3 299x299x3), weights set by
+                  keras.applications (weights=None, classifier_activation=None) at the input
+                  size of make_corpus.py's `apps` set (64x64x3, InceptionV3 75x75x3: issue 15's
+                  figures), or with --full-size at their usual size (224x224x3, InceptionV3
+                  299x299x3: 12 to 16 times the work), weights set by
                   tests/oracle/make_corpus.py's reinit_weights (seeded, calibrated so that the
                   logits are of order one: outputs can then be compared at a tolerance)
   mnist_cnn       28x28x1: Conv2D 5x5x32 + ReLU, MaxPool 2x2, Conv2D 5x5x64 + ReLU, MaxPool 2x2,
@@ -31,7 +33,7 @@ conversion fails, and the manifest says why), and NAME.spec, the lines infer_ben
 
 OUT_DIR/manifest.json lists every model: description, node count, input and output names, the
 ONNX conversion's result. Models already written (NAME.spec exists) are kept: delete OUT_DIR to
-make them again. Nothing here is committed.
+make them again (a directory holds one input size). Nothing here is committed.
 """
 
 import json
@@ -51,14 +53,14 @@ from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
 SHARED_LSTM = os.path.join(REPO, "..", "shared", "testdata", "tf_graphs", "tf2onnx_lstm_frozen.pb")
 ONNX_OPSET = 17
 
-# name: (keras.applications function, preprocess family, side, range of the benchmark's inputs:
-# that of family.preprocess_input applied to pixels in [0, 255])
+# name: (keras.applications function, preprocess family, (side, full side), range of the
+# benchmark's inputs: that of family.preprocess_input applied to pixels in [0, 255])
 APPS = {
-    "mobilenet_v2": ("MobileNetV2", "mobilenet_v2", 224, (-1.0, 1.0)),
-    "resnet50": ("ResNet50", "resnet", 224, (-124.0, 152.0)),
-    "inception_v3": ("InceptionV3", "inception_v3", 299, (-1.0, 1.0)),
-    "efficientnet_b0": ("EfficientNetB0", "efficientnet", 224, (0.0, 255.0)),
-    "vgg16": ("VGG16", "vgg16", 224, (-124.0, 152.0)),
+    "mobilenet_v2": ("MobileNetV2", "mobilenet_v2", (64, 224), (-1.0, 1.0)),
+    "resnet50": ("ResNet50", "resnet", (64, 224), (-124.0, 152.0)),
+    "inception_v3": ("InceptionV3", "inception_v3", (75, 299), (-1.0, 1.0)),
+    "efficientnet_b0": ("EfficientNetB0", "efficientnet", (64, 224), (0.0, 255.0)),
+    "vgg16": ("VGG16", "vgg16", (64, 224), (-124.0, 152.0)),
 }
 SMALL = ("mnist_cnn", "autoencoder", "lstm")
 ALL = tuple(APPS) + SMALL
@@ -81,8 +83,9 @@ def freeze(model, spec):
             [t.name for t in frozen.outputs])
 
 
-def make_app(name):
-    app, family, side, value_range = APPS[name]
+def make_app(name, full_size):
+    app, family, sides, value_range = APPS[name]
+    side = sides[1] if full_size else sides[0]
     keras.utils.set_random_seed(SEED + 3)
     rng = rng_for(app)
     model = getattr(keras.applications, app)(weights=None, input_shape=(side, side, 3),
@@ -213,6 +216,11 @@ def write(out_dir, name, model):
 def main(argv):
     if not argv or argv[0].startswith("-"):
         sys.exit(__doc__)
+    full_size = argv[0] == "--full-size"
+    if full_size:
+        argv = argv[1:]
+    if not argv:
+        sys.exit(__doc__)
     out_dir, names = argv[0], argv[1:] or list(ALL)
     unknown = [n for n in names if n not in ALL]
     if unknown:
@@ -228,7 +236,7 @@ def main(argv):
         if os.path.exists(os.path.join(out_dir, name + ".spec")) and name in manifest:
             continue
         t0 = time.time()
-        model = makers[name]() if name in makers else make_app(name)
+        model = makers[name]() if name in makers else make_app(name, full_size)
         log(f"{name}: built and frozen in {time.time() - t0:.0f} s")
         manifest[name] = write(out_dir, name, model)
         with open(manifest_path + ".tmp", "w") as f:
