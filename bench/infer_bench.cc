@@ -292,8 +292,7 @@ class Runner {
     TF_DeleteGraph(graph_);
   }
 
-  // Timed by the caller as a whole but for the file's reading (load_us includes the import here:
-  // see main).
+  // The GraphDef's import into the graph: main times it with the file's reading as load_us.
   bool Import(const std::string& model, std::string* error) {
     TF_Status* status = TF_NewStatus();
     TF_Buffer* buf = TF_NewBufferFromString(model.data(), model.size());
