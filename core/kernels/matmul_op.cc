@@ -11,124 +11,11 @@
 #ifdef SG_HAVE_DNNL
 #include <omp.h>
 
-#include <vector>
-
-#include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
-#include "dnnl.hpp"
+#include "dnnl.h"
 #endif
 
 namespace sg {
 namespace {
-
-#ifdef SG_HAVE_DNNL
-// Float products on oneDNN's matmul primitive, one per shape, transposition and thread count,
-// made on first use and kept for the process. It picks AVX-512 code at run time and measured
-// about 25% faster than Eigen's product here (bench/core_bench.cc). oneDNN's dnnl_sgemm, used
-// before, JIT-compiles its whole kernel set on a process's first call (67 ms on this machine:
-// the first step of every small model paid it); a primitive compiles only its own shape's
-// kernel (0.2-0.4 ms). Returns false, touching nothing, when oneDNN offers no fast
-// implementation for the case: the caller then multiplies with Eigen.
-class MatMulPrimitives {
- public:
-  static MatMulPrimitives& Get() {
-    static MatMulPrimitives* p = new MatMulPrimitives;
-    return *p;
-  }
-
-  // c[m,n] = op(a) * op(b) as MatMulOne below, on `threads` OpenMP threads.
-  bool Run(int threads, const float* a, const float* b, float* c, int64_t m, int64_t k,
-           int64_t n, bool ta, bool tb) {
-    omp_set_num_threads(threads);  // this thread's team: oneDNN sizes its work by it
-    const Key key{m, k, n, threads, ta, tb};
-    std::shared_ptr<const Prim> prim;
-    bool found = false;
-    {
-      absl::MutexLock lock(&mu_);
-      auto it = prims_.find(key);
-      if (it != prims_.end()) {
-        prim = it->second;
-        found = true;
-      }
-    }
-    if (!found) {
-      prim = Make(m, k, n, ta, tb);
-      absl::MutexLock lock(&mu_);
-      // Shapes that change every step (a growing batch) would grow the map without bound.
-      if (prims_.size() >= kMaxPrims) prims_.clear();
-      prims_.emplace(key, prim);
-    }
-    if (prim == nullptr) return false;
-    // Each call brings its own scratchpad, so that calls may share a primitive.
-    thread_local std::vector<uint8_t> scratch;
-    if (scratch.size() < prim->scratch_md.get_size()) scratch.resize(prim->scratch_md.get_size());
-    using dnnl::memory;
-    try {
-      dnnl::stream stream(Engine());
-      prim->matmul.execute(
-          stream, {{DNNL_ARG_SRC, memory(prim->a_md, Engine(), const_cast<float*>(a))},
-                   {DNNL_ARG_WEIGHTS, memory(prim->b_md, Engine(), const_cast<float*>(b))},
-                   {DNNL_ARG_DST, memory(prim->c_md, Engine(), c)},
-                   {DNNL_ARG_SCRATCHPAD, memory(prim->scratch_md, Engine(), scratch.data())}});
-      stream.wait();
-    } catch (const dnnl::error&) {
-      return false;  // c is written in full by the caller's Eigen product instead
-    }
-    return true;
-  }
-
- private:
-  static constexpr size_t kMaxPrims = 512;
-
-  struct Key {
-    int64_t m, k, n;
-    int threads;
-    bool ta, tb;
-    bool operator==(const Key& o) const {
-      return m == o.m && k == o.k && n == o.n && threads == o.threads && ta == o.ta && tb == o.tb;
-    }
-    template <typename H>
-    friend H AbslHashValue(H h, const Key& key) {
-      return H::combine(std::move(h), key.m, key.k, key.n, key.threads, key.ta, key.tb);
-    }
-  };
-  struct Prim {
-    dnnl::matmul matmul;
-    dnnl::memory::desc a_md, b_md, c_md, scratch_md;
-  };
-
-  static const dnnl::engine& Engine() {
-    static const dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-    return *engine;
-  }
-
-  // nullptr when oneDNN has only its slow reference code for the case, or rejects it.
-  static std::shared_ptr<const Prim> Make(int64_t m, int64_t k, int64_t n, bool ta, bool tb) {
-    using dnnl::memory;
-    const auto f32 = memory::data_type::f32;
-    try {
-      auto p = std::make_shared<Prim>();
-      // Row-major operands; a transposed one is read through its strides.
-      p->a_md = memory::desc({m, k}, f32, ta ? memory::dims{1, m} : memory::dims{k, 1});
-      p->b_md = memory::desc({k, n}, f32, tb ? memory::dims{1, k} : memory::dims{n, 1});
-      p->c_md = memory::desc({m, n}, f32, memory::dims{n, 1});
-      dnnl::primitive_attr attr;
-      attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-      const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(p->a_md, p->b_md, p->c_md), attr,
-                                            Engine());
-      if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
-      p->scratch_md = pd.scratchpad_desc();
-      p->matmul = dnnl::matmul(pd);
-      return p;
-    } catch (const dnnl::error&) {
-      return nullptr;
-    }
-  }
-
-  absl::Mutex mu_;
-  absl::flat_hash_map<Key, std::shared_ptr<const Prim>> prims_ ABSL_GUARDED_BY(mu_);
-};
-#endif  // SG_HAVE_DNNL
 
 using Device = Eigen::ThreadPoolDevice;
 
@@ -151,9 +38,18 @@ void MatMulOne(const Device& d, bool threaded, const T* a, const T* b, T* c, int
     return;
   }
 #ifdef SG_HAVE_DNNL
-  // On OpenMP threads: as many as the intra-op pool has, or one for small products.
+  // oneDNN's sgemm picks AVX-512 code at run time and measured about 25% faster than Eigen's
+  // product here (bench/core_bench.cc), and 2-2.5x faster at 8x784x256. It runs on OpenMP
+  // threads: as many as the intra-op pool has, or one for small products. omp_set_num_threads
+  // only affects the calling thread. A product of one to four rows (a batch-1 dense layer, an
+  // RNN step) stays on Eigen's single-threaded product below: as fast or faster there
+  // (1x784x256: 18-22 us against 21-47), and it spares a small model the 67 ms that sgemm
+  // spends JIT-compiling its kernels on a process's first call (issue 15's first-run cost).
   if constexpr (std::is_same_v<T, float>) {
-    if (MatMulPrimitives::Get().Run(threaded ? d.numThreads() : 1, a, b, c, m, k, n, ta, tb)) {
+    if (m > 4 || threaded) {
+      omp_set_num_threads(threaded ? d.numThreads() : 1);
+      dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, ta ? m : k, b, tb ? k : n,
+                 0.0f, c, n);
       return;
     }
   }
