@@ -1,7 +1,8 @@
-// Conv2D (NHWC; float through oneDNN's convolution primitive where it takes the case, otherwise
-// im2col in bounded chunks, then an Eigen contraction on the intra-op pool; grouped convolutions
-// per group, or as a depthwise one when each group has one input channel) and
-// DepthwiseConv2dNative (NHWC; a direct loop split across the pool by output row).
+// Conv2D (NHWC; float through oneDNN's convolution primitive where it takes the case, grouped or
+// not; otherwise im2col in bounded chunks, then an Eigen contraction on the intra-op pool;
+// grouped convolutions per group, or as a depthwise one when each group has one input channel)
+// and DepthwiseConv2dNative (NHWC; float through oneDNN's grouped convolution, otherwise a direct
+// loop split across the pool by output row).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -232,6 +233,13 @@ class Conv2DOp final : public OpKernel {
       out->flat<T>().device(d) = out->flat<T>().constant(T(0));
       return;
     }
+    if constexpr (std::is_same_v<T, float>) {
+      // Grouped or not (depthwise too): oneDNN takes TensorFlow's filter layout for each.
+      if (dnnl_.Run(ctx, OneDnnConv::kForward, 2, ToNd(g, fc, out_c), input.data<float>(),
+                    filter.data<float>(), out->data<float>())) {
+        return;
+      }
+    }
     if (groups > 1 && fc == 1) {
       // One input channel per group: a depthwise convolution, whose filter [KH, KW, C, M] has
       // the same layout as this one [KH, KW, 1, C * M].
@@ -241,12 +249,6 @@ class Conv2DOp final : public OpKernel {
     if (groups > 1) {
       GroupedConv(ctx, g, input, filter, groups, out);
       return;
-    }
-    if constexpr (std::is_same_v<T, float>) {
-      if (dnnl_.Run(ctx, OneDnnConv::kForward, 2, ToNd(g, fc, out_c), input.data<float>(),
-                    filter.data<float>(), out->data<float>())) {
-        return;
-      }
     }
     typename TTypes<T>::ConstMatrix f(filter.data<T>(), k, out_c);
     const Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims = {
@@ -355,12 +357,20 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({g.n, g.oh, g.ow, out_c}), &out));
     if (out->NumElements() == 0) return;
+    if constexpr (std::is_same_v<T, float>) {
+      // A grouped convolution with one group per input channel, each with m outputs.
+      if (dnnl_.Run(ctx, OneDnnConv::kForward, 2, ToNd(g, 1, out_c), input.data<float>(),
+                    filter.data<float>(), out->data<float>())) {
+        return;
+      }
+    }
     DepthwiseConv<T>(ctx->eigen_cpu_device(), g, input.data<T>(), filter.data<T>(), m,
                      out->data<T>());
   }
 
  private:
   ConvAttrs attrs_;
+  OneDnnConv dnnl_;  // float only
 };
 REGISTER_KERNEL_BUILDER(
     Name("DepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<float>("T"),

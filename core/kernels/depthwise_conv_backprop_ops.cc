@@ -6,7 +6,9 @@
 //   dw[i, j, c, q]   = sum dy[n, oh, ow, c * M + q] * x[n, ih, iw, c],
 // over the output positions whose window (row oh * stride - pad_top + i, col likewise + j)
 // reaches the input pixel. As TensorFlow's CPU kernels, the dilations attr is accepted and
-// ignored (the undilated gradient). half and bfloat16 sum in float and round once.
+// ignored (the undilated gradient). float goes through oneDNN's grouped convolution gradients
+// (onednn_conv.h) where it takes the case; otherwise direct loops, in which half and bfloat16
+// sum in float and round once.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/onednn_conv.h"
 #include "core/kernels/window_util.h"
 
 namespace sg {
@@ -139,8 +142,24 @@ class DepthwiseBackpropBase : public OpKernel {
     }
   }
 
+  // `g` as a grouped convolution: one group per input channel, each with m outputs.
+  static ConvNdGeometry ToNd(const DepthwiseGeometry& g) {
+    ConvNdGeometry nd;
+    nd.n = g.n;
+    nd.c = g.c;
+    nd.filter_c = 1;
+    nd.out_c = g.c * g.m;
+    nd.in[1] = g.h, nd.in[2] = g.w;
+    nd.k[1] = g.kh, nd.k[2] = g.kw;
+    nd.s[1] = nd.s[2] = g.stride;
+    nd.out[1] = g.oh, nd.out[2] = g.ow;
+    nd.pad[1] = g.pad_top, nd.pad[2] = g.pad_left;
+    return nd;
+  }
+
   std::vector<int64_t> strides_, explicit_;
   Padding padding_ = Padding::kValid;
+  OneDnnConv dnnl_;  // float only
 };
 
 using DepthwiseTypes = TypeList<float, double, half, bfloat16>;
@@ -158,6 +177,11 @@ class DepthwiseBackpropInputOp final : public DepthwiseBackpropBase {
     OP_REQUIRES_OK(ctx, Geometry(ctx, in_shape, filter.shape(), dy.shape(), &g));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in_shape, &out));
+    if (filter.dtype() == DT_FLOAT &&
+        dnnl_.Run(ctx, OneDnnConv::kBackwardData, 2, ToNd(g), filter.data<float>(),
+                  dy.data<float>(), out->data<float>())) {
+      return;
+    }
     const bool ok = DispatchTypes(DepthwiseTypes(), filter.dtype(), [&](auto tag) {
       using T = decltype(tag);
       using A = DwAcc<T>;
@@ -207,6 +231,11 @@ class DepthwiseBackpropFilterOp final : public DepthwiseBackpropBase {
     OP_REQUIRES_OK(ctx, Geometry(ctx, input.shape(), filter_shape, dy.shape(), &g));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, filter_shape, &out));
+    if (input.dtype() == DT_FLOAT &&
+        dnnl_.Run(ctx, OneDnnConv::kBackwardWeights, 2, ToNd(g), input.data<float>(),
+                  dy.data<float>(), out->data<float>())) {
+      return;
+    }
     const bool ok = DispatchTypes(DepthwiseTypes(), input.dtype(), [&](auto tag) {
       using T = decltype(tag);
       using A = DwAcc<T>;

@@ -96,28 +96,23 @@ int64_t BlockedOffset(const dnnl_memory_desc_t& md, const int64_t* idx) {
   return off;
 }
 
-// The filter map of Operand: `user` is [window..., in, out] (hwio / dhwio) over logical dims
-// (out, in, window...); empty when `prim` is not a plain f32 blocked layout.
+// The filter map of Operand: for each element of the filter in the user's layout `user` (a plain
+// one: no inner blocks), in that layout's order, its offset in `prim`; empty when `prim` is not
+// a plain f32 blocked layout.
 std::vector<int64_t> FilterMap(const memory::desc& user, const memory::desc& prim) {
   const dnnl_memory_desc_t& md = prim.data;
   if (md.format_kind != dnnl_blocked || md.data_type != dnnl_f32 || md.extra.flags != 0) {
     return {};
   }
   const int nd = md.ndims;
-  const memory::dims dims = user.dims();  // out, in, window...
+  const memory::dims dims = user.dims();
   int64_t count = 1;
   for (int64_t v : dims) count *= v;
   std::vector<int64_t> map(count);
   int64_t idx[DNNL_MAX_NDIMS] = {0};
-  // Walk the user's order: window dims outermost, then in, then out innermost.
-  std::vector<int> order;
-  for (int d = 2; d < nd; ++d) order.push_back(d);
-  order.push_back(1);
-  order.push_back(0);
   for (int64_t u = 0; u < count; ++u) {
-    map[u] = BlockedOffset(md, idx);
-    for (int j = nd - 1; j >= 0; --j) {  // increment, innermost (out) first
-      const int d = order[j];
+    map[BlockedOffset(user.data, idx)] = BlockedOffset(md, idx);
+    for (int d = nd - 1; d >= 0; --d) {  // next logical index, last dim fastest
       if (++idx[d] < dims[d]) break;
       idx[d] = 0;
     }
@@ -155,8 +150,14 @@ bool SetOperand(int arg, const memory::desc& user, const memory::desc& prim, boo
 std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const ConvNdGeometry& g) {
   const dnnl::engine& eng = CpuEngine();
   const Tag act = nd == 2 ? Tag::nhwc : Tag::ndhwc;
-  const Tag filt = nd == 2 ? Tag::hwio : Tag::dhwio;
-  memory::dims src_dims = {g.n, g.c}, dst_dims = {g.n, g.out_c}, w_dims = {g.out_c, g.c};
+  // Grouped weights are (groups, out_c / groups, c / groups, window...); TensorFlow's filter
+  // [window..., c / groups, out_c] holds them in the order window, in, group, out: hwigo.
+  const int64_t groups = g.Groups();
+  const Tag filt = groups > 1 ? (nd == 2 ? Tag::hwigo : Tag::dhwigo)
+                              : (nd == 2 ? Tag::hwio : Tag::dhwio);
+  memory::dims src_dims = {g.n, g.c}, dst_dims = {g.n, g.out_c};
+  memory::dims w_dims = groups > 1 ? memory::dims{groups, g.out_c / groups, g.filter_c}
+                                   : memory::dims{g.out_c, g.c};
   for (int64_t v : Spatial(nd, g.in)) src_dims.push_back(v);
   for (int64_t v : Spatial(nd, g.out)) dst_dims.push_back(v);
   for (int64_t v : Spatial(nd, g.k)) w_dims.push_back(v);
@@ -300,9 +301,10 @@ OneDnnConv::~OneDnnConv() = default;
 
 bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeometry& g,
                      const float* a, const float* b, float* out) {
-  if (!EnabledByEnvironment() || (nd != 2 && nd != 3) || g.filter_c != g.c) return false;
-  if (g.n == 0 || g.c == 0 || g.out_c == 0 || g.InPositions() == 0 || g.OutPositions() == 0 ||
-      g.WindowSize() == 0) {
+  if (!EnabledByEnvironment() || (nd != 2 && nd != 3)) return false;
+  if (g.n == 0 || g.c == 0 || g.filter_c == 0 || g.out_c == 0 || g.InPositions() == 0 ||
+      g.OutPositions() == 0 || g.WindowSize() == 0 || g.c % g.filter_c != 0 ||
+      g.out_c % g.Groups() != 0) {
     return false;
   }
   // oneDNN runs on the calling thread's OpenMP team, which it sizes when it builds a primitive
@@ -310,7 +312,7 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
   // affects this thread only).
   const int threads = ctx->eigen_cpu_device().numThreads();
   omp_set_num_threads(threads);
-  std::vector<int64_t> key = {pass, nd, threads, g.n, g.c, g.out_c};
+  std::vector<int64_t> key = {pass, nd, threads, g.n, g.c, g.filter_c, g.out_c};
   for (const int64_t* v : {g.in, g.k, g.s, g.d, g.pad, g.out}) key.insert(key.end(), v, v + 3);
   std::shared_ptr<const ConvPlan> plan;
   bool found = false;

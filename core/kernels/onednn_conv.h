@@ -1,7 +1,9 @@
 // Float convolutions through oneDNN's convolution primitives: the forward pass and both gradients
-// of an ungrouped channels-last convolution with two or three spatial dims, on the layouts the
-// TensorFlow ops use (input [N, spatial..., C], filter [window..., C, out_c]). A kernel keeps one
-// OneDnnConv as a member; it builds a primitive per geometry on first use and reuses it.
+// of a channels-last convolution with two or three spatial dims, grouped or not (depthwise is
+// the grouped case with one input channel per group), on the layouts the TensorFlow ops use
+// (input [N, spatial..., C], filter [window..., C / groups, out_c], output channel
+// group * (out_c / groups) + o). A kernel keeps one OneDnnConv as a member; it builds a
+// primitive per geometry on first use and reuses it.
 //
 //   OneDnnConv dnnl_;  // member of the kernel
 //   ...
@@ -37,12 +39,12 @@ class OneDnnConv {
   OneDnnConv(const OneDnnConv&) = delete;
   OneDnnConv& operator=(const OneDnnConv&) = delete;
 
-  // Runs `pass` for geometry `g` with nd (2 or 3) spatial dims; g must have one group, and
-  // each operand the shape the pass gives it. Returns false, touching nothing, when oneDNN
-  // cannot take the case (not built in, switched off, a grouped or empty geometry, or oneDNN
-  // offers only its slow reference implementation): the caller then computes it another way.
-  // Returns true when it has written `out`, or when it failed while running, in which case
-  // ctx's status says why (RESOURCE_EXHAUSTED for a scratch buffer, INTERNAL for oneDNN).
+  // Runs `pass` for geometry `g` with nd (2 or 3) spatial dims, each operand of the shape the
+  // pass gives it. Returns false, touching nothing, when oneDNN cannot take the case (not built
+  // in, switched off, an empty geometry, or oneDNN offers only its slow reference
+  // implementation): the caller then computes it another way. Returns true when it has written
+  // `out`, or when it failed while running, in which case ctx's status says why
+  // (RESOURCE_EXHAUSTED for a scratch buffer, INTERNAL for oneDNN).
   // Threads: oneDNN's OpenMP team is sized to ctx's intra-op pool. Safe to call concurrently.
   bool Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeometry& g, const float* a,
            const float* b, float* out);

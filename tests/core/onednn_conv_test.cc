@@ -1,0 +1,227 @@
+// The float convolution kernels that run on oneDNN's primitives (core/kernels/onednn_conv.h):
+// DepthwiseConv2dNative and its gradients, grouped Conv2D, checked against plain reference loops
+// in double written here, on odd shapes, strides, dilations, each padding, multipliers and
+// batches. Without oneDNN (or with SG_ONEDNN_CONV=0) the same tests check sg's own loops.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/framework/node_def_util.h"
+#include "core/framework/op.h"
+#include "tests/core/ops_testutil.h"
+
+namespace sg {
+namespace {
+
+using test::NodeDefFor;
+using test::RunKernel;
+
+Tensor Random(std::vector<int64_t> shape, std::mt19937* rng) {
+  Tensor t(DT_FLOAT, TensorShape(shape));
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (int64_t i = 0; i < t.NumElements(); ++i) t.data<float>()[i] = u(*rng);
+  return t;
+}
+
+Tensor IntVector(std::vector<int32_t> v) {
+  Tensor t(DT_INT32, TensorShape({static_cast<int64_t>(v.size())}));
+  std::copy(v.begin(), v.end(), t.data<int32_t>());
+  return t;
+}
+
+// A 2-D convolution's geometry as the tests give it: input [n, h, w, c], filter
+// [kh, kw, c / groups, out_c] (a depthwise one: [kh, kw, c, m], the same memory as
+// [kh, kw, 1, c * m] with c groups).
+struct Case {
+  int64_t n, h, w, c, kh, kw, out_c, groups, sh, sw, dh, dw;
+  std::string padding;
+  std::vector<int64_t> pads;  // EXPLICIT: top, bottom, left, right
+
+  std::string Name() const {
+    return absl::StrCat(n, "x", h, "x", w, "x", c, " k", kh, "x", kw, " out_c ", out_c,
+                        " groups ", groups, " s", sh, "x", sw, " d", dh, "x", dw, " ", padding);
+  }
+  // Output size and leading padding of one spatial dim, as TensorFlow defines them.
+  void Window(int64_t in, int64_t k, int64_t s, int64_t d, int64_t before, int64_t after,
+              int64_t* out, int64_t* pad) const {
+    const int64_t ek = (k - 1) * d + 1;
+    if (padding == "SAME") {
+      *out = (in + s - 1) / s;
+      *pad = std::max<int64_t>((*out - 1) * s + ek - in, 0) / 2;
+    } else if (padding == "VALID") {
+      *out = (in - ek) / s + 1;
+      *pad = 0;
+    } else {
+      *out = (in + before + after - ek) / s + 1;
+      *pad = before;
+    }
+  }
+  int64_t oh, ow, pt, pl;  // set by Resolve
+  void Resolve() {
+    Window(h, kh, sh, dh, pads.empty() ? 0 : pads[0], pads.empty() ? 0 : pads[1], &oh, &pt);
+    Window(w, kw, sw, dw, pads.empty() ? 0 : pads[2], pads.empty() ? 0 : pads[3], &ow, &pl);
+  }
+  int64_t fc() const { return c / groups; }
+
+  // Calls fn(x_index, w_index, y_index) for every product of the convolution.
+  template <typename Fn>
+  void ForEachProduct(Fn fn) const {
+    const int64_t opg = out_c / groups;
+    for (int64_t b = 0; b < n; ++b)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x)
+          for (int64_t i = 0; i < kh; ++i)
+            for (int64_t j = 0; j < kw; ++j) {
+              const int64_t ih = y * sh - pt + i * dh, iw = x * sw - pl + j * dw;
+              if (ih < 0 || ih >= h || iw < 0 || iw >= w) continue;
+              for (int64_t o = 0; o < out_c; ++o)
+                for (int64_t ci = 0; ci < fc(); ++ci) {
+                  fn(((b * h + ih) * w + iw) * c + o / opg * fc() + ci,
+                     ((i * kw + j) * fc() + ci) * out_c + o, ((b * oh + y) * ow + x) * out_c + o);
+                }
+            }
+  }
+};
+
+std::vector<double> RefForward(const Case& k, const Tensor& x, const Tensor& f) {
+  std::vector<double> y(k.n * k.oh * k.ow * k.out_c, 0.0);
+  k.ForEachProduct([&](int64_t xi, int64_t wi, int64_t yi) {
+    y[yi] += static_cast<double>(x.data<float>()[xi]) * f.data<float>()[wi];
+  });
+  return y;
+}
+
+std::vector<double> RefBackpropInput(const Case& k, const Tensor& f, const Tensor& dy) {
+  std::vector<double> dx(k.n * k.h * k.w * k.c, 0.0);
+  k.ForEachProduct([&](int64_t xi, int64_t wi, int64_t yi) {
+    dx[xi] += static_cast<double>(dy.data<float>()[yi]) * f.data<float>()[wi];
+  });
+  return dx;
+}
+
+std::vector<double> RefBackpropFilter(const Case& k, const Tensor& x, const Tensor& dy) {
+  std::vector<double> dw(k.kh * k.kw * k.fc() * k.out_c, 0.0);
+  k.ForEachProduct([&](int64_t xi, int64_t wi, int64_t yi) {
+    dw[wi] += static_cast<double>(dy.data<float>()[yi]) * x.data<float>()[xi];
+  });
+  return dw;
+}
+
+void ExpectNear(const Tensor& got, const std::vector<int64_t>& shape,
+                const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(got.shape(), TensorShape(shape)) << what;
+  ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size())) << what;
+  int bad = 0;
+  for (int64_t i = 0; i < got.NumElements() && bad < 5; ++i) {
+    const double g = got.data<float>()[i];
+    if (!(std::abs(g - want[i]) <= 1e-4 + 1e-5 * std::abs(want[i]))) {
+      ADD_FAILURE() << what << ": element " << i << " is " << g << ", want " << want[i];
+      ++bad;
+    }
+  }
+}
+
+NodeDef ConvNode(const std::string& op, const Case& k) {
+  NodeDef n = NodeDefFor(op, {{"T", DT_FLOAT},
+                              {"strides", {1, k.sh, k.sw, 1}},
+                              {"dilations", {1, k.dh, k.dw, 1}},
+                              {"padding", k.padding}});
+  if (k.padding == "EXPLICIT") {
+    AddNodeAttr("explicit_paddings",
+                std::vector<int64_t>{0, 0, k.pads[0], k.pads[1], k.pads[2], k.pads[3], 0, 0}, &n);
+  }
+  return n;
+}
+
+// Depthwise geometries (out_c = c * multiplier, groups = c): odd sizes and channel counts that
+// are not multiples of oneDNN's channel blocks, stride 2, each padding, dilations, multipliers
+// 1 to 3, batches above 1.
+std::vector<Case> DepthwiseCases() {
+  std::vector<Case> cases = {
+      {1, 7, 9, 17, 3, 3, 17, 17, 1, 1, 1, 1, "SAME", {}},
+      {2, 8, 7, 5, 3, 3, 10, 5, 2, 2, 1, 1, "SAME", {}},
+      {3, 9, 11, 16, 3, 3, 16, 16, 2, 2, 1, 1, "VALID", {}},
+      {1, 6, 5, 3, 2, 3, 9, 3, 1, 1, 1, 1, "EXPLICIT", {1, 2, 0, 1}},
+      {2, 10, 9, 33, 5, 5, 33, 33, 1, 1, 1, 1, "SAME", {}},
+      {1, 9, 9, 4, 3, 3, 8, 4, 1, 1, 2, 2, "SAME", {}},
+      {1, 12, 10, 32, 3, 3, 32, 32, 2, 2, 1, 1, "SAME", {}},
+      {1, 4, 4, 7, 1, 1, 14, 7, 1, 1, 1, 1, "VALID", {}},
+      {1, 5, 6, 2, 3, 2, 6, 2, 1, 1, 1, 1, "VALID", {}},
+      {2, 15, 13, 48, 3, 3, 48, 48, 1, 1, 1, 1, "SAME", {}},
+  };
+  for (Case& k : cases) k.Resolve();
+  return cases;
+}
+
+TEST(OneDnnConv, DepthwiseForward) {
+  std::mt19937 rng(1);
+  for (const Case& k : DepthwiseCases()) {
+    Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
+    Tensor f = Random({k.kh, k.kw, k.c, k.out_c / k.c}, &rng);
+    auto out = RunKernel(ConvNode("DepthwiseConv2dNative", k), {x, f});
+    ASSERT_TRUE(out.ok()) << k.Name() << ": " << out.status();
+    ExpectNear((*out)[0], {k.n, k.oh, k.ow, k.out_c}, RefForward(k, x, f), k.Name());
+  }
+}
+
+// The same geometries as Conv2D with filter depth 1 (TensorFlow's grouped form of depthwise).
+TEST(OneDnnConv, Conv2DDepthwiseGroups) {
+  std::mt19937 rng(2);
+  for (const Case& k : DepthwiseCases()) {
+    Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
+    Tensor f = Random({k.kh, k.kw, 1, k.out_c}, &rng);
+    auto out = RunKernel(ConvNode("Conv2D", k), {x, f});
+    ASSERT_TRUE(out.ok()) << k.Name() << ": " << out.status();
+    ExpectNear((*out)[0], {k.n, k.oh, k.ow, k.out_c}, RefForward(k, x, f), k.Name());
+  }
+}
+
+TEST(OneDnnConv, Conv2DGrouped) {
+  std::vector<Case> cases = {
+      {1, 7, 6, 4, 3, 3, 6, 2, 1, 1, 1, 1, "SAME", {}},
+      {2, 9, 8, 12, 3, 3, 8, 4, 2, 2, 1, 1, "VALID", {}},
+      {1, 8, 9, 32, 3, 3, 64, 2, 1, 2, 1, 1, "EXPLICIT", {2, 1, 1, 0}},
+      {1, 10, 10, 6, 3, 3, 9, 3, 1, 1, 2, 2, "SAME", {}},
+  };
+  std::mt19937 rng(3);
+  for (Case& k : cases) {
+    k.Resolve();
+    Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
+    Tensor f = Random({k.kh, k.kw, k.fc(), k.out_c}, &rng);
+    auto out = RunKernel(ConvNode("Conv2D", k), {x, f});
+    ASSERT_TRUE(out.ok()) << k.Name() << ": " << out.status();
+    ExpectNear((*out)[0], {k.n, k.oh, k.ow, k.out_c}, RefForward(k, x, f), k.Name());
+  }
+}
+
+// The gradients: TensorFlow's depthwise gradient ops take equal strides and no dilations.
+TEST(OneDnnConv, DepthwiseBackprop) {
+  std::mt19937 rng(4);
+  for (const Case& k : DepthwiseCases()) {
+    if (k.sh != k.sw || k.dh != 1 || k.dw != 1) continue;
+    const int64_t m = k.out_c / k.c;
+    Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
+    Tensor f = Random({k.kh, k.kw, k.c, m}, &rng);
+    Tensor dy = Random({k.n, k.oh, k.ow, k.out_c}, &rng);
+    auto dx = RunKernel(ConvNode("DepthwiseConv2dNativeBackpropInput", k),
+                        {IntVector({static_cast<int32_t>(k.n), static_cast<int32_t>(k.h),
+                                    static_cast<int32_t>(k.w), static_cast<int32_t>(k.c)}),
+                         f, dy});
+    ASSERT_TRUE(dx.ok()) << k.Name() << ": " << dx.status();
+    ExpectNear((*dx)[0], {k.n, k.h, k.w, k.c}, RefBackpropInput(k, f, dy), "dx " + k.Name());
+    auto dw = RunKernel(ConvNode("DepthwiseConv2dNativeBackpropFilter", k),
+                        {x,
+                         IntVector({static_cast<int32_t>(k.kh), static_cast<int32_t>(k.kw),
+                                    static_cast<int32_t>(k.c), static_cast<int32_t>(m)}),
+                         dy});
+    ASSERT_TRUE(dw.ok()) << k.Name() << ": " << dw.status();
+    ExpectNear((*dw)[0], {k.kh, k.kw, k.c, m}, RefBackpropFilter(k, x, dy), "dw " + k.Name());
+  }
+}
+
+}  // namespace
+}  // namespace sg
