@@ -199,6 +199,7 @@ class Conv2DOp final : public OpKernel {
  public:
   explicit Conv2DOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, attrs_.Read(ctx));
+    dnnl_.set_constant_filter(OneDnnConv::ConstFilterAttr(ctx));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -339,6 +340,7 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
  public:
   explicit DepthwiseConv2dNativeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, attrs_.Read(ctx));
+    dnnl_.set_constant_filter(OneDnnConv::ConstFilterAttr(ctx));
   }
 
   void Compute(OpKernelContext* ctx) override {

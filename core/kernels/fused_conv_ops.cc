@@ -28,6 +28,7 @@ class FusedConv2DOp final : public OpKernel {
  public:
   explicit FusedConv2DOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, attrs_.Read(ctx, 2, /*allow_dilation=*/true));
+    dnnl_.set_constant_filter(OneDnnConv::ConstFilterAttr(ctx));
     const std::string where = absl::StrCat(" (node '", ctx->def().name(), "')");
     OP_REQUIRES(ctx, attrs_.channels_last,
                 errors::Unimplemented("_FusedConv2D supports only NHWC on the CPU", where));

@@ -66,11 +66,24 @@ struct ConvPlan {
   memory::desc scratch_md;  // the primitive's scratchpad (the caller's, per run)
 };
 
+// A forward filter kept in its plan's layout between runs (set_constant_filter).
+struct PackedFilter {
+  struct Free {
+    void operator()(float* p) const { std::free(p); }
+  };
+  // The plan whose layout this is: held, so that its address identifies it while cached.
+  std::shared_ptr<const ConvPlan> plan;
+  const float* user = nullptr;  // the filter it was made from
+  std::unique_ptr<float, Free> data;
+};
+
 struct OneDnnConv::Impl {
   absl::Mutex mu;
   // A few geometries per kernel at most (a node sees one shape in most graphs); oldest first.
   std::vector<std::pair<std::vector<int64_t>, std::shared_ptr<const ConvPlan>>> plans
       ABSL_GUARDED_BY(mu);
+  // The last filter packed for a forward run, with set_constant_filter(true).
+  std::shared_ptr<const PackedFilter> packed ABSL_GUARDED_BY(mu);
 };
 
 namespace {
@@ -229,10 +242,35 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
   return plan;
 }
 
-// Runs the plan with oneDNN's OpenMP team sized `threads`, except for the filter reorders: a
-// filter is small, and waking a team for it measured slower than one thread on this machine.
+// Moves an operand between the user's layout and the primitive's: `from` to `to`, towards the
+// user's layout when `to_user`. A filter moves through its map (zeroing the blocks' padding on
+// the way in), or through oneDNN's reorder on one thread: a filter is small, and waking a team
+// for it measured slower than one thread on this machine. Activations take `threads`.
+void Relayout(const Operand& op, bool to_user, const memory& from, const memory& to,
+              dnnl::stream& stream, int threads) {
+  if (!op.filter_map.empty()) {
+    const float* src = static_cast<const float*>(from.get_data_handle());
+    float* dst = static_cast<float*>(to.get_data_handle());
+    const int64_t n = static_cast<int64_t>(op.filter_map.size());
+    if (to_user) {
+      for (int64_t u = 0; u < n; ++u) dst[u] = src[op.filter_map[u]];
+    } else {
+      // Blocks may pad the filter's dims: the padding must read as zeros.
+      std::memset(dst, 0, op.prim.get_size());
+      for (int64_t u = 0; u < n; ++u) dst[op.filter_map[u]] = src[u];
+    }
+    return;
+  }
+  omp_set_num_threads(op.filter ? 1 : threads);
+  op.reorder.execute(stream, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+  stream.wait();
+  omp_set_num_threads(threads);
+}
+
+// Runs the plan with oneDNN's OpenMP team sized `threads`. `packed_b`, when not null, is operand
+// b already in the primitive's layout.
 absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, const float* a,
-                     const float* b, float* out) {
+                     const float* b, const float* packed_b, float* out) {
   const dnnl::engine& eng = CpuEngine();
   dnnl::stream stream(eng);
   std::unordered_map<int, memory> args;
@@ -241,25 +279,6 @@ absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, co
     SG_RETURN_IF_ERROR(ctx->allocate_temp(
         DT_UINT8, TensorShape({static_cast<int64_t>(md.get_size())}), &temps[i]));
     return memory(md, eng, temps[i].raw_data());
-  };
-  auto reorder = [&](const Operand& op, const memory& from, const memory& to) {
-    if (!op.filter_map.empty()) {
-      const float* src = static_cast<const float*>(from.get_data_handle());
-      float* dst = static_cast<float*>(to.get_data_handle());
-      const int64_t n = static_cast<int64_t>(op.filter_map.size());
-      if (&op == &plan.out) {
-        for (int64_t u = 0; u < n; ++u) dst[u] = src[op.filter_map[u]];
-      } else {
-        // Blocks may pad the filter's dims: the padding must read as zeros.
-        std::memset(dst, 0, op.prim.get_size());
-        for (int64_t u = 0; u < n; ++u) dst[op.filter_map[u]] = src[u];
-      }
-      return;
-    }
-    omp_set_num_threads(op.filter ? 1 : threads);
-    op.reorder.execute(stream, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
-    stream.wait();
-    omp_set_num_threads(threads);
   };
   if (plan.scratch_md.get_size() > 0) {
     auto m = temp(0, plan.scratch_md);
@@ -270,6 +289,10 @@ absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, co
   const float* in_data[2] = {a, b};
   for (int i = 0; i < 2; ++i) {
     const Operand& op = *inputs[i];
+    if (i == 1 && packed_b != nullptr) {
+      args[op.arg] = memory(op.prim, eng, const_cast<float*>(packed_b));
+      continue;
+    }
     memory user(op.user, eng, const_cast<float*>(in_data[i]));
     if (!op.reordered) {
       args[op.arg] = user;
@@ -277,7 +300,7 @@ absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, co
     }
     auto m = temp(1 + i, op.prim);
     if (!m.ok()) return m.status();
-    reorder(op, user, *m);
+    Relayout(op, /*to_user=*/false, user, *m, stream, threads);
     args[op.arg] = *m;
   }
   memory user_out(plan.out.user, eng, out);
@@ -290,8 +313,24 @@ absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, co
   args[plan.out.arg] = prim_out;
   plan.conv.execute(stream, args);
   stream.wait();
-  if (plan.out.reordered) reorder(plan.out, prim_out, user_out);
+  if (plan.out.reordered) Relayout(plan.out, /*to_user=*/true, prim_out, user_out, stream, threads);
   return absl::OkStatus();
+}
+
+// Lays `user` out as `plan` wants its filter (operand b); nullptr when out of memory.
+std::shared_ptr<const PackedFilter> PackFilter(std::shared_ptr<const ConvPlan> plan,
+                                               const float* user, int threads) {
+  const size_t bytes = plan->b.prim.get_size();
+  auto packed = std::make_shared<PackedFilter>();
+  packed->data.reset(static_cast<float*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+  if (packed->data == nullptr) return nullptr;
+  const dnnl::engine& eng = CpuEngine();
+  dnnl::stream stream(eng);
+  Relayout(plan->b, /*to_user=*/false, memory(plan->b.user, eng, const_cast<float*>(user)),
+           memory(plan->b.prim, eng, packed->data.get()), stream, threads);
+  packed->plan = std::move(plan);
+  packed->user = user;
+  return packed;
 }
 
 }  // namespace
@@ -339,7 +378,22 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
   if (plan == nullptr) return false;
   absl::Status status;
   try {
-    status = Execute(ctx, *plan, threads, a, b, out);
+    // A constant filter is laid out once per plan and address (its shape is the plan's).
+    std::shared_ptr<const PackedFilter> packed;
+    if (constant_filter_ && pass == kForward && plan->b.reordered) {
+      {
+        absl::MutexLock lock(&impl_->mu);
+        if (impl_->packed != nullptr && impl_->packed->plan == plan && impl_->packed->user == b) {
+          packed = impl_->packed;
+        }
+      }
+      if (packed == nullptr) {
+        packed = PackFilter(plan, b, threads);
+        absl::MutexLock lock(&impl_->mu);
+        if (packed != nullptr) impl_->packed = packed;
+      }
+    }
+    status = Execute(ctx, *plan, threads, a, b, packed ? packed->data.get() : nullptr, out);
   } catch (const dnnl::error& e) {
     status = errors::Internal("oneDNN convolution failed: ", e.what(), " (node '",
                               ctx->op_kernel().name(), "')");
@@ -354,6 +408,17 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
 
 namespace sg {
 
+// A forward filter kept in its plan's layout between runs (set_constant_filter).
+struct PackedFilter {
+  struct Free {
+    void operator()(float* p) const { std::free(p); }
+  };
+  // The plan whose layout this is: held, so that its address identifies it while cached.
+  std::shared_ptr<const ConvPlan> plan;
+  const float* user = nullptr;  // the filter it was made from
+  std::unique_ptr<float, Free> data;
+};
+
 struct OneDnnConv::Impl {};
 
 OneDnnConv::OneDnnConv() = default;
@@ -367,3 +432,15 @@ bool OneDnnConv::Run(OpKernelContext*, Pass, int, const ConvNdGeometry&, const f
 }  // namespace sg
 
 #endif  // SG_HAVE_DNNL
+
+namespace sg {
+
+bool OneDnnConv::ConstFilterAttr(OpKernelConstruction* ctx) {
+  bool constant = false;
+  if (!ctx->HasAttr(kConstFilterAttr) || !ctx->GetAttr(kConstFilterAttr, &constant).ok()) {
+    return false;
+  }
+  return constant;
+}
+
+}  // namespace sg

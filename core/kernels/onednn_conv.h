@@ -34,10 +34,24 @@ class OneDnnConv {
     kBackwardWeights,  // a input, b dy, out = dw, the filter's shape
   };
 
+  // The NodeDef attr the graph optimiser sets (true) on a convolution whose filter input is a
+  // Const node: the kernel may then keep the filter in oneDNN's layout between runs.
+  static constexpr const char* kConstFilterAttr = "_sg_const_filter";
+
   OneDnnConv();
   ~OneDnnConv();
   OneDnnConv(const OneDnnConv&) = delete;
   OneDnnConv& operator=(const OneDnnConv&) = delete;
+
+  // Whether the forward filter (operand b) holds the same values whenever it is at the same
+  // address, as a Const node's output does. When true, Run keeps the filter in the primitive's
+  // layout after the first forward run and reuses it while the filter's address and the
+  // geometry (the filter's shape among it) stay the same; it lays it out again when either
+  // changes. Call before the first Run (in the kernel's constructor). Costs the memory of one
+  // more copy of the filter, held until the kernel is destroyed.
+  void set_constant_filter(bool constant) { constant_filter_ = constant; }
+  // The node's kConstFilterAttr: false when absent or not a bool.
+  static bool ConstFilterAttr(OpKernelConstruction* ctx);
 
   // Runs `pass` for geometry `g` with nd (2 or 3) spatial dims, each operand of the shape the
   // pass gives it. Returns false, touching nothing, when oneDNN cannot take the case (not built
@@ -52,6 +66,7 @@ class OneDnnConv {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  bool constant_filter_ = false;
 };
 
 }  // namespace sg

@@ -1,11 +1,13 @@
 // The float convolution kernels that run on oneDNN's primitives (core/kernels/onednn_conv.h):
-// DepthwiseConv2dNative and its gradients, grouped Conv2D, checked against plain reference loops
-// in double written here, on odd shapes, strides, dilations, each padding, multipliers and
-// batches. Without oneDNN (or with SG_ONEDNN_CONV=0) the same tests check sg's own loops.
+// DepthwiseConv2dNative and its gradients, grouped Conv2D, and the filters kept in oneDNN's
+// layout between runs under the _sg_const_filter attr, checked against plain reference loops in
+// double written here, on odd shapes, strides, dilations, each padding, multipliers and batches.
+// Without oneDNN (or with SG_ONEDNN_CONV=0) the same tests check sg's own loops.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -125,6 +127,40 @@ void ExpectNear(const Tensor& got, const std::vector<int64_t>& shape,
   }
 }
 
+// One kernel run several times (as a node is, step after step), unlike test::RunKernel.
+class Kernel {
+ public:
+  explicit Kernel(NodeDef def) {
+    const OpDef* op_def;
+    EXPECT_TRUE(OpRegistry::Global()->LookUpOpDef(def.op(), &op_def).ok());
+    auto node = std::make_shared<NodeDef>(std::move(def));
+    AddDefaultsToNodeDef(*op_def, node.get());
+    absl::Status s = KernelRegistry::Global()->CreateKernel(test::TestDevice(), DEVICE_CPU,
+                                                            node, op_def, &kernel_);
+    EXPECT_TRUE(s.ok()) << s;
+  }
+
+  absl::StatusOr<Tensor> Run(const std::vector<Tensor>& inputs) {
+    if (kernel_ == nullptr) return errors::Internal("no kernel");
+    std::vector<TensorValue> values;
+    for (const Tensor& t : inputs) values.push_back(TensorValue{t});
+    OpKernelContext::Params params;
+    params.device = test::TestDevice();
+    params.op_kernel = kernel_.get();
+    params.inputs = &values;
+    params.runner = [](std::function<void()> fn) { fn(); };
+    ResourceMgr step_resources;
+    params.step_resources = &step_resources;
+    OpKernelContext ctx(&params);
+    kernel_->Compute(&ctx);
+    SG_RETURN_IF_ERROR(ctx.status());
+    return ctx.output_value(0).Get();
+  }
+
+ private:
+  std::unique_ptr<OpKernel> kernel_;
+};
+
 NodeDef ConvNode(const std::string& op, const Case& k) {
   NodeDef n = NodeDefFor(op, {{"T", DT_FLOAT},
                               {"strides", {1, k.sh, k.sw, 1}},
@@ -221,6 +257,62 @@ TEST(OneDnnConv, DepthwiseBackprop) {
     ASSERT_TRUE(dw.ok()) << k.Name() << ": " << dw.status();
     ExpectNear((*dw)[0], {k.kh, k.kw, k.c, m}, RefBackpropFilter(k, x, dy), "dw " + k.Name());
   }
+}
+
+// A kernel with _sg_const_filter keeps the filter laid out between runs: the same filter tensor
+// again, another tensor of the same shape, a filter of another shape, then the first again must
+// each give the reference's values, and the same bits as a kernel without the attr.
+void CheckConstFilter(const std::string& op, Case k, int64_t other_out_c) {
+  std::mt19937 rng(5);
+  NodeDef def = ConvNode(op, k);
+  NodeDef with_attr = def;
+  AddNodeAttr("_sg_const_filter", true, &with_attr);
+  Kernel cached(with_attr), plain(def);
+  const bool depthwise = op == "DepthwiseConv2dNative";
+  auto filter = [&](const Case& c) {
+    return Random({c.kh, c.kw, depthwise ? c.c : c.fc(), depthwise ? c.out_c / c.c : c.out_c},
+                  &rng);
+  };
+  Case other = k;
+  other.out_c = other_out_c;
+  Tensor fa = filter(k), fb = filter(k), fc = filter(other);
+  Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
+  struct Step {
+    const Tensor* f;
+    const Case* geometry;
+    std::string what;
+  };
+  const Step steps[] = {{&fa, &k, "first run"},        {&fa, &k, "same filter"},
+                        {&fb, &k, "another filter"},   {&fc, &other, "another shape"},
+                        {&fa, &k, "first filter again"}, {&fa, &k, "first filter, cached"}};
+  for (const Step& step : steps) {
+    const std::string what = op + " " + k.Name() + ": " + step.what;
+    auto got = cached.Run({x, *step.f});
+    ASSERT_TRUE(got.ok()) << what << ": " << got.status();
+    const Case& c = *step.geometry;
+    ExpectNear(*got, {c.n, c.oh, c.ow, c.out_c}, RefForward(c, x, *step.f), what);
+    auto want = plain.Run({x, *step.f});
+    ASSERT_TRUE(want.ok()) << what << ": " << want.status();
+    ASSERT_EQ(got->NumElements(), want->NumElements()) << what;
+    EXPECT_EQ(0, std::memcmp(got->data<float>(), want->data<float>(),
+                             got->NumElements() * sizeof(float)))
+        << what << ": differs from the kernel without the attr";
+  }
+}
+
+TEST(OneDnnConv, ConstFilterConv2D) {
+  Case k = {2, 9, 8, 24, 3, 3, 40, 1, 1, 1, 1, 1, "SAME", {}};
+  k.Resolve();
+  CheckConstFilter("Conv2D", k, 56);
+  Case strided = {1, 11, 12, 16, 5, 3, 32, 1, 2, 2, 1, 1, "VALID", {}};
+  strided.Resolve();
+  CheckConstFilter("Conv2D", strided, 16);
+}
+
+TEST(OneDnnConv, ConstFilterDepthwise) {
+  Case k = {1, 14, 13, 40, 3, 3, 40, 40, 2, 2, 1, 1, "SAME", {}};
+  k.Resolve();
+  CheckConstFilter("DepthwiseConv2dNative", k, 80);  // then multiplier 2
 }
 
 }  // namespace
