@@ -2,8 +2,9 @@
 // transforms produce them: _FusedConv2D (a bias or an inference batch norm, then an optional
 // activation, on the output), FusedPadConv2D (a mirror pad of the input first) and
 // FusedResizeAndPadConv2D (a bilinear resize, then the pad). The convolution is oneDNN's for
-// float where it takes the case (onednn_conv.h), conv_nd's otherwise; the pre-steps build the
-// padded input as a temporary.
+// float where it takes the case (onednn_conv.h), with _FusedConv2D's bias or batch norm and
+// activation inside the primitive; conv_nd's otherwise, the epilogue then a second pass over the
+// output. The pre-steps build the padded input as a temporary.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -94,6 +95,9 @@ class FusedConv2DOp final : public OpKernel {
     if (out->NumElements() == 0) return;
     bool done = false;
     if constexpr (std::is_same_v<T, float>) {
+      // The whole op in one primitive where oneDNN takes the epilogue, else its convolution
+      // and the epilogue below.
+      if (FusedOnOneDnn(ctx, g, input, filter, out)) return;
       done = dnnl_.Run(ctx, OneDnnConv::kForward, 2, g, input.data<float>(),
                        filter.data<float>(), out->data<float>());
       if (!ctx->status().ok()) return;
@@ -141,6 +145,42 @@ class FusedConv2DOp final : public OpKernel {
   }
 
  private:
+  // Runs the convolution with the bias or the batch norm (as y * scale + shift, scale =
+  // scale / sqrt(variance + epsilon), shift = offset - mean * scale) and the activation as
+  // oneDNN's bias and post-ops. Returns false when oneDNN does not take it; true when done or
+  // failed (ctx's status set).
+  bool FusedOnOneDnn(OpKernelContext* ctx, const ConvNdGeometry& g, const Tensor& input,
+                     const Tensor& filter, Tensor* out) {
+    OneDnnConv::Epilogue ep;
+    switch (activation_) {
+      case Activation::kNone: ep.act = OneDnnConv::Epilogue::Act::kNone; break;
+      case Activation::kRelu: ep.act = OneDnnConv::Epilogue::Act::kRelu; break;
+      case Activation::kRelu6: ep.act = OneDnnConv::Epilogue::Act::kRelu6; break;
+      case Activation::kElu: ep.act = OneDnnConv::Epilogue::Act::kElu; break;
+      case Activation::kLeakyRelu: ep.act = OneDnnConv::Epilogue::Act::kLeakyRelu; break;
+    }
+    ep.alpha = static_cast<float>(alpha_);
+    std::vector<float> scale, shift;
+    if (epilogue_ == Epilogue::kBiasAdd) {
+      ep.bias = ctx->input(2).data<float>();
+    } else {
+      const float* gamma = ctx->input(2).data<float>();
+      const float* offset = ctx->input(3).data<float>();
+      const float* mean = ctx->input(4).data<float>();
+      const float* var = ctx->input(5).data<float>();
+      scale.resize(g.out_c);
+      shift.resize(g.out_c);
+      for (int64_t c = 0; c < g.out_c; ++c) {
+        scale[c] = gamma[c] / std::sqrt(var[c] + static_cast<float>(epsilon_));
+        shift[c] = offset[c] - mean[c] * scale[c];
+      }
+      ep.scale = scale.data();
+      ep.shift = shift.data();
+    }
+    return dnnl_.Run(ctx, OneDnnConv::kForward, 2, g, input.data<float>(), filter.data<float>(),
+                     out->data<float>(), &ep);
+  }
+
   ConvNdAttrs attrs_;
   OneDnnConv dnnl_;  // float only
   Epilogue epilogue_ = Epilogue::kBiasAdd;

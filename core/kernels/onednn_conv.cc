@@ -64,6 +64,9 @@ struct ConvPlan {
   dnnl::primitive conv;
   Operand a, b, out;
   memory::desc scratch_md;  // the primitive's scratchpad (the caller's, per run)
+  // A forward pass's epilogue: the bias's layout (zero when none), and that of the per-channel
+  // scale and shift of its first two post-ops (zero when none).
+  memory::desc bias_md, channel_md;
 };
 
 // A forward filter kept in its plan's layout between runs (set_constant_filter).
@@ -160,7 +163,8 @@ bool SetOperand(int arg, const memory::desc& user, const memory::desc& prim, boo
 // TensorFlow's, it falls back to slower GEMM-based code); activations keep the caller's
 // channels-last layout (letting oneDNN choose measured slower: its reorders cost more than they
 // saved).
-std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const ConvNdGeometry& g) {
+std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const ConvNdGeometry& g,
+                                         const OneDnnConv::Epilogue* epilogue) {
   const dnnl::engine& eng = CpuEngine();
   const Tag act = nd == 2 ? Tag::nhwc : Tag::ndhwc;
   // Grouped weights are (groups, out_c / groups, c / groups, window...); TensorFlow's filter
@@ -187,15 +191,44 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
   const memory::desc any_w_md(w_dims, f32, Tag::any);
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  // The convolution's attributes: the epilogue's post-ops besides (not for the reorders).
+  dnnl::primitive_attr conv_attr = attr;
+  auto plan = std::make_shared<ConvPlan>();
+  if (epilogue != nullptr) {
+    using Act = OneDnnConv::Epilogue::Act;
+    dnnl::post_ops ops;
+    if (epilogue->scale != nullptr) {
+      memory::dims channel(nd + 2, 1);
+      channel[1] = g.out_c;
+      plan->channel_md = memory::desc(channel, f32, nd == 2 ? Tag::nchw : Tag::ncdhw);
+      ops.append_binary(dnnl::algorithm::binary_mul, plan->channel_md);
+      ops.append_binary(dnnl::algorithm::binary_add, plan->channel_md);
+    }
+    switch (epilogue->act) {
+      case Act::kNone: break;
+      case Act::kRelu: ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f); break;
+      case Act::kRelu6: ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f); break;
+      case Act::kElu: ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_elu, 1.0f, 0.0f); break;
+      case Act::kLeakyRelu:
+        ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, epilogue->alpha, 0.0f);
+        break;
+    }
+    conv_attr.set_post_ops(ops);
+    if (epilogue->bias != nullptr) plan->bias_md = memory::desc({g.out_c}, f32, Tag::a);
+  }
 
   const auto fwd_prop = pass == OneDnnConv::kForward ? dnnl::prop_kind::forward_inference
                                                      : dnnl::prop_kind::forward_training;
-  const dnnl::convolution_forward::desc fwd_desc(fwd_prop, dnnl::algorithm::convolution_direct,
-                                                 src_md, any_w_md, dst_md, strides, dilates,
-                                                 pad_l, pad_r);
-  const dnnl::convolution_forward::primitive_desc fwd_pd(fwd_desc, attr, eng);
+  const auto fwd_desc =
+      plan->bias_md.is_zero()
+          ? dnnl::convolution_forward::desc(fwd_prop, dnnl::algorithm::convolution_direct,
+                                            src_md, any_w_md, dst_md, strides, dilates, pad_l,
+                                            pad_r)
+          : dnnl::convolution_forward::desc(fwd_prop, dnnl::algorithm::convolution_direct,
+                                            src_md, any_w_md, plan->bias_md, dst_md, strides,
+                                            dilates, pad_l, pad_r);
+  const dnnl::convolution_forward::primitive_desc fwd_pd(fwd_desc, conv_attr, eng);
 
-  auto plan = std::make_shared<ConvPlan>();
   dnnl::primitive_desc_base pd = fwd_pd;
   bool ok = true;
   switch (pass) {
@@ -270,7 +303,8 @@ void Relayout(const Operand& op, bool to_user, const memory& from, const memory&
 // Runs the plan with oneDNN's OpenMP team sized `threads`. `packed_b`, when not null, is operand
 // b already in the primitive's layout.
 absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, const float* a,
-                     const float* b, const float* packed_b, float* out) {
+                     const float* b, const float* packed_b, const OneDnnConv::Epilogue* epilogue,
+                     float* out) {
   const dnnl::engine& eng = CpuEngine();
   dnnl::stream stream(eng);
   std::unordered_map<int, memory> args;
@@ -302,6 +336,15 @@ absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, co
     if (!m.ok()) return m.status();
     Relayout(op, /*to_user=*/false, user, *m, stream, threads);
     args[op.arg] = *m;
+  }
+  if (!plan.bias_md.is_zero()) {
+    args[DNNL_ARG_BIAS] = memory(plan.bias_md, eng, const_cast<float*>(epilogue->bias));
+  }
+  if (!plan.channel_md.is_zero()) {
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] =
+        memory(plan.channel_md, eng, const_cast<float*>(epilogue->scale));
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1] =
+        memory(plan.channel_md, eng, const_cast<float*>(epilogue->shift));
   }
   memory user_out(plan.out.user, eng, out);
   memory prim_out = user_out;
@@ -339,8 +382,12 @@ OneDnnConv::OneDnnConv() : impl_(std::make_unique<Impl>()) {}
 OneDnnConv::~OneDnnConv() = default;
 
 bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeometry& g,
-                     const float* a, const float* b, float* out) {
+                     const float* a, const float* b, float* out, const Epilogue* epilogue) {
   if (!EnabledByEnvironment() || (nd != 2 && nd != 3)) return false;
+  if (epilogue != nullptr &&
+      (pass != kForward || (epilogue->scale == nullptr) != (epilogue->shift == nullptr))) {
+    return false;
+  }
   if (g.n == 0 || g.c == 0 || g.filter_c == 0 || g.out_c == 0 || g.InPositions() == 0 ||
       g.OutPositions() == 0 || g.WindowSize() == 0 || g.c % g.filter_c != 0 ||
       g.out_c % g.Groups() != 0) {
@@ -353,6 +400,12 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
   omp_set_num_threads(threads);
   std::vector<int64_t> key = {pass, nd, threads, g.n, g.c, g.filter_c, g.out_c};
   for (const int64_t* v : {g.in, g.k, g.s, g.d, g.pad, g.out}) key.insert(key.end(), v, v + 3);
+  if (epilogue != nullptr) {  // what it does, not its values
+    int32_t alpha_bits;
+    std::memcpy(&alpha_bits, &epilogue->alpha, sizeof(alpha_bits));
+    key.insert(key.end(), {epilogue->bias != nullptr, epilogue->scale != nullptr,
+                           static_cast<int64_t>(epilogue->act), alpha_bits});
+  }
   std::shared_ptr<const ConvPlan> plan;
   bool found = false;
   {
@@ -367,7 +420,7 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
   }
   if (!found) {
     try {
-      plan = MakePlan(pass, nd, g);
+      plan = MakePlan(pass, nd, g, epilogue);
     } catch (const dnnl::error&) {
       plan = nullptr;  // oneDNN has no implementation: remembered as such
     }
@@ -393,7 +446,8 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
         if (packed != nullptr) impl_->packed = packed;
       }
     }
-    status = Execute(ctx, *plan, threads, a, b, packed ? packed->data.get() : nullptr, out);
+    status = Execute(ctx, *plan, threads, a, b, packed ? packed->data.get() : nullptr, epilogue,
+                     out);
   } catch (const dnnl::error& e) {
     status = errors::Internal("oneDNN convolution failed: ", e.what(), " (node '",
                               ctx->op_kernel().name(), "')");
@@ -425,7 +479,7 @@ OneDnnConv::OneDnnConv() = default;
 OneDnnConv::~OneDnnConv() = default;
 
 bool OneDnnConv::Run(OpKernelContext*, Pass, int, const ConvNdGeometry&, const float*,
-                     const float*, float*) {
+                     const float*, float*, const Epilogue*) {
   return false;
 }
 

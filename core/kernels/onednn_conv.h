@@ -34,6 +34,19 @@ class OneDnnConv {
     kBackwardWeights,  // a input, b dy, out = dw, the filter's shape
   };
 
+  // Work a forward pass does on each output channel c after the convolution, inside the
+  // primitive (no second pass over the output):
+  //   y = act((conv + bias[c]) * scale[c] + shift[c])
+  // each of bias and scale/shift left out when null. The values are read during Run only.
+  struct Epilogue {
+    enum class Act { kNone, kRelu, kRelu6, kElu, kLeakyRelu };
+    const float* bias = nullptr;   // out_c values, or null
+    const float* scale = nullptr;  // out_c values each, both or neither
+    const float* shift = nullptr;
+    Act act = Act::kNone;
+    float alpha = 0;  // kLeakyRelu's slope: y = x > 0 ? x : alpha * x
+  };
+
   // The NodeDef attr the graph optimiser sets (true) on a convolution whose filter input is a
   // Const node: the kernel may then keep the filter in oneDNN's layout between runs.
   static constexpr const char* kConstFilterAttr = "_sg_const_filter";
@@ -54,14 +67,15 @@ class OneDnnConv {
   static bool ConstFilterAttr(OpKernelConstruction* ctx);
 
   // Runs `pass` for geometry `g` with nd (2 or 3) spatial dims, each operand of the shape the
-  // pass gives it. Returns false, touching nothing, when oneDNN cannot take the case (not built
-  // in, switched off, an empty geometry, or oneDNN offers only its slow reference
-  // implementation): the caller then computes it another way. Returns true when it has written
+  // pass gives it; `epilogue` (forward only; may be null) is fused into the primitive. Returns
+  // false, touching nothing, when oneDNN cannot take the case (not built in, switched off, an
+  // empty geometry, an epilogue on another pass or with only one of scale and shift, or oneDNN
+  // offers only its slow reference implementation): the caller then computes it another way. Returns true when it has written
   // `out`, or when it failed while running, in which case ctx's status says why
   // (RESOURCE_EXHAUSTED for a scratch buffer, INTERNAL for oneDNN).
   // Threads: oneDNN's OpenMP team is sized to ctx's intra-op pool. Safe to call concurrently.
   bool Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeometry& g, const float* a,
-           const float* b, float* out);
+           const float* b, float* out, const Epilogue* epilogue = nullptr);
 
  private:
   struct Impl;

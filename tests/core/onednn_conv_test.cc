@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "core/framework/node_def_util.h"
 #include "core/framework/op.h"
 #include "tests/core/ops_testutil.h"
@@ -256,6 +257,70 @@ TEST(OneDnnConv, DepthwiseBackprop) {
                          dy});
     ASSERT_TRUE(dw.ok()) << k.Name() << ": " << dw.status();
     ExpectNear((*dw)[0], {k.kh, k.kw, k.c, m}, RefBackpropFilter(k, x, dy), "dw " + k.Name());
+  }
+}
+
+// _FusedConv2D with each epilogue (fused into oneDNN's primitive), with and without
+// _sg_const_filter, on channel counts off oneDNN's blocks.
+TEST(OneDnnConv, FusedConv2DEpilogues) {
+  const std::vector<std::vector<std::string>> fused_ops = {
+      {"BiasAdd"}, {"BiasAdd", "Relu"}, {"BiasAdd", "Relu6"}, {"BiasAdd", "Elu"},
+      {"BiasAdd", "LeakyRelu"}, {"FusedBatchNorm"}, {"FusedBatchNorm", "Relu"},
+      {"FusedBatchNorm", "Relu6"}, {"FusedBatchNorm", "Elu"}, {"FusedBatchNorm", "LeakyRelu"}};
+  std::vector<Case> cases = {
+      {2, 9, 8, 24, 3, 3, 40, 1, 1, 1, 1, 1, "SAME", {}},
+      {1, 11, 10, 5, 3, 3, 19, 1, 2, 2, 1, 1, "VALID", {}},
+      {1, 7, 7, 32, 1, 1, 48, 1, 1, 1, 1, 1, "VALID", {}},
+      {1, 8, 9, 8, 3, 2, 16, 1, 1, 1, 2, 1, "EXPLICIT", {1, 2, 0, 1}},
+  };
+  std::mt19937 rng(6);
+  const float epsilon = 0.001f, alpha = 0.3f;
+  for (Case& k : cases) {
+    k.Resolve();
+    for (const auto& ops : fused_ops) {
+      for (bool constant : {false, true}) {
+        const bool bn = ops[0] == "FusedBatchNorm";
+        NodeDef def = ConvNode("_FusedConv2D", k);
+        AddNodeAttr("fused_ops", ops, &def);
+        AddNodeAttr("num_args", bn ? 4 : 1, &def);
+        AddNodeAttr("TArgs", std::vector<DataType>(bn ? 4 : 1, DT_FLOAT), &def);
+        AddNodeAttr("epsilon", epsilon, &def);
+        AddNodeAttr("leakyrelu_alpha", alpha, &def);
+        if (constant) AddNodeAttr("_sg_const_filter", true, &def);
+        Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
+        Tensor f = Random({k.kh, k.kw, k.c, k.out_c}, &rng);
+        std::vector<Tensor> inputs = {x, f};
+        for (int i = 0; i < (bn ? 4 : 1); ++i) {
+          inputs.push_back(Random({k.out_c}, &rng));
+          if (i == 3) {  // the variance: positive
+            for (int64_t c = 0; c < k.out_c; ++c) {
+              inputs.back().data<float>()[c] = 0.25f + std::abs(inputs.back().data<float>()[c]);
+            }
+          }
+        }
+        std::vector<double> want = RefForward(k, x, f);
+        for (size_t i = 0; i < want.size(); ++i) {
+          const int64_t c = static_cast<int64_t>(i) % k.out_c;
+          auto arg = [&](int a) { return static_cast<double>(inputs[2 + a].data<float>()[c]); };
+          double v = bn ? (want[i] - arg(2)) * arg(0) / std::sqrt(arg(3) + epsilon) + arg(1)
+                        : want[i] + arg(0);
+          const std::string act = ops.size() > 1 ? ops[1] : "";
+          if (act == "Relu") v = std::max(v, 0.0);
+          if (act == "Relu6") v = std::min(std::max(v, 0.0), 6.0);
+          if (act == "Elu") v = v < 0 ? std::expm1(v) : v;
+          if (act == "LeakyRelu") v = v > 0 ? v : v * alpha;
+          want[i] = v;
+        }
+        const std::string what = absl::StrCat(k.Name(), " ", absl::StrJoin(ops, ","),
+                                              constant ? " const filter" : "");
+        Kernel kernel(def);
+        for (int run = 0; run < 2; ++run) {  // the second with the filter kept, if constant
+          auto got = kernel.Run(inputs);
+          ASSERT_TRUE(got.ok()) << what << ": " << got.status();
+          ExpectNear(*got, {k.n, k.oh, k.ow, k.out_c}, want, what);
+        }
+      }
+    }
   }
 }
 
