@@ -1,9 +1,12 @@
 // MaxPool and AvgPool over NHWC windows. AvgPool divides by the number of input elements inside
-// each window (padding excluded), as TensorFlow does. Work is split by output row on the pool.
+// each window (padding excluded), as TensorFlow does. float goes through oneDNN's pooling
+// primitive where it takes the case (onednn_pool.h); otherwise work is split by output row on
+// the pool.
 #include <limits>
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/onednn_pool.h"
 #include "core/kernels/window_util.h"
 
 namespace sg {
@@ -70,6 +73,18 @@ class PoolBase : public OpKernel {
     return absl::OkStatus();
   }
 
+  // Pools float through oneDNN; false when it does not take the case (see OneDnnPool::Run).
+  template <typename T>
+  bool RunOneDnn(OpKernelContext* ctx, OneDnnPool::Kind kind, const PoolGeometry& g,
+                 const Tensor& input, Tensor* out) {
+    if constexpr (std::is_same_v<T, float>) {
+      const OneDnnPool::Geometry dg = {g.n,  g.h,  g.w,  g.c,  g.kh,      g.kw,
+                                       g.sh, g.sw, g.oh, g.ow, g.pad_top, g.pad_left};
+      return dnnl_.Run(ctx, kind, dg, input.data<float>(), out->data<float>());
+    }
+    return false;
+  }
+
   // Runs body(n, oh, ow, h0, h1, w0, w1) for each output position, with the window clipped to
   // the input: rows [h0, h1), cols [w0, w1).
   template <typename Body>
@@ -93,6 +108,7 @@ class PoolBase : public OpKernel {
  private:
   std::vector<int64_t> ksize_, strides_, explicit_;
   Padding padding_ = Padding::kValid;
+  OneDnnPool dnnl_;  // float only
 };
 
 template <typename T>
@@ -107,6 +123,7 @@ class MaxPoolOp final : public PoolBase {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({g.n, g.oh, g.ow, g.c}), &out));
     if (out->NumElements() == 0) return;
+    if (RunOneDnn<T>(ctx, OneDnnPool::kMax, g, input, out)) return;
     const T* in = input.data<T>();
     T* o = out->data<T>();
     ForEachWindow(ctx, g, [&](int64_t n, int64_t oh, int64_t ow, int64_t h0, int64_t h1,
@@ -140,6 +157,7 @@ class AvgPoolOp final : public PoolBase {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({g.n, g.oh, g.ow, g.c}), &out));
     if (out->NumElements() == 0) return;
+    if (RunOneDnn<T>(ctx, OneDnnPool::kAvg, g, input, out)) return;
     using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
     const T* in = input.data<T>();
     T* o = out->data<T>();

@@ -1,0 +1,158 @@
+#include "core/kernels/onednn_pool.h"
+
+#ifdef SG_HAVE_DNNL
+
+#include <omp.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+#include "dnnl.hpp"
+
+namespace sg {
+namespace {
+
+using dnnl::memory;
+
+const dnnl::engine& CpuEngine() {
+  static const dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+bool EnabledByEnvironment() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("SG_ONEDNN_CONV");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return enabled;
+}
+
+struct PoolPlan {
+  dnnl::primitive pool;
+  memory::desc src_md, dst_md, scratch_md;
+};
+
+constexpr size_t kMaxPlans = 8;
+
+// nullptr when oneDNN offers only its reference implementation; throws dnnl::error when it
+// rejects the descriptors.
+std::shared_ptr<const PoolPlan> MakePlan(OneDnnPool::Kind kind, const OneDnnPool::Geometry& g) {
+  const auto f32 = memory::data_type::f32;
+  auto plan = std::make_shared<PoolPlan>();
+  plan->src_md = memory::desc({g.n, g.c, g.h, g.w}, f32, memory::format_tag::nhwc);
+  plan->dst_md = memory::desc({g.n, g.c, g.oh, g.ow}, f32, memory::format_tag::nhwc);
+  // The padding after the input that makes the output size come out exactly (negative when the
+  // last window stops short of the input's end).
+  const memory::dims pad_l = {g.pad_top, g.pad_left};
+  const memory::dims pad_r = {(g.oh - 1) * g.sh + g.kh - g.h - g.pad_top,
+                              (g.ow - 1) * g.sw + g.kw - g.w - g.pad_left};
+  const dnnl::pooling_forward::desc desc(
+      dnnl::prop_kind::forward_inference,
+      kind == OneDnnPool::kMax ? dnnl::algorithm::pooling_max
+                               : dnnl::algorithm::pooling_avg_exclude_padding,
+      plan->src_md, plan->dst_md, {g.sh, g.sw}, {g.kh, g.kw}, pad_l, pad_r);
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  const dnnl::pooling_forward::primitive_desc pd(desc, attr, CpuEngine());
+  if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
+  plan->pool = dnnl::pooling_forward(pd);
+  plan->scratch_md = pd.scratchpad_desc();
+  return plan;
+}
+
+}  // namespace
+
+struct OneDnnPool::Impl {
+  absl::Mutex mu;
+  std::vector<std::pair<std::vector<int64_t>, std::shared_ptr<const PoolPlan>>> plans
+      ABSL_GUARDED_BY(mu);
+};
+
+OneDnnPool::OneDnnPool() : impl_(std::make_unique<Impl>()) {}
+OneDnnPool::~OneDnnPool() = default;
+
+bool OneDnnPool::Run(OpKernelContext* ctx, Kind kind, const Geometry& g, const float* in,
+                     float* out) {
+  if (!EnabledByEnvironment() || g.n * g.h * g.w * g.c == 0 || g.oh * g.ow == 0) return false;
+  // Every window must reach the input: TensorFlow's empty windows (explicit padding of a
+  // window's size or more) are left to sg's loop.
+  const int64_t pad_bottom = (g.oh - 1) * g.sh + g.kh - g.h - g.pad_top;
+  const int64_t pad_right = (g.ow - 1) * g.sw + g.kw - g.w - g.pad_left;
+  if (g.pad_top >= g.kh || g.pad_left >= g.kw || pad_bottom >= g.kh || pad_right >= g.kw) {
+    return false;
+  }
+  const int threads = ctx->eigen_cpu_device().numThreads();
+  omp_set_num_threads(threads);
+  const std::vector<int64_t> key = {kind, threads, g.n, g.h, g.w, g.c, g.kh, g.kw,
+                                    g.sh, g.sw, g.oh, g.ow, g.pad_top, g.pad_left};
+  std::shared_ptr<const PoolPlan> plan;
+  bool found = false;
+  {
+    absl::MutexLock lock(&impl_->mu);
+    for (const auto& [k, p] : impl_->plans) {
+      if (k == key) {
+        plan = p;
+        found = true;
+        break;
+      }
+    }
+  }
+  if (!found) {
+    try {
+      plan = MakePlan(kind, g);
+    } catch (const dnnl::error&) {
+      plan = nullptr;  // remembered as such
+    }
+    absl::MutexLock lock(&impl_->mu);
+    if (impl_->plans.size() >= kMaxPlans) impl_->plans.erase(impl_->plans.begin());
+    impl_->plans.emplace_back(key, plan);
+  }
+  if (plan == nullptr) return false;
+  absl::Status status;
+  try {
+    const dnnl::engine& eng = CpuEngine();
+    dnnl::stream stream(eng);
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, memory(plan->src_md, eng, const_cast<float*>(in))},
+        {DNNL_ARG_DST, memory(plan->dst_md, eng, out)}};
+    Tensor scratch;
+    if (plan->scratch_md.get_size() > 0) {
+      status = ctx->allocate_temp(
+          DT_UINT8, TensorShape({static_cast<int64_t>(plan->scratch_md.get_size())}), &scratch);
+      if (status.ok()) {
+        args[DNNL_ARG_SCRATCHPAD] = memory(plan->scratch_md, eng, scratch.raw_data());
+      }
+    }
+    if (status.ok()) {
+      plan->pool.execute(stream, args);
+      stream.wait();
+    }
+  } catch (const dnnl::error& e) {
+    status = errors::Internal("oneDNN pooling failed: ", e.what(), " (node '",
+                              ctx->op_kernel().name(), "')");
+  }
+  if (!status.ok()) ctx->CtxFailure(status);
+  return true;
+}
+
+}  // namespace sg
+
+#else  // !SG_HAVE_DNNL
+
+namespace sg {
+
+struct OneDnnPool::Impl {};
+
+OneDnnPool::OneDnnPool() = default;
+OneDnnPool::~OneDnnPool() = default;
+
+bool OneDnnPool::Run(OpKernelContext*, Kind, const Geometry&, const float*, float*) {
+  return false;
+}
+
+}  // namespace sg
+
+#endif  // SG_HAVE_DNNL
