@@ -17,6 +17,11 @@ CONV_CASES = [
     ("grouped", [1, 5, 5, 4], [3, 3, 2, 6], [1, 1, 1, 1], "SAME", [1, 1, 1, 1], []),
     ("grouped_depthwise", [2, 5, 4, 3], [3, 3, 1, 6], [1, 2, 1, 1], "SAME", [1, 1, 1, 1], []),
     ("empty_batch", [0, 4, 4, 2], [3, 3, 2, 2], [1, 1, 1, 1], "SAME", [1, 1, 1, 1], []),
+    # Channel counts off oneDNN's blocks of 8 and 16 (float only).
+    ("wide_stride2", [2, 9, 7, 17], [3, 3, 17, 24], [1, 2, 2, 1], "SAME", [1, 1, 1, 1], []),
+    ("wide_valid", [1, 10, 9, 32], [3, 3, 32, 40], [1, 1, 1, 1], "VALID", [1, 1, 1, 1], []),
+    ("wide_explicit", [1, 8, 9, 20], [2, 3, 20, 19], [1, 1, 1, 1], "EXPLICIT", [1, 1, 1, 1],
+     [0, 0, 2, 1, 0, 2, 0, 0]),
 ]
 
 
@@ -46,6 +51,15 @@ def nn_conv(g):
                        input=g.rand(dt, x, lo=-2, hi=2), filter=g.rand(dt, f, lo=-2, hi=2),
                        strides=st, padding=pad, dilations=dil, explicit_paddings=ex, name="op"),
                    rtol=tol, atol=tol)
+    # Multiplier 1, as MobileNet's, on many channels.
+    for sname, x, f, st, pad, dil, ex in CONV_CASES:
+        if sname.startswith("wide"):
+            f = f[:3] + [1]
+            g.case(f"DepthwiseConv2dNative.float.{sname}_m1",
+                   lambda: raw.DepthwiseConv2dNative(
+                       input=g.rand("float32", x, lo=-2, hi=2),
+                       filter=g.rand("float32", f, lo=-2, hi=2), strides=st, padding=pad,
+                       dilations=dil, explicit_paddings=ex, name="op"))
 
 
 POOL_CASES = [
@@ -55,6 +69,8 @@ POOL_CASES = [
     ("overlap", [1, 4, 6, 1], [1, 3, 2, 1], [1, 1, 1, 1], "SAME"),
     ("global", [1, 3, 3, 2], [1, 3, 3, 1], [1, 1, 1, 1], "VALID"),
     ("empty_batch", [0, 4, 4, 1], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    ("wide", [2, 9, 11, 19], [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
+    ("wide_valid", [1, 8, 9, 40], [1, 2, 3, 1], [1, 2, 3, 1], "VALID"),
 ]
 
 
@@ -472,7 +488,8 @@ def nn_fused_conv(g):
             for sname, x, f, st, pad, dil, ex in CONV_CASES:
                 if sname.startswith("grouped") or (
                         sname not in ("same", "stride2_valid") and
-                        (dt != "float32" or ops not in (["BiasAdd"], ["FusedBatchNorm"]))):
+                        (dt != "float32" or (ops not in (["BiasAdd"], ["FusedBatchNorm"]) and
+                                             not sname.startswith("wide")))):
                     continue
 
                 def build():
