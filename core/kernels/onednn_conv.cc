@@ -4,6 +4,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -114,7 +115,9 @@ int64_t BlockedOffset(const dnnl_memory_desc_t& md, const int64_t* idx) {
 
 // The filter map of Operand: for each element of the filter in the user's layout `user` (a plain
 // one: no inner blocks), in that layout's order, its offset in `prim`; empty when `prim` is not
-// a plain f32 blocked layout.
+// a plain f32 blocked layout. A blocked offset is a sum of one term per logical dim (each block
+// splits one dim), so each dim's terms are tabulated once and the walk only adds them up: the
+// maps of a large model's filters are built in its first run.
 std::vector<int64_t> FilterMap(const memory::desc& user, const memory::desc& prim) {
   const dnnl_memory_desc_t& md = prim.data;
   if (md.format_kind != dnnl_blocked || md.data_type != dnnl_f32 || md.extra.flags != 0) {
@@ -122,13 +125,30 @@ std::vector<int64_t> FilterMap(const memory::desc& user, const memory::desc& pri
   }
   const int nd = md.ndims;
   const memory::dims dims = user.dims();
+  std::vector<std::vector<int64_t>> terms(nd);
+  int64_t idx[DNNL_MAX_NDIMS] = {0};
+  for (int d = 0; d < nd; ++d) {
+    for (int64_t i = 0; i < dims[d]; ++i) {
+      idx[d] = i;
+      terms[d].push_back(BlockedOffset(md, idx) - md.offset0);
+    }
+    idx[d] = 0;
+  }
+  // The user's dims from its outermost (largest stride) to innermost.
+  const dnnl_dims_t& user_strides = user.data.format_desc.blocking.strides;
+  int order[DNNL_MAX_NDIMS];
+  for (int d = 0; d < nd; ++d) order[d] = d;
+  std::stable_sort(order, order + nd,
+                   [&](int x, int y) { return user_strides[x] > user_strides[y]; });
   int64_t count = 1;
   for (int64_t v : dims) count *= v;
   std::vector<int64_t> map(count);
-  int64_t idx[DNNL_MAX_NDIMS] = {0};
   for (int64_t u = 0; u < count; ++u) {
-    map[BlockedOffset(user.data, idx)] = BlockedOffset(md, idx);
-    for (int d = nd - 1; d >= 0; --d) {  // next logical index, last dim fastest
+    int64_t off = md.offset0;
+    for (int d = 0; d < nd; ++d) off += terms[d][idx[d]];
+    map[u] = off;
+    for (int j = nd - 1; j >= 0; --j) {  // the next element in the user's order
+      const int d = order[j];
       if (++idx[d] < dims[d]) break;
       idx[d] = 0;
     }
