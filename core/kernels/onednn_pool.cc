@@ -39,7 +39,7 @@ constexpr size_t kMaxPlans = 8;
 
 // nullptr when oneDNN offers only its reference implementation; throws dnnl::error when it
 // rejects the descriptors.
-std::shared_ptr<const PoolPlan> MakePlan(OneDnnPool::Kind kind, const OneDnnPool::Geometry& g) {
+std::shared_ptr<const PoolPlan> MakePlan(const OneDnnPool::Geometry& g) {
   const auto f32 = memory::data_type::f32;
   auto plan = std::make_shared<PoolPlan>();
   plan->src_md = memory::desc({g.n, g.c, g.h, g.w}, f32, memory::format_tag::nhwc);
@@ -50,9 +50,7 @@ std::shared_ptr<const PoolPlan> MakePlan(OneDnnPool::Kind kind, const OneDnnPool
   const memory::dims pad_r = {(g.oh - 1) * g.sh + g.kh - g.h - g.pad_top,
                               (g.ow - 1) * g.sw + g.kw - g.w - g.pad_left};
   const dnnl::pooling_forward::desc desc(
-      dnnl::prop_kind::forward_inference,
-      kind == OneDnnPool::kMax ? dnnl::algorithm::pooling_max
-                               : dnnl::algorithm::pooling_avg_exclude_padding,
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_avg_exclude_padding,
       plan->src_md, plan->dst_md, {g.sh, g.sw}, {g.kh, g.kw}, pad_l, pad_r);
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -74,8 +72,7 @@ struct OneDnnPool::Impl {
 OneDnnPool::OneDnnPool() : impl_(std::make_unique<Impl>()) {}
 OneDnnPool::~OneDnnPool() = default;
 
-bool OneDnnPool::Run(OpKernelContext* ctx, Kind kind, const Geometry& g, const float* in,
-                     float* out) {
+bool OneDnnPool::Run(OpKernelContext* ctx, const Geometry& g, const float* in, float* out) {
   if (!EnabledByEnvironment() || g.n * g.h * g.w * g.c == 0 || g.oh * g.ow == 0) return false;
   // Every window must reach the input: TensorFlow's empty windows (explicit padding of a
   // window's size or more) are left to sg's loop.
@@ -86,8 +83,8 @@ bool OneDnnPool::Run(OpKernelContext* ctx, Kind kind, const Geometry& g, const f
   }
   const int threads = ctx->eigen_cpu_device().numThreads();
   omp_set_num_threads(threads);
-  const std::vector<int64_t> key = {kind, threads, g.n, g.h, g.w, g.c, g.kh, g.kw,
-                                    g.sh, g.sw, g.oh, g.ow, g.pad_top, g.pad_left};
+  const std::vector<int64_t> key = {threads, g.n,  g.h,  g.w,  g.c,       g.kh,
+                                    g.kw,    g.sh, g.sw, g.oh, g.ow, g.pad_top, g.pad_left};
   std::shared_ptr<const PoolPlan> plan;
   bool found = false;
   {
@@ -102,7 +99,7 @@ bool OneDnnPool::Run(OpKernelContext* ctx, Kind kind, const Geometry& g, const f
   }
   if (!found) {
     try {
-      plan = MakePlan(kind, g);
+      plan = MakePlan(g);
     } catch (const dnnl::error&) {
       plan = nullptr;  // remembered as such
     }
@@ -149,7 +146,7 @@ struct OneDnnPool::Impl {};
 OneDnnPool::OneDnnPool() = default;
 OneDnnPool::~OneDnnPool() = default;
 
-bool OneDnnPool::Run(OpKernelContext*, Kind, const Geometry&, const float*, float*) {
+bool OneDnnPool::Run(OpKernelContext*, const Geometry&, const float*, float*) {
   return false;
 }
 

@@ -1,6 +1,6 @@
 // MaxPool and AvgPool over NHWC windows. AvgPool divides by the number of input elements inside
-// each window (padding excluded), as TensorFlow does. float goes through oneDNN's pooling
-// primitive where it takes the case (onednn_pool.h); otherwise work is split by output row on
+// each window (padding excluded), as TensorFlow does; for float it runs on oneDNN's pooling
+// primitive where that takes the case (onednn_pool.h). Otherwise work is split by output row on
 // the pool.
 #include <limits>
 
@@ -73,14 +73,15 @@ class PoolBase : public OpKernel {
     return absl::OkStatus();
   }
 
-  // Pools float through oneDNN; false when it does not take the case (see OneDnnPool::Run).
+  // Average-pools float through oneDNN; false when it does not take the case (see
+  // OneDnnPool::Run).
   template <typename T>
-  bool RunOneDnn(OpKernelContext* ctx, OneDnnPool::Kind kind, const PoolGeometry& g,
-                 const Tensor& input, Tensor* out) {
+  bool AvgPoolOnOneDnn(OpKernelContext* ctx, const PoolGeometry& g, const Tensor& input,
+                       Tensor* out) {
     if constexpr (std::is_same_v<T, float>) {
       const OneDnnPool::Geometry dg = {g.n,  g.h,  g.w,  g.c,  g.kh,      g.kw,
                                        g.sh, g.sw, g.oh, g.ow, g.pad_top, g.pad_left};
-      return dnnl_.Run(ctx, kind, dg, input.data<float>(), out->data<float>());
+      return dnnl_.Run(ctx, dg, input.data<float>(), out->data<float>());
     }
     return false;
   }
@@ -108,7 +109,7 @@ class PoolBase : public OpKernel {
  private:
   std::vector<int64_t> ksize_, strides_, explicit_;
   Padding padding_ = Padding::kValid;
-  OneDnnPool dnnl_;  // float only
+  OneDnnPool dnnl_;  // AvgPool, float only
 };
 
 template <typename T>
@@ -123,7 +124,6 @@ class MaxPoolOp final : public PoolBase {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({g.n, g.oh, g.ow, g.c}), &out));
     if (out->NumElements() == 0) return;
-    if (RunOneDnn<T>(ctx, OneDnnPool::kMax, g, input, out)) return;
     const T* in = input.data<T>();
     T* o = out->data<T>();
     ForEachWindow(ctx, g, [&](int64_t n, int64_t oh, int64_t ow, int64_t h0, int64_t h1,
@@ -157,22 +157,31 @@ class AvgPoolOp final : public PoolBase {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({g.n, g.oh, g.ow, g.c}), &out));
     if (out->NumElements() == 0) return;
-    if (RunOneDnn<T>(ctx, OneDnnPool::kAvg, g, input, out)) return;
+    if (AvgPoolOnOneDnn<T>(ctx, g, input, out)) return;
     using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
     const T* in = input.data<T>();
     T* o = out->data<T>();
     ForEachWindow(ctx, g, [&](int64_t n, int64_t oh, int64_t ow, int64_t h0, int64_t h1,
                               int64_t w0, int64_t w1) {
-      thread_local std::vector<A> acc;
-      acc.assign(g.c, A(0));
+      const A count = static_cast<A>(std::max<int64_t>(0, h1 - h0) * std::max<int64_t>(0, w1 - w0));
+      T* dst = o + ((n * g.oh + oh) * g.ow + ow) * g.c;
+      // Sums in the output row itself when it has the accumulator's type (float, double): no
+      // buffer to set up per window, and plain loops that vectorize.
+      A* acc;
+      thread_local std::vector<A> buffer;
+      if constexpr (std::is_same_v<T, A>) {
+        acc = dst;
+      } else {
+        buffer.resize(g.c);
+        acc = buffer.data();
+      }
+      std::fill(acc, acc + g.c, A(0));
       for (int64_t ih = h0; ih < h1; ++ih) {
         for (int64_t iw = w0; iw < w1; ++iw) {
           const T* x = in + ((n * g.h + ih) * g.w + iw) * g.c;
           for (int64_t c = 0; c < g.c; ++c) acc[c] += static_cast<A>(x[c]);
         }
       }
-      const A count = static_cast<A>(std::max<int64_t>(0, h1 - h0) * std::max<int64_t>(0, w1 - w0));
-      T* dst = o + ((n * g.oh + oh) * g.ow + ow) * g.c;
       for (int64_t c = 0; c < g.c; ++c) dst[c] = static_cast<T>(acc[c] / count);
     });
   }
