@@ -482,17 +482,6 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
 
 namespace sg {
 
-// A forward filter kept in its plan's layout between runs (set_constant_filter).
-struct PackedFilter {
-  struct Free {
-    void operator()(float* p) const { std::free(p); }
-  };
-  // The plan whose layout this is: held, so that its address identifies it while cached.
-  std::shared_ptr<const ConvPlan> plan;
-  const float* user = nullptr;  // the filter it was made from
-  std::unique_ptr<float, Free> data;
-};
-
 struct OneDnnConv::Impl {};
 
 OneDnnConv::OneDnnConv() = default;

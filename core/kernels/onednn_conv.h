@@ -70,9 +70,9 @@ class OneDnnConv {
   // pass gives it; `epilogue` (forward only; may be null) is fused into the primitive. Returns
   // false, touching nothing, when oneDNN cannot take the case (not built in, switched off, an
   // empty geometry, an epilogue on another pass or with only one of scale and shift, or oneDNN
-  // offers only its slow reference implementation): the caller then computes it another way. Returns true when it has written
-  // `out`, or when it failed while running, in which case ctx's status says why
-  // (RESOURCE_EXHAUSTED for a scratch buffer, INTERNAL for oneDNN).
+  // offers only its slow reference implementation): the caller then computes it another way.
+  // Returns true when it has written `out`, or when it failed while running, in which case
+  // ctx's status says why (RESOURCE_EXHAUSTED for a scratch buffer, INTERNAL for oneDNN).
   // Threads: oneDNN's OpenMP team is sized to ctx's intra-op pool. Safe to call concurrently.
   bool Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeometry& g, const float* a,
            const float* b, float* out, const Epilogue* epilogue = nullptr);

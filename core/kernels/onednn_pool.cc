@@ -6,7 +6,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
@@ -83,8 +85,8 @@ bool OneDnnPool::Run(OpKernelContext* ctx, const Geometry& g, const float* in, f
   }
   const int threads = ctx->eigen_cpu_device().numThreads();
   omp_set_num_threads(threads);
-  const std::vector<int64_t> key = {threads, g.n,  g.h,  g.w,  g.c,       g.kh,
-                                    g.kw,    g.sh, g.sw, g.oh, g.ow, g.pad_top, g.pad_left};
+  const std::vector<int64_t> key = {threads, g.n,  g.h,  g.w,  g.c,  g.kh,      g.kw,
+                                    g.sh,    g.sw, g.oh, g.ow, g.pad_top, g.pad_left};
   std::shared_ptr<const PoolPlan> plan;
   bool found = false;
   {

@@ -35,11 +35,12 @@ class OneDnnPool {
   OneDnnPool(const OneDnnPool&) = delete;
   OneDnnPool& operator=(const OneDnnPool&) = delete;
 
-  // Average-pools `in` into `out` (both dense float, the shapes of g). Returns false, touching nothing,
-  // when oneDNN cannot take the case (not built in, switched off, an empty geometry, a window
-  // that can lie wholly in the padding, or only a reference implementation); true when it has
-  // written `out`, or when it failed while running (ctx's status says why). oneDNN's OpenMP team
-  // is sized to ctx's intra-op pool. Safe to call concurrently.
+  // Average-pools `in` into `out` (both dense float, the shapes of g). Returns false, touching
+  // nothing, when oneDNN cannot take the case (not built in, switched off, an empty geometry, a
+  // window that can lie wholly in the padding, or only a reference implementation); true when
+  // it has written `out`, or when it failed while running (ctx's status says why: INTERNAL for
+  // oneDNN, RESOURCE_EXHAUSTED for its scratch buffer). oneDNN's OpenMP team is sized to ctx's
+  // intra-op pool. Safe to call concurrently.
   bool Run(OpKernelContext* ctx, const Geometry& g, const float* in, float* out);
 
  private:
