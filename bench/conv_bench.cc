@@ -92,6 +92,7 @@ const DwShape kDw[] = {
     {1, 14, 14, 576, 3, 1, 1},   // 2: a late block
     {1, 56, 56, 32, 3, 1, 2},    // 3: multiplier 2
     {8, 56, 56, 32, 3, 1, 1},    // 4: batch 8
+    {1, 7, 7, 960, 3, 1, 1},     // 5: MobileNetV2's last, small
 };
 
 void BM_DepthwiseConv2dNative(benchmark::State& state) {
@@ -104,7 +105,7 @@ void BM_DepthwiseConv2dNative(benchmark::State& state) {
         state.range(1), flops);
 }
 BENCHMARK(BM_DepthwiseConv2dNative)
-    ->ArgsProduct({{0, 1, 2, 3, 4}, {1, 2}, {0, 1}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {1, 2}, {0, 1}})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 

@@ -94,6 +94,9 @@ namespace {
 
 constexpr size_t kMaxPlans = 8;
 
+// Convolutions of fewer multiply-adds run on one thread (about 30 us on this machine).
+constexpr double kSerialMacs = 1 << 19;
+
 // The offset in blocked layout `md` of the element at logical index idx (md.ndims entries), as
 // oneDNN lays blocks out: outer blocks by `strides`, inner blocks innermost-last.
 int64_t BlockedOffset(const dnnl_memory_desc_t& md, const int64_t* idx) {
@@ -415,8 +418,11 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
   }
   // oneDNN runs on the calling thread's OpenMP team, which it sizes when it builds a primitive
   // as well as when it runs one: as many threads as the intra-op pool (omp_set_num_threads
-  // affects this thread only).
-  const int threads = ctx->eigen_cpu_device().numThreads();
+  // affects this thread only), except for small convolutions, which run on this thread alone:
+  // there, waking the team costs more than it saves, and much more when the cores are busy.
+  const double macs = static_cast<double>(g.n) * g.OutPositions() * g.out_c * g.WindowSize() *
+                      g.filter_c;
+  const int threads = macs < kSerialMacs ? 1 : ctx->eigen_cpu_device().numThreads();
   omp_set_num_threads(threads);
   std::vector<int64_t> key = {pass, nd, threads, g.n, g.c, g.filter_c, g.out_c};
   for (const int64_t* v : {g.in, g.k, g.s, g.d, g.pad, g.out}) key.insert(key.end(), v, v + 3);
