@@ -73,7 +73,8 @@ class OneDnnConv {
   // offers only its slow reference implementation): the caller then computes it another way.
   // Returns true when it has written `out`, or when it failed while running, in which case
   // ctx's status says why (RESOURCE_EXHAUSTED for a scratch buffer, INTERNAL for oneDNN).
-  // Threads: oneDNN's OpenMP team is sized to ctx's intra-op pool. Safe to call concurrently.
+  // Threads: oneDNN's OpenMP team is sized to ctx's intra-op pool, or is the calling thread
+  // alone for a convolution under 2^19 multiply-adds. Safe to call concurrently.
   bool Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeometry& g, const float* a,
            const float* b, float* out, const Epilogue* epilogue = nullptr);
 

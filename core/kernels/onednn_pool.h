@@ -40,7 +40,8 @@ class OneDnnPool {
   // window that can lie wholly in the padding, or only a reference implementation); true when
   // it has written `out`, or when it failed while running (ctx's status says why: INTERNAL for
   // oneDNN, RESOURCE_EXHAUSTED for its scratch buffer). oneDNN's OpenMP team is sized to ctx's
-  // intra-op pool. Safe to call concurrently.
+  // intra-op pool (the calling thread alone for under 2^18 window reads). Safe to call
+  // concurrently.
   bool Run(OpKernelContext* ctx, const Geometry& g, const float* in, float* out);
 
  private:
