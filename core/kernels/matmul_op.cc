@@ -253,6 +253,11 @@ void BroadcastBatchIndex(const TensorShape& a_batch, const TensorShape& b_batch,
   }
 }
 
+void MatMulFloat(OpKernelContext* ctx, const float* a, const float* b, float* c, int64_t m,
+                 int64_t k, int64_t n, bool ta, bool tb) {
+  MatMulOne(ctx->eigen_cpu_device(), m * n * k >= kSmallProduct, a, b, c, m, k, n, ta, tb);
+}
+
 absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& b,
                            absl::Span<const int64_t> a_index, absl::Span<const int64_t> b_index,
                            int64_t m, int64_t k, int64_t n, bool adj_a, bool adj_b, Tensor* c) {

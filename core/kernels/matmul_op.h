@@ -27,6 +27,12 @@ absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& 
                            absl::Span<const int64_t> a_index, absl::Span<const int64_t> b_index,
                            int64_t m, int64_t k, int64_t n, bool adj_a, bool adj_b, Tensor* c);
 
+// c[m, n] = op(a) * op(b) for one pair of row-major float matrices (a is [m, k], [k, m] when
+// ta; b is [k, n], [n, k] when tb), exactly as MatMul computes it: on ctx's intra-op pool, or on
+// one thread for a small product. c must not alias a or b.
+void MatMulFloat(OpKernelContext* ctx, const float* a, const float* b, float* c, int64_t m,
+                 int64_t k, int64_t n, bool ta, bool tb);
+
 }  // namespace sg
 
 #endif  // SG_CORE_KERNELS_MATMUL_OP_H_

@@ -540,6 +540,18 @@ REGISTER_OP("MatMul").Input("a: T").Input("b: T").Output("product: T")
     // Hints for TensorFlow's gradient placement; the kernel ignores them.
     .Attr("grad_a: bool = false").Attr("grad_b: bool = false")
     .SetShapeFn(shape_fns::MatMul);
+// MatMul with its BiasAdd and an activation fused in (fused_ops = ["BiasAdd"] or ["BiasAdd",
+// activation]), as TensorFlow's remapper and sg's graph optimiser (core/graph/optimizer.h) make
+// it; args holds the bias. Kernel: core/kernels/fused_matmul_op.cc.
+REGISTER_OP("_FusedMatMul").Input("a: T").Input("b: T").Input("args: num_args * T")
+    .Output("product: T")
+    .Attr("transpose_a: bool = false").Attr("transpose_b: bool = false")
+    .Attr("T: {bfloat16, half, float}")
+    .Attr("num_args: int >= 0")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(shape_fns::MatMul);
 REGISTER_OP("BatchMatMul").Input("x: T").Input("y: T").Output("output: T")
     .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
     .Attr("adj_x: bool = false").Attr("adj_y: bool = false")
