@@ -138,6 +138,7 @@ class DirectSession : public Session {
     bo.placer.allow_soft_placement = config.allow_soft_placement();
     bo.placer.log_device_placement = config.log_device_placement();
     bo.placer.round_robin = config.experimental().sg_round_robin_placement();
+    bo.optimizer = GraphOptimizerOptionsFromConfig(config.graph_options());
     builder_ = std::make_unique<StepBuilder>(std::move(bo));
     DirectSessionRegistry::Get()->Add(this);
   }

@@ -195,6 +195,19 @@ absl::Status StepBuilder::Build(const StepSignature& signature, StepGraphs* out)
     }
     if (unplaced) SG_RETURN_IF_ERROR(PlaceGraph(graph.get(), options_.devices, options_.placer));
   }
+  // After placement, so that a rewrite sees where each node runs (an Identity between devices is
+  // a copy the graph asks for; a fusion keeps to one device) and the nodes it makes take the
+  // devices of the nodes they replace.
+  if (options_.optimizer.any()) {
+    GraphOptimizerOptions opt = options_.optimizer;
+    // A tensor declared as a scalar may be fed with any shape (CheckFeed is lenient with old
+    // graphs), so the shapes inferred from such a feed are not facts to fold.
+    for (const PartialTensorShape& s : out->feed_shapes) {
+      if (!s.unknown_rank() && s.dims() == 0) opt.use_static_shapes = false;
+    }
+    const std::set<std::string> preserve(out->targets.begin(), out->targets.end());
+    SG_RETURN_IF_ERROR(OptimizeGraph(graph.get(), opt, preserve));
+  }
   SG_RETURN_IF_ERROR(BridgeControlFlowEdges(graph.get()));
   PartitionOptions popts;
   popts.get_incarnation = options_.incarnation;

@@ -13,7 +13,9 @@
 //   2. lowers functional control flow and inlines the function calls that are left;
 //   3. gives every node its device: the whole graph's placement, the device of the tensor for a
 //      feed or fetch node, and the placer (honouring those) for nodes that inlining made;
-//   4. bridges control-flow edges that cross devices (BridgeControlFlowEdges) and partitions the
+//   4. optimises the placed graph (core/graph/optimizer.h: identity removal, constant folding,
+//      batch norm folding, fusion), unless options.optimizer turns that off;
+//   5. bridges control-flow edges that cross devices (BridgeControlFlowEdges) and partitions the
 //      graph into one GraphDef per device, with _Send/_Recv pairs between them.
 // Thread-safe: Extend and Build may be called from any thread.
 #ifndef SG_CORE_RUNTIME_STEP_BUILDER_H_
@@ -29,6 +31,7 @@
 #include "absl/synchronization/mutex.h"
 #include "core/framework/tensor.h"
 #include "core/graph/graph.h"
+#include "core/graph/optimizer.h"
 #include "core/graph/placer.h"
 #include "core/proto/graph.pb.h"
 
@@ -43,6 +46,9 @@ struct StepBuilderOptions {
   std::string client_device;
   uint64_t client_incarnation = 0;
   PlacerOptions placer;  // soft placement, logging, the default device, the round-robin policy
+  // The graph optimisation pass each step's graph goes through after placement (sessions take
+  // it from ConfigProto.graph_options: GraphOptimizerOptionsFromConfig).
+  GraphOptimizerOptions optimizer;
 };
 
 struct StepSignature {

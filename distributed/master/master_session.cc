@@ -246,6 +246,7 @@ absl::StatusOr<std::shared_ptr<MasterSession>> MasterSession::Create(
   bo.placer.log_device_placement = impl->config.log_device_placement();
   bo.placer.default_device = DefaultDeviceFor(impl->device_names, impl->client_device);
   bo.placer.round_robin = impl->config.experimental().sg_round_robin_placement();
+  bo.optimizer = GraphOptimizerOptionsFromConfig(impl->config.graph_options());
   impl->builder = std::make_unique<StepBuilder>(std::move(bo));
   SG_RETURN_IF_ERROR(impl->builder->Extend(req.graph_def()));
 

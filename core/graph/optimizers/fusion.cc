@@ -1,0 +1,120 @@
+// Fusion, as TensorFlow's remapper does it: a convolution or matrix product, its BiasAdd and an
+// activation become one node whose kernel adds the bias and applies the activation while the
+// product's output is still in cache, instead of two more passes over it:
+//   Conv2D (float, NHWC) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu]        -> _FusedConv2D
+//   MatMul (float) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu | Tanh | Sigmoid] -> _FusedMatMul
+// with TensorFlow's attrs (fused_ops = ["BiasAdd", activation], leakyrelu_alpha), so the graph
+// stays one TensorFlow could run. Also here: the `_sg_const_filter` mark.
+#include "core/graph/optimizers/rewrite_util.h"
+
+namespace sg {
+namespace graph_opt {
+namespace {
+
+bool IsActivation(const Node* n, bool matmul) {
+  const std::string& op = n->type_string();
+  if (op == "Relu" || op == "Relu6" || op == "Elu" || op == "LeakyRelu") return true;
+  return matmul && (op == "Tanh" || op == "Sigmoid");
+}
+
+// `n` can disappear into the node that replaces its consumer `consumer`.
+bool Absorbable(const Node* n, const Node* consumer, const std::set<std::string>& preserve) {
+  return SoleConsumer(n) == consumer && !HasControlInputs(n) && !preserve.count(n->name()) &&
+         n->assigned_device_name() == consumer->assigned_device_name() && HasType(n, DT_FLOAT);
+}
+
+void CopyAttr(const Node* from, const std::string& name, NodeDef* to) {
+  auto it = from->def().attr().find(name);
+  if (it != from->def().attr().end()) (*to->mutable_attr())[name] = it->second;
+}
+
+// Fuses the pattern whose BiasAdd is `bias_add`, if there is one. Returns whether it did.
+absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const std::set<std::string>& preserve) {
+  if (!HasType(bias_add, DT_FLOAT) || preserve.count(bias_add->name())) return false;
+  const std::string format = StringAttr(bias_add, "data_format");
+  if (!format.empty() && format != "NHWC") return false;
+  Node* head = InputNode(bias_add, 0);
+  if (head == nullptr || !Absorbable(head, bias_add, preserve)) return false;
+  const bool conv = head->type_string() == "Conv2D";
+  const bool matmul = head->type_string() == "MatMul";
+  if (conv) {
+    const std::string conv_format = StringAttr(head, "data_format");
+    if (!conv_format.empty() && conv_format != "NHWC") return false;  // the kernel's only layout
+  } else if (!matmul) {
+    return false;
+  }
+  Node* last = bias_add;
+  Node* act = SoleConsumer(bias_add);
+  if (act != nullptr && IsActivation(act, matmul) && HasType(act, DT_FLOAT) &&
+      !preserve.count(act->name()) && Absorbable(bias_add, act, preserve)) {
+    last = act;
+  } else {
+    act = nullptr;
+  }
+
+  NodeDef def;
+  def.set_op(conv ? "_FusedConv2D" : "_FusedMatMul");
+  AddNodeAttr("T", DT_FLOAT, &def);
+  AddNodeAttr("num_args", int64_t{1}, &def);
+  std::vector<std::string> ops = {"BiasAdd"};
+  if (act != nullptr) ops.push_back(act->type_string());
+  AddNodeAttr("fused_ops", absl::Span<const std::string>(ops), &def);
+  if (act != nullptr && act->type_string() == "LeakyRelu") {
+    float alpha = 0.2f;
+    GetAttr(act->def().attr(), "alpha", &alpha).IgnoreError();
+    AddNodeAttr("leakyrelu_alpha", alpha, &def);
+  }
+  if (conv) {
+    const DataType targs[] = {DT_FLOAT};
+    AddNodeAttr("TArgs", absl::Span<const DataType>(targs), &def);
+    for (const char* a : {"strides", "padding", "explicit_paddings", "data_format", "dilations",
+                          "use_cudnn_on_gpu"}) {
+      CopyAttr(head, a, &def);
+    }
+  } else {
+    CopyAttr(head, "transpose_a", &def);
+    CopyAttr(head, "transpose_b", &def);
+  }
+  const std::vector<std::pair<Node*, int>> inputs = {
+      {InputNode(head, 0), InputIndex(head, 0)},
+      {InputNode(head, 1), InputIndex(head, 1)},
+      {InputNode(bias_add, 1), InputIndex(bias_add, 1)}};
+  for (const auto& in : inputs) {
+    if (in.first == nullptr) return false;
+  }
+  // Only the last node may have control inputs; the fused node keeps them.
+  g->RemoveNode(head);
+  if (last != bias_add) g->RemoveNode(bias_add);
+  SG_RETURN_IF_ERROR(ReplaceNode(g, last, std::move(def), inputs).status());
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<int> FuseOps(Graph* g, const std::set<std::string>& preserve) {
+  int fused = 0;
+  for (Node* n : g->nodes()) {
+    if (!IsLive(*g, n) || n->type_string() != "BiasAdd") continue;
+    SG_ASSIGN_OR_RETURN(bool did, FuseAt(g, n, preserve));
+    fused += did ? 1 : 0;
+  }
+  return fused;
+}
+
+int MarkConstFilters(Graph* g) {
+  int marked = 0;
+  for (Node* n : g->nodes()) {
+    const std::string& op = n->type_string();
+    if (op != "Conv2D" && op != "_FusedConv2D" && op != "DepthwiseConv2dNative") continue;
+    Node* filter = InputNode(n, 1);
+    if (filter == nullptr || filter->type_string() != "Const") continue;
+    AttrValue v;
+    v.set_b(true);
+    n->AddAttr("_sg_const_filter", v);
+    ++marked;
+  }
+  return marked;
+}
+
+}  // namespace graph_opt
+}  // namespace sg

@@ -1,0 +1,200 @@
+#include "core/graph/optimizers/rewrite_util.h"
+
+#include <algorithm>
+
+#include "core/framework/attr_value_util.h"
+
+namespace sg {
+namespace graph_opt {
+
+bool IsLive(const Graph& g, const Node* n) { return g.FindNodeId(n->id()) == n; }
+
+bool IsSink(const Node* n) {
+  if (n->IsRetval()) return true;
+  if (!n->IsSend()) return false;
+  auto it = n->def().attr().find("client_terminated");
+  return it != n->def().attr().end() && it->second.b();
+}
+
+bool HasControlInputs(const Node* n) {
+  for (const Edge* e : n->in_edges()) {
+    if (e->IsControlEdge()) return true;
+  }
+  return false;
+}
+
+bool HasControlOutputs(const Node* n) {
+  for (const Edge* e : n->out_edges()) {
+    if (e->IsControlEdge()) return true;
+  }
+  return false;
+}
+
+Node* InputNode(const Node* n, int i) {
+  const Edge* e = n->input_edge(i);
+  return e == nullptr ? nullptr : e->src;
+}
+
+int InputIndex(const Node* n, int i) {
+  const Edge* e = n->input_edge(i);
+  return e == nullptr ? -1 : e->src_output;
+}
+
+Node* SoleConsumer(const Node* n) {
+  if (n->out_edges().size() != 1) return nullptr;
+  const Edge* e = n->out_edges()[0];
+  return e->IsControlEdge() || e->src_output != 0 ? nullptr : e->dst;
+}
+
+std::string StringAttr(const Node* n, const std::string& name) {
+  auto it = n->def().attr().find(name);
+  if (it == n->def().attr().end() || it->second.value_case() != AttrValue::kS) return "";
+  return it->second.s();
+}
+
+bool HasType(const Node* n, DataType dtype) {
+  auto it = n->def().attr().find("T");
+  return it != n->def().attr().end() && it->second.value_case() == AttrValue::kType &&
+         it->second.type() == dtype;
+}
+
+bool ConstValue(const Node* n, Tensor* value) {
+  if (n->type_string() != "Const") return false;
+  return GetAttr(n->def().attr(), "value", value).ok() && value->IsInitialized();
+}
+
+NodeDef ConstNodeDef(const std::string& name, const Tensor& value) {
+  NodeDef def;
+  def.set_name(name);
+  def.set_op("Const");
+  AddNodeAttr("dtype", value.dtype(), &def);
+  value.AsProtoTensorContent((*def.mutable_attr())["value"].mutable_tensor());
+  return def;
+}
+
+std::vector<Node*> ControlInputs(const Node* n) {
+  std::vector<Node*> out;
+  for (const Edge* e : n->in_edges()) {
+    if (e->IsControlEdge()) out.push_back(e->src);
+  }
+  return out;
+}
+
+absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, const Tensor& value,
+                               const Placement& where, const std::vector<Node*>& controls) {
+  return AddNodeAt(g, ConstNodeDef(name, value), where, {}, controls,
+                   {PartialTensorShape(value.shape())});
+}
+
+absl::StatusOr<Node*> AddNodeAt(Graph* g, NodeDef def, const Placement& where,
+                                const std::vector<std::pair<Node*, int>>& inputs,
+                                const std::vector<Node*>& controls,
+                                std::vector<PartialTensorShape> shapes) {
+  def.set_device(where.requested);
+  def.clear_input();
+  SG_ASSIGN_OR_RETURN(Node * n, g->AddNode(std::move(def)));
+  n->set_assigned_device_name(where.assigned);
+  if (static_cast<int>(inputs.size()) != n->num_inputs()) {
+    const std::string msg = absl::StrCat("graph optimizer: node '", n->name(), "' made with ",
+                                         inputs.size(), " inputs for ", n->num_inputs(),
+                                         " slots");
+    g->RemoveNode(n);
+    return errors::Internal(msg);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    absl::Status s = g->AddEdge(inputs[i].first, inputs[i].second, n, static_cast<int>(i)).status();
+    if (!s.ok()) {
+      g->RemoveNode(n);
+      return errors::Internal("graph optimizer: ", s.message());
+    }
+  }
+  for (Node* c : controls) g->AddControlEdge(c, n);
+  if (shapes.size() == static_cast<size_t>(n->num_outputs())) {
+    *n->mutable_output_shapes() = std::move(shapes);
+  }
+  return n;
+}
+
+absl::StatusOr<Node*> ReplaceNode(Graph* g, Node* old, NodeDef def,
+                                  const std::vector<std::pair<Node*, int>>& inputs,
+                                  std::vector<Node*> controls, bool keep_control_inputs) {
+  struct Out {
+    int src_output;
+    Node* dst;
+    int dst_input;
+  };
+  std::vector<Out> outs;
+  for (const Edge* e : old->out_edges()) outs.push_back({e->src_output, e->dst, e->dst_input});
+  for (const Edge* e : old->in_edges()) {
+    if (keep_control_inputs && e->IsControlEdge()) controls.push_back(e->src);
+  }
+  std::sort(controls.begin(), controls.end());
+  controls.erase(std::unique(controls.begin(), controls.end()), controls.end());
+  std::vector<PartialTensorShape> shapes = old->output_shapes();
+  // `old` goes first, to free its name.
+  const Placement where(old);
+  def.set_name(old->name());
+  g->RemoveNode(old);
+  def.set_device(where.requested);
+  def.clear_input();
+  SG_ASSIGN_OR_RETURN(Node * n, g->AddNode(std::move(def)));
+  n->set_assigned_device_name(where.assigned);
+  auto fail = [&](const std::string& what) {
+    return errors::Internal("graph optimizer: replacing node '", n->name(), "': ", what);
+  };
+  if (static_cast<int>(inputs.size()) != n->num_inputs()) {
+    return fail(absl::StrCat(inputs.size(), " inputs for ", n->num_inputs(), " slots"));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    absl::Status s = g->AddEdge(inputs[i].first, inputs[i].second, n, static_cast<int>(i)).status();
+    if (!s.ok()) return fail(std::string(s.message()));
+  }
+  for (Node* c : controls) g->AddControlEdge(c, n);
+  for (const Out& o : outs) {
+    if (o.src_output == kControlSlot) {
+      g->AddControlEdge(n, o.dst);
+      continue;
+    }
+    if (o.src_output >= n->num_outputs()) {
+      return fail(absl::StrCat("output ", o.src_output, " is used but the new node has ",
+                               n->num_outputs()));
+    }
+    absl::Status s = g->AddEdge(n, o.src_output, o.dst, o.dst_input).status();
+    if (!s.ok()) return fail(std::string(s.message()));
+  }
+  shapes.resize(n->num_outputs());
+  *n->mutable_output_shapes() = std::move(shapes);
+  return n;
+}
+
+int RemoveDeadNodes(Graph* g, const std::set<std::string>& preserve) {
+  auto removable = [&](const Node* n) {
+    if (!n->out_edges().empty() || preserve.count(n->name())) return false;
+    if (n->num_outputs() == 0 || IsSink(n) || n->IsControlFlow() || n->IsArg() || n->IsRecv() ||
+        n->IsSend() || n->op_def().is_stateful()) {
+      return false;
+    }
+    return true;
+  };
+  int removed = 0;
+  std::vector<Node*> work;
+  for (Node* n : g->nodes()) {
+    if (removable(n)) work.push_back(n);
+  }
+  while (!work.empty()) {
+    Node* n = work.back();
+    work.pop_back();
+    if (!IsLive(*g, n) || !removable(n)) continue;
+    std::vector<Node*> inputs;
+    for (const Edge* e : n->in_edges()) inputs.push_back(e->src);
+    g->RemoveNode(n);
+    ++removed;
+    for (Node* in : inputs) {
+      if (IsLive(*g, in) && removable(in)) work.push_back(in);
+    }
+  }
+  return removed;
+}
+
+}  // namespace graph_opt
+}  // namespace sg

@@ -1,0 +1,88 @@
+// What the graph optimiser's passes (core/graph/optimizer.h) share: the passes themselves, and
+// small helpers to inspect nodes and to replace them while keeping names, devices and edges.
+// Internal to core/graph; not thread-safe on one graph.
+#ifndef SG_CORE_GRAPH_OPTIMIZERS_REWRITE_UTIL_H_
+#define SG_CORE_GRAPH_OPTIMIZERS_REWRITE_UTIL_H_
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/framework/tensor.h"
+#include "core/graph/graph.h"
+#include "core/graph/optimizer.h"
+
+namespace sg {
+namespace graph_opt {
+
+// ---- The passes, in the order OptimizeGraph runs them. Each returns how many rewrites it did.
+
+absl::StatusOr<int> RemoveIdentities(Graph* g, const std::set<std::string>& preserve);
+absl::StatusOr<int> FoldConstants(Graph* g, const GraphOptimizerOptions& options,
+                                  const std::set<std::string>& preserve);
+absl::StatusOr<int> FoldBatchNorms(Graph* g, const std::set<std::string>& preserve);
+absl::StatusOr<int> FuseOps(Graph* g, const std::set<std::string>& preserve);
+int MarkConstFilters(Graph* g);
+// Removes nodes that nothing uses any more (no out edges) and whose running has no effect:
+// Consts and stateless ops other than sinks; repeatedly. Returns how many it removed.
+int RemoveDeadNodes(Graph* g, const std::set<std::string>& preserve);
+
+// ---- Helpers.
+
+// Whether `n` is still in its graph (a pass may remove nodes it is iterating over).
+bool IsLive(const Graph& g, const Node* n);
+// A step's sink: _Retval, or a _Send the client receives from.
+bool IsSink(const Node* n);
+bool HasControlInputs(const Node* n);
+bool HasControlOutputs(const Node* n);
+// The node feeding data input i (nullptr when unconnected) and its output index.
+Node* InputNode(const Node* n, int i);
+int InputIndex(const Node* n, int i);
+// The only data consumer of `n`: nullptr unless n has exactly one out edge, a data edge from
+// output 0.
+Node* SoleConsumer(const Node* n);
+// The node's attr `name` as a string ("" when absent or of another type).
+std::string StringAttr(const Node* n, const std::string& name);
+// Whether the node's attr `T` is `dtype`.
+bool HasType(const Node* n, DataType dtype);
+// Whether `n` is a "Const" node and decodes its value into `value` (false when it does not).
+bool ConstValue(const Node* n, Tensor* value);
+
+// A node's requested and assigned device, kept while the node itself is replaced.
+struct Placement {
+  std::string requested, assigned;
+  explicit Placement(const Node* n)
+      : requested(n->requested_device()), assigned(n->assigned_device_name()) {}
+};
+
+// A NodeDef for a Const named `name` holding `value` (its device is set when it is added).
+NodeDef ConstNodeDef(const std::string& name, const Tensor& value);
+
+// Adds `def` to `g` at `where` (requested and assigned device), connects `inputs` to its input
+// slots in order and `controls` as control inputs. The node's output shapes are `shapes` (left
+// unknown unless there is one per output).
+absl::StatusOr<Node*> AddNodeAt(Graph* g, NodeDef def, const Placement& where,
+                                const std::vector<std::pair<Node*, int>>& inputs,
+                                const std::vector<Node*>& controls,
+                                std::vector<PartialTensorShape> shapes = {});
+// A Const holding `value` named `name`, at `where`, after `controls`.
+absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, const Tensor& value,
+                               const Placement& where, const std::vector<Node*>& controls);
+// The sources of `n`'s control inputs.
+std::vector<Node*> ControlInputs(const Node* n);
+
+// Replaces `old` by a node made from `def` under old's name: the new node takes old's device,
+// `inputs` and `controls` (with old's own control inputs added when keep_control_inputs), and
+// every out edge of old (output i of old becomes output i of the new node, control edges stay
+// control edges), and old's output shapes. old is removed. `inputs` and `controls` must not name
+// old.
+absl::StatusOr<Node*> ReplaceNode(Graph* g, Node* old, NodeDef def,
+                                  const std::vector<std::pair<Node*, int>>& inputs,
+                                  std::vector<Node*> controls = {},
+                                  bool keep_control_inputs = true);
+
+}  // namespace graph_opt
+}  // namespace sg
+
+#endif  // SG_CORE_GRAPH_OPTIMIZERS_REWRITE_UTIL_H_

@@ -1,0 +1,682 @@
+// The graph optimisation pass (core/graph/optimizer.h), rewrite by rewrite: each case builds a
+// small graph, looks at the step graph StepBuilder makes of it (which nodes are left), and runs
+// it in two sessions, optimised and with ConfigProto's opt_level L0, whose outputs must agree
+// within float rounding. The cases where a rewrite must not fire (a fetched intermediate, another
+// consumer, a stateful op, a fed tensor, control edges, another device) check that the nodes stay.
+#include "core/graph/optimizer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "core/framework/attr_value_util.h"
+#include "core/graph/graph_constructor.h"
+#include "core/runtime/session.h"
+#include "core/runtime/step_builder.h"
+
+namespace sg {
+namespace {
+
+const char kCpu0[] = "/job:localhost/replica:0/task:0/device:CPU:0";
+const char kCpu1[] = "/job:localhost/replica:0/task:0/device:CPU:1";
+
+AttrValue TypeAttr(DataType t) {
+  AttrValue v;
+  v.set_type(t);
+  return v;
+}
+template <typename T>
+AttrValue Attr(const T& value) {
+  AttrValue v;
+  SetAttrValue(value, &v);
+  return v;
+}
+AttrValue IntList(std::vector<int64_t> v) { return Attr(absl::Span<const int64_t>(v)); }
+
+// Builds a GraphDef node by node.
+class G {
+ public:
+  G& Node(const std::string& name, const std::string& op, std::vector<std::string> inputs,
+          std::vector<std::pair<std::string, AttrValue>> attrs = {},
+          const std::string& device = "") {
+    NodeDef* n = def_.add_node();
+    n->set_name(name);
+    n->set_op(op);
+    n->set_device(device);
+    for (auto& i : inputs) n->add_input(i);
+    for (auto& a : attrs) (*n->mutable_attr())[a.first] = a.second;
+    return *this;
+  }
+  G& Placeholder(const std::string& name, std::vector<int64_t> shape,
+                 DataType dtype = DT_FLOAT) {
+    AttrValue s;
+    PartialTensorShape(shape).AsProto(s.mutable_shape());
+    return Node(name, "Placeholder", {}, {{"dtype", TypeAttr(dtype)}, {"shape", s}});
+  }
+  G& Const(const std::string& name, const Tensor& t, std::vector<std::string> controls = {},
+           const std::string& device = "") {
+    return Node(name, "Const", std::move(controls),
+                {{"dtype", TypeAttr(t.dtype())}, {"value", Attr(t)}}, device);
+  }
+  // A float op with attr T.
+  G& Op(const std::string& name, const std::string& op, std::vector<std::string> inputs,
+        std::vector<std::pair<std::string, AttrValue>> attrs = {},
+        const std::string& device = "") {
+    attrs.push_back({"T", TypeAttr(DT_FLOAT)});
+    return Node(name, op, std::move(inputs), std::move(attrs), device);
+  }
+  G& Conv(const std::string& name, const std::string& x, const std::string& w,
+          std::vector<int64_t> strides = {1, 1, 1, 1}, const std::string& padding = "SAME") {
+    return Op(name, "Conv2D", {x, w}, {{"strides", IntList(strides)}, {"padding", Attr(padding)}});
+  }
+  const GraphDef& def() const { return def_; }
+
+ private:
+  GraphDef def_;
+};
+
+Tensor Random(std::vector<int64_t> dims, float lo = -1, float hi = 1, int seed = 1) {
+  Tensor t(DT_FLOAT, TensorShape(dims));
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> u(lo, hi);
+  for (int64_t i = 0; i < t.NumElements(); ++i) t.data<float>()[i] = u(gen);
+  return t;
+}
+
+ConfigProto Unoptimised() {
+  ConfigProto c;
+  c.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(OptimizerOptions::L0);
+  return c;
+}
+
+using Feeds = std::vector<std::pair<std::string, Tensor>>;
+
+std::vector<Tensor> RunSession(const GraphDef& g, const ConfigProto& config, const Feeds& feeds,
+                        const std::vector<std::string>& fetches,
+                        const std::vector<std::string>& targets = {}) {
+  SessionOptions opts;
+  opts.config = config;
+  std::unique_ptr<Session> s;
+  EXPECT_TRUE(NewSession(opts, &s).ok());
+  absl::Status st = s->Create(g);
+  EXPECT_TRUE(st.ok()) << st;
+  std::vector<Tensor> out;
+  st = s->Run(feeds, fetches, targets, &out);
+  EXPECT_TRUE(st.ok()) << st;
+  return out;
+}
+
+// Runs optimised and unoptimised; the outputs must agree (floats within `tol`, relative to the
+// largest magnitude). Returns the optimised outputs.
+std::vector<Tensor> RunBoth(const GraphDef& g, const Feeds& feeds,
+                            const std::vector<std::string>& fetches,
+                            const std::vector<std::string>& targets = {}, float tol = 1e-5f) {
+  std::vector<Tensor> opt = RunSession(g, ConfigProto(), feeds, fetches, targets);
+  std::vector<Tensor> ref = RunSession(g, Unoptimised(), feeds, fetches, targets);
+  EXPECT_EQ(opt.size(), ref.size());
+  for (size_t i = 0; i < opt.size() && i < ref.size(); ++i) {
+    EXPECT_EQ(opt[i].dtype(), ref[i].dtype()) << fetches[i];
+    EXPECT_EQ(opt[i].shape(), ref[i].shape()) << fetches[i];
+    if (opt[i].dtype() != ref[i].dtype() || opt[i].shape() != ref[i].shape()) continue;
+    if (opt[i].dtype() == DT_FLOAT) {
+      float scale = 1;
+      for (int64_t j = 0; j < ref[i].NumElements(); ++j) {
+        scale = std::max(scale, std::abs(ref[i].data<float>()[j]));
+      }
+      int bad = 0;
+      for (int64_t j = 0; j < ref[i].NumElements() && bad < 5; ++j) {
+        const float a = opt[i].data<float>()[j], b = ref[i].data<float>()[j];
+        if (std::abs(a - b) > tol * scale) {
+          ADD_FAILURE() << fetches[i] << " element " << j << ": " << a << " optimised, " << b
+                        << " unoptimised";
+          ++bad;
+        }
+      }
+    } else if (opt[i].dtype() == DT_INT32) {
+      for (int64_t j = 0; j < ref[i].NumElements(); ++j) {
+        EXPECT_EQ(opt[i].data<int32_t>()[j], ref[i].data<int32_t>()[j]) << fetches[i];
+      }
+    }
+  }
+  return opt;
+}
+
+// The step graph StepBuilder makes (optimised unless `optimize` is false).
+std::unique_ptr<Graph> StepGraph(const GraphDef& g, const std::vector<std::string>& feeds,
+                                 const std::vector<std::string>& fetches,
+                                 const std::vector<std::string>& targets = {},
+                                 bool optimize = true, int devices = 1) {
+  StepBuilderOptions o;
+  o.devices = {kCpu0};
+  if (devices > 1) o.devices.push_back(kCpu1);
+  o.incarnation = [](const std::string&) -> uint64_t { return 7; };
+  o.client_device = kCpu0;
+  o.client_incarnation = 7;
+  if (!optimize) o.optimizer = GraphOptimizerOptionsFromConfig(Unoptimised().graph_options());
+  StepBuilder b(o);
+  absl::Status s = b.Extend(g);
+  EXPECT_TRUE(s.ok()) << s;
+  StepGraphs step;
+  s = b.Build({feeds, fetches, targets}, &step);
+  EXPECT_TRUE(s.ok()) << s;
+  return std::move(step.graph);
+}
+
+std::map<std::string, int> OpCounts(const Graph& g) {
+  std::map<std::string, int> counts;
+  for (Node* n : g.nodes()) counts[n->type_string()]++;
+  return counts;
+}
+
+int Count(const Graph& g, const std::string& op) { return OpCounts(g)[op]; }
+
+const Node* Find(const Graph& g, const std::string& name) { return g.FindNode(name); }
+
+std::vector<std::string> FusedOps(const Node* n) {
+  std::vector<std::string> ops;
+  EXPECT_TRUE(GetAttr(n->def().attr(), "fused_ops", &ops).ok());
+  return ops;
+}
+
+bool HasControlInputFrom(const Node* n, const std::string& src) {
+  for (const Edge* e : n->in_edges()) {
+    if (e->IsControlEdge() && e->src->name() == src) return true;
+  }
+  return false;
+}
+
+// ---- The switch ----------------------------------------------------------------------------
+
+TEST(GraphOptimizerOptions, OptLevelL0TurnsEverythingOff) {
+  GraphOptions go;
+  EXPECT_TRUE(GraphOptimizerOptionsFromConfig(go).constant_folding);
+  EXPECT_TRUE(GraphOptimizerOptionsFromConfig(go).fuse_ops);
+  go.mutable_optimizer_options()->set_opt_level(OptimizerOptions::L0);
+  GraphOptimizerOptions o = GraphOptimizerOptionsFromConfig(go);
+  EXPECT_FALSE(o.any());
+  go.mutable_optimizer_options()->set_do_constant_folding(true);
+  o = GraphOptimizerOptionsFromConfig(go);
+  EXPECT_TRUE(o.constant_folding);
+  EXPECT_FALSE(o.remove_identities || o.fold_batch_norms || o.fuse_ops || o.mark_const_filters);
+}
+
+// ---- Constant folding ------------------------------------------------------------------------
+
+// y = x * rsqrt(var + eps) * gamma: everything but the last Mul is constant.
+G ScaleGraph() {
+  G g;
+  g.Placeholder("x", {2, 3})
+      .Const("var", Random({3}, 0.5, 2, 2))
+      .Const("eps", Tensor::Scalar<float>(1e-3f))
+      .Const("gamma", Random({3}, 0.5, 1.5, 3))
+      .Op("add", "AddV2", {"var", "eps"})
+      .Op("rsqrt", "Rsqrt", {"add"})
+      .Op("scale", "Mul", {"rsqrt", "gamma"})
+      .Op("y", "Mul", {"x", "scale"});
+  return g;
+}
+
+TEST(ConstantFolding, FoldsWhatOnlyConstantsFeed) {
+  G g = ScaleGraph();
+  auto step = StepGraph(g.def(), {"x:0"}, {"y:0"});
+  EXPECT_EQ(Count(*step, "AddV2"), 0);
+  EXPECT_EQ(Count(*step, "Rsqrt"), 0);
+  EXPECT_EQ(Count(*step, "Mul"), 1);
+  ASSERT_NE(Find(*step, "scale"), nullptr);
+  EXPECT_EQ(Find(*step, "scale")->type_string(), "Const");
+  EXPECT_EQ(Find(*step, "add"), nullptr);  // dead once folded
+  auto before = StepGraph(g.def(), {"x:0"}, {"y:0"}, {}, /*optimize=*/false);
+  EXPECT_LT(step->num_nodes(), before->num_nodes());
+  RunBoth(g.def(), {{"x:0", Random({2, 3})}}, {"y:0"});
+}
+
+TEST(ConstantFolding, AFetchedFoldedNodeKeepsItsName) {
+  G g = ScaleGraph();
+  auto step = StepGraph(g.def(), {"x:0"}, {"y:0", "rsqrt:0"});
+  ASSERT_NE(Find(*step, "rsqrt"), nullptr);
+  EXPECT_EQ(Find(*step, "rsqrt")->type_string(), "Const");
+  RunBoth(g.def(), {{"x:0", Random({2, 3})}}, {"y:0", "rsqrt:0"});
+}
+
+TEST(ConstantFolding, AFedTensorIsNotAConstant) {
+  G g = ScaleGraph();
+  // Feeding `add` replaces it: rsqrt and scale depend on the feed, not on constants.
+  auto step = StepGraph(g.def(), {"x:0", "add:0"}, {"y:0"});
+  EXPECT_EQ(Count(*step, "Rsqrt"), 1);
+  const Tensor fed = Tensor::Vector<float>({4, 16, 0.25f});
+  Tensor ones = Random({2, 3});
+  for (int i = 0; i < 6; ++i) ones.data<float>()[i] = 1;
+  std::vector<Tensor> out = RunBoth(g.def(), {{"x:0", ones}, {"add:0", fed}}, {"y:0"});
+  ASSERT_EQ(out.size(), 1u);
+  Tensor gamma = Random({3}, 0.5, 1.5, 3);
+  EXPECT_NEAR(out[0].data<float>()[0], gamma.data<float>()[0] / 2, 1e-6);
+  EXPECT_NEAR(out[0].data<float>()[1], gamma.data<float>()[1] / 4, 1e-6);
+  EXPECT_NEAR(out[0].data<float>()[2], gamma.data<float>()[2] * 2, 1e-6);
+}
+
+TEST(ConstantFolding, LeavesStatefulOpsAndTargets) {
+  G g;
+  g.Const("shape", Tensor::Vector<int32_t>({2, 2}))
+      .Node("random", "RandomUniform", {"shape"},
+            {{"dtype", TypeAttr(DT_FLOAT)}, {"T", TypeAttr(DT_INT32)}})
+      .Const("two", Tensor::Scalar<float>(2))
+      .Op("doubled", "Mul", {"random", "two"})
+      .Const("a", Tensor::Scalar<float>(3))
+      .Op("target", "Neg", {"a"});
+  auto step = StepGraph(g.def(), {}, {"doubled:0"}, {"target"});
+  EXPECT_EQ(Count(*step, "RandomUniform"), 1);
+  EXPECT_EQ(Count(*step, "Mul"), 1);
+  ASSERT_NE(Find(*step, "target"), nullptr);
+  EXPECT_EQ(Find(*step, "target")->type_string(), "Neg");
+  // Two runs of the random op differ: it was not frozen into a constant.
+  SessionOptions opts;
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(NewSession(opts, &s).ok());
+  ASSERT_TRUE(s->Create(g.def()).ok());
+  std::vector<Tensor> a, b;
+  ASSERT_TRUE(s->Run({}, {"doubled:0"}, {}, &a).ok());
+  ASSERT_TRUE(s->Run({}, {"doubled:0"}, {}, &b).ok());
+  EXPECT_NE(a[0].data<float>()[0], b[0].data<float>()[0]);
+}
+
+TEST(ConstantFolding, NewConstantsKeepTheControlDependenciesOfTheirInputs) {
+  // k = c * c, where c waits for `p` (Identity of the placeholder): the folded k must wait too.
+  G g;
+  g.Placeholder("x", {2})
+      .Op("p", "Identity", {"x"})
+      .Const("c", Tensor::Vector<float>({2, 3}), {"^p"})
+      .Op("k", "Mul", {"c", "c"})
+      .Op("y", "AddV2", {"x", "k"});
+  auto step = StepGraph(g.def(), {"x:0"}, {"y:0"});
+  const Node* k = Find(*step, "k");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->type_string(), "Const");
+  EXPECT_TRUE(HasControlInputFrom(k, "p"));
+  std::vector<Tensor> out = RunBoth(g.def(), {{"x:0", Tensor::Vector<float>({1, 1})}}, {"y:0"});
+  EXPECT_EQ(out[0].data<float>()[1], 10);
+}
+
+TEST(ConstantFolding, AConstantInACondBranchStaysDeadWhenTheBranchIsNotTaken) {
+  // out = Merge(k, -x): k = c * c in the true branch (c waits for the branch's pivot), -x in
+  // the false one. If the folded k lost the pivot it would be alive in both.
+  G g;
+  g.Placeholder("x", {2})
+      .Placeholder("pred", {}, DT_BOOL)
+      .Op("sw", "Switch", {"x", "pred"})
+      .Op("pivot_t", "Identity", {"sw:1"})
+      .Const("c", Tensor::Vector<float>({2, 3}), {"^pivot_t"})
+      .Op("k", "Mul", {"c", "c"})
+      .Op("neg", "Neg", {"sw:0"})
+      .Node("out", "Merge", {"k", "neg"}, {{"T", TypeAttr(DT_FLOAT)}, {"N", Attr(int64_t{2})}});
+  auto step = StepGraph(g.def(), {"x:0", "pred:0"}, {"out:0"});
+  ASSERT_NE(Find(*step, "k"), nullptr);
+  EXPECT_EQ(Find(*step, "k")->type_string(), "Const");
+  const Tensor x = Tensor::Vector<float>({5, 7});
+  std::vector<Tensor> f =
+      RunBoth(g.def(), {{"x:0", x}, {"pred:0", Tensor::Scalar<bool>(false)}}, {"out:0"});
+  EXPECT_EQ(f[0].data<float>()[0], -5);
+  std::vector<Tensor> t =
+      RunBoth(g.def(), {{"x:0", x}, {"pred:0", Tensor::Scalar<bool>(true)}}, {"out:0"});
+  EXPECT_EQ(t[0].data<float>()[1], 9);
+}
+
+TEST(ConstantFolding, AConstantInALoopStaysInItsFrame) {
+  // v = x; while i < 3: v = v * (c + c), i += 1, with c inside the loop (after the pivot).
+  G g;
+  AttrValue frame = Attr(std::string("loop"));
+  const AttrValue f32 = TypeAttr(DT_FLOAT), i32 = TypeAttr(DT_INT32);
+  g.Placeholder("x", {2})
+      .Const("i0", Tensor::Scalar<int32_t>(0))
+      .Node("enter_i", "Enter", {"i0"}, {{"T", i32}, {"frame_name", frame}})
+      .Node("enter_v", "Enter", {"x"}, {{"T", f32}, {"frame_name", frame}})
+      .Node("merge_i", "Merge", {"enter_i", "next_i"}, {{"T", i32}, {"N", Attr(int64_t{2})}})
+      .Node("merge_v", "Merge", {"enter_v", "next_v"}, {{"T", f32}, {"N", Attr(int64_t{2})}})
+      .Const("three", Tensor::Scalar<int32_t>(3), {"^merge_i"})
+      .Node("less", "Less", {"merge_i", "three"}, {{"T", i32}})
+      .Node("cond", "LoopCond", {"less"})
+      .Node("switch_i", "Switch", {"merge_i", "cond"}, {{"T", i32}})
+      .Op("switch_v", "Switch", {"merge_v", "cond"})
+      .Node("pivot", "Identity", {"switch_i:1"}, {{"T", i32}})
+      .Const("one", Tensor::Scalar<int32_t>(1), {"^pivot"})
+      .Const("c", Tensor::Scalar<float>(1.5f), {"^pivot"})
+      .Op("cc", "AddV2", {"c", "c"})
+      .Node("add_i", "AddV2", {"pivot", "one"}, {{"T", i32}})
+      .Op("mul_v", "Mul", {"switch_v:1", "cc"})
+      .Node("next_i", "NextIteration", {"add_i"}, {{"T", i32}})
+      .Op("next_v", "NextIteration", {"mul_v"})
+      .Op("exit_v", "Exit", {"switch_v:0"});
+  auto step = StepGraph(g.def(), {"x:0"}, {"exit_v:0"});
+  ASSERT_NE(Find(*step, "cc"), nullptr);
+  EXPECT_EQ(Find(*step, "cc")->type_string(), "Const");
+  EXPECT_TRUE(HasControlInputFrom(Find(*step, "cc"), "pivot"));
+  std::vector<Tensor> out = RunBoth(g.def(), {{"x:0", Tensor::Vector<float>({1, 2})}}, {"exit_v:0"});
+  EXPECT_EQ(out[0].data<float>()[1], 54);
+}
+
+TEST(ConstantFolding, ShapesInferredFullyFold) {
+  G g;
+  g.Placeholder("x", {2, 3})
+      .Node("shape", "Shape", {"x"}, {{"T", TypeAttr(DT_FLOAT)}, {"out_type", TypeAttr(DT_INT32)}})
+      .Node("size", "Size", {"x"}, {{"T", TypeAttr(DT_FLOAT)}, {"out_type", TypeAttr(DT_INT32)}})
+      .Placeholder("flat", {6})
+      .Node("back", "Reshape", {"flat", "shape"},
+            {{"T", TypeAttr(DT_FLOAT)}, {"Tshape", TypeAttr(DT_INT32)}});
+  auto step = StepGraph(g.def(), {"x:0", "flat:0"}, {"back:0", "size:0"});
+  EXPECT_EQ(Count(*step, "Shape"), 0);
+  EXPECT_EQ(Count(*step, "Size"), 0);
+  // The folded Shape waits for the tensor it describes (its frame and deadness).
+  const Node* shape = Find(*step, "shape");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->type_string(), "Const");
+  ASSERT_EQ(shape->in_edges().size(), 1u);
+  EXPECT_TRUE(shape->in_edges()[0]->IsControlEdge());
+  EXPECT_EQ(shape->in_edges()[0]->src->type_string(), "_Arg");
+  std::vector<Tensor> out =
+      RunBoth(g.def(), {{"x:0", Random({2, 3})}, {"flat:0", Random({6})}}, {"back:0", "size:0"});
+  EXPECT_EQ(out[0].shape(), TensorShape({2, 3}));
+  EXPECT_EQ(out[1].data<int32_t>()[0], 6);
+}
+
+TEST(ConstantFolding, ShapesOfATensorDeclaredScalarAreNotTrusted) {
+  // A feed declared as a scalar may come with any shape (CheckFeed is lenient), so its Shape
+  // is computed when the step runs.
+  G g;
+  g.Placeholder("x", {})
+      .Node("shape", "Shape", {"x"}, {{"T", TypeAttr(DT_FLOAT)}, {"out_type", TypeAttr(DT_INT32)}});
+  auto step = StepGraph(g.def(), {"x:0"}, {"shape:0"});
+  EXPECT_EQ(Count(*step, "Shape"), 1);
+  std::vector<Tensor> out = RunSession(g.def(), ConfigProto(), {{"x:0", Random({4})}}, {"shape:0"});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].NumElements(), 1);
+}
+
+// ---- Identity removal ------------------------------------------------------------------------
+
+TEST(IdentityRemoval, ConsumersReadThroughIdentityChains) {
+  G g;
+  g.Placeholder("x", {4})
+      .Op("id1", "Identity", {"x"})
+      .Op("id2", "Snapshot", {"id1"})
+      .Op("stop", "StopGradient", {"id2"})
+      .Op("relu", "Relu", {"stop"});
+  auto step = StepGraph(g.def(), {"x:0"}, {"relu:0"});
+  EXPECT_EQ(Count(*step, "Identity") + Count(*step, "Snapshot") + Count(*step, "StopGradient"),
+            0);
+  RunBoth(g.def(), {{"x:0", Random({4})}}, {"relu:0"});
+}
+
+TEST(IdentityRemoval, KeepsFetchedIdentitiesAndIdentitiesWithControlEdges) {
+  G g;
+  g.Placeholder("x", {4})
+      .Op("fetched", "Identity", {"x"})
+      .Op("ordered", "Identity", {"x"})
+      .Op("relu", "Relu", {"x", "^ordered"})
+      .Op("gated", "Identity", {"x", "^relu"})
+      .Op("out", "Neg", {"gated"});
+  auto step = StepGraph(g.def(), {"x:0"}, {"fetched:0", "out:0"});
+  EXPECT_NE(Find(*step, "fetched"), nullptr);
+  EXPECT_NE(Find(*step, "ordered"), nullptr);
+  EXPECT_NE(Find(*step, "gated"), nullptr);
+  RunBoth(g.def(), {{"x:0", Random({4})}}, {"fetched:0", "out:0"});
+}
+
+TEST(IdentityRemoval, KeepsAnIdentityBetweenDevices) {
+  G g;
+  g.Placeholder("x", {4})
+      .Op("copy", "Identity", {"x"}, {}, kCpu1)
+      .Op("out", "Relu", {"copy"}, {}, kCpu1);
+  auto step = StepGraph(g.def(), {"x:0"}, {"out:0"}, {}, true, /*devices=*/2);
+  ASSERT_NE(Find(*step, "copy"), nullptr);
+}
+
+// ---- Batch norm folding and fusion -----------------------------------------------------------
+
+// Keras's frozen BatchNormalization after a bias-free Conv2D (MobileNetV2): Mul by a channel
+// vector, AddV2 of another, Relu6.
+TEST(BatchNormFolding, KerasMulAddAfterConv2DBecomesAFusedConv) {
+  G g;
+  g.Placeholder("x", {1, 6, 6, 3})
+      .Const("w", Random({3, 3, 3, 4}, -1, 1, 4))
+      .Conv("conv", "x", "w")
+      .Const("s", Random({4}, 0.5, 1.5, 5))
+      .Const("t", Random({4}, -0.5, 0.5, 6))
+      .Op("mul", "Mul", {"conv", "s"})
+      .Op("add", "AddV2", {"mul", "t"})
+      .Op("act", "Relu6", {"add"});
+  auto step = StepGraph(g.def(), {"x:0"}, {"act:0"});
+  const auto counts = OpCounts(*step);
+  EXPECT_EQ(counts.count("Mul"), 0u);
+  EXPECT_EQ(counts.count("AddV2"), 0u);
+  EXPECT_EQ(counts.count("Conv2D"), 0u);
+  const Node* act = Find(*step, "act");
+  ASSERT_NE(act, nullptr);
+  EXPECT_EQ(act->type_string(), "_FusedConv2D");
+  EXPECT_EQ(FusedOps(act), std::vector<std::string>({"BiasAdd", "Relu6"}));
+  bool const_filter = false;
+  EXPECT_TRUE(GetAttr(act->def().attr(), "_sg_const_filter", &const_filter).ok());
+  EXPECT_TRUE(const_filter);
+  RunBoth(g.def(), {{"x:0", Random({1, 6, 6, 3}, -2, 2, 9)}}, {"act:0"});
+}
+
+// ResNet50's form: Conv2D, BiasAdd, then Mul and AddV2 by [1, 1, 1, C] vectors, Relu.
+TEST(BatchNormFolding, BiasThenBroadcastMulAddFoldsIntoOneBias) {
+  G g;
+  g.Placeholder("x", {2, 5, 5, 3})
+      .Const("w", Random({1, 1, 3, 4}, -1, 1, 4))
+      .Conv("conv", "x", "w", {1, 2, 2, 1}, "VALID")
+      .Const("b", Random({4}, -1, 1, 7))
+      .Op("bias", "BiasAdd", {"conv", "b"})
+      .Const("s", Random({1, 1, 1, 4}, 0.5, 1.5, 5))
+      .Const("t", Random({1, 1, 1, 4}, -0.5, 0.5, 6))
+      .Op("mul", "Mul", {"s", "bias"})  // the constant first
+      .Op("add", "AddV2", {"mul", "t"})
+      .Op("act", "Relu", {"add"});
+  auto step = StepGraph(g.def(), {"x:0"}, {"act:0"});
+  const auto counts = OpCounts(*step);
+  EXPECT_EQ(counts.count("Mul") + counts.count("AddV2") + counts.count("BiasAdd"), 0u);
+  ASSERT_NE(Find(*step, "act"), nullptr);
+  EXPECT_EQ(Find(*step, "act")->type_string(), "_FusedConv2D");
+  EXPECT_EQ(FusedOps(Find(*step, "act")), std::vector<std::string>({"BiasAdd", "Relu"}));
+  RunBoth(g.def(), {{"x:0", Random({2, 5, 5, 3}, -2, 2, 9)}}, {"act:0"});
+}
+
+TEST(BatchNormFolding, FusedBatchNormAfterConvAndDepthwise) {
+  G g;
+  g.Placeholder("x", {1, 5, 5, 2})
+      .Const("w", Random({3, 3, 2, 2}, -1, 1, 4))  // multiplier 2: 4 channels
+      .Op("dw", "DepthwiseConv2dNative", {"x", "w"},
+          {{"strides", IntList({1, 1, 1, 1})}, {"padding", Attr(std::string("SAME"))}})
+      .Const("scale", Random({4}, 0.5, 1.5, 10))
+      .Const("offset", Random({4}, -1, 1, 11))
+      .Const("mean", Random({4}, -1, 1, 12))
+      .Const("var", Random({4}, 0.5, 2, 13))
+      .Op("bn", "FusedBatchNormV3", {"dw", "scale", "offset", "mean", "var"},
+          {{"U", TypeAttr(DT_FLOAT)}, {"is_training", Attr(false)}, {"epsilon", Attr(1e-3f)}})
+      .Op("relu", "Relu6", {"bn"})
+      .Const("w2", Random({1, 1, 4, 3}, -1, 1, 14))
+      .Conv("conv", "relu", "w2")
+      .Op("bn2", "FusedBatchNorm", {"conv", "scale2", "offset2", "mean2", "var2"},
+          {{"is_training", Attr(false)}, {"epsilon", Attr(1e-3f)}})
+      .Const("scale2", Random({3}, 0.5, 1.5, 15))
+      .Const("offset2", Random({3}, -1, 1, 16))
+      .Const("mean2", Random({3}, -1, 1, 17))
+      .Const("var2", Random({3}, 0.5, 2, 18));
+  auto step = StepGraph(g.def(), {"x:0"}, {"bn2:0"});
+  const auto counts = OpCounts(*step);
+  EXPECT_EQ(counts.count("FusedBatchNormV3") + counts.count("FusedBatchNorm"), 0u);
+  EXPECT_EQ(Find(*step, "bn")->type_string(), "BiasAdd");  // no fused depthwise kernel yet
+  EXPECT_EQ(Find(*step, "bn2")->type_string(), "_FusedConv2D");
+  EXPECT_EQ(FusedOps(Find(*step, "bn2")), std::vector<std::string>({"BiasAdd"}));
+  bool marked = false;
+  EXPECT_TRUE(GetAttr(Find(*step, "dw")->def().attr(), "_sg_const_filter", &marked).ok());
+  RunBoth(g.def(), {{"x:0", Random({1, 5, 5, 2}, -2, 2, 9)}}, {"bn2:0"});
+}
+
+TEST(BatchNormFolding, MatMulScaleAndShiftThenFusedMatMul) {
+  for (bool transpose_b : {false, true}) {
+    G g;
+    g.Placeholder("x", {3, 4})
+        .Const("w", Random(transpose_b ? std::vector<int64_t>{5, 4} : std::vector<int64_t>{4, 5},
+                           -1, 1, 4))
+        .Op("mm", "MatMul", {"x", "w"}, {{"transpose_b", Attr(transpose_b)}})
+        .Const("s", Random({1, 5}, 0.5, 1.5, 5))
+        .Const("t", Random({5}, -0.5, 0.5, 6))
+        .Op("mul", "Mul", {"mm", "s"})
+        .Op("sub", "Sub", {"mul", "t"})
+        .Op("act", "Tanh", {"sub"});
+    auto step = StepGraph(g.def(), {"x:0"}, {"act:0"});
+    ASSERT_NE(Find(*step, "act"), nullptr);
+    EXPECT_EQ(Find(*step, "act")->type_string(), "_FusedMatMul") << transpose_b;
+    EXPECT_EQ(FusedOps(Find(*step, "act")), std::vector<std::string>({"BiasAdd", "Tanh"}));
+    EXPECT_EQ(Count(*step, "Mul") + Count(*step, "Sub"), 0);
+    RunBoth(g.def(), {{"x:0", Random({3, 4}, -2, 2, 9)}}, {"act:0"});
+  }
+}
+
+TEST(BatchNormFolding, DoesNotFireOnAFetchedOrSharedIntermediateOrANonChannelVector) {
+  G g;
+  g.Placeholder("x", {1, 4, 4, 2})
+      .Const("w", Random({1, 1, 2, 3}, -1, 1, 4))
+      .Conv("fetched_conv", "x", "w")
+      .Const("s", Random({3}, 0.5, 1.5, 5))
+      .Op("mul1", "Mul", {"fetched_conv", "s"})
+      .Conv("shared_conv", "x", "w")
+      .Op("mul2", "Mul", {"shared_conv", "s"})
+      .Op("other", "Relu", {"shared_conv"})
+      .Conv("conv3", "x", "w")
+      .Const("spatial", Random({1, 4, 1, 1}, 0.5, 1.5, 6))  // varies along H: not per channel
+      .Op("mul3", "Mul", {"conv3", "spatial"})
+      .Placeholder("wp", {1, 1, 2, 3})
+      .Conv("conv4", "x", "wp")  // the filter is fed, not constant
+      .Op("mul4", "Mul", {"conv4", "s"})
+      .Op("mul5", "Mul", {"conv4", "s"});
+  const std::vector<std::string> fetches = {"fetched_conv:0", "mul1:0", "mul2:0", "other:0",
+                                            "mul3:0", "mul4:0"};
+  auto step = StepGraph(g.def(), {"x:0", "wp:0"}, fetches);
+  for (const char* n : {"mul1", "mul2", "mul3", "mul4"}) {
+    ASSERT_NE(Find(*step, n), nullptr) << n;
+    EXPECT_EQ(Find(*step, n)->type_string(), "Mul") << n;
+  }
+  EXPECT_EQ(Count(*step, "Conv2D"), 4);
+  RunBoth(g.def(), {{"x:0", Random({1, 4, 4, 2})}, {"wp:0", Random({1, 1, 2, 3})}}, fetches);
+}
+
+TEST(BatchNormFolding, DoesNotFoldATrainingBatchNorm) {
+  G g;
+  g.Placeholder("x", {2, 3, 3, 2})
+      .Const("w", Random({1, 1, 2, 2}, -1, 1, 4))
+      .Conv("conv", "x", "w")
+      .Const("scale", Random({2}, 0.5, 1.5, 10))
+      .Const("offset", Random({2}, -1, 1, 11))
+      .Const("empty", Tensor(DT_FLOAT, TensorShape({0})))
+      .Op("bn", "FusedBatchNormV3", {"conv", "scale", "offset", "empty", "empty"},
+          {{"U", TypeAttr(DT_FLOAT)}, {"is_training", Attr(true)}});
+  auto step = StepGraph(g.def(), {"x:0"}, {"bn:0"});
+  EXPECT_EQ(Find(*step, "bn")->type_string(), "FusedBatchNormV3");
+  RunBoth(g.def(), {{"x:0", Random({2, 3, 3, 2})}}, {"bn:0"});
+}
+
+TEST(Fusion, MatMulBiasAddActivations) {
+  for (const std::string act : {"Relu", "Relu6", "Elu", "LeakyRelu", "Sigmoid", "Tanh"}) {
+    G g;
+    g.Placeholder("x", {2, 6})
+        .Placeholder("w", {6, 3})  // fusion needs no constant filter
+        .Op("mm", "MatMul", {"x", "w"})
+        .Const("b", Random({3}, -1, 1, 7))
+        .Op("bias", "BiasAdd", {"mm", "b"});
+    if (act == "LeakyRelu") {
+      g.Op("act", act, {"bias"}, {{"alpha", Attr(0.1f)}});
+    } else {
+      g.Op("act", act, {"bias"});
+    }
+    auto step = StepGraph(g.def(), {"x:0", "w:0"}, {"act:0"});
+    const Node* n = Find(*step, "act");
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->type_string(), "_FusedMatMul") << act;
+    EXPECT_EQ(FusedOps(n), std::vector<std::string>({"BiasAdd", act}));
+    EXPECT_EQ(step->num_nodes(), 5) << act;  // two _Arg, b, the fused node, _Retval
+    RunBoth(g.def(), {{"x:0", Random({2, 6}, -3, 3, 8)}, {"w:0", Random({6, 3}, -1, 1, 9)}},
+            {"act:0"});
+  }
+}
+
+TEST(Fusion, Conv2DBiasAddLeakyReluWithExplicitPadding) {
+  G g;
+  g.Placeholder("x", {1, 5, 5, 2})
+      .Const("w", Random({3, 3, 2, 3}, -1, 1, 4))
+      .Op("conv", "Conv2D", {"x", "w"},
+          {{"strides", IntList({1, 2, 2, 1})},
+           {"padding", Attr(std::string("EXPLICIT"))},
+           {"explicit_paddings", IntList({0, 0, 1, 2, 2, 1, 0, 0})}})
+      .Const("b", Random({3}, -1, 1, 7))
+      .Op("bias", "BiasAdd", {"conv", "b"})
+      .Op("act", "LeakyRelu", {"bias"}, {{"alpha", Attr(0.3f)}});
+  auto step = StepGraph(g.def(), {"x:0"}, {"act:0"});
+  const Node* n = Find(*step, "act");
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->type_string(), "_FusedConv2D");
+  float alpha = 0;
+  EXPECT_TRUE(GetAttr(n->def().attr(), "leakyrelu_alpha", &alpha).ok());
+  EXPECT_FLOAT_EQ(alpha, 0.3f);
+  RunBoth(g.def(), {{"x:0", Random({1, 5, 5, 2}, -2, 2, 9)}}, {"act:0"});
+}
+
+TEST(Fusion, StopsAtAnIntermediateWithAnotherUseOrAControlEdge) {
+  G g;
+  g.Placeholder("x", {2, 4})
+      .Placeholder("w", {4, 3})
+      .Const("b", Random({3}, -1, 1, 7))
+      // The BiasAdd is fetched too: MatMul + BiasAdd fuse, the Relu stays.
+      .Op("mm1", "MatMul", {"x", "w"})
+      .Op("bias1", "BiasAdd", {"mm1", "b"})
+      .Op("relu1", "Relu", {"bias1"})
+      // The MatMul is fetched: nothing fuses.
+      .Op("mm2", "MatMul", {"x", "w"})
+      .Op("bias2", "BiasAdd", {"mm2", "b"})
+      // The MatMul has a control input: nothing fuses.
+      .Op("mm3", "MatMul", {"x", "w", "^relu1"})
+      .Op("bias3", "BiasAdd", {"mm3", "b"});
+  const std::vector<std::string> fetches = {"bias1:0", "relu1:0", "mm2:0", "bias2:0", "bias3:0"};
+  auto step = StepGraph(g.def(), {"x:0", "w:0"}, fetches);
+  EXPECT_EQ(Find(*step, "bias1")->type_string(), "_FusedMatMul");
+  EXPECT_EQ(FusedOps(Find(*step, "bias1")), std::vector<std::string>({"BiasAdd"}));
+  EXPECT_EQ(Find(*step, "relu1")->type_string(), "Relu");
+  EXPECT_EQ(Find(*step, "mm2")->type_string(), "MatMul");
+  EXPECT_EQ(Find(*step, "bias2")->type_string(), "BiasAdd");
+  EXPECT_EQ(Find(*step, "mm3")->type_string(), "MatMul");
+  EXPECT_EQ(Find(*step, "bias3")->type_string(), "BiasAdd");
+  RunBoth(g.def(), {{"x:0", Random({2, 4})}, {"w:0", Random({4, 3})}}, fetches);
+}
+
+TEST(Fusion, TheLastNodeKeepsItsControlInputsAndDependents) {
+  G g;
+  g.Placeholder("x", {2, 4})
+      .Placeholder("w", {4, 3})
+      .Const("b", Random({3}, -1, 1, 7))
+      .Op("first", "Neg", {"x"})
+      .Op("mm", "MatMul", {"x", "w"})
+      .Op("bias", "BiasAdd", {"mm", "b", "^first"})
+      .Op("after", "Neg", {"x", "^bias"});
+  auto step = StepGraph(g.def(), {"x:0", "w:0"}, {"bias:0", "after:0"});
+  const Node* n = Find(*step, "bias");
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->type_string(), "_FusedMatMul");
+  EXPECT_TRUE(HasControlInputFrom(n, "first"));
+  EXPECT_TRUE(HasControlInputFrom(Find(*step, "after"), "bias"));
+  RunBoth(g.def(), {{"x:0", Random({2, 4})}, {"w:0", Random({4, 3})}}, {"bias:0", "after:0"});
+}
+
+TEST(GraphOptimizer, OptLevelL0LeavesTheGraphAsItIs) {
+  G g = ScaleGraph();
+  g.Op("id", "Identity", {"y"});
+  auto off = StepGraph(g.def(), {"x:0"}, {"id:0"}, {}, /*optimize=*/false);
+  EXPECT_EQ(Count(*off, "Rsqrt"), 1);
+  EXPECT_EQ(Count(*off, "AddV2"), 1);
+  auto on = StepGraph(g.def(), {"x:0"}, {"id:0"});
+  EXPECT_EQ(Count(*on, "Rsqrt"), 0);
+}
+
+}  // namespace
+}  // namespace sg
