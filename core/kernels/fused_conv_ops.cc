@@ -14,13 +14,13 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/conv_nd.h"
+#include "core/kernels/fused_epilogue.h"
 #include "core/kernels/onednn_conv.h"
 
 namespace sg {
 namespace {
 
 enum class Epilogue { kBiasAdd, kBatchNorm };
-enum class Activation { kNone, kRelu, kRelu6, kElu, kLeakyRelu };
 
 // _FusedConv2D: conv, then bias (args: bias) or batch norm (args: scale, offset, mean,
 // variance; y = (x - mean) * scale / sqrt(variance + epsilon) + offset), then the activation.
@@ -51,18 +51,13 @@ class FusedConv2DOp final : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("num_args", &num_args));
     const bool known = !ops.empty() && ops.size() <= 2 &&
                        (ops[0] == "BiasAdd" || ops[0] == "FusedBatchNorm");
-    std::string act = ops.size() == 2 ? ops[1] : "";
-    static const std::vector<std::pair<std::string, Activation>> kActs = {
-        {"", Activation::kNone},     {"Relu", Activation::kRelu},
-        {"Relu6", Activation::kRelu6}, {"Elu", Activation::kElu},
-        {"LeakyRelu", Activation::kLeakyRelu}};
-    auto it = std::find_if(kActs.begin(), kActs.end(), [&](const auto& a) {
-      return a.first == act;
-    });
-    OP_REQUIRES(ctx, known && it != kActs.end(),
+    const std::string act = ops.size() == 2 ? ops[1] : "";
+    // The activations sg's fused convolution has always taken (not Tanh / Sigmoid).
+    const bool act_known = act != "Tanh" && act != "Sigmoid" &&
+                           ParseFusedActivation(act, &activation_);
+    OP_REQUIRES(ctx, known && act_known,
                 errors::Unimplemented("_FusedConv2D does not support fused_ops [",
                                       absl::StrJoin(ops, ", "), "] on the CPU", where));
-    activation_ = it->second;
     epilogue_ = ops[0] == "BiasAdd" ? Epilogue::kBiasAdd : Epilogue::kBatchNorm;
     const int want = epilogue_ == Epilogue::kBiasAdd ? 1 : 4;
     OP_REQUIRES(ctx, num_args == want,
@@ -119,29 +114,11 @@ class FusedConv2DOp final : public OpKernel {
         add[c] = offset[c];
       }
     }
-    T* y = out->data<T>();
-    const int64_t rows = out->NumElements() / g.out_c;
-    const T alpha = static_cast<T>(alpha_);
-    const Activation act = activation_;
     const bool bias_only = epilogue_ == Epilogue::kBiasAdd;
-    auto run = [&](Eigen::Index b, Eigen::Index e) {
-      for (Eigen::Index r = b; r < e; ++r) {
-        T* row = y + r * g.out_c;
-        for (int64_t c = 0; c < g.out_c; ++c) {
-          T v = bias_only ? row[c] + add[c] : (row[c] - sub[c]) * mul[c] + add[c];
-          switch (act) {
-            case Activation::kNone: break;
-            case Activation::kRelu: v = std::max(v, T(0)); break;
-            case Activation::kRelu6: v = std::min(std::max(v, T(0)), T(6)); break;
-            case Activation::kElu: v = v < T(0) ? std::expm1(v) : v; break;
-            case Activation::kLeakyRelu: v = v > T(0) ? v : v * alpha; break;
-          }
-          row[c] = v;
-        }
-      }
-    };
-    const double cost = static_cast<double>(g.out_c) * 4;
-    ctx->eigen_cpu_device().parallelFor(rows, Eigen::TensorOpCost(cost, cost, cost), run);
+    ApplyFusedEpilogue<T>(ctx->eigen_cpu_device(), out->data<T>(), out->NumElements() / g.out_c,
+                          g.out_c, bias_only ? nullptr : sub.data(),
+                          bias_only ? nullptr : mul.data(), add.data(), activation_,
+                          static_cast<T>(alpha_));
   }
 
  private:
@@ -153,11 +130,13 @@ class FusedConv2DOp final : public OpKernel {
                      const Tensor& filter, Tensor* out) {
     OneDnnConv::Epilogue ep;
     switch (activation_) {
-      case Activation::kNone: ep.act = OneDnnConv::Epilogue::Act::kNone; break;
-      case Activation::kRelu: ep.act = OneDnnConv::Epilogue::Act::kRelu; break;
-      case Activation::kRelu6: ep.act = OneDnnConv::Epilogue::Act::kRelu6; break;
-      case Activation::kElu: ep.act = OneDnnConv::Epilogue::Act::kElu; break;
-      case Activation::kLeakyRelu: ep.act = OneDnnConv::Epilogue::Act::kLeakyRelu; break;
+      case FusedActivation::kNone: ep.act = OneDnnConv::Epilogue::Act::kNone; break;
+      case FusedActivation::kRelu: ep.act = OneDnnConv::Epilogue::Act::kRelu; break;
+      case FusedActivation::kRelu6: ep.act = OneDnnConv::Epilogue::Act::kRelu6; break;
+      case FusedActivation::kElu: ep.act = OneDnnConv::Epilogue::Act::kElu; break;
+      case FusedActivation::kLeakyRelu: ep.act = OneDnnConv::Epilogue::Act::kLeakyRelu; break;
+      case FusedActivation::kTanh:
+      case FusedActivation::kSigmoid: return false;  // not taken by the constructor
     }
     ep.alpha = static_cast<float>(alpha_);
     std::vector<float> scale, shift;
@@ -184,7 +163,7 @@ class FusedConv2DOp final : public OpKernel {
   ConvNdAttrs attrs_;
   OneDnnConv dnnl_;  // float only
   Epilogue epilogue_ = Epilogue::kBiasAdd;
-  Activation activation_ = Activation::kNone;
+  FusedActivation activation_ = FusedActivation::kNone;
   double epsilon_ = 0, alpha_ = 0;
 };
 REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<float>("T"),

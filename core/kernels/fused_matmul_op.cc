@@ -10,12 +10,11 @@
 #include "absl/strings/str_join.h"
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/fused_epilogue.h"
 #include "core/kernels/matmul_op.h"
 
 namespace sg {
 namespace {
-
-enum class Activation { kNone, kRelu, kRelu6, kElu, kLeakyRelu, kTanh, kSigmoid };
 
 class FusedMatMulOp final : public OpKernel {
  public:
@@ -27,23 +26,15 @@ class FusedMatMulOp final : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("fused_ops", &ops));
     int64_t num_args = 0;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("num_args", &num_args));
-    static const std::vector<std::pair<std::string, Activation>> kActs = {
-        {"", Activation::kNone},       {"Relu", Activation::kRelu},
-        {"Relu6", Activation::kRelu6}, {"Elu", Activation::kElu},
-        {"LeakyRelu", Activation::kLeakyRelu}, {"Tanh", Activation::kTanh},
-        {"Sigmoid", Activation::kSigmoid}};
-    const std::string act = ops.size() == 2 ? ops[1] : "";
-    auto it = std::find_if(kActs.begin(), kActs.end(),
-                           [&](const auto& a) { return a.first == act; });
     const std::string where = absl::StrCat(" (node '", ctx->def().name(), "')");
     OP_REQUIRES(ctx,
-                !ops.empty() && ops.size() <= 2 && ops[0] == "BiasAdd" && it != kActs.end(),
+                !ops.empty() && ops.size() <= 2 && ops[0] == "BiasAdd" &&
+                    ParseFusedActivation(ops.size() == 2 ? ops[1] : "", &activation_),
                 errors::Unimplemented("_FusedMatMul does not support fused_ops [",
                                       absl::StrJoin(ops, ", "), "] on the CPU", where));
     OP_REQUIRES(ctx, num_args == 1,
                 errors::InvalidArgument("_FusedMatMul with BiasAdd takes 1 arg, got ", num_args,
                                         where));
-    activation_ = it->second;
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -68,44 +59,14 @@ class FusedMatMulOp final : public OpKernel {
     if (out->NumElements() == 0) return;
     float* y = out->data<float>();
     MatMulFloat(ctx, a.data<float>(), b.data<float>(), y, m, k, n, transpose_a_, transpose_b_);
-    const float* bv = bias.data<float>();
-    const Activation act = activation_;
-    const float alpha = alpha_;
-    auto rows = [&](Eigen::Index begin, Eigen::Index end) {
-      for (Eigen::Index r = begin; r < end; ++r) {
-        float* row = y + r * n;
-        for (int64_t c = 0; c < n; ++c) {
-          float v = row[c] + bv[c];
-          switch (act) {
-            case Activation::kRelu: v = std::max(v, 0.0f); break;
-            case Activation::kRelu6: v = std::min(std::max(v, 0.0f), 6.0f); break;
-            case Activation::kElu: v = v < 0.0f ? std::expm1(v) : v; break;
-            case Activation::kLeakyRelu: v = v > 0.0f ? v : v * alpha; break;
-            default: break;
-          }
-          row[c] = v;
-        }
-      }
-    };
-    const auto& d = ctx->eigen_cpu_device();
-    const double cost = static_cast<double>(n) * 4;
-    if (m * n < 16384) {
-      rows(0, m);
-    } else {
-      d.parallelFor(m, Eigen::TensorOpCost(cost, cost, cost), rows);
-    }
-    // Tanh and Sigmoid through Eigen's vectorised functions, as the Tanh and Sigmoid kernels.
-    if (act == Activation::kTanh) {
-      out->flat<float>().device(d) = out->flat<float>().tanh();
-    } else if (act == Activation::kSigmoid) {
-      out->flat<float>().device(d) = out->flat<float>().sigmoid();
-    }
+    ApplyFusedEpilogue<float>(ctx->eigen_cpu_device(), y, m, n, nullptr, nullptr,
+                              bias.data<float>(), activation_, alpha_);
   }
 
  private:
   bool transpose_a_ = false, transpose_b_ = false;
   float alpha_ = 0.2f;
-  Activation activation_ = Activation::kNone;
+  FusedActivation activation_ = FusedActivation::kNone;
 };
 
 REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"),
