@@ -232,6 +232,20 @@ TEST(ConstantFolding, FoldsWhatOnlyConstantsFeed) {
   RunBoth(g.def(), {{"x:0", Random({2, 3})}}, {"y:0"});
 }
 
+TEST(GraphOptimizer, ReportsWhatItDidOnAGraphWithoutSinks) {
+  // Called directly: `y` has no consumer, so only `preserve` keeps it.
+  Graph graph;
+  ASSERT_TRUE(ImportGraphDef(ScaleGraph().def(), ImportOptions(), &graph).ok());
+  GraphOptimizerStats stats;
+  ASSERT_TRUE(OptimizeGraph(&graph, GraphOptimizerOptions(), {"y"}, &stats).ok());
+  EXPECT_EQ(stats.nodes_before, 8);
+  EXPECT_EQ(stats.nodes_folded, 1);  // scale; add and rsqrt were only read by constants
+  EXPECT_EQ(stats.nodes_after, 3);   // x, scale, y
+  EXPECT_EQ(graph.num_nodes(), 3);
+  ASSERT_NE(graph.FindNode("y"), nullptr);
+  EXPECT_EQ(graph.FindNode("scale")->type_string(), "Const");
+}
+
 TEST(ConstantFolding, AFetchedFoldedNodeKeepsItsName) {
   G g = ScaleGraph();
   auto step = StepGraph(g.def(), {"x:0"}, {"y:0", "rsqrt:0"});

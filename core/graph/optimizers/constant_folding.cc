@@ -9,6 +9,8 @@
 // value's cone depended on by control edges (usually a loop's or a cond branch's pivot): so it
 // stays in its frame and is dead when the original would have been.
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -58,6 +60,8 @@ struct NodeInfo {
   bool is_const = false;
   bool decoded = false;  // values hold the outputs (Const nodes decode on first use)
   std::vector<Tensor> values;
+  // For an Identity-like node: output i is input i's value (the source node, its output).
+  std::vector<std::pair<Node*, int>> alias;
   // Non-constant nodes the value depends on by control edges, sorted and unique.
   std::vector<Node*> controls;
 };
@@ -169,8 +173,12 @@ absl::StatusOr<int> FoldConstants(Graph* g, const GraphOptimizerOptions& options
   SG_ASSIGN_OR_RETURN(std::vector<Node*> order, TopologicalOrder(*g));
   std::vector<NodeInfo> info(g->num_node_ids());
   Evaluator evaluator;
-  auto value_of = [&](Node* src, int index) -> const Tensor* {
+  // Output `index` of constant node `src`: a Const's value is decoded on first use, an
+  // Identity's is its input's.
+  std::function<const Tensor*(Node*, int)> value_of = [&](Node* src,
+                                                           int index) -> const Tensor* {
     NodeInfo& in = info[src->id()];
+    if (!in.alias.empty()) return value_of(in.alias[index].first, in.alias[index].second);
     if (!in.decoded) {
       Tensor t;
       if (!ConstValue(src, &t)) return nullptr;
@@ -179,11 +187,31 @@ absl::StatusOr<int> FoldConstants(Graph* g, const GraphOptimizerOptions& options
     }
     return index < static_cast<int>(in.values.size()) ? &in.values[index] : nullptr;
   };
+  auto all_inputs_const = [&](const Node* n) {
+    for (const Edge* e : n->in_edges()) {
+      if (!info[e->src->id()].is_const) return false;
+    }
+    for (int i = 0; i < n->num_inputs(); ++i) {
+      if (n->input_edge(i) == nullptr) return false;
+    }
+    return true;
+  };
 
   for (Node* n : order) {
     NodeInfo& ni = info[n->id()];
     if (n->type_string() == "Const" && ConstantDtype(n->output_type(0))) {
       ni.is_const = true;
+    } else if (n->type_string() == "NoOp" && all_inputs_const(n)) {
+      // Orders nothing but constants: what waits for it need only wait for their dependencies.
+      ni.is_const = true;
+    } else if (Foldable(n, preserve) && IsIdentityLike(n) && all_inputs_const(n)) {
+      // Forwards its inputs: not evaluated, so that an Identity reading a weight costs no copy.
+      ni.is_const = true;
+      for (int i = 0; i < n->num_inputs(); ++i) {
+        const Edge* e = n->input_edge(i);
+        ni.alias.push_back({e->src, e->src_output});
+        MergeControls(info[e->src->id()].controls, &ni.controls);
+      }
     } else if (Foldable(n, preserve)) {
       // Shapes first: a Shape of a non-constant tensor may still be known.
       std::optional<Tensor> shape_value;
@@ -236,11 +264,27 @@ absl::StatusOr<int> FoldConstants(Graph* g, const GraphOptimizerOptions& options
     SortUnique(&ni.controls);
   }
 
-  // The folded nodes something outside the constants uses.
+  // A node that waits for a constant waits for that constant's dependencies instead (a frozen
+  // Keras graph's output waits, through a NoOp, for every weight's read).
+  for (Node* n : order) {
+    const NodeInfo& ni = info[n->id()];
+    if (!ni.is_const) continue;
+    std::vector<const Edge*> waits;
+    for (const Edge* e : n->out_edges()) {
+      if (e->IsControlEdge() && !info[e->dst->id()].is_const) waits.push_back(e);
+    }
+    for (const Edge* e : waits) {
+      Node* dst = e->dst;
+      g->RemoveEdge(e);
+      for (Node* c : ni.controls) g->AddControlEdge(c, dst);
+    }
+  }
+
+  // The folded nodes a non-constant node reads.
   std::vector<Node*> frontier;
   for (Node* n : order) {
     const NodeInfo& ni = info[n->id()];
-    if (!ni.is_const || n->type_string() == "Const") continue;
+    if (!ni.is_const || n->type_string() == "Const" || n->num_outputs() == 0) continue;
     bool used_outside = false;
     for (const Edge* e : n->out_edges()) used_outside = used_outside || !info[e->dst->id()].is_const;
     if (used_outside) frontier.push_back(n);
@@ -248,24 +292,61 @@ absl::StatusOr<int> FoldConstants(Graph* g, const GraphOptimizerOptions& options
   int folded = 0;
   for (Node* n : frontier) {
     NodeInfo& ni = info[n->id()];
+    if (!ni.alias.empty()) {
+      // Identities of Consts: readers read the Const (unless the Identity is fetched, which
+      // keeps its name, or the Const depends on less than the Identity does).
+      bool fetched = false;
+      for (const Edge* e : n->out_edges()) fetched = fetched || IsSink(e->dst);
+      std::vector<std::pair<Node*, int>> roots;
+      for (int i = 0; i < n->num_outputs() && !fetched; ++i) {
+        std::pair<Node*, int> r = ni.alias[i];
+        while (!info[r.first->id()].alias.empty()) r = info[r.first->id()].alias[r.second];
+        if (r.first->type_string() != "Const" || info[r.first->id()].controls != ni.controls) {
+          break;
+        }
+        roots.push_back(r);
+      }
+      if (static_cast<int>(roots.size()) == n->num_outputs()) {
+        std::vector<const Edge*> uses;
+        for (const Edge* e : n->out_edges()) {
+          if (!e->IsControlEdge()) uses.push_back(e);
+        }
+        for (const Edge* e : uses) {
+          const auto [root, index] = roots[e->src_output];
+          Node* dst = e->dst;
+          const int slot = e->dst_input;
+          g->RemoveEdge(e);
+          absl::Status s = g->AddEdge(root, index, dst, slot).status();
+          if (!s.ok()) return errors::Internal("graph optimizer: constant folding: ", s.message());
+        }
+        ++folded;
+        continue;
+      }
+    }
+    std::vector<Tensor> values;
+    for (int i = 0; i < n->num_outputs(); ++i) {
+      const Tensor* v = value_of(n, i);
+      if (v == nullptr) return errors::Internal("graph optimizer: no value for ", n->name());
+      values.push_back(*v);
+    }
     if (n->num_outputs() == 1) {
-      NodeDef def = ConstNodeDef(n->name(), ni.values[0]);
+      NodeDef def = ConstNodeDef(n->name(), values[0]);
       SG_ASSIGN_OR_RETURN(Node * c, ReplaceNode(g, n, std::move(def), {}, ni.controls,
                                                 /*keep_control_inputs=*/false));
-      *c->mutable_output_shapes() = {PartialTensorShape(ni.values[0].shape())};
+      *c->mutable_output_shapes() = {PartialTensorShape(values[0].shape())};
       ++folded;
       continue;
     }
     // Several outputs: a Const per output used, under new names (a fetched node is not
-    // folded, see Foldable); the node itself is then dead unless it orders something.
+    // folded, see Foldable); the node itself is then dead.
     for (int i = 0; i < n->num_outputs(); ++i) {
       std::vector<const Edge*> uses;
       for (const Edge* e : n->out_edges()) {
         if (e->src_output == i) uses.push_back(e);
       }
       if (uses.empty()) continue;
-      SG_ASSIGN_OR_RETURN(Node * c, AddConst(g, g->NewName(n->name()), ni.values[i],
-                                             Placement(n), ni.controls));
+      SG_ASSIGN_OR_RETURN(Node * c, AddConst(g, g->NewName(n->name()), values[i], Placement(n),
+                                             ni.controls));
       for (const Edge* e : uses) {
         Node* dst = e->dst;
         const int slot = e->dst_input;

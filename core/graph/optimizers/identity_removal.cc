@@ -9,13 +9,6 @@ namespace sg {
 namespace graph_opt {
 namespace {
 
-bool IsIdentityLike(const Node* n) {
-  const std::string& op = n->type_string();
-  // StopGradient only matters to gradient construction, which is over by the time a step's
-  // graph is built.
-  return op == "Identity" || op == "IdentityN" || op == "Snapshot" || op == "StopGradient";
-}
-
 // Whether `n` may go: control edges would have to be rewired with a meaning of their own (a
 // cond's pivot, an ordering), a reference input is read when the Identity runs, and an Identity
 // between devices is the copy the graph asks for; loop and cond structure is left as it is.

@@ -9,6 +9,11 @@ namespace graph_opt {
 
 bool IsLive(const Graph& g, const Node* n) { return g.FindNodeId(n->id()) == n; }
 
+bool IsIdentityLike(const Node* n) {
+  const std::string& op = n->type_string();
+  return op == "Identity" || op == "IdentityN" || op == "Snapshot" || op == "StopGradient";
+}
+
 bool IsSink(const Node* n) {
   if (n->IsRetval()) return true;
   if (!n->IsSend()) return false;
@@ -170,7 +175,8 @@ absl::StatusOr<Node*> ReplaceNode(Graph* g, Node* old, NodeDef def,
 int RemoveDeadNodes(Graph* g, const std::set<std::string>& preserve) {
   auto removable = [&](const Node* n) {
     if (!n->out_edges().empty() || preserve.count(n->name())) return false;
-    if (n->num_outputs() == 0 || IsSink(n) || n->IsControlFlow() || n->IsArg() || n->IsRecv() ||
+    // A NoOp only orders; once nothing waits for it, it does nothing.
+    if ((n->num_outputs() == 0 && n->type_string() != "NoOp") || IsSink(n) || n->IsControlFlow() || n->IsArg() || n->IsRecv() ||
         n->IsSend() || n->op_def().is_stateful()) {
       return false;
     }

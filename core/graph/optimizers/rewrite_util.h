@@ -32,6 +32,9 @@ int RemoveDeadNodes(Graph* g, const std::set<std::string>& preserve);
 
 // Whether `n` is still in its graph (a pass may remove nodes it is iterating over).
 bool IsLive(const Graph& g, const Node* n);
+// Identity, IdentityN, Snapshot or StopGradient: outputs equal to inputs. (StopGradient only
+// matters to gradient construction, which is over by the time a step's graph is built.)
+bool IsIdentityLike(const Node* n);
 // A step's sink: _Retval, or a _Send the client receives from.
 bool IsSink(const Node* n);
 bool HasControlInputs(const Node* n);
