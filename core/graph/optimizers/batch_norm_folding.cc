@@ -27,12 +27,27 @@ struct Head {
   Node* node = nullptr;
   HeadKind kind;
   Node* filter_node = nullptr;
-  Tensor filter;
+  Tensor filter;  // decoded by LoadFilter
   int64_t channels = 0;
   int out_rank = 4;
 };
 
-// A head with a Const float filter whose output channels are known.
+// The shape of a Const node's value, without decoding its elements (a filter may be large and
+// most candidates are rejected before its values are needed).
+bool ConstShape(const Node* n, TensorShape* shape) {
+  if (n->type_string() != "Const") return false;
+  auto it = n->def().attr().find("value");
+  if (it == n->def().attr().end() || !it->second.has_tensor()) return false;
+  const TensorProto& t = it->second.tensor();
+  if (t.dtype() != DT_FLOAT) return false;
+  absl::StatusOr<TensorShape> s = TensorShape::FromProto(t.tensor_shape());
+  if (!s.ok()) return false;
+  *shape = *s;
+  return true;
+}
+
+// A head with a Const float filter whose output channels are known. The filter's values are
+// decoded later (LoadFilter), once the whole pattern matched.
 bool AsHead(Node* n, Head* h) {
   const std::string& op = n->type_string();
   if (!HasType(n, DT_FLOAT)) return false;
@@ -50,8 +65,8 @@ bool AsHead(Node* n, Head* h) {
     if (!format.empty() && format != "NHWC") return false;
   }
   Node* f = InputNode(n, 1);
-  if (f == nullptr || !ConstValue(f, &h->filter) || h->filter.dtype() != DT_FLOAT) return false;
-  const Tensor& w = h->filter;
+  TensorShape w;
+  if (f == nullptr || !ConstShape(f, &w)) return false;
   switch (h->kind) {
     case HeadKind::kConv2D:
       if (w.dims() != 4) return false;
@@ -73,6 +88,12 @@ bool AsHead(Node* n, Head* h) {
   h->node = n;
   h->filter_node = f;
   return h->channels > 0;
+}
+
+// Decodes the head's filter: false when it does not decode to the shape AsHead saw.
+bool LoadFilter(Head* h) {
+  return ConstValue(h->filter_node, &h->filter) && h->filter.dtype() == DT_FLOAT &&
+         (h->filter.dims() == 2 || h->filter.dims() == 4);
 }
 
 // `t` as `channels` floats, when it is a float channel vector for an output of rank `rank`.
@@ -168,10 +189,10 @@ bool MatchFollower(Node* p, const std::set<std::string>& preserve, Match* m) {
       if (op == "Sub" && side == 1) break;  // only x - c
       Node* x = InputNode(p, side);
       Node* c = InputNode(p, 1 - side);
-      Tensor value;
-      if (x == nullptr || c == nullptr || !ConstValue(c, &value)) continue;
+      if (x == nullptr || c == nullptr || c->type_string() != "Const") continue;
       Match cand;
-      if (!MatchHead(x, p, preserve, &cand)) continue;
+      Tensor value;
+      if (!MatchHead(x, p, preserve, &cand) || !ConstValue(c, &value)) continue;
       std::vector<float> v;
       if (!ChannelVector(value, cand.head.channels, cand.head.out_rank, &v)) continue;
       cand.const_sources.push_back(c);
@@ -295,7 +316,7 @@ absl::StatusOr<int> FoldBatchNorms(Graph* g, const std::set<std::string>& preser
     for (Node* p : g->nodes()) {
       if (!IsLive(*g, p)) continue;
       Match m;
-      if (!MatchFollower(p, preserve, &m)) continue;
+      if (!MatchFollower(p, preserve, &m) || !LoadFilter(&m.head)) continue;
       SG_RETURN_IF_ERROR(Fold(g, p, std::move(m)));
       ++folded;
       changed = true;
