@@ -344,7 +344,15 @@ std::string FileNameFor(const std::string& tensor) {
   return f + ".npy";
 }
 
-void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, SG_Status* s) {
+// The keys that are fields of the ConfigProto without a typed setter: they are written into one
+// serialized ConfigProto (concatenated messages merge), which SG_SetConfig sets before the typed
+// keys apply.
+bool IsProtoKey(const std::string& key) {
+  return key == "round_robin_placement" || key == "graph_optimizer";
+}
+
+void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, std::string* proto,
+                 SG_Status* s) {
   const size_t eq = kv.find('=');
   const std::string key = kv.substr(0, eq);
   const std::string value = eq == std::string::npos ? "" : kv.substr(eq + 1);
@@ -362,15 +370,22 @@ void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, SG_Status* s) {
   } else if (key == "cpu_devices") {
     SG_SetDeviceCount(opts, "CPU", static_cast<int>(v), s);
   } else if (key == "round_robin_placement") {
-    // ConfigProto.experimental (field 16) holding sg_round_robin_placement (field 1000) = v != 0;
-    // SG_SetConfig replaces the config, so RunMain applies this key before the others.
-    const unsigned char proto[] = {0x82, 0x01, 0x03, 0xC0, 0x3E,
+    // ConfigProto.experimental (field 16) holding sg_round_robin_placement (field 1000) = v != 0.
+    const unsigned char bytes[] = {0x82, 0x01, 0x03, 0xC0, 0x3E,
                                    static_cast<unsigned char>(v != 0)};
-    SG_SetConfig(opts, proto, sizeof(proto), s);
+    proto->append(reinterpret_cast<const char*>(bytes), sizeof(bytes));
+  } else if (key == "graph_optimizer") {
+    // 0: ConfigProto.graph_options (field 10) .optimizer_options (3) .opt_level (3) = L0 (-1, a
+    // ten-byte varint), which turns sg's graph optimisation pass off. 1: the default (L1).
+    if (v == 0) {
+      const unsigned char bytes[] = {0x52, 0x0D, 0x1A, 0x0B, 0x18, 0xFF, 0xFF, 0xFF, 0xFF,
+                                     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01};
+      proto->append(reinterpret_cast<const char*>(bytes), sizeof(bytes));
+    }
   } else {
     Fail(SG_INVALID_ARGUMENT, "--config: unknown key '" + key +
                                   "' (intra_op_threads, inter_op_threads, timeout_ms, cpu_devices, "
-                                  "round_robin_placement)");
+                                  "round_robin_placement, graph_optimizer)");
   }
   Check(s, "--config " + key);
 }
@@ -406,12 +421,18 @@ int Run(const RunArgs& args) {
 
   std::unique_ptr<SG_SessionOptions, void (*)(SG_SessionOptions*)> opts(SG_NewSessionOptions(),
                                                                          SG_DeleteSessionOptions);
-  // round_robin_placement sets the whole ConfigProto: first, so the typed keys add to it.
+  // SG_SetConfig sets the whole ConfigProto: first, so that the typed keys add to it.
+  std::string proto;
+  auto is_proto_key = [](const std::string& c) { return IsProtoKey(c.substr(0, c.find('='))); };
   for (const auto& c : args.configs) {
-    if (c.rfind("round_robin_placement=", 0) == 0) ApplyConfig(opts.get(), c, s.get());
+    if (is_proto_key(c)) ApplyConfig(opts.get(), c, &proto, s.get());
+  }
+  if (!proto.empty()) {
+    SG_SetConfig(opts.get(), proto.data(), proto.size(), s.get());
+    Check(s.get(), "--config");
   }
   for (const auto& c : args.configs) {
-    if (c.rfind("round_robin_placement=", 0) != 0) ApplyConfig(opts.get(), c, s.get());
+    if (!is_proto_key(c)) ApplyConfig(opts.get(), c, &proto, s.get());
   }
   if (!args.session_target.empty()) SG_SetTarget(opts.get(), args.session_target.c_str());
   SG_Session* sess = SG_NewSession(g.get(), opts.get(), s.get());
@@ -518,7 +539,8 @@ const char kUsage[] =
     "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index; VALUES is a comma list,\n"
     "optionally after a shape ([2,2]:1,2,3,4). --config keys: intra_op_threads,\n"
     "inter_op_threads, timeout_ms, cpu_devices, round_robin_placement (1: spread nodes over\n"
-    "the devices or tasks, for trying partitioning). --repeat N prints median and p90 latency.\n";
+    "the devices or tasks, for trying partitioning), graph_optimizer (0: run the graph as\n"
+    "written, without constant folding and fusions). --repeat N prints median and p90 latency.\n";
 
 int Main(int argc, char** argv) {
   std::vector<std::string> a(argv + 1, argv + argc);

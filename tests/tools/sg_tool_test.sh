@@ -28,6 +28,18 @@ paste "$TMP/got.txt" "$TMP/want.txt" | awk '
   { d = $1 - $2; if (d < 0) d = -d; if (d > 1e-5) { print "value " NR ": got " $1 " want " $2; bad = 1 } }
   END { if (NR != 30) { print "expected 30 values, got " NR; bad = 1 } exit bad }' || fail "run: values differ"
 
+# The same without the graph optimiser, with both ConfigProto keys the tool sets as a message.
+"$SG" run "$DATA/digits_mlp.pb" --feed "input=[3,64]:$X" --fetch probs:0 --config graph_optimizer=0 \
+  --config round_robin_placement=1 --config intra_op_threads=1 > "$TMP/run_l0.txt"
+tail -n +2 "$TMP/run_l0.txt" | tr -s ' ' '\n' | sed '/^$/d' > "$TMP/got_l0.txt"
+paste "$TMP/got_l0.txt" "$TMP/want.txt" | awk '
+  { d = $1 - $2; if (d < 0) d = -d; if (d > 1e-5) { print "value " NR ": got " $1 " want " $2; bad = 1 } }
+  END { if (NR != 30) { print "expected 30 values, got " NR; bad = 1 } exit bad }' \
+  || fail "run with graph_optimizer=0: values differ"
+if "$SG" run "$DATA/digits_mlp.pb" --feed "input=[3,64]:$X" --fetch probs:0 --config nope=1 \
+  2> "$TMP/err.txt"; then fail "an unknown --config key succeeded"; fi
+grep -q "graph_optimizer" "$TMP/err.txt" || fail "the unknown-key error does not list graph_optimizer"
+
 # run: all 360 samples from the .npy, written with --out, timed with --repeat.
 "$SG" run "$DATA/digits_mlp.pb" --feed input=@"$DATA/digits_test_x.npy" --fetch probs --fetch logits:0 \
   --repeat 5 --out "$TMP" > "$TMP/out.txt"
