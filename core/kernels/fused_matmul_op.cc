@@ -1,7 +1,8 @@
-// _FusedMatMul (float): the product as MatMul computes it, then, row by row while the row is
-// still in cache, the bias (fused_ops[0] = "BiasAdd", args = [bias]) and the activation
-// (fused_ops[1]: Relu, Relu6, Elu, LeakyRelu with leakyrelu_alpha, Tanh, Sigmoid). TensorFlow's
-// remapper and sg's graph optimiser (core/graph/optimizer.h) make these nodes.
+// _FusedMatMul: the product as MatMul computes it, then, row by row while the row is still in
+// cache, the bias (fused_ops[0] = "BiasAdd", args = [bias]) and the activation (fused_ops[1]:
+// Relu, Relu6, Elu, LeakyRelu with leakyrelu_alpha, Tanh, Sigmoid). float, and half and bfloat16
+// computed in float (rounded once, at the end). TensorFlow's remapper and sg's graph optimiser
+// (core/graph/optimizer.h) make these nodes.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -16,6 +17,7 @@
 namespace sg {
 namespace {
 
+template <typename T>
 class FusedMatMulOp final : public OpKernel {
  public:
   explicit FusedMatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -57,20 +59,48 @@ class FusedMatMulOp final : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
     if (out->NumElements() == 0) return;
+    if constexpr (std::is_same_v<T, float>) {
+      ComputeFloat(ctx, a, b, bias, m, k, n, out);
+    } else {
+      const auto& d = ctx->eigen_cpu_device();
+      auto widen = [&](const Tensor& from, Tensor* to) -> absl::Status {
+        SG_RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, from.shape(), to));
+        if (from.NumElements() > 0) {
+          to->flat<float>().device(d) = from.flat<T>().template cast<float>();
+        }
+        return absl::OkStatus();
+      };
+      Tensor fa, fb, fbias, fout;
+      OP_REQUIRES_OK(ctx, widen(a, &fa));
+      OP_REQUIRES_OK(ctx, widen(b, &fb));
+      OP_REQUIRES_OK(ctx, widen(bias, &fbias));
+      OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, out->shape(), &fout));
+      ComputeFloat(ctx, fa, fb, fbias, m, k, n, &fout);
+      out->flat<T>().device(d) = fout.flat<float>().template cast<T>();
+    }
+  }
+
+ private:
+  // The float product and epilogue into `out` ([m, n], float).
+  void ComputeFloat(OpKernelContext* ctx, const Tensor& a, const Tensor& b, const Tensor& bias,
+                    int64_t m, int64_t k, int64_t n, Tensor* out) {
     float* y = out->data<float>();
     MatMulFloat(ctx, a.data<float>(), b.data<float>(), y, m, k, n, transpose_a_, transpose_b_);
     ApplyFusedEpilogue<float>(ctx->eigen_cpu_device(), y, m, n, nullptr, nullptr,
                               bias.data<float>(), activation_, alpha_);
   }
 
- private:
   bool transpose_a_ = false, transpose_b_ = false;
   float alpha_ = 0.2f;
   FusedActivation activation_ = FusedActivation::kNone;
 };
 
 REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                        FusedMatMulOp);
+                        FusedMatMulOp<float>);
+REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<half>("T"),
+                        FusedMatMulOp<half>);
+REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<bfloat16>("T"),
+                        FusedMatMulOp<bfloat16>);
 
 }  // namespace
 }  // namespace sg

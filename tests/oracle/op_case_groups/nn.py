@@ -458,6 +458,52 @@ FUSED_OPS = [["BiasAdd"], ["BiasAdd", "Relu"], ["BiasAdd", "Relu6"], ["BiasAdd",
              ["FusedBatchNorm", "LeakyRelu"]]
 
 
+def fused_matmul(g, dt, a, b, bias, fused_ops, transpose_a=False, transpose_b=False, alpha=0.2):
+    """A _FusedMatMul node (TensorFlow's Python has no wrapper for it either)."""
+    graph = tf.compat.v1.get_default_graph()
+    av = attr_value_pb2.AttrValue
+    lv = attr_value_pb2.AttrValue.ListValue
+    a_ = {"T": av(type=tf.as_dtype(dt).as_datatype_enum), "num_args": av(i=1),
+          "transpose_a": av(b=transpose_a), "transpose_b": av(b=transpose_b),
+          "fused_ops": av(list=lv(s=[o.encode() for o in fused_ops])),
+          "epsilon": av(f=0.0001), "leakyrelu_alpha": av(f=alpha)}
+    return graph.create_op("_FusedMatMul", [a, b, bias], [tf.as_dtype(dt)], attrs=a_,
+                           name="op").outputs[0]
+
+
+FUSED_MATMUL_OPS = [["BiasAdd"], ["BiasAdd", "Relu"], ["BiasAdd", "Relu6"], ["BiasAdd", "Elu"],
+                    ["BiasAdd", "LeakyRelu"], ["BiasAdd", "Tanh"], ["BiasAdd", "Sigmoid"]]
+
+
+@group
+def nn_fused_matmul(g):
+    # name, a's shape, b's shape, transpose_a, transpose_b ("large" takes the threaded product)
+    shapes = [("plain", [3, 5], [5, 4], False, False),
+              ("transposed", [5, 3], [4, 5], True, True),
+              ("large", [70, 64], [64, 80], False, False)]
+    for dt in tf_types("_FusedMatMul"):
+        rtol, atol = NARROW_TOL.get(dt, (None, None))
+        for ops in FUSED_MATMUL_OPS:
+            for sname, sa, sb, ta, tb in shapes:
+                if (dt != "float32" or ops != ["BiasAdd", "Relu"]) and sname == "large":
+                    continue
+                if dt != "float32" and sname != "plain":
+                    continue
+
+                def build():
+                    n = sb[0] if tb else sb[1]
+                    return fused_matmul(g, dt, g.rand(dt, sa, lo=-2, hi=2),
+                                        g.rand(dt, sb, lo=-1, hi=1), g.rand(dt, [n]), ops,
+                                        transpose_a=ta, transpose_b=tb, alpha=0.3)
+                g.case(f"FusedMatMul.{sgname(dt)}.{'_'.join(ops)}.{sname}", build, rtol=rtol,
+                       atol=atol)
+    for sname, ops in [("gelu", ["BiasAdd", "GeluExact"]), ("no_bias", ["Relu"])]:
+        g.case(f"FusedMatMul.float.unsupported_{sname}",
+               lambda: fused_matmul(g, "float32", g.rand("float32", [2, 3]),
+                                    g.rand("float32", [3, 2]), g.rand("float32", [2]), ops),
+               error=True)
+
+
 def fused_pad_edit(op):
     """Makes the stored Conv2D `op` (of a MirrorPad, of a ResizeBilinear) the fused `op` of the
     case's x, size, paddings and w."""
