@@ -2,12 +2,13 @@
 // CPU kernels, and replaced by Consts. Frozen graphs are full of them: Keras's batch
 // normalization computes gamma * rsqrt(variance + epsilon) and beta - mean * that on every run.
 //
-// A node is constant when it is a Const, or when it may be folded (Foldable) and every data
-// input is constant. A constant node that a non-constant node uses (by data or control edge),
-// or that is fetched, becomes a Const of its own name; the constants only other constants use
-// are then dead and go. Each new Const depends, by control edges, on the non-constant nodes its
-// value's cone depended on by control edges (usually a loop's or a cond branch's pivot): so it
-// stays in its frame and is dead when the original would have been.
+// A node is constant when it is a Const, or when it may be folded (Foldable) and all its inputs
+// are constant. A folded node that a non-constant node reads, or that is fetched, becomes a Const
+// of its own name (an Identity of a Const is read through instead, so that weights are not
+// copied); the constants only other constants read are then dead and go. Each new Const depends,
+// by control edges, on the non-constant nodes its value's cone depended on by control edges
+// (usually a loop's or a cond branch's pivot): so it stays in its frame and is dead when the
+// original would have been. A node that waited for a constant waits for those nodes instead.
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -27,9 +28,9 @@ namespace {
 // out of the step, or are the structure of control flow).
 bool NeverFolded(const Node* n) {
   static const std::set<std::string> kOps = {
-      "Const",       "HostConst",   "Placeholder", "PlaceholderV2", "ControlTrigger",
-      "_HostSend",   "_HostRecv",   "_Arg",        "_Retval",       "_Send",
-      "_Recv",       "_DeviceArg",  "_DeviceRetval", "NoOp"};
+      "Const",     "HostConst", "Placeholder", "PlaceholderV2", "ControlTrigger",
+      "_HostSend", "_HostRecv", "_Arg",        "_Retval",       "_Send",
+      "_Recv",     "_DeviceArg", "_DeviceRetval", "NoOp"};
   return kOps.count(n->type_string()) > 0 || n->IsControlFlow() || n->IsLoopCond() ||
          n->IsFunctionCall();
 }
@@ -79,8 +80,9 @@ void SortUnique(std::vector<Node*>* v) {
 // small, and the session's devices are not known here (a master builds steps for remote ones).
 class Evaluator {
  public:
-  // The node's outputs for `inputs`, or nullopt when it cannot be evaluated (no CPU kernel, a
-  // kernel error, a dead or reference output): the step then runs it and reports any error.
+  // The node's outputs for `inputs`, or nullopt when it cannot be evaluated (no CPU kernel, an
+  // asynchronous kernel, a kernel error, a dead or reference output): the step then runs it and
+  // reports any error.
   std::optional<std::vector<Tensor>> Run(const Node* n, const std::vector<Tensor>& inputs) {
     if (device_ == nullptr) {
       pool_ = std::make_unique<IntraOpThreadPool>(1);
@@ -92,6 +94,9 @@ class Evaluator {
              .ok()) {
       return std::nullopt;
     }
+    // An asynchronous kernel waits for something outside its inputs (a peer, a queue, the
+    // step's cancellation), which a step being built does not have.
+    if (kernel->AsAsync() != nullptr) return std::nullopt;
     std::vector<TensorValue> in(inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) in[i].value = inputs[i];
     CancellationManager cancellation;
@@ -286,7 +291,9 @@ absl::StatusOr<int> FoldConstants(Graph* g, const GraphOptimizerOptions& options
     const NodeInfo& ni = info[n->id()];
     if (!ni.is_const || n->type_string() == "Const" || n->num_outputs() == 0) continue;
     bool used_outside = false;
-    for (const Edge* e : n->out_edges()) used_outside = used_outside || !info[e->dst->id()].is_const;
+    for (const Edge* e : n->out_edges()) {
+      used_outside = used_outside || !info[e->dst->id()].is_const;
+    }
     if (used_outside) frontier.push_back(n);
   }
   int folded = 0;
