@@ -365,7 +365,8 @@ TEST(ConstantFolding, AConstantInALoopStaysInItsFrame) {
   ASSERT_NE(Find(*step, "cc"), nullptr);
   EXPECT_EQ(Find(*step, "cc")->type_string(), "Const");
   EXPECT_TRUE(HasControlInputFrom(Find(*step, "cc"), "pivot"));
-  std::vector<Tensor> out = RunBoth(g.def(), {{"x:0", Tensor::Vector<float>({1, 2})}}, {"exit_v:0"});
+  std::vector<Tensor> out =
+      RunBoth(g.def(), {{"x:0", Tensor::Vector<float>({1, 2})}}, {"exit_v:0"});
   EXPECT_EQ(out[0].data<float>()[1], 54);
 }
 

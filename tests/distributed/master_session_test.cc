@@ -55,9 +55,15 @@ class InProcessCluster : public ::testing::Test {
   // worker:0's target ("grpc://127.0.0.1:P").
   const std::string& target() const { return servers_[1]->target(); }
 
+  // Unless `config` says otherwise, the graph runs as written (opt_level L0): these graphs
+  // move constants between tasks, which the graph optimiser would fold on the master instead.
   std::unique_ptr<Session> NewClusterSession(const GraphDef& g, ConfigProto config = {}) {
     SessionOptions opts;
     opts.target = target();
+    if (!config.has_graph_options()) {
+      config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+          OptimizerOptions::L0);
+    }
     opts.config = config;
     std::unique_ptr<Session> s;
     absl::Status st = NewSession(opts, &s);
@@ -533,9 +539,12 @@ TEST_F(InProcessCluster, ReleasePRunAgainstAnOlderMasterLeavesThePartialRunUntil
 // RunMetadata over the cluster: each task's step statistics and graphs, in the client's
 // RunMetadata, through the in-process master and over gRPC.
 TEST_F(InProcessCluster, RunMetadataGathersEveryTasksTraceAndGraphs) {
+  // The graph as written, on three tasks: the optimiser would fold c = a * b into a Const.
   SessionOptions opts;
   opts.target = target();
-  auto local = NewClusterSession(test::CrossTaskGraph());
+  opts.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+      OptimizerOptions::L0);
+  auto local = NewClusterSession(test::CrossTaskGraph(), opts.config);
   ASSERT_NE(local, nullptr);
   auto remote = NewGrpcSession(
       opts, NewGrpcRemoteMaster(::grpc::CreateCustomChannel(

@@ -176,8 +176,9 @@ int RemoveDeadNodes(Graph* g, const std::set<std::string>& preserve) {
   auto removable = [&](const Node* n) {
     if (!n->out_edges().empty() || preserve.count(n->name())) return false;
     // A NoOp only orders; once nothing waits for it, it does nothing.
-    if ((n->num_outputs() == 0 && n->type_string() != "NoOp") || IsSink(n) || n->IsControlFlow() || n->IsArg() || n->IsRecv() ||
-        n->IsSend() || n->op_def().is_stateful()) {
+    if ((n->num_outputs() == 0 && n->type_string() != "NoOp") || IsSink(n) ||
+        n->IsControlFlow() || n->IsArg() || n->IsRecv() || n->IsSend() ||
+        n->op_def().is_stateful()) {
       return false;
     }
     return true;
