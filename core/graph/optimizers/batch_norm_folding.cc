@@ -14,6 +14,7 @@
 // head's output channels, and whose rank is at most the head's: broadcasting it does not change
 // the head's output shape.
 #include <cmath>
+#include <cstring>
 
 #include "core/graph/optimizers/rewrite_util.h"
 
@@ -27,7 +28,7 @@ struct Head {
   Node* node = nullptr;
   HeadKind kind;
   Node* filter_node = nullptr;
-  Tensor filter;  // decoded by LoadFilter
+  TensorShape filter_shape;
   int64_t channels = 0;
   int out_rank = 4;
 };
@@ -47,7 +48,7 @@ bool ConstShape(const Node* n, TensorShape* shape) {
 }
 
 // A head with a Const float filter whose output channels are known. The filter's values are
-// decoded later (LoadFilter), once the whole pattern matched.
+// read later (ScaledFilter), once the whole pattern matched.
 bool AsHead(Node* n, Head* h) {
   const std::string& op = n->type_string();
   if (!HasType(n, DT_FLOAT)) return false;
@@ -87,13 +88,8 @@ bool AsHead(Node* n, Head* h) {
   }
   h->node = n;
   h->filter_node = f;
+  h->filter_shape = w;
   return h->channels > 0;
-}
-
-// Decodes the head's filter: false when it does not decode to the shape AsHead saw.
-bool LoadFilter(Head* h) {
-  return ConstValue(h->filter_node, &h->filter) && h->filter.dtype() == DT_FLOAT &&
-         (h->filter.dims() == 2 || h->filter.dims() == 4);
 }
 
 // `t` as `channels` floats, when it is a float channel vector for an output of rank `rank`.
@@ -118,23 +114,51 @@ bool Absorbable(const Node* n, const Node* consumer, const std::string& device,
          n->assigned_device_name() == device;
 }
 
-// W * s, channel by channel.
-Tensor ScaledFilter(const Head& h, const std::vector<float>& s) {
-  Tensor w(DT_FLOAT, h.filter.shape());
-  const float* src = h.filter.data<float>();
-  float* dst = w.data<float>();
-  const int64_t n = w.NumElements();
+// The head's filter times s, channel by channel, as the value of a new Const. A large filter is
+// read straight from its Const's bytes and written once, into `out`: not decoded into a Tensor
+// first (ResNet50 has 100 MB of them). False when the Const does not hold the shape's floats.
+bool ScaledFilter(const Head& h, const std::vector<float>& s, TensorProto* out) {
+  const TensorProto& src = h.filter_node->def().attr().at("value").tensor();
+  const int64_t n = h.filter_shape.num_elements();
+  const size_t bytes = static_cast<size_t>(n) * sizeof(float);
+  Tensor decoded;
+  const char* in = src.tensor_content().data();
+  if (src.tensor_content().size() != bytes) {
+    // Values in float_val (small constants, or one value repeated): decode.
+    if (!ConstValue(h.filter_node, &decoded) || decoded.dtype() != DT_FLOAT ||
+        decoded.NumElements() != n) {
+      return false;
+    }
+    in = static_cast<const char*>(decoded.raw_data());
+  }
+  std::string content(bytes, '\0');
+  char* dst = content.data();
+  // Elements through memcpy: the bytes of a std::string are not floats to the compiler.
+  auto scale = [&](int64_t i, float f) {
+    float v;
+    std::memcpy(&v, in + i * sizeof(float), sizeof(float));
+    v *= f;
+    std::memcpy(dst + i * sizeof(float), &v, sizeof(float));
+  };
   bool tb = false;
   if (h.kind == HeadKind::kMatMul) GetAttr(h.node->def().attr(), "transpose_b", &tb).IgnoreError();
   if (tb) {
     // [N, K]: a row per channel.
-    const int64_t k = h.filter.dim_size(1);
-    for (int64_t i = 0; i < n; ++i) dst[i] = src[i] * s[i / k];
+    const int64_t k = h.filter_shape.dim_size(1);
+    for (int64_t c = 0; c < h.channels; ++c) {
+      for (int64_t j = 0; j < k; ++j) scale(c * k + j, s[c]);
+    }
   } else {
     // Channels are the fastest-moving index: HWIO's O, depthwise's flattened (I, M), [K, N]'s N.
-    for (int64_t i = 0; i < n; ++i) dst[i] = src[i] * s[i % h.channels];
+    for (int64_t row = 0; row < n; row += h.channels) {
+      for (int64_t c = 0; c < h.channels; ++c) scale(row + c, s[c]);
+    }
   }
-  return w;
+  out->Clear();
+  out->set_dtype(DT_FLOAT);
+  h.filter_shape.AsProto(out->mutable_tensor_shape());
+  out->set_tensor_content(std::move(content));
+  return true;
 }
 
 Tensor Vector(const std::vector<float>& v) {
@@ -257,12 +281,14 @@ bool MatchFollower(Node* p, const std::set<std::string>& preserve, Match* m) {
   return true;
 }
 
-// Rewrites the match ending at `p`.
-absl::Status Fold(Graph* g, Node* p, Match m) {
+// Rewrites the match ending at `p`; false (nothing changed) when its filter cannot be read.
+absl::StatusOr<bool> Fold(Graph* g, Node* p, Match m) {
   const Head& h = m.head;
   const int64_t n = h.channels;
   bool scales = false;
   for (float s : m.scale) scales = scales || s != 1.0f;
+  TensorProto scaled;
+  if (scales && !ScaledFilter(h, m.scale, &scaled)) return false;
   const bool bias_out = m.bias_add != nullptr || m.has_shift;
   std::vector<float> bias(n);
   for (int64_t c = 0; c < n; ++c) bias[c] = m.bias[c] * m.scale[c] + m.shift[c];
@@ -283,13 +309,14 @@ absl::Status Fold(Graph* g, Node* p, Match m) {
   std::pair<Node*, int> filter{h.filter_node, InputIndex(h.node, 1)};
   if (scales) {
     SG_ASSIGN_OR_RETURN(Node * w, AddConst(g, g->NewName(h.node->name() + "/folded_filter"),
-                                           ScaledFilter(h, m.scale), head_at, controls));
+                                           std::move(scaled), head_at, controls));
     filter = {w, 0};
   }
   if (!bias_out) {
     // Only a scale: the head, with the new filter, takes p's place.
     g->RemoveNode(h.node);
-    return ReplaceNode(g, p, std::move(head_def), {x, filter}).status();
+    SG_RETURN_IF_ERROR(ReplaceNode(g, p, std::move(head_def), {x, filter}).status());
+    return true;
   }
   if (m.bias_add != nullptr) g->RemoveNode(m.bias_add);
   Node* head = h.node;
@@ -304,7 +331,8 @@ absl::Status Fold(Graph* g, Node* p, Match m) {
   bias_def.set_op("BiasAdd");
   AddNodeAttr("T", DT_FLOAT, &bias_def);
   AddNodeAttr("data_format", std::string("NHWC"), &bias_def);
-  return ReplaceNode(g, p, std::move(bias_def), {{head, 0}, {b, 0}}).status();
+  SG_RETURN_IF_ERROR(ReplaceNode(g, p, std::move(bias_def), {{head, 0}, {b, 0}}).status());
+  return true;
 }
 
 }  // namespace
@@ -316,8 +344,9 @@ absl::StatusOr<int> FoldBatchNorms(Graph* g, const std::set<std::string>& preser
     for (Node* p : g->nodes()) {
       if (!IsLive(*g, p)) continue;
       Match m;
-      if (!MatchFollower(p, preserve, &m) || !LoadFilter(&m.head)) continue;
-      SG_RETURN_IF_ERROR(Fold(g, p, std::move(m)));
+      if (!MatchFollower(p, preserve, &m)) continue;
+      SG_ASSIGN_OR_RETURN(bool did, Fold(g, p, std::move(m)));
+      if (!did) continue;
       ++folded;
       changed = true;
     }

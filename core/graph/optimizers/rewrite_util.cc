@@ -77,6 +77,15 @@ NodeDef ConstNodeDef(const std::string& name, const Tensor& value) {
   return def;
 }
 
+NodeDef ConstNodeDef(const std::string& name, TensorProto value) {
+  NodeDef def;
+  def.set_name(name);
+  def.set_op("Const");
+  AddNodeAttr("dtype", value.dtype(), &def);
+  *(*def.mutable_attr())["value"].mutable_tensor() = std::move(value);
+  return def;
+}
+
 std::vector<Node*> ControlInputs(const Node* n) {
   std::vector<Node*> out;
   for (const Edge* e : n->in_edges()) {
@@ -89,6 +98,15 @@ absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, const Tensor& 
                                const Placement& where, const std::vector<Node*>& controls) {
   return AddNodeAt(g, ConstNodeDef(name, value), where, {}, controls,
                    {PartialTensorShape(value.shape())});
+}
+
+absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, TensorProto value,
+                               const Placement& where, const std::vector<Node*>& controls) {
+  absl::StatusOr<PartialTensorShape> shape = PartialTensorShape::FromProto(value.tensor_shape());
+  std::vector<PartialTensorShape> shapes;
+  if (shape.ok()) shapes.push_back(*shape);
+  return AddNodeAt(g, ConstNodeDef(name, std::move(value)), where, {}, controls,
+                   std::move(shapes));
 }
 
 absl::StatusOr<Node*> AddNodeAt(Graph* g, NodeDef def, const Placement& where,

@@ -61,6 +61,7 @@ struct Placement {
 
 // A NodeDef for a Const named `name` holding `value` (its device is set when it is added).
 NodeDef ConstNodeDef(const std::string& name, const Tensor& value);
+NodeDef ConstNodeDef(const std::string& name, TensorProto value);
 
 // Adds `def` to `g` at `where` (requested and assigned device), connects `inputs` to its input
 // slots in order and `controls` as control inputs. The node's output shapes are `shapes` (left
@@ -71,6 +72,8 @@ absl::StatusOr<Node*> AddNodeAt(Graph* g, NodeDef def, const Placement& where,
                                 std::vector<PartialTensorShape> shapes = {});
 // A Const holding `value` named `name`, at `where`, after `controls`.
 absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, const Tensor& value,
+                               const Placement& where, const std::vector<Node*>& controls);
+absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, TensorProto value,
                                const Placement& where, const std::vector<Node*>& controls);
 // The sources of `n`'s control inputs.
 std::vector<Node*> ControlInputs(const Node* n);
