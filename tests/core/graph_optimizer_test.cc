@@ -497,6 +497,25 @@ TEST(BatchNormFolding, BiasThenBroadcastMulAddFoldsIntoOneBias) {
   RunBoth(g.def(), {{"x:0", Random({2, 5, 5, 3}, -2, 2, 9)}}, {"act:0"});
 }
 
+TEST(BatchNormFolding, AFilterWrittenAsOneRepeatedValueIsScaledToo) {
+  // TensorFlow writes a filter of equal values as one float_val, not as tensor_content.
+  AttrValue splat;
+  TensorProto* w = splat.mutable_tensor();
+  w->set_dtype(DT_FLOAT);
+  PartialTensorShape({1, 1, 2, 3}).AsProto(w->mutable_tensor_shape());
+  w->add_float_val(0.5f);
+  G g;
+  g.Placeholder("x", {1, 3, 3, 2})
+      .Node("w", "Const", {}, {{"dtype", TypeAttr(DT_FLOAT)}, {"value", splat}})
+      .Conv("conv", "x", "w")
+      .Const("s", Tensor::Vector<float>({1, 2, 3}))
+      .Op("mul", "Mul", {"conv", "s"});
+  auto step = StepGraph(g.def(), {"x:0"}, {"mul:0"});
+  ASSERT_NE(Find(*step, "mul"), nullptr);
+  EXPECT_EQ(Find(*step, "mul")->type_string(), "Conv2D");
+  RunBoth(g.def(), {{"x:0", Random({1, 3, 3, 2})}}, {"mul:0"});
+}
+
 TEST(BatchNormFolding, FusedBatchNormAfterConvAndDepthwise) {
   G g;
   g.Placeholder("x", {1, 5, 5, 2})
