@@ -1,4 +1,7 @@
 // C API: importing a GraphDef into a graph, with TensorFlow's import options and results.
+#include <utility>
+
+#include "absl/strings/string_view.h"
 #include "c_api/c_api_internal.h"
 
 namespace sg {
@@ -61,13 +64,13 @@ absl::Status Import(SG_Graph* graph, const SG_Buffer* graph_def,
   }
   GraphDef def;
   SG_RETURN_IF_ERROR(ParseGraphDef(
-      std::string(static_cast<const char*>(graph_def->data), graph_def->length), &def));
+      absl::string_view(static_cast<const char*>(graph_def->data), graph_def->length), &def));
   SG_ImportGraphDefOptions defaults;
   absl::MutexLock lock(&graph->mu);
   ImportOptions opts;
   SG_RETURN_IF_ERROR(ToImportOptions(options ? *options : defaults, graph->graph, &opts));
   ImportResults r;
-  SG_RETURN_IF_ERROR(ImportGraphDef(def, opts, &graph->graph, &r));
+  SG_RETURN_IF_ERROR(ImportGraphDef(std::move(def), opts, &graph->graph, &r));
   if (results != nullptr) {
     for (const auto& t : r.return_tensors) {
       results->return_outputs.push_back(SG_Output{ToOperation(t.first), t.second});

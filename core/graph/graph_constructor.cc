@@ -1,5 +1,6 @@
 #include "core/graph/graph_constructor.h"
 
+#include <limits>
 #include <set>
 
 #include "core/framework/node_def_util.h"
@@ -9,16 +10,35 @@
 
 namespace sg {
 
-absl::Status ParseGraphDef(const std::string& bytes, GraphDef* gdef) {
-  if (gdef->ParseFromString(bytes)) return absl::OkStatus();
+absl::Status ParseGraphDef(absl::string_view bytes, GraphDef* gdef) {
+  if (bytes.size() <= static_cast<size_t>(std::numeric_limits<int>::max()) &&
+      gdef->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return absl::OkStatus();
+  }
   gdef->Clear();
   google::protobuf::TextFormat::Parser parser;
   parser.AllowUnknownField(false);
-  if (parser.ParseFromString(bytes, gdef)) return absl::OkStatus();
+  if (parser.ParseFromString(std::string(bytes), gdef)) return absl::OkStatus();
   gdef->Clear();
   return errors::InvalidArgument("Invalid GraphDef: the bytes are neither a binary nor a text ",
                                  "GraphDef (", bytes.size(), " bytes)");
 }
+
+namespace {
+
+// Whether `proto` declares at most `max` elements (a malformed shape counts as large).
+bool SmallTensorProto(const TensorProto& proto, int64_t max) {
+  int64_t n = 1;
+  for (const auto& d : proto.tensor_shape().dim()) {
+    if (d.size() < 0) return false;
+    if (d.size() == 0) return true;
+    if (d.size() > max || n > max / d.size()) return false;
+    n *= d.size();
+  }
+  return true;
+}
+
+}  // namespace
 
 absl::Status InferNodeShapes(Node* node) {
   const OpRegistrationData& reg = node->op_reg();
@@ -32,7 +52,8 @@ absl::Status InferNodeShapes(Node* node) {
     if (!e->src->IsNextIteration()) shapes[i] = e->src->output_shapes()[e->src_output];
     if (e->src->type_string() == "Const") {
       auto it = e->src->def().attr().find("value");
-      if (it != e->src->def().attr().end()) {
+      // Only small values are decoded (a shape, an axis): weights are not copied to be looked at.
+      if (it != e->src->def().attr().end() && SmallTensorProto(it->second.tensor(), 1024)) {
         auto t = Tensor::FromProto(it->second.tensor());
         if (t.ok() && t->NumElements() <= 1024) {
           const_values[i] = *std::move(t);
@@ -63,8 +84,11 @@ void FixLegacyPlaceholder(int producer, NodeDef* def) {
 
 class Importer {
  public:
-  Importer(const GraphDef& gdef, const ImportOptions& opts, Graph* g, ImportResults* results)
-      : gdef_(gdef), opts_(opts), g_(g), results_(results) {}
+  // With `consumed` (which is &gdef), the NodeDefs of `gdef` are moved into the graph (the caller gave them up):
+  // a frozen graph's weights are not copied once more.
+  Importer(const GraphDef& gdef, GraphDef* consumed, const ImportOptions& opts, Graph* g,
+           ImportResults* results)
+      : gdef_(gdef), consumed_(consumed), opts_(opts), g_(g), results_(results) {}
 
   absl::Status Run() {
     const int producer = gdef_.has_versions() ? gdef_.versions().producer() : 0;
@@ -85,12 +109,15 @@ class Importer {
       *g_->mutable_versions() = gdef_.versions();
     }
     // Nodes first, then edges, so inputs may name nodes that come later.
-    for (const NodeDef& in : gdef_.node()) {
-      NodeDef def = in;
-      def.set_name(Prefixed(in.name()));
-      if (names_.count(in.name())) {
-        return Fail(errors::InvalidArgument("Duplicate node name in graph: '", def.name(), "'"));
+    for (int k = 0; k < gdef_.node_size(); ++k) {
+      const NodeDef& in = gdef_.node(k);
+      const std::string name = in.name();
+      if (names_.count(name)) {
+        return Fail(errors::InvalidArgument("Duplicate node name in graph: '", Prefixed(name),
+                                            "'"));
       }
+      NodeDef def = consumed_ != nullptr ? std::move(*consumed_->mutable_node(k)) : in;
+      def.set_name(Prefixed(name));
       FixLegacyPlaceholder(producer, &def);
       if (def.device().empty() && !opts_.default_device.empty()) {
         def.set_device(opts_.default_device);
@@ -102,13 +129,15 @@ class Importer {
       }
       auto node = g_->AddNode(std::move(def));
       if (!node.ok()) return Fail(node.status());
-      names_[in.name()] = *node;
+      names_[name] = *node;
       added_.push_back(*node);
     }
     std::set<std::pair<std::string, int>> used_map_keys;
     for (int k = 0; k < gdef_.node_size(); ++k) {
-      const NodeDef& in = gdef_.node(k);
       Node* dst = added_[k];
+      // The node keeps the GraphDef's inputs as written (AddNode does not touch them), and when the
+      // GraphDef was consumed they are only there.
+      const NodeDef& in = dst->def();
       int slot = 0;
       bool has_input = false;
       for (const std::string& input : in.input()) {
@@ -207,6 +236,7 @@ class Importer {
   }
 
   const GraphDef& gdef_;
+  GraphDef* const consumed_;
   const ImportOptions& opts_;
   Graph* g_;
   ImportResults* results_;
@@ -218,8 +248,18 @@ class Importer {
 
 absl::Status ImportGraphDef(const GraphDef& gdef, const ImportOptions& options, Graph* g,
                             ImportResults* results) {
-  Importer importer(gdef, options, g, results);
+  Importer importer(gdef, /*consumed=*/nullptr, options, g, results);
   return importer.Run();
+}
+
+absl::Status ImportGraphDef(GraphDef&& gdef, const ImportOptions& options, Graph* g,
+                            ImportResults* results) {
+  // The NodeDefs are moved out of `gdef` one by one; on error `gdef` is left partly moved from,
+  // which its caller, who gave it up, does not read.
+  Importer importer(gdef, &gdef, options, g, results);
+  absl::Status s = importer.Run();
+  gdef.Clear();
+  return s;
 }
 
 }  // namespace sg

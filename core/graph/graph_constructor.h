@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "core/graph/graph.h"
 #include "core/proto/graph.pb.h"
 
@@ -44,9 +45,13 @@ struct ImportResults {
 // op. Messages name the node.
 absl::Status ImportGraphDef(const GraphDef& gdef, const ImportOptions& options, Graph* g,
                             ImportResults* results = nullptr);
+// The same, moving the NodeDefs out of `gdef` instead of copying them (a frozen graph's weights
+// are most of its bytes); `gdef` is left empty, whatever the outcome.
+absl::Status ImportGraphDef(GraphDef&& gdef, const ImportOptions& options, Graph* g,
+                            ImportResults* results = nullptr);
 
 // Parses `bytes` as a binary GraphDef, or, failing that, as text format.
-absl::Status ParseGraphDef(const std::string& bytes, GraphDef* gdef);
+absl::Status ParseGraphDef(absl::string_view bytes, GraphDef* gdef);
 
 // Runs the op's shape function for `node` with the shapes of its inputs (and the values of inputs
 // produced by Const nodes) and stores the result in node->output_shapes().

@@ -139,6 +139,7 @@ class DirectSession : public Session {
     bo.placer.log_device_placement = config.log_device_placement();
     bo.placer.round_robin = config.experimental().sg_round_robin_placement();
     bo.optimizer = GraphOptimizerOptionsFromConfig(config.graph_options());
+    bo.whole_graph_on_one_device = true;
     builder_ = std::make_unique<StepBuilder>(std::move(bo));
     DirectSessionRegistry::Get()->Add(this);
   }
@@ -331,7 +332,7 @@ class DirectSession : public Session {
         graph = std::move(step.graph);  // the step's whole graph: no need to import its copy
       } else {
         graph = std::make_unique<Graph>();
-        SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), graph.get()));
+        SG_RETURN_IF_ERROR(ImportGraphDef(std::move(gdef), ImportOptions(), graph.get()));
         for (Node* n : graph->nodes()) n->set_assigned_device_name(device_name);
       }
       SG_ASSIGN_OR_RETURN(auto exec, NewLocalExecutor(device, std::move(graph)));

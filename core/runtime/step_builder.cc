@@ -107,20 +107,25 @@ absl::Status StepBuilder::Extend(const GraphDef& graph) {
   SG_RETURN_IF_ERROR(ImportGraphDef(merged, ImportOptions(), &check));
   graph_def_ = std::move(merged);
   ++version_;
+  // The whole graph is placed now, on the graph just imported, rather than imported once more by
+  // the next Build (a frozen graph's weights are most of its bytes). A graph that cannot be
+  // placed (a node asks for a device this session lacks) does not stop a step that does not run
+  // that node: Build then places its nodes step by step, and only a step that needs the node
+  // fails.
+  absl::MutexLock place_lock(&place_mu_);
+  PlaceWholeGraph(&check).IgnoreError();
   return absl::OkStatus();
 }
 
-absl::Status StepBuilder::PlaceWholeGraph(const GraphDef& gdef) {
-  Graph graph;
-  SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), &graph));
+absl::Status StepBuilder::PlaceWholeGraph(Graph* graph) {
   // Nodes placed before keep their device.
-  for (Node* n : graph.nodes()) {
+  for (Node* n : graph->nodes()) {
     auto it = placement_.find(n->name());
     if (it != placement_.end()) n->set_requested_device(it->second);
   }
-  SG_RETURN_IF_ERROR(PlaceGraph(&graph, options_.devices, options_.placer));
+  SG_RETURN_IF_ERROR(PlaceGraph(graph, options_.devices, options_.placer));
   std::map<std::string, std::string> placement;
-  for (Node* n : graph.nodes()) placement[n->name()] = n->assigned_device_name();
+  for (Node* n : graph->nodes()) placement[n->name()] = n->assigned_device_name();
   placement_ = std::move(placement);
   return absl::OkStatus();
 }
@@ -140,7 +145,7 @@ absl::Status StepBuilder::Build(const StepSignature& signature, StepGraphs* out)
     out->graph_version = version_;
   }
   auto graph = std::make_unique<Graph>();
-  SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), graph.get()));
+  SG_RETURN_IF_ERROR(ImportGraphDef(std::move(gdef), ImportOptions(), graph.get()));
   out->feed_types.clear();
   out->feed_shapes.clear();
   for (const std::string& f : out->feeds) {
@@ -172,13 +177,9 @@ absl::Status StepBuilder::Build(const StepSignature& signature, StepGraphs* out)
   // what inlining made is placed around those.
   {
     absl::MutexLock lock(&place_mu_);
-    if (placed_version_ != out->graph_version) {
-      // A whole graph that cannot be placed (a node asks for a device this session lacks) does
-      // not stop a step that does not run that node: its nodes are then placed step by step,
-      // and only a step that needs the node fails.
-      PlaceWholeGraph(gdef).IgnoreError();
-      placed_version_ = out->graph_version;
-    }
+    // placement_ is Extend's, of this version or (when another Extend came in between) a newer
+    // one: this step's nodes are all in the newer graph, which only adds nodes, and keep their
+    // devices there. Nodes without a placement are placed below.
     bool unplaced = false;
     for (Node* n : graph->nodes()) {
       auto it = placement_.find(n->name());
@@ -212,7 +213,22 @@ absl::Status StepBuilder::Build(const StepSignature& signature, StepGraphs* out)
   PartitionOptions popts;
   popts.get_incarnation = options_.incarnation;
   out->partitions.clear();
-  SG_RETURN_IF_ERROR(PartitionGraph(*graph, popts, &out->partitions));
+  const std::string* one_device = nullptr;
+  if (options_.whole_graph_on_one_device) {
+    for (Node* n : graph->nodes()) {
+      if (one_device == nullptr) {
+        one_device = &n->assigned_device_name();
+      } else if (n->assigned_device_name() != *one_device) {
+        one_device = nullptr;
+        break;
+      }
+    }
+  }
+  if (one_device != nullptr && !one_device->empty()) {
+    out->partitions[*one_device];  // the step runs `graph` itself: no GraphDef of its weights
+  } else {
+    SG_RETURN_IF_ERROR(PartitionGraph(*graph, popts, &out->partitions));
+  }
 
   out->feed_keys.clear();
   out->fetch_keys.clear();

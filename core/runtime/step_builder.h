@@ -3,9 +3,8 @@
 // registers them with workers). TensorFlow splits the same work between GraphExecutionState and
 // its client graphs.
 //
-// The builder owns the session's GraphDef as Create/Extend grow it. The whole graph is placed
-// once per graph version (a node keeps its device when the graph is extended, so a variable stays
-// where it is). When the whole graph cannot be placed (a node asks for a device the session does
+// The builder owns the session's GraphDef as Create/Extend grow it. Each Extend places the whole
+// graph (a node keeps its device when the graph is extended, so a variable stays where it is). When the whole graph cannot be placed (a node asks for a device the session does
 // not have), the nodes it did not place are placed per step, and only a step that runs such a
 // node fails. For a signature (feeds, fetches, targets) a build then:
 //   1. rewrites the graph for the step: feeds replace the tensors they name, fetches get sinks
@@ -16,7 +15,8 @@
 //   4. optimises the placed graph (core/graph/optimizer.h: identity removal, constant folding,
 //      batch norm folding, fusion), unless options.optimizer turns that off;
 //   5. bridges control-flow edges that cross devices (BridgeControlFlowEdges) and partitions the
-//      graph into one GraphDef per device, with _Send/_Recv pairs between them.
+//      graph into one GraphDef per device, with _Send/_Recv pairs between them (or, with
+//      whole_graph_on_one_device, leaves a one-device graph whole).
 // Thread-safe: Extend and Build may be called from any thread.
 #ifndef SG_CORE_RUNTIME_STEP_BUILDER_H_
 #define SG_CORE_RUNTIME_STEP_BUILDER_H_
@@ -46,6 +46,11 @@ struct StepBuilderOptions {
   std::string client_device;
   uint64_t client_incarnation = 0;
   PlacerOptions placer;  // soft placement, logging, the default device, the round-robin policy
+  // true: a step whose nodes all run on one device gets that device's entry in
+  // StepGraphs::partitions with an empty GraphDef, and runs StepGraphs::graph itself (no copy of
+  // a frozen graph's weights into a GraphDef). DirectSession sets it; a master, which sends
+  // GraphDefs to workers, does not.
+  bool whole_graph_on_one_device = false;
   // The graph optimisation pass each step's graph goes through after placement (sessions take
   // it from ConfigProto.graph_options: GraphOptimizerOptionsFromConfig).
   GraphOptimizerOptions optimizer;
@@ -69,7 +74,8 @@ struct StepGraphs {
   // With use_rendezvous: the rendezvous key of each feed and fetch, as the client sends and
   // receives them.
   std::vector<std::string> feed_keys, fetch_keys;
-  // The step's graph after placement (before partitioning), and its pieces, one per device.
+  // The step's graph after placement (before partitioning), and its pieces, one per device
+  // (see StepBuilderOptions::whole_graph_on_one_device).
   std::unique_ptr<Graph> graph;
   std::map<std::string, GraphDef> partitions;
   int64_t graph_version = 0;
@@ -104,7 +110,8 @@ class StepBuilder {
   absl::Status Build(const StepSignature& signature, StepGraphs* out);
 
  private:
-  absl::Status PlaceWholeGraph(const GraphDef& gdef) ABSL_EXCLUSIVE_LOCKS_REQUIRED(place_mu_);
+  // Places `graph` (the whole graph, imported) and keeps every node's device in placement_.
+  absl::Status PlaceWholeGraph(Graph* graph) ABSL_EXCLUSIVE_LOCKS_REQUIRED(place_mu_);
 
   const StepBuilderOptions options_;
 
@@ -112,10 +119,9 @@ class StepBuilder {
   GraphDef graph_def_ ABSL_GUARDED_BY(graph_mu_);
   int64_t version_ ABSL_GUARDED_BY(graph_mu_) = 0;
 
-  // The device of every node of the whole graph as of placed_version_.
+  // The device of every node of the whole graph, as the last Extend placed it.
   absl::Mutex place_mu_;
   std::map<std::string, std::string> placement_ ABSL_GUARDED_BY(place_mu_);
-  int64_t placed_version_ ABSL_GUARDED_BY(place_mu_) = -1;
 };
 
 }  // namespace sg

@@ -114,7 +114,7 @@ absl::Status GraphMgr::Register(const std::string& session_handle, const GraphDe
     for (auto& kv : parts) {
       Device* d = FindDevice(kv.first);
       auto pg = std::make_unique<Graph>();
-      SG_RETURN_IF_ERROR(ImportGraphDef(kv.second, ImportOptions(), pg.get()));
+      SG_RETURN_IF_ERROR(ImportGraphDef(std::move(kv.second), ImportOptions(), pg.get()));
       for (Node* n : pg->nodes()) n->set_assigned_device_name(d->name());
       SG_ASSIGN_OR_RETURN(auto exec, NewLocalExecutor(d, std::move(pg)));
       item->executors.push_back(std::move(exec));

@@ -4,6 +4,7 @@
 #include "core/runtime/step_builder.h"
 
 #include <gtest/gtest.h>
+#include <google/protobuf/util/message_differencer.h>
 
 #include "core/graph/graph_constructor.h"
 #include "core/graph/partition.h"
@@ -111,6 +112,59 @@ TEST(StepBuilder, PlacementIsKeptWhenTheGraphIsExtended) {
     if (after.count(node)) EXPECT_EQ(after.at(node), device) << node;
   }
   EXPECT_EQ(second.graph_version, 2);
+}
+
+TEST(StepBuilder, AOneDeviceStepStaysWholeWhenAsked) {
+  StepBuilderOptions o = ThreeDevices();
+  o.devices = {kCpu0};
+  o.whole_graph_on_one_device = true;
+  StepBuilder whole(o);
+  o.whole_graph_on_one_device = false;
+  StepBuilder parted(o);
+  for (StepBuilder* b : {&whole, &parted}) ASSERT_TRUE(b->Extend(test::LoopThenCond()).ok());
+  StepGraphs w, p;
+  ASSERT_TRUE(whole.Build({{"x:0"}, {"out:0"}, {}}, &w).ok());
+  ASSERT_TRUE(parted.Build({{"x:0"}, {"out:0"}, {}}, &p).ok());
+  // The same device, an empty GraphDef instead of a copy of the graph; the graph is the same.
+  ASSERT_EQ(w.partitions.size(), 1u);
+  ASSERT_EQ(p.partitions.size(), 1u);
+  EXPECT_EQ(w.partitions.begin()->first, kCpu0);
+  EXPECT_EQ(w.partitions.begin()->second.node_size(), 0);
+  ASSERT_NE(w.graph, nullptr);
+  EXPECT_EQ(w.graph->num_nodes(), p.partitions.begin()->second.node_size());
+  for (Node* n : w.graph->nodes()) EXPECT_EQ(n->assigned_device_name(), kCpu0) << n->name();
+  // Over three devices the step is still cut.
+  StepBuilderOptions three = ThreeDevices(/*round_robin=*/true);
+  three.whole_graph_on_one_device = true;
+  StepBuilder spread(three);
+  ASSERT_TRUE(spread.Extend(test::LoopThenCond()).ok());
+  StepGraphs s;
+  ASSERT_TRUE(spread.Build({{"x:0"}, {"out:0"}, {}}, &s).ok());
+  EXPECT_GT(s.partitions.size(), 1u);
+  for (const auto& [device, gdef] : s.partitions) EXPECT_GT(gdef.node_size(), 0) << device;
+}
+
+TEST(ImportGraphDef, MovingTheNodeDefsImportsTheSameGraph) {
+  const GraphDef g = test::LoopThenCond();
+  Graph copied, moved;
+  ASSERT_TRUE(ImportGraphDef(g, ImportOptions(), &copied).ok());
+  GraphDef given = g;
+  ASSERT_TRUE(ImportGraphDef(std::move(given), ImportOptions(), &moved).ok());
+  EXPECT_EQ(given.node_size(), 0);
+  GraphDef a, b;
+  copied.ToGraphDef(&a);
+  moved.ToGraphDef(&b);
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(a, b));
+  EXPECT_GT(a.node_size(), 5);
+  // All or none, moved or not: a bad input leaves the graph as it was.
+  GraphDef bad = g;
+  bad.mutable_node(bad.node_size() - 1)->add_input("no_such_node");
+  const int before = moved.num_nodes();
+  ImportOptions prefixed;
+  prefixed.prefix = "again";
+  EXPECT_EQ(ImportGraphDef(std::move(bad), prefixed, &moved).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(moved.num_nodes(), before);
 }
 
 TEST(BridgeControlFlowEdges, LetsPartitionCutAnExitEdge) {
