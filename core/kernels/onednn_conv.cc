@@ -43,6 +43,46 @@ memory::dims Spatial(int nd, const int64_t (&v)[3], int64_t minus = 0) {
 
 }  // namespace
 
+// The elements of a filter in a plain user layout, in that layout's order, with their offsets in
+// a blocked layout of oneDNN's. A blocked offset is a sum of one term per logical dim (each block
+// splits one dim), so each dim's terms are tabulated once (a few hundred values, where a table
+// of every element's offset would take 8 bytes per weight) and the walk adds them up.
+struct FilterWalk {
+  int nd = 0;  // 0: no walk (the layout is not a plain f32 blocked one)
+  int64_t offset0 = 0;
+  int64_t dims[DNNL_MAX_NDIMS] = {0};
+  int order[DNNL_MAX_NDIMS] = {0};  // the user's dims, outermost (largest stride) first
+  std::vector<int64_t> terms[DNNL_MAX_NDIMS];  // per logical dim and index: its offset term
+
+  bool empty() const { return nd == 0; }
+
+  // Calls f(u, offset) for u = 0, 1, ... (the element's index in the user's layout) with its
+  // offset in the blocked layout.
+  template <typename F>
+  void ForEach(F&& f) const {
+    for (int d = 0; d < nd; ++d) {
+      if (dims[d] == 0) return;
+    }
+    int64_t idx[DNNL_MAX_NDIMS] = {0};
+    const int inner = order[nd - 1];
+    const int64_t* inner_terms = terms[inner].data();
+    const int64_t n_inner = dims[inner];
+    int64_t u = 0;
+    while (true) {
+      int64_t base = offset0;
+      for (int j = 0; j + 1 < nd; ++j) base += terms[order[j]][idx[order[j]]];
+      for (int64_t i = 0; i < n_inner; ++i) f(u++, base + inner_terms[i]);
+      int j = nd - 2;
+      for (; j >= 0; --j) {  // the next row in the user's order
+        const int d = order[j];
+        if (++idx[d] < dims[d]) break;
+        idx[d] = 0;
+      }
+      if (j < 0) return;
+    }
+  }
+};
+
 // One operand of Run: its layout as the caller holds it, the layout the primitive chose, and
 // the reorder between them (user -> primitive for an input, primitive -> user for the output)
 // when they differ.
@@ -52,11 +92,11 @@ struct Operand {
   bool reordered = false;
   bool filter = false;  // small: reordered on one thread
   dnnl::primitive reorder;
-  // For a filter in a blocked layout: the primitive's offset of each element of the user's
-  // filter, in the user's order. Moving a filter through this map is a plain loop, where
-  // oneDNN's reorder measured 0.3 to 0.9 ms for a few thousand elements (per step, 8% of the
-  // training benchmark's).
-  std::vector<int64_t> filter_map;
+  // For a filter in a blocked layout: how to find, for each element of the user's filter, its
+  // offset in the primitive's layout. Moving a filter this way is a plain loop, where oneDNN's
+  // reorder measured 0.3 to 0.9 ms for a few thousand elements (per step, 8% of the training
+  // benchmark's).
+  FilterWalk filter_walk;
 };
 
 // A primitive for one geometry with its operands. Immutable once built, so runs share it
@@ -116,47 +156,33 @@ int64_t BlockedOffset(const dnnl_memory_desc_t& md, const int64_t* idx) {
   return off;
 }
 
-// The filter map of Operand: for each element of the filter in the user's layout `user` (a plain
-// one: no inner blocks), in that layout's order, its offset in `prim`; empty when `prim` is not
-// a plain f32 blocked layout. A blocked offset is a sum of one term per logical dim (each block
-// splits one dim), so each dim's terms are tabulated once and the walk only adds them up: the
-// maps of a large model's filters are built in its first run.
-std::vector<int64_t> FilterMap(const memory::desc& user, const memory::desc& prim) {
+// The filter walk of Operand from the user's layout `user` (a plain one: no inner blocks) to
+// `prim`; empty when `prim` is not a plain f32 blocked layout.
+FilterWalk MakeFilterWalk(const memory::desc& user, const memory::desc& prim) {
+  FilterWalk w;
   const dnnl_memory_desc_t& md = prim.data;
   if (md.format_kind != dnnl_blocked || md.data_type != dnnl_f32 || md.extra.flags != 0) {
-    return {};
+    return w;
   }
   const int nd = md.ndims;
   const memory::dims dims = user.dims();
-  std::vector<std::vector<int64_t>> terms(nd);
   int64_t idx[DNNL_MAX_NDIMS] = {0};
   for (int d = 0; d < nd; ++d) {
+    w.dims[d] = dims[d];
+    w.terms[d].reserve(dims[d]);
     for (int64_t i = 0; i < dims[d]; ++i) {
       idx[d] = i;
-      terms[d].push_back(BlockedOffset(md, idx) - md.offset0);
+      w.terms[d].push_back(BlockedOffset(md, idx) - md.offset0);
     }
     idx[d] = 0;
   }
-  // The user's dims from its outermost (largest stride) to innermost.
   const dnnl_dims_t& user_strides = user.data.format_desc.blocking.strides;
-  int order[DNNL_MAX_NDIMS];
-  for (int d = 0; d < nd; ++d) order[d] = d;
-  std::stable_sort(order, order + nd,
+  for (int d = 0; d < nd; ++d) w.order[d] = d;
+  std::stable_sort(w.order, w.order + nd,
                    [&](int x, int y) { return user_strides[x] > user_strides[y]; });
-  int64_t count = 1;
-  for (int64_t v : dims) count *= v;
-  std::vector<int64_t> map(count);
-  for (int64_t u = 0; u < count; ++u) {
-    int64_t off = md.offset0;
-    for (int d = 0; d < nd; ++d) off += terms[d][idx[d]];
-    map[u] = off;
-    for (int j = nd - 1; j >= 0; --j) {  // the next element in the user's order
-      const int d = order[j];
-      if (++idx[d] < dims[d]) break;
-      idx[d] = 0;
-    }
-  }
-  return map;
+  w.offset0 = md.offset0;
+  w.nd = nd;
+  return w;
 }
 
 // Sets op's layouts and, when they differ, its reorder. False when the reorder would need a
@@ -171,8 +197,8 @@ bool SetOperand(int arg, const memory::desc& user, const memory::desc& prim, boo
   op->reordered = user != prim;
   if (!op->reordered) return true;
   if (filter) {
-    op->filter_map = FilterMap(user, prim);
-    if (!op->filter_map.empty()) return true;
+    op->filter_walk = MakeFilterWalk(user, prim);
+    if (!op->filter_walk.empty()) return true;
   }
   const dnnl::reorder::primitive_desc rpd(eng, is_output ? prim : user, eng,
                                           is_output ? user : prim, attr);
@@ -299,21 +325,20 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
 }
 
 // Moves an operand between the user's layout and the primitive's: `from` to `to`, towards the
-// user's layout when `to_user`. A filter moves through its map (zeroing the blocks' padding on
-// the way in), or through oneDNN's reorder on one thread: a filter is small, and waking a team
+// user's layout when `to_user`. A filter moves by its walk (zeroing the blocks' padding on the
+// way in), or through oneDNN's reorder on one thread: a filter is small, and waking a team
 // for it measured slower than one thread on this machine. Activations take `threads`.
 void Relayout(const Operand& op, bool to_user, const memory& from, const memory& to,
               dnnl::stream& stream, int threads) {
-  if (!op.filter_map.empty()) {
+  if (!op.filter_walk.empty()) {
     const float* src = static_cast<const float*>(from.get_data_handle());
     float* dst = static_cast<float*>(to.get_data_handle());
-    const int64_t n = static_cast<int64_t>(op.filter_map.size());
     if (to_user) {
-      for (int64_t u = 0; u < n; ++u) dst[u] = src[op.filter_map[u]];
+      op.filter_walk.ForEach([&](int64_t u, int64_t off) { dst[u] = src[off]; });
     } else {
       // Blocks may pad the filter's dims: the padding must read as zeros.
       std::memset(dst, 0, op.prim.get_size());
-      for (int64_t u = 0; u < n; ++u) dst[op.filter_map[u]] = src[u];
+      op.filter_walk.ForEach([&](int64_t u, int64_t off) { dst[off] = src[u]; });
     }
     return;
   }
