@@ -88,9 +88,19 @@ bool ReadFile(const std::string& path, std::string* bytes, std::string* error) {
     *error = "cannot read " + path;
     return false;
   }
-  std::stringstream s;
-  s << in.rdbuf();
-  *bytes = s.str();
+  // One copy, into a string of the file's size (a stringstream would copy it twice).
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size < 0) {
+    *error = "cannot size " + path;
+    return false;
+  }
+  bytes->resize(static_cast<size_t>(size));
+  if (!in.read(bytes->data(), size)) {
+    *error = "cannot read " + path;
+    return false;
+  }
   return true;
 }
 
