@@ -1,6 +1,6 @@
 // Convolutions with work fused around them, as TensorFlow's graph rewrites and old graph
-// transforms produce them: _FusedConv2D (a bias or an inference batch norm, then an optional
-// activation, on the output), FusedPadConv2D (a mirror pad of the input first) and
+// transforms produce them: _FusedConv2D and _FusedDepthwiseConv2dNative (a bias or an inference
+// batch norm, then an optional activation, on the output), FusedPadConv2D (a mirror pad of the input first) and
 // FusedResizeAndPadConv2D (a bilinear resize, then the pad). The convolution is oneDNN's for
 // float where it takes the case (onednn_conv.h), with _FusedConv2D's bias or batch norm and
 // activation inside the primitive; conv_nd's otherwise, the epilogue then a second pass over the
@@ -22,24 +22,26 @@ namespace {
 
 enum class Epilogue { kBiasAdd, kBatchNorm };
 
-// _FusedConv2D: conv, then bias (args: bias) or batch norm (args: scale, offset, mean,
-// variance; y = (x - mean) * scale / sqrt(variance + epsilon) + offset), then the activation.
-template <typename T>
+// _FusedConv2D and (kDepthwise) _FusedDepthwiseConv2dNative: conv, then bias (args: bias) or
+// batch norm (args: scale, offset, mean, variance; y = (x - mean) * scale / sqrt(variance +
+// epsilon) + offset), then the activation. A depthwise filter [KH, KW, C, M] is the grouped
+// convolution's [KH, KW, 1, C * M] (one group per input channel), with the same bytes.
+template <typename T, bool kDepthwise>
 class FusedConv2DOp final : public OpKernel {
  public:
   explicit FusedConv2DOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, attrs_.Read(ctx, 2, /*allow_dilation=*/true));
     dnnl_.set_constant_filter(OneDnnConv::ConstFilterAttr(ctx));
     const std::string where = absl::StrCat(" (node '", ctx->def().name(), "')");
+    const std::string op = ctx->def().op();
     OP_REQUIRES(ctx, attrs_.channels_last,
-                errors::Unimplemented("_FusedConv2D supports only NHWC on the CPU", where));
+                errors::Unimplemented(op, " supports only NHWC on the CPU", where));
     std::string filter_format = "HWIO";
     if (ctx->HasAttr("filter_format")) {
       OP_REQUIRES_OK(ctx, ctx->GetAttr("filter_format", &filter_format));
     }
     OP_REQUIRES(ctx, filter_format == "HWIO",
-                errors::Unimplemented("_FusedConv2D supports only HWIO filters on the CPU",
-                                      where));
+                errors::Unimplemented(op, " supports only HWIO filters on the CPU", where));
     std::vector<std::string> ops;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("fused_ops", &ops));
     float epsilon = 0, alpha = 0;
@@ -56,20 +58,36 @@ class FusedConv2DOp final : public OpKernel {
     const bool act_known = act != "Tanh" && act != "Sigmoid" &&
                            ParseFusedActivation(act, &activation_);
     OP_REQUIRES(ctx, known && act_known,
-                errors::Unimplemented("_FusedConv2D does not support fused_ops [",
+                errors::Unimplemented(op, " does not support fused_ops [",
                                       absl::StrJoin(ops, ", "), "] on the CPU", where));
     epilogue_ = ops[0] == "BiasAdd" ? Epilogue::kBiasAdd : Epilogue::kBatchNorm;
     const int want = epilogue_ == Epilogue::kBiasAdd ? 1 : 4;
     OP_REQUIRES(ctx, num_args == want,
-                errors::InvalidArgument("_FusedConv2D with ", ops[0], " takes ", want,
-                                        " args, got ", num_args, where));
+                errors::InvalidArgument(op, " with ", ops[0], " takes ", want, " args, got ",
+                                        num_args, where));
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& filter = ctx->input(1);
+    TensorShape filter_shape = filter.shape();
+    if constexpr (kDepthwise) {
+      OP_REQUIRES(ctx, input.dims() == 4 && filter.dims() == 4,
+                  NodeError(ctx, "input and filter must be 4-dimensional, got ",
+                            input.shape().DebugString(), " and ",
+                            filter.shape().DebugString()));
+      OP_REQUIRES(ctx, input.dim_size(3) == filter.dim_size(2),
+                  NodeError(ctx, "input and filter must have the same depth: ",
+                            input.dim_size(3), " vs ", filter.dim_size(2)));
+      int64_t out_c = 0;
+      OP_REQUIRES(ctx, MultiplySizes(filter.dim_size(2), filter.dim_size(3), &out_c),
+                  NodeError(ctx, "filter too large: ", filter.shape().DebugString()));
+      filter_shape = TensorShape({filter.dim_size(0), filter.dim_size(1), 1, out_c});
+      // No channels: no groups either; conv_nd would reject a zero filter depth.
+      if (input.dim_size(3) == 0) filter_shape.set_dim(2, 0);
+    }
     ConvNdGeometry g;
-    absl::Status s = attrs_.Geometry(input.shape(), filter.shape(), &g);
+    absl::Status s = attrs_.Geometry(input.shape(), filter_shape, &g);
     OP_REQUIRES(ctx, s.ok(), NodeError(ctx, s.message()));
     OP_REQUIRES(ctx, g.filter_c > 0 || g.c == 0,
                 NodeError(ctx, "filter depth must be positive, got ",
@@ -167,9 +185,15 @@ class FusedConv2DOp final : public OpKernel {
   double epsilon_ = 0, alpha_ = 0;
 };
 REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                        FusedConv2DOp<float>);
+                        FusedConv2DOp<float, false>);
 REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<double>("T"),
-                        FusedConv2DOp<double>);
+                        FusedConv2DOp<double, false>);
+REGISTER_KERNEL_BUILDER(
+    Name("_FusedDepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+    FusedConv2DOp<float, true>);
+REGISTER_KERNEL_BUILDER(
+    Name("_FusedDepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<double>("T"),
+    FusedConv2DOp<double, true>);
 
 // Where mirror padding reads position i of a dim of n elements (i may be before or past it).
 inline int64_t Mirror(int64_t i, int64_t n, bool reflect) {

@@ -2,9 +2,16 @@
 // activation become one node whose kernel adds the bias and applies the activation while the
 // product's output is still in cache, instead of two more passes over it:
 //   Conv2D (float, NHWC) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu]        -> _FusedConv2D
+//   DepthwiseConv2dNative (float, NHWC) + BiasAdd [+ the same]  -> _FusedDepthwiseConv2dNative
 //   MatMul (float) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu | Tanh | Sigmoid] -> _FusedMatMul
 // with TensorFlow's attrs (fused_ops = ["BiasAdd", activation], leakyrelu_alpha), so the graph
-// stays one TensorFlow could run. Also here: the `_sg_const_filter` mark.
+// stays one TensorFlow could run. _FusedDepthwiseConv2dNative's padding is SAME or VALID only:
+// a depthwise convolution with EXPLICIT padding (pad folding makes them) fuses when its
+// paddings are all zero (VALID) or, with static shapes, are what SAME computes for its input's
+// inferred height and width (Keras pads that way: ZeroPadding2D(correct_pad)). Also here: the
+// `_sg_const_filter` mark.
+#include <algorithm>
+
 #include "core/graph/optimizers/rewrite_util.h"
 
 namespace sg {
@@ -28,20 +35,70 @@ void CopyAttr(const Node* from, const std::string& name, NodeDef* to) {
   if (it != from->def().attr().end()) (*to->mutable_attr())[name] = it->second;
 }
 
+// The SAME or VALID padding equal to a depthwise convolution's EXPLICIT paddings, or "" when
+// neither is (or, for SAME, when the input's height and width or the window are not known).
+std::string SameOrValidFor(const Node* conv, bool use_static_shapes) {
+  std::vector<int64_t> pads, strides, dilations = {1, 1, 1, 1};
+  if (!GetAttr(conv->def().attr(), "explicit_paddings", &pads).ok() || pads.size() != 8) {
+    return "";
+  }
+  if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return "VALID";
+  if (!use_static_shapes || pads[0] != 0 || pads[1] != 0 || pads[6] != 0 || pads[7] != 0) {
+    return "";
+  }
+  if (!GetAttr(conv->def().attr(), "strides", &strides).ok() || strides.size() != 4) return "";
+  if (conv->def().attr().count("dilations") &&
+      (!GetAttr(conv->def().attr(), "dilations", &dilations).ok() || dilations.size() != 4)) {
+    return "";
+  }
+  auto shape_of = [&](int input) -> PartialTensorShape {
+    const Edge* e = conv->input_edge(input);
+    if (e == nullptr || e->src_output >= static_cast<int>(e->src->output_shapes().size())) {
+      return PartialTensorShape();
+    }
+    return e->src->output_shapes()[e->src_output];
+  };
+  const PartialTensorShape in = shape_of(0), filter = shape_of(1);
+  if (in.unknown_rank() || in.dims() != 4 || filter.unknown_rank() || filter.dims() != 4) {
+    return "";
+  }
+  for (int d = 1; d <= 2; ++d) {
+    const int64_t size = in.dim_size(d), k = filter.dim_size(d - 1);
+    const int64_t s = strides[d], rate = dilations[d];
+    if (size < 0 || k < 0 || s < 1 || rate < 1) return "";
+    // TensorFlow's SAME: output ceil(size / s), the padding it needs split with the odd one
+    // after.
+    const int64_t out = (size + s - 1) / s;
+    const int64_t needed = std::max<int64_t>(0, (out - 1) * s + (k - 1) * rate + 1 - size);
+    if (pads[2 * d] != needed / 2 || pads[2 * d + 1] != needed - needed / 2) return "";
+  }
+  return "SAME";
+}
+
 // Fuses the pattern whose BiasAdd is `bias_add`, if there is one. Returns whether it did.
-absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const std::set<std::string>& preserve) {
+absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const GraphOptimizerOptions& options,
+                            const std::set<std::string>& preserve) {
   if (!HasType(bias_add, DT_FLOAT) || preserve.count(bias_add->name())) return false;
   const std::string format = StringAttr(bias_add, "data_format");
   if (!format.empty() && format != "NHWC") return false;
   Node* head = InputNode(bias_add, 0);
   if (head == nullptr || !Absorbable(head, bias_add, preserve)) return false;
   const bool conv = head->type_string() == "Conv2D";
+  const bool depthwise = head->type_string() == "DepthwiseConv2dNative";
   const bool matmul = head->type_string() == "MatMul";
-  if (conv) {
+  std::string depthwise_padding;
+  if (conv || depthwise) {
     const std::string conv_format = StringAttr(head, "data_format");
     if (!conv_format.empty() && conv_format != "NHWC") return false;  // the kernel's only layout
   } else if (!matmul) {
     return false;
+  }
+  if (depthwise) {
+    depthwise_padding = StringAttr(head, "padding");
+    if (depthwise_padding == "EXPLICIT") {
+      depthwise_padding = SameOrValidFor(head, options.use_static_shapes);
+    }
+    if (depthwise_padding != "SAME" && depthwise_padding != "VALID") return false;
   }
   Node* last = bias_add;
   Node* act = SoleConsumer(bias_add);
@@ -53,7 +110,7 @@ absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const std::set<std::string
   }
 
   NodeDef def;
-  def.set_op(conv ? "_FusedConv2D" : "_FusedMatMul");
+  def.set_op(conv ? "_FusedConv2D" : depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedMatMul");
   AddNodeAttr("T", DT_FLOAT, &def);
   AddNodeAttr("num_args", int64_t{1}, &def);
   std::vector<std::string> ops = {"BiasAdd"};
@@ -71,6 +128,9 @@ absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const std::set<std::string
                           "use_cudnn_on_gpu"}) {
       CopyAttr(head, a, &def);
     }
+  } else if (depthwise) {
+    for (const char* a : {"strides", "data_format", "dilations"}) CopyAttr(head, a, &def);
+    AddNodeAttr("padding", depthwise_padding, &def);
   } else {
     CopyAttr(head, "transpose_a", &def);
     CopyAttr(head, "transpose_b", &def);
@@ -91,11 +151,12 @@ absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const std::set<std::string
 
 }  // namespace
 
-absl::StatusOr<int> FuseOps(Graph* g, const std::set<std::string>& preserve) {
+absl::StatusOr<int> FuseOps(Graph* g, const GraphOptimizerOptions& options,
+                            const std::set<std::string>& preserve) {
   int fused = 0;
   for (Node* n : g->nodes()) {
     if (!IsLive(*g, n) || n->type_string() != "BiasAdd") continue;
-    SG_ASSIGN_OR_RETURN(bool did, FuseAt(g, n, preserve));
+    SG_ASSIGN_OR_RETURN(bool did, FuseAt(g, n, options, preserve));
     fused += did ? 1 : 0;
   }
   return fused;
@@ -105,7 +166,10 @@ int MarkConstFilters(Graph* g) {
   int marked = 0;
   for (Node* n : g->nodes()) {
     const std::string& op = n->type_string();
-    if (op != "Conv2D" && op != "_FusedConv2D" && op != "DepthwiseConv2dNative") continue;
+    if (op != "Conv2D" && op != "_FusedConv2D" && op != "DepthwiseConv2dNative" &&
+        op != "_FusedDepthwiseConv2dNative") {
+      continue;
+    }
     Node* filter = InputNode(n, 1);
     if (filter == nullptr || filter->type_string() != "Const") continue;
     AttrValue v;
