@@ -7,6 +7,7 @@
 // output. The pre-steps build the padded input as a temporary.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,10 @@ enum class Epilogue { kBiasAdd, kBatchNorm };
 
 // _FusedConv2D and (kDepthwise) _FusedDepthwiseConv2dNative: conv, then bias (args: bias) or
 // batch norm (args: scale, offset, mean, variance; y = (x - mean) * scale / sqrt(variance +
-// epsilon) + offset), then the activation. A depthwise filter [KH, KW, C, M] is the grouped
-// convolution's [KH, KW, 1, C * M] (one group per input channel), with the same bytes.
+// epsilon) + offset), then the activation. _FusedConv2D also takes fused_ops [BiasAdd, Add]
+// [+ activation] (args: bias, then a residual of the output's shape added before the
+// activation), as TensorFlow's oneDNN build does. A depthwise filter [KH, KW, C, M] is the
+// grouped convolution's [KH, KW, 1, C * M] (one group per input channel), with the same bytes.
 template <typename T, bool kDepthwise>
 class FusedConv2DOp final : public OpKernel {
  public:
@@ -51,9 +54,12 @@ class FusedConv2DOp final : public OpKernel {
     alpha_ = alpha;
     int num_args = 0;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("num_args", &num_args));
-    const bool known = !ops.empty() && ops.size() <= 2 &&
+    // [BiasAdd, Add, ...]: the residual is the second arg.
+    residual_ = !kDepthwise && ops.size() >= 2 && ops[0] == "BiasAdd" && ops[1] == "Add";
+    const size_t base = residual_ ? 2 : 1;
+    const bool known = !ops.empty() && ops.size() <= base + 1 &&
                        (ops[0] == "BiasAdd" || ops[0] == "FusedBatchNorm");
-    const std::string act = ops.size() == 2 ? ops[1] : "";
+    const std::string act = ops.size() == base + 1 ? ops[base] : "";
     // The activations sg's fused convolution has always taken (not Tanh / Sigmoid).
     const bool act_known = act != "Tanh" && act != "Sigmoid" &&
                            ParseFusedActivation(act, &activation_);
@@ -61,10 +67,10 @@ class FusedConv2DOp final : public OpKernel {
                 errors::Unimplemented(op, " does not support fused_ops [",
                                       absl::StrJoin(ops, ", "), "] on the CPU", where));
     epilogue_ = ops[0] == "BiasAdd" ? Epilogue::kBiasAdd : Epilogue::kBatchNorm;
-    const int want = epilogue_ == Epilogue::kBiasAdd ? 1 : 4;
+    const int want = epilogue_ == Epilogue::kBiasAdd ? (residual_ ? 2 : 1) : 4;
     OP_REQUIRES(ctx, num_args == want,
-                errors::InvalidArgument(op, " with ", ops[0], " takes ", want, " args, got ",
-                                        num_args, where));
+                errors::InvalidArgument(op, " with ", absl::StrJoin(ops, ", "), " takes ", want,
+                                        " args, got ", num_args, where));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -103,19 +109,47 @@ class FusedConv2DOp final : public OpKernel {
                             " elements (the output depth), got shape ",
                             a.shape().DebugString()));
     }
+    const TensorShape out_shape = ConvNdOutputShape(2, g);
     Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, ConvNdOutputShape(2, g), &out));
-    if (out->NumElements() == 0) return;
+    if (residual_) {
+      // The residual goes into the output first (in place when its buffer is free to take),
+      // and the convolution adds to it.
+      const Tensor& residual = ctx->input(3);
+      OP_REQUIRES(ctx, residual.dtype() == DataTypeToEnum<T>::value,
+                  NodeError(ctx, "fused arg 1 has dtype ", DataTypeString(residual.dtype()),
+                            ", expected ", DataTypeString(DataTypeToEnum<T>::value)));
+      OP_REQUIRES(ctx, residual.shape() == out_shape,
+                  NodeError(ctx, "the residual to add must have the output's shape ",
+                            out_shape.DebugString(), ", got ", residual.shape().DebugString()));
+      OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(3, 0, out_shape, &out));
+      if (out->NumElements() == 0) return;
+      if (out->data<T>() != residual.data<T>()) {
+        std::memcpy(out->data<T>(), residual.data<T>(), residual.NumElements() * sizeof(T));
+      }
+    } else {
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+      if (out->NumElements() == 0) return;
+    }
+    if constexpr (std::is_same_v<T, float>) {
+      // The whole op in one primitive where oneDNN takes the epilogue.
+      if (FusedOnOneDnn(ctx, g, input, filter, out)) return;
+    }
+    // Else the convolution, then the epilogue over its output. With a residual, out holds it:
+    // the convolution goes to a temporary, added to out.
+    Tensor conv_temp;
+    Tensor* conv_out = out;
+    if (residual_) {
+      OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<T>::value, out_shape, &conv_temp));
+      conv_out = &conv_temp;
+    }
     bool done = false;
     if constexpr (std::is_same_v<T, float>) {
-      // The whole op in one primitive where oneDNN takes the epilogue, else its convolution
-      // and the epilogue below.
-      if (FusedOnOneDnn(ctx, g, input, filter, out)) return;
       done = dnnl_.Run(ctx, OneDnnConv::kForward, 2, g, input.data<float>(),
-                       filter.data<float>(), out->data<float>());
+                       filter.data<float>(), conv_out->data<float>());
       if (!ctx->status().ok()) return;
     }
-    if (!done) OP_REQUIRES_OK(ctx, ConvNdForward(ctx, g, input, filter, out));
+    if (!done) OP_REQUIRES_OK(ctx, ConvNdForward(ctx, g, input, filter, conv_out));
+    if (residual_) out->flat<T>().device(ctx->eigen_cpu_device()) += conv_temp.flat<T>();
     // Per channel: y = (x - sub) * mul + add, then the activation.
     std::vector<T> sub(g.out_c, T(0)), mul(g.out_c, T(1)), add(g.out_c);
     if (epilogue_ == Epilogue::kBiasAdd) {
@@ -157,6 +191,7 @@ class FusedConv2DOp final : public OpKernel {
       case FusedActivation::kSigmoid: return false;  // not taken by the constructor
     }
     ep.alpha = static_cast<float>(alpha_);
+    ep.sum = residual_;
     std::vector<float> scale, shift;
     if (epilogue_ == Epilogue::kBiasAdd) {
       ep.bias = ctx->input(2).data<float>();
@@ -181,6 +216,7 @@ class FusedConv2DOp final : public OpKernel {
   ConvNdAttrs attrs_;
   OneDnnConv dnnl_;  // float only
   Epilogue epilogue_ = Epilogue::kBiasAdd;
+  bool residual_ = false;  // fused_ops [BiasAdd, Add, ...]
   FusedActivation activation_ = FusedActivation::kNone;
   double epsilon_ = 0, alpha_ = 0;
 };

@@ -1029,6 +1029,159 @@ TEST(FusedDepthwise, KernelRejectsMismatchedArgsWithAnError) {
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
 }
 
+// ---- Residual add ----------------------------------------------------------------------------
+
+// ResNet's block end: Conv2D + BiasAdd (a folded batch norm), AddV2 of the shortcut, Relu.
+G ResidualBlock(std::vector<int64_t> x_shape, const std::string& add_op, bool conv_first,
+                const std::string& act, const std::string& shortcut_op) {
+  G g;
+  g.Placeholder("x", x_shape)
+      .Op("shortcut", shortcut_op, {"x"})  // Neg: its only consumer is the add; Relu: two
+      .Const("w", Random({3, 3, 4, 4}, -1, 1, 4))
+      .Conv("conv", shortcut_op == "Neg" ? "x" : "shortcut", "w")
+      .Const("b", Random({4}, -1, 1, 7))
+      .Op("bias", "BiasAdd", {"conv", "b"});
+  if (conv_first) {
+    g.Op("add", add_op, {"bias", "shortcut"});
+  } else {
+    g.Op("add", add_op, {"shortcut", "bias"});
+  }
+  if (act == "LeakyRelu") {
+    g.Op("act", act, {"add"}, {{"alpha", Attr(0.25f)}});
+  } else if (!act.empty()) {
+    g.Op("act", act, {"add"});
+  }
+  return g;
+}
+
+TEST(ResidualFusion, ConvBiasAddAddActivationBecomesOneFusedConv) {
+  struct Case {
+    std::vector<int64_t> shape;
+    std::string add_op;
+    bool conv_first;
+    std::string act, shortcut_op;
+  };
+  const Case cases[] = {{{2, 6, 6, 4}, "AddV2", false, "Relu", "Neg"},
+                        {{-1, 6, 6, 4}, "AddV2", false, "Relu", "Relu"},
+                        {{2, 5, 7, 4}, "Add", true, "", "Neg"},
+                        {{2, 6, 6, 4}, "AddV2", true, "LeakyRelu", "Relu"},
+                        {{2, 6, 6, 4}, "AddV2", false, "Relu6", "Neg"}};
+  for (const Case& c : cases) {
+    const std::string last = c.act.empty() ? "add" : "act";
+    G g = ResidualBlock(c.shape, c.add_op, c.conv_first, c.act, c.shortcut_op);
+    auto step = StepGraph(g.def(), {"x:0"}, {last + ":0"});
+    const Node* n = Find(*step, last);
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->type_string(), "_FusedConv2D") << c.add_op << " " << c.act;
+    std::vector<std::string> ops = {"BiasAdd", "Add"};
+    if (!c.act.empty()) ops.push_back(c.act);
+    EXPECT_EQ(FusedOps(n), ops);
+    int64_t num_args = 0;
+    EXPECT_TRUE(GetAttr(n->def().attr(), "num_args", &num_args).ok());
+    EXPECT_EQ(num_args, 2);
+    EXPECT_EQ(n->num_inputs(), 4);
+    EXPECT_EQ(Count(*step, "AddV2") + Count(*step, "Add") + Count(*step, "BiasAdd"), 0);
+    std::vector<int64_t> shape = c.shape;
+    shape[0] = 2;
+    RunBoth(g.def(), {{"x:0", Random(shape, -2, 2, 9)}}, {last + ":0"});
+  }
+}
+
+TEST(ResidualFusion, DoesNotFireOnBroadcastsActivatedConvsOrFetchedIntermediates) {
+  G g;
+  g.Placeholder("x", {2, 5, 5, 4})
+      .Placeholder("xu", {-1, 5, 5, 4})
+      .Const("w", Random({3, 3, 4, 4}, -1, 1, 4))
+      .Const("b", Random({4}, -1, 1, 7))
+      // The addend broadcasts (a channel vector; fed: batch norm folding takes a Const one).
+      .Conv("conv1", "x", "w")
+      .Op("bias1", "BiasAdd", {"conv1", "b"})
+      .Placeholder("vec", {1, 1, 1, 4})
+      .Op("add1", "AddV2", {"bias1", "vec"})
+      // The batch dims differ statically (known and unknown): may broadcast.
+      .Conv("conv2", "x", "w")
+      .Op("bias2", "BiasAdd", {"conv2", "b"})
+      .Op("add2", "AddV2", {"bias2", "xu"})
+      // The convolution has its activation already: relu(conv) + x is not conv + x.
+      .Conv("conv3", "x", "w")
+      .Op("bias3", "BiasAdd", {"conv3", "b"})
+      .Op("relu3", "Relu", {"bias3"})
+      .Op("add3", "AddV2", {"relu3", "x"})
+      // The BiasAdd's output is fetched too.
+      .Conv("conv4", "x", "w")
+      .Op("bias4", "BiasAdd", {"conv4", "b"})
+      .Op("add4", "AddV2", {"bias4", "x"});
+  const std::vector<std::string> fetches = {"add1:0", "add2:0", "add3:0", "bias4:0", "add4:0"};
+  auto step = StepGraph(g.def(), {"x:0", "xu:0", "vec:0"}, fetches);
+  for (const char* n : {"add1", "add2", "add3", "add4"}) {
+    ASSERT_NE(Find(*step, n), nullptr) << n;
+    EXPECT_EQ(Find(*step, n)->type_string(), "AddV2") << n;
+  }
+  RunBoth(g.def(), {{"x:0", Random({2, 5, 5, 4}, -2, 2, 9)},
+                    {"xu:0", Random({2, 5, 5, 4}, -2, 2, 10)},
+                    {"vec:0", Random({1, 1, 1, 4}, -2, 2, 11)}},
+          fetches);
+}
+
+// The kernel alone (unoptimised sessions), float (oneDNN's sum post-op) and double (the
+// convolution, then the additions), against the separate ops; and a residual of another shape
+// is an error, not a crash.
+TEST(ResidualFusion, KernelAgainstSeparateOpsAndAResidualOfAnotherShape) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    auto cast = [&](const Tensor& f) {
+      if (dt == DT_FLOAT) return f;
+      Tensor d(DT_DOUBLE, f.shape());
+      for (int64_t i = 0; i < f.NumElements(); ++i) d.data<double>()[i] = f.data<float>()[i];
+      return d;
+    };
+    G g;
+    auto constant = [&](const std::string& name, const Tensor& v) {
+      g.Node(name, "Const", {}, {{"dtype", TypeAttr(dt)}, {"value", Attr(cast(v))}});
+    };
+    g.Node("x", "Placeholder", {}, {{"dtype", TypeAttr(dt)}});
+    g.Node("r", "Placeholder", {}, {{"dtype", TypeAttr(dt)}});
+    constant("w", Random({3, 3, 3, 5}, -1, 1, 4));
+    constant("b", Random({5}, -1, 1, 7));
+    const std::vector<DataType> targs = {dt, dt};
+    g.Node("fused", "_FusedConv2D", {"x", "w", "b", "r"},
+           {{"T", TypeAttr(dt)},
+            {"TArgs", Attr(absl::Span<const DataType>(targs))},
+            {"num_args", Attr(int64_t{2})},
+            {"strides", IntList({1, 2, 1, 1})},
+            {"padding", Attr(std::string("SAME"))},
+            {"fused_ops", Attr(absl::Span<const std::string>(
+                              std::vector<std::string>{"BiasAdd", "Add", "Relu"}))}})
+        .Node("conv", "Conv2D", {"x", "w"},
+              {{"T", TypeAttr(dt)}, {"strides", IntList({1, 2, 1, 1})},
+               {"padding", Attr(std::string("SAME"))}})
+        .Node("bias", "BiasAdd", {"conv", "b"}, {{"T", TypeAttr(dt)}})
+        .Node("add", "AddV2", {"bias", "r"}, {{"T", TypeAttr(dt)}})
+        .Node("ref", "Relu", {"add"}, {{"T", TypeAttr(dt)}});
+    const Tensor x = cast(Random({2, 7, 6, 3}, -2, 2, 8));
+    const Tensor r = cast(Random({2, 4, 6, 5}, -2, 2, 9));
+    std::vector<Tensor> out =
+        RunSession(g.def(), Unoptimised(), {{"x:0", x}, {"r:0", r}}, {"fused:0", "ref:0"});
+    ASSERT_EQ(out.size(), 2u);
+    ASSERT_EQ(out[0].shape(), TensorShape({2, 4, 6, 5}));
+    ASSERT_EQ(out[1].shape(), out[0].shape());
+    for (int64_t i = 0; i < out[0].NumElements(); ++i) {
+      const double a = dt == DT_FLOAT ? out[0].data<float>()[i] : out[0].data<double>()[i];
+      const double b = dt == DT_FLOAT ? out[1].data<float>()[i] : out[1].data<double>()[i];
+      EXPECT_NEAR(a, b, dt == DT_FLOAT ? 1e-4 : 1e-10) << DataTypeString(dt) << " element " << i;
+    }
+    // A residual that would broadcast.
+    SessionOptions opts;
+    opts.config = Unoptimised();
+    std::unique_ptr<Session> s;
+    ASSERT_TRUE(NewSession(opts, &s).ok());
+    ASSERT_TRUE(s->Create(g.def()).ok());
+    std::vector<Tensor> bad;
+    absl::Status st = s->Run({{"x:0", x}, {"r:0", cast(Random({1, 4, 6, 5}))}}, {"fused:0"}, {},
+                             &bad);
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  }
+}
+
 TEST(GraphOptimizer, OptLevelL0LeavesTheGraphAsItIs) {
   G g = ScaleGraph();
   g.Op("id", "Identity", {"y"});

@@ -4,6 +4,11 @@
 //   Conv2D (float, NHWC) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu]        -> _FusedConv2D
 //   DepthwiseConv2dNative (float, NHWC) + BiasAdd [+ the same]  -> _FusedDepthwiseConv2dNative
 //   MatMul (float) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu | Tanh | Sigmoid] -> _FusedMatMul
+// and then, for ResNet's residual blocks,
+//   _FusedConv2D [BiasAdd] + Add / AddV2 of a tensor of the same shape [+ Relu | Relu6 | Elu |
+//   LeakyRelu]  -> _FusedConv2D [BiasAdd, Add(, act)] with the addend as its second arg,
+// when static shapes say the addend has the convolution's shape (equal dims, or a batch dim
+// unknown in both: the kernel checks it at run time).
 // with TensorFlow's attrs (fused_ops = ["BiasAdd", activation], leakyrelu_alpha), so the graph
 // stays one TensorFlow could run. _FusedDepthwiseConv2dNative's padding is SAME or VALID only:
 // a depthwise convolution with EXPLICIT padding (pad folding makes them) fuses when its
@@ -149,6 +154,87 @@ absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const GraphOptimizerOption
   return true;
 }
 
+// Whether `a` and `b`, the static shapes of two tensors, are both 4-D with the same known
+// height, width and channels, and the same batch dim (known, or unknown in both).
+bool SameConvOutputShape(const PartialTensorShape& a, const PartialTensorShape& b) {
+  if (a.unknown_rank() || b.unknown_rank() || a.dims() != 4 || b.dims() != 4) return false;
+  for (int d = 1; d < 4; ++d) {
+    if (a.dim_size(d) < 0 || a.dim_size(d) != b.dim_size(d)) return false;
+  }
+  return a.dim_size(0) == b.dim_size(0);
+}
+
+PartialTensorShape OutputShape(const Node* n, int index) {
+  if (n == nullptr || index < 0 || index >= static_cast<int>(n->output_shapes().size())) {
+    return PartialTensorShape();
+  }
+  return n->output_shapes()[index];
+}
+
+// Fuses a _FusedConv2D [BiasAdd] feeding `add` (Add or AddV2) with the other operand and an
+// activation after it, if the pattern is there. Returns whether it did.
+absl::StatusOr<bool> FuseResidualAt(Graph* g, Node* add, const std::set<std::string>& preserve) {
+  if (!HasType(add, DT_FLOAT) || preserve.count(add->name())) return false;
+  Node* conv = nullptr;
+  int other = -1;
+  // Keras writes Add([shortcut, x]): try the second operand first.
+  for (int i : {1, 0}) {
+    Node* c = InputNode(add, i);
+    if (c == nullptr || c->type_string() != "_FusedConv2D" || InputIndex(add, i) != 0) continue;
+    std::vector<std::string> ops;
+    int64_t num_args = 0;
+    if (!GetAttr(c->def().attr(), "fused_ops", &ops).ok() ||
+        ops != std::vector<std::string>{"BiasAdd"} ||
+        !GetAttr(c->def().attr(), "num_args", &num_args).ok() || num_args != 1 ||
+        c->num_inputs() != 3 || !Absorbable(c, add, preserve)) {
+      continue;
+    }
+    const std::string format = StringAttr(c, "data_format");
+    if (!format.empty() && format != "NHWC") continue;
+    Node* r = InputNode(add, 1 - i);
+    if (r == nullptr ||
+        !SameConvOutputShape(OutputShape(c, 0), OutputShape(r, InputIndex(add, 1 - i))) ||
+        !SameConvOutputShape(OutputShape(c, 0), OutputShape(add, 0))) {
+      continue;
+    }
+    conv = c;
+    other = 1 - i;
+    break;
+  }
+  if (conv == nullptr) return false;
+  Node* last = add;
+  Node* act = SoleConsumer(add);
+  if (act != nullptr && IsActivation(act, /*matmul=*/false) && HasType(act, DT_FLOAT) &&
+      !preserve.count(act->name()) && Absorbable(add, act, preserve)) {
+    last = act;
+  } else {
+    act = nullptr;
+  }
+  NodeDef def = conv->def();
+  def.clear_input();
+  std::vector<std::string> ops = {"BiasAdd", "Add"};
+  if (act != nullptr) ops.push_back(act->type_string());
+  AddNodeAttr("fused_ops", absl::Span<const std::string>(ops), &def);
+  AddNodeAttr("num_args", int64_t{2}, &def);
+  const DataType targs[] = {DT_FLOAT, DT_FLOAT};
+  AddNodeAttr("TArgs", absl::Span<const DataType>(targs), &def);
+  if (act != nullptr && act->type_string() == "LeakyRelu") {
+    float alpha = 0.2f;
+    GetAttr(act->def().attr(), "alpha", &alpha).IgnoreError();
+    AddNodeAttr("leakyrelu_alpha", alpha, &def);
+  }
+  std::vector<std::pair<Node*, int>> inputs;
+  for (int i = 0; i < 3; ++i) {
+    if (InputNode(conv, i) == nullptr) return false;
+    inputs.push_back({InputNode(conv, i), InputIndex(conv, i)});
+  }
+  inputs.push_back({InputNode(add, other), InputIndex(add, other)});
+  g->RemoveNode(conv);
+  if (last != add) g->RemoveNode(add);
+  SG_RETURN_IF_ERROR(ReplaceNode(g, last, std::move(def), inputs).status());
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<int> FuseOps(Graph* g, const GraphOptimizerOptions& options,
@@ -157,6 +243,14 @@ absl::StatusOr<int> FuseOps(Graph* g, const GraphOptimizerOptions& options,
   for (Node* n : g->nodes()) {
     if (!IsLive(*g, n) || n->type_string() != "BiasAdd") continue;
     SG_ASSIGN_OR_RETURN(bool did, FuseAt(g, n, options, preserve));
+    fused += did ? 1 : 0;
+  }
+  // After the BiasAdds, whose fusions make the _FusedConv2D [BiasAdd] nodes this one takes.
+  // Static shapes prove the addend's shape (a broadcasting Add cannot be fused).
+  if (!options.use_static_shapes) return fused;
+  for (Node* n : g->nodes()) {
+    if (!IsLive(*g, n) || (n->type_string() != "Add" && n->type_string() != "AddV2")) continue;
+    SG_ASSIGN_OR_RETURN(bool did, FuseResidualAt(g, n, preserve));
     fused += did ? 1 : 0;
   }
   return fused;
