@@ -21,7 +21,9 @@
 //   5. fusion: Conv2D (NHWC) + BiasAdd [+ Relu|Relu6|Elu|LeakyRelu] into _FusedConv2D,
 //      DepthwiseConv2dNative (NHWC; padding SAME, VALID, or EXPLICIT equal to one of them) +
 //      BiasAdd [+ the same] into _FusedDepthwiseConv2dNative, MatMul + BiasAdd
-//      [+ Relu|Relu6|Elu|LeakyRelu|Tanh|Sigmoid] into _FusedMatMul;
+//      [+ Relu|Relu6|Elu|LeakyRelu|Tanh|Sigmoid] into _FusedMatMul; then, with static shapes,
+//      _FusedConv2D [BiasAdd] + Add/AddV2 of a tensor of the same shape [+ Relu|Relu6|Elu|
+//      LeakyRelu] into _FusedConv2D [BiasAdd, Add(, act)] (ResNet's residual blocks);
 //   6. Conv2D, _FusedConv2D, DepthwiseConv2dNative and _FusedDepthwiseConv2dNative nodes whose
 //      filter is a Const get the attr `_sg_const_filter` = true (their kernels may then keep the
 //      filter in their own layout).
