@@ -1,10 +1,11 @@
 // Convolutions with work fused around them, as TensorFlow's graph rewrites and old graph
 // transforms produce them: _FusedConv2D and _FusedDepthwiseConv2dNative (a bias or an inference
-// batch norm, then an optional activation, on the output), FusedPadConv2D (a mirror pad of the input first) and
-// FusedResizeAndPadConv2D (a bilinear resize, then the pad). The convolution is oneDNN's for
-// float where it takes the case (onednn_conv.h), with _FusedConv2D's bias or batch norm and
-// activation inside the primitive; conv_nd's otherwise, the epilogue then a second pass over the
-// output. The pre-steps build the padded input as a temporary.
+// batch norm, [_FusedConv2D: a residual added,] then an optional activation, on the output),
+// FusedPadConv2D (a mirror pad of the input first) and FusedResizeAndPadConv2D (a bilinear
+// resize, then the pad). The convolution is oneDNN's for float where it takes the case
+// (onednn_conv.h), with the fused ops' bias or batch norm, residual and activation inside the
+// primitive; conv_nd's otherwise, the epilogue then a second pass over the output. The
+// pre-steps build the padded input as a temporary.
 #include <algorithm>
 #include <cmath>
 #include <cstring>

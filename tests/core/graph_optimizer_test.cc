@@ -996,7 +996,8 @@ TEST(FusedDepthwise, KernelWithBatchNormAndDoubleAgainstSeparateOps) {
         .Node("add", "AddV2", {"m2", "offset"}, {{"T", TypeAttr(dt)}})
         .Node("ref", "Relu6", {"add"}, {{"T", TypeAttr(dt)}});
     const Tensor x = cast(Random({2, 7, 6, 4}, -3, 3, 8));
-    std::vector<Tensor> out = RunSession(g.def(), Unoptimised(), {{"x:0", x}}, {"fused:0", "ref:0"});
+    std::vector<Tensor> out =
+        RunSession(g.def(), Unoptimised(), {{"x:0", x}}, {"fused:0", "ref:0"});
     ASSERT_EQ(out.size(), 2u);
     ASSERT_EQ(out[0].shape(), TensorShape({2, 4, 3, 4}));
     ASSERT_EQ(out[1].shape(), out[0].shape());

@@ -4,13 +4,13 @@
 //   Conv2D (float, NHWC) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu]        -> _FusedConv2D
 //   DepthwiseConv2dNative (float, NHWC) + BiasAdd [+ the same]  -> _FusedDepthwiseConv2dNative
 //   MatMul (float) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu | Tanh | Sigmoid] -> _FusedMatMul
-// and then, for ResNet's residual blocks,
-//   _FusedConv2D [BiasAdd] + Add / AddV2 of a tensor of the same shape [+ Relu | Relu6 | Elu |
-//   LeakyRelu]  -> _FusedConv2D [BiasAdd, Add(, act)] with the addend as its second arg,
-// when static shapes say the addend has the convolution's shape (equal dims, or a batch dim
-// unknown in both: the kernel checks it at run time).
 // with TensorFlow's attrs (fused_ops = ["BiasAdd", activation], leakyrelu_alpha), so the graph
-// stays one TensorFlow could run. _FusedDepthwiseConv2dNative's padding is SAME or VALID only:
+// stays one TensorFlow could run; and then, for ResNet's residual blocks,
+//   _FusedConv2D [BiasAdd] + Add / AddV2 of a tensor of the same shape [+ Relu | Relu6 | Elu |
+//   LeakyRelu]  -> _FusedConv2D [BiasAdd, Add(, act)] with the addend as its second arg
+// (TensorFlow's oneDNN build writes the same), when static shapes say the addend has the
+// convolution's shape (equal dims, or a batch dim unknown in both: the kernel checks it at run
+// time). _FusedDepthwiseConv2dNative's padding is SAME or VALID only:
 // a depthwise convolution with EXPLICIT padding (pad folding makes them) fuses when its
 // paddings are all zero (VALID) or, with static shapes, are what SAME computes for its input's
 // inferred height and width (Keras pads that way: ZeroPadding2D(correct_pad)). Also here: the
