@@ -95,7 +95,11 @@ int Main(int argc, char** argv) {
         o.devices = {"/job:localhost/replica:0/task:0/device:CPU:0"};
         o.incarnation = [](const std::string&) -> uint64_t { return 1; };
         o.client_device = o.devices[0];
-        if (!on) o.optimizer = GraphOptimizerOptions{false, false, false, false, false};
+        if (!on) {
+          GraphOptions l0;
+          l0.mutable_optimizer_options()->set_opt_level(OptimizerOptions::L0);
+          o.optimizer = GraphOptimizerOptionsFromConfig(l0);
+        }
         StepBuilder b(o);
         if (!b.Extend(gdef).ok()) return 1;
         StepGraphs step;

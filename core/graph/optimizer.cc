@@ -10,6 +10,7 @@ GraphOptimizerOptions GraphOptimizerOptionsFromConfig(const GraphOptions& graph_
   if (o.opt_level() == OptimizerOptions::L0) {
     opts.remove_identities = false;
     opts.fold_batch_norms = false;
+    opts.fold_pads = false;
     opts.fuse_ops = false;
     opts.mark_const_filters = false;
     opts.constant_folding = o.do_constant_folding();
@@ -35,12 +36,17 @@ absl::Status OptimizeGraph(Graph* g, const GraphOptimizerOptions& options,
     SG_ASSIGN_OR_RETURN(st.nodes_folded, graph_opt::FoldConstants(g, options, preserve));
     graph_opt::RemoveDeadNodes(g, preserve);
   }
+  // Pads before fusion, so that the fused convolutions get the padding.
+  if (options.fold_pads) {
+    SG_ASSIGN_OR_RETURN(st.pads_folded, graph_opt::FoldPads(g, preserve));
+    graph_opt::RemoveDeadNodes(g, preserve);
+  }
   if (options.fold_batch_norms) {
     SG_ASSIGN_OR_RETURN(st.batch_norms_folded, graph_opt::FoldBatchNorms(g, preserve));
     graph_opt::RemoveDeadNodes(g, preserve);
   }
   if (options.fuse_ops) {
-    SG_ASSIGN_OR_RETURN(st.nodes_fused, graph_opt::FuseOps(g, preserve));
+    SG_ASSIGN_OR_RETURN(st.nodes_fused, graph_opt::FuseOps(g, options, preserve));
   }
   if (options.mark_const_filters) st.const_filters_marked = graph_opt::MarkConstFilters(g);
   st.nodes_after = g->num_nodes();

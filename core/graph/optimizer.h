@@ -11,19 +11,27 @@
 //      loop or a cond branch stays in its frame and keeps its deadness); outputs larger than
 //      max_constant_bytes are left alone. Shape, Size and Rank of tensors whose shape was
 //      inferred fully fold too (use_static_shapes), with a control edge from that tensor;
-//   3. batch norm folding: Conv2D, DepthwiseConv2dNative and MatMul with a Const filter,
+//   3. pad folding: a Pad / PadV2 (of zeros) with constant, non-negative paddings of H and W
+//      only, feeding a Conv2D, DepthwiseConv2dNative or _FusedConv2D (NHWC, padding VALID or
+//      EXPLICIT) and nothing else, becomes the convolution's EXPLICIT padding;
+//   4. batch norm folding: Conv2D, DepthwiseConv2dNative and MatMul with a Const filter,
 //      optionally followed by a BiasAdd, followed by a per-channel Mul, Add/AddV2/Sub of a
 //      constant or an inference FusedBatchNorm (V1/V2/V3, NHWC): the scale goes into a new
 //      filter, the shift into a BiasAdd (Keras's BatchNormalization freezes to the Mul/Add form);
-//   4. fusion: Conv2D (NHWC) + BiasAdd [+ Relu|Relu6|Elu|LeakyRelu] into _FusedConv2D, MatMul +
-//      BiasAdd [+ Relu|Relu6|Elu|LeakyRelu|Tanh|Sigmoid] into _FusedMatMul;
-//   5. Conv2D, _FusedConv2D and DepthwiseConv2dNative nodes whose filter is a Const get the attr
-//      `_sg_const_filter` = true (their kernels may then keep the filter in their own layout).
+//   5. fusion: Conv2D (NHWC) + BiasAdd [+ Relu|Relu6|Elu|LeakyRelu] into _FusedConv2D,
+//      DepthwiseConv2dNative (NHWC; padding SAME, VALID, or EXPLICIT equal to one of them) +
+//      BiasAdd [+ the same] into _FusedDepthwiseConv2dNative, MatMul + BiasAdd
+//      [+ Relu|Relu6|Elu|LeakyRelu|Tanh|Sigmoid] into _FusedMatMul; then, with static shapes,
+//      _FusedConv2D [BiasAdd] + Add/AddV2 of a tensor of the same shape [+ Relu|Relu6|Elu|
+//      LeakyRelu] into _FusedConv2D [BiasAdd, Add(, act)] (ResNet's residual blocks);
+//   6. Conv2D, _FusedConv2D, DepthwiseConv2dNative and _FusedDepthwiseConv2dNative nodes whose
+//      filter is a Const get the attr `_sg_const_filter` = true (their kernels may then keep the
+//      filter in their own layout).
 // A rewrite fires only when every node it removes has no other consumer, is not fetched, has no
 // control edges (the last node of a pattern may have control inputs, which the new node takes)
 // and sits on the same device. The node that replaces a pattern takes the name of its last node,
 // so fetches and control dependencies by name still find it. Only float patterns are rewritten
-// in 3 and 4; outputs agree with the unoptimised graph's within float rounding.
+// in 3 to 5; outputs agree with the unoptimised graph's within float rounding.
 //
 // Switch: ConfigProto.graph_options.optimizer_options (GraphOptimizerOptionsFromConfig):
 // opt_level L0 turns the whole pass off; do_constant_folding = true turns constant folding back
@@ -50,6 +58,7 @@ struct GraphOptimizerOptions {
   bool remove_identities = true;
   bool constant_folding = true;
   bool fold_batch_norms = true;
+  bool fold_pads = true;
   bool fuse_ops = true;
   bool mark_const_filters = true;
   // Constant folding leaves a node whose outputs together exceed this many bytes.
@@ -59,7 +68,7 @@ struct GraphOptimizerOptions {
   bool use_static_shapes = true;
 
   bool any() const {
-    return remove_identities || constant_folding || fold_batch_norms || fuse_ops ||
+    return remove_identities || constant_folding || fold_batch_norms || fold_pads || fuse_ops ||
            mark_const_filters;
   }
 };
@@ -70,7 +79,8 @@ struct GraphOptimizerStats {
   int identities_removed = 0;
   int nodes_folded = 0;       // nodes replaced by Consts (not counting the ones removed as dead)
   int batch_norms_folded = 0;  // Mul/Add/Sub/FusedBatchNorm nodes folded into a filter or bias
-  int nodes_fused = 0;        // _FusedConv2D / _FusedMatMul nodes made
+  int pads_folded = 0;        // Pad / PadV2 nodes folded into a convolution's padding
+  int nodes_fused = 0;        // _FusedConv2D / _FusedDepthwiseConv2dNative / _FusedMatMul made
   int const_filters_marked = 0;
 };
 

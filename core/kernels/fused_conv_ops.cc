@@ -1,12 +1,14 @@
 // Convolutions with work fused around them, as TensorFlow's graph rewrites and old graph
-// transforms produce them: _FusedConv2D (a bias or an inference batch norm, then an optional
-// activation, on the output), FusedPadConv2D (a mirror pad of the input first) and
-// FusedResizeAndPadConv2D (a bilinear resize, then the pad). The convolution is oneDNN's for
-// float where it takes the case (onednn_conv.h), with _FusedConv2D's bias or batch norm and
-// activation inside the primitive; conv_nd's otherwise, the epilogue then a second pass over the
-// output. The pre-steps build the padded input as a temporary.
+// transforms produce them: _FusedConv2D and _FusedDepthwiseConv2dNative (a bias or an inference
+// batch norm, [_FusedConv2D: a residual added,] then an optional activation, on the output),
+// FusedPadConv2D (a mirror pad of the input first) and FusedResizeAndPadConv2D (a bilinear
+// resize, then the pad). The convolution is oneDNN's for float where it takes the case
+// (onednn_conv.h), with the fused ops' bias or batch norm, residual and activation inside the
+// primitive; conv_nd's otherwise, the epilogue then a second pass over the output. The
+// pre-steps build the padded input as a temporary.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -22,24 +24,28 @@ namespace {
 
 enum class Epilogue { kBiasAdd, kBatchNorm };
 
-// _FusedConv2D: conv, then bias (args: bias) or batch norm (args: scale, offset, mean,
-// variance; y = (x - mean) * scale / sqrt(variance + epsilon) + offset), then the activation.
-template <typename T>
+// _FusedConv2D and (kDepthwise) _FusedDepthwiseConv2dNative: conv, then bias (args: bias) or
+// batch norm (args: scale, offset, mean, variance; y = (x - mean) * scale / sqrt(variance +
+// epsilon) + offset), then the activation. _FusedConv2D also takes fused_ops [BiasAdd, Add]
+// [+ activation] (args: bias, then a residual of the output's shape added before the
+// activation), as TensorFlow's oneDNN build does. A depthwise filter [KH, KW, C, M] is the
+// grouped convolution's [KH, KW, 1, C * M] (one group per input channel), with the same bytes.
+template <typename T, bool kDepthwise>
 class FusedConv2DOp final : public OpKernel {
  public:
   explicit FusedConv2DOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, attrs_.Read(ctx, 2, /*allow_dilation=*/true));
     dnnl_.set_constant_filter(OneDnnConv::ConstFilterAttr(ctx));
     const std::string where = absl::StrCat(" (node '", ctx->def().name(), "')");
+    const std::string op = ctx->def().op();
     OP_REQUIRES(ctx, attrs_.channels_last,
-                errors::Unimplemented("_FusedConv2D supports only NHWC on the CPU", where));
+                errors::Unimplemented(op, " supports only NHWC on the CPU", where));
     std::string filter_format = "HWIO";
     if (ctx->HasAttr("filter_format")) {
       OP_REQUIRES_OK(ctx, ctx->GetAttr("filter_format", &filter_format));
     }
     OP_REQUIRES(ctx, filter_format == "HWIO",
-                errors::Unimplemented("_FusedConv2D supports only HWIO filters on the CPU",
-                                      where));
+                errors::Unimplemented(op, " supports only HWIO filters on the CPU", where));
     std::vector<std::string> ops;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("fused_ops", &ops));
     float epsilon = 0, alpha = 0;
@@ -49,27 +55,46 @@ class FusedConv2DOp final : public OpKernel {
     alpha_ = alpha;
     int num_args = 0;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("num_args", &num_args));
-    const bool known = !ops.empty() && ops.size() <= 2 &&
+    // [BiasAdd, Add, ...]: the residual is the second arg.
+    residual_ = !kDepthwise && ops.size() >= 2 && ops[0] == "BiasAdd" && ops[1] == "Add";
+    const size_t base = residual_ ? 2 : 1;
+    const bool known = !ops.empty() && ops.size() <= base + 1 &&
                        (ops[0] == "BiasAdd" || ops[0] == "FusedBatchNorm");
-    const std::string act = ops.size() == 2 ? ops[1] : "";
+    const std::string act = ops.size() == base + 1 ? ops[base] : "";
     // The activations sg's fused convolution has always taken (not Tanh / Sigmoid).
     const bool act_known = act != "Tanh" && act != "Sigmoid" &&
                            ParseFusedActivation(act, &activation_);
     OP_REQUIRES(ctx, known && act_known,
-                errors::Unimplemented("_FusedConv2D does not support fused_ops [",
+                errors::Unimplemented(op, " does not support fused_ops [",
                                       absl::StrJoin(ops, ", "), "] on the CPU", where));
     epilogue_ = ops[0] == "BiasAdd" ? Epilogue::kBiasAdd : Epilogue::kBatchNorm;
-    const int want = epilogue_ == Epilogue::kBiasAdd ? 1 : 4;
+    const int want = epilogue_ == Epilogue::kBiasAdd ? (residual_ ? 2 : 1) : 4;
     OP_REQUIRES(ctx, num_args == want,
-                errors::InvalidArgument("_FusedConv2D with ", ops[0], " takes ", want,
+                errors::InvalidArgument(op, " with ", absl::StrJoin(ops, ", "), " takes ", want,
                                         " args, got ", num_args, where));
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& filter = ctx->input(1);
+    TensorShape filter_shape = filter.shape();
+    if constexpr (kDepthwise) {
+      OP_REQUIRES(ctx, input.dims() == 4 && filter.dims() == 4,
+                  NodeError(ctx, "input and filter must be 4-dimensional, got ",
+                            input.shape().DebugString(), " and ",
+                            filter.shape().DebugString()));
+      OP_REQUIRES(ctx, input.dim_size(3) == filter.dim_size(2),
+                  NodeError(ctx, "input and filter must have the same depth: ",
+                            input.dim_size(3), " vs ", filter.dim_size(2)));
+      int64_t out_c = 0;
+      OP_REQUIRES(ctx, MultiplySizes(filter.dim_size(2), filter.dim_size(3), &out_c),
+                  NodeError(ctx, "filter too large: ", filter.shape().DebugString()));
+      filter_shape = TensorShape({filter.dim_size(0), filter.dim_size(1), 1, out_c});
+      // No channels: no groups either; conv_nd would reject a zero filter depth.
+      if (input.dim_size(3) == 0) filter_shape.set_dim(2, 0);
+    }
     ConvNdGeometry g;
-    absl::Status s = attrs_.Geometry(input.shape(), filter.shape(), &g);
+    absl::Status s = attrs_.Geometry(input.shape(), filter_shape, &g);
     OP_REQUIRES(ctx, s.ok(), NodeError(ctx, s.message()));
     OP_REQUIRES(ctx, g.filter_c > 0 || g.c == 0,
                 NodeError(ctx, "filter depth must be positive, got ",
@@ -85,19 +110,47 @@ class FusedConv2DOp final : public OpKernel {
                             " elements (the output depth), got shape ",
                             a.shape().DebugString()));
     }
+    const TensorShape out_shape = ConvNdOutputShape(2, g);
     Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, ConvNdOutputShape(2, g), &out));
-    if (out->NumElements() == 0) return;
+    if (residual_) {
+      // The residual goes into the output first (in place when its buffer is free to take),
+      // and the convolution adds to it.
+      const Tensor& residual = ctx->input(3);
+      OP_REQUIRES(ctx, residual.dtype() == DataTypeToEnum<T>::value,
+                  NodeError(ctx, "fused arg 1 has dtype ", DataTypeString(residual.dtype()),
+                            ", expected ", DataTypeString(DataTypeToEnum<T>::value)));
+      OP_REQUIRES(ctx, residual.shape() == out_shape,
+                  NodeError(ctx, "the residual to add must have the output's shape ",
+                            out_shape.DebugString(), ", got ", residual.shape().DebugString()));
+      OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(3, 0, out_shape, &out));
+      if (out->NumElements() == 0) return;
+      if (out->data<T>() != residual.data<T>()) {
+        std::memcpy(out->data<T>(), residual.data<T>(), residual.NumElements() * sizeof(T));
+      }
+    } else {
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+      if (out->NumElements() == 0) return;
+    }
+    if constexpr (std::is_same_v<T, float>) {
+      // The whole op in one primitive where oneDNN takes the epilogue.
+      if (FusedOnOneDnn(ctx, g, input, filter, out)) return;
+    }
+    // Else the convolution, then the epilogue over its output. With a residual, out holds it:
+    // the convolution goes to a temporary, added to out.
+    Tensor conv_temp;
+    Tensor* conv_out = out;
+    if (residual_) {
+      OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<T>::value, out_shape, &conv_temp));
+      conv_out = &conv_temp;
+    }
     bool done = false;
     if constexpr (std::is_same_v<T, float>) {
-      // The whole op in one primitive where oneDNN takes the epilogue, else its convolution
-      // and the epilogue below.
-      if (FusedOnOneDnn(ctx, g, input, filter, out)) return;
       done = dnnl_.Run(ctx, OneDnnConv::kForward, 2, g, input.data<float>(),
-                       filter.data<float>(), out->data<float>());
+                       filter.data<float>(), conv_out->data<float>());
       if (!ctx->status().ok()) return;
     }
-    if (!done) OP_REQUIRES_OK(ctx, ConvNdForward(ctx, g, input, filter, out));
+    if (!done) OP_REQUIRES_OK(ctx, ConvNdForward(ctx, g, input, filter, conv_out));
+    if (residual_) out->flat<T>().device(ctx->eigen_cpu_device()) += conv_temp.flat<T>();
     // Per channel: y = (x - sub) * mul + add, then the activation.
     std::vector<T> sub(g.out_c, T(0)), mul(g.out_c, T(1)), add(g.out_c);
     if (epilogue_ == Epilogue::kBiasAdd) {
@@ -139,6 +192,7 @@ class FusedConv2DOp final : public OpKernel {
       case FusedActivation::kSigmoid: return false;  // not taken by the constructor
     }
     ep.alpha = static_cast<float>(alpha_);
+    ep.sum = residual_;
     std::vector<float> scale, shift;
     if (epilogue_ == Epilogue::kBiasAdd) {
       ep.bias = ctx->input(2).data<float>();
@@ -163,13 +217,20 @@ class FusedConv2DOp final : public OpKernel {
   ConvNdAttrs attrs_;
   OneDnnConv dnnl_;  // float only
   Epilogue epilogue_ = Epilogue::kBiasAdd;
+  bool residual_ = false;  // fused_ops [BiasAdd, Add, ...]
   FusedActivation activation_ = FusedActivation::kNone;
   double epsilon_ = 0, alpha_ = 0;
 };
 REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                        FusedConv2DOp<float>);
+                        FusedConv2DOp<float, false>);
 REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<double>("T"),
-                        FusedConv2DOp<double>);
+                        FusedConv2DOp<double, false>);
+REGISTER_KERNEL_BUILDER(
+    Name("_FusedDepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<float>("T"),
+    FusedConv2DOp<float, true>);
+REGISTER_KERNEL_BUILDER(
+    Name("_FusedDepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<double>("T"),
+    FusedConv2DOp<double, true>);
 
 // Where mirror padding reads position i of a dim of n elements (i may be before or past it).
 inline int64_t Mirror(int64_t i, int64_t n, bool reflect) {

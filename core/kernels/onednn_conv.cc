@@ -253,6 +253,8 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
       ops.append_binary(dnnl::algorithm::binary_mul, plan->channel_md);
       ops.append_binary(dnnl::algorithm::binary_add, plan->channel_md);
     }
+    // dst += result, before the activation (oneDNN reads the destination's old values).
+    if (epilogue->sum) ops.append_sum(1.0f);
     switch (epilogue->act) {
       case Act::kNone: break;
       case Act::kRelu: ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f); break;
@@ -320,6 +322,9 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
   }
   // The reference implementations are slower than the im2col path.
   if (!ok || std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
+  // A sum reads the destination in the primitive's layout, and the caller's values are in its
+  // own (never seen: the destination keeps the caller's channels-last layout).
+  if (epilogue != nullptr && epilogue->sum && plan->out.reordered) return nullptr;
   plan->scratch_md = pd.scratchpad_desc();
   return plan;
 }
@@ -455,7 +460,7 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
     int32_t alpha_bits;
     std::memcpy(&alpha_bits, &epilogue->alpha, sizeof(alpha_bits));
     key.insert(key.end(), {epilogue->bias != nullptr, epilogue->scale != nullptr,
-                           static_cast<int64_t>(epilogue->act), alpha_bits});
+                           epilogue->sum, static_cast<int64_t>(epilogue->act), alpha_bits});
   }
   std::shared_ptr<const ConvPlan> plan;
   bool found = false;

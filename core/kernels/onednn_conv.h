@@ -36,13 +36,17 @@ class OneDnnConv {
 
   // Work a forward pass does on each output channel c after the convolution, inside the
   // primitive (no second pass over the output):
-  //   y = act((conv + bias[c]) * scale[c] + shift[c])
-  // each of bias and scale/shift left out when null. The values are read during Run only.
+  //   y = act((conv + bias[c]) * scale[c] + shift[c] [+ y_before])
+  // each of bias and scale/shift left out when null. With `sum`, `out` must hold a tensor of
+  // the output's shape when Run is called (a residual to add: ResNet's shortcut), which the
+  // result overwrites; when Run returns false, out is untouched and still holds it. The values
+  // are read during Run only.
   struct Epilogue {
     enum class Act { kNone, kRelu, kRelu6, kElu, kLeakyRelu };
     const float* bias = nullptr;   // out_c values, or null
     const float* scale = nullptr;  // out_c values each, both or neither
     const float* shift = nullptr;
+    bool sum = false;
     Act act = Act::kNone;
     float alpha = 0;  // kLeakyRelu's slope: y = x > 0 ? x : alpha * x
   };

@@ -1,6 +1,6 @@
 // NN ops: convolutions, pooling, batch normalization, LRN and top k, with TensorFlow's OpDefs and
 // shape functions. Kernels live in core/kernels/{conv_ops,pooling_ops,batch_norm_op,lrn_op,
-// topk_op}.cc.
+// topk_op}.cc; _FusedDepthwiseConv2dNative's in fused_conv_ops.cc.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
 #include "core/kernels/window_util.h"
@@ -220,6 +220,24 @@ REGISTER_OP("DepthwiseConv2dNative")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
     .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(DepthwiseConv2DShape);
+
+// DepthwiseConv2dNative with a bias or an inference batch norm and an activation after it, as
+// TensorFlow's remapper writes it (its attrs are _FusedConv2D's; no EXPLICIT padding).
+REGISTER_OP("_FusedDepthwiseConv2dNative")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: num_args * T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("num_args: int >= 0")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
     .SetShapeFn(DepthwiseConv2DShape);
 
 REGISTER_OP("MaxPool")

@@ -199,7 +199,8 @@ TEST(GraphOptimizerOptions, OptLevelL0TurnsEverythingOff) {
   go.mutable_optimizer_options()->set_do_constant_folding(true);
   o = GraphOptimizerOptionsFromConfig(go);
   EXPECT_TRUE(o.constant_folding);
-  EXPECT_FALSE(o.remove_identities || o.fold_batch_norms || o.fuse_ops || o.mark_const_filters);
+  EXPECT_FALSE(o.remove_identities || o.fold_batch_norms || o.fold_pads || o.fuse_ops ||
+               o.mark_const_filters);
 }
 
 // ---- Constant folding ------------------------------------------------------------------------
@@ -540,11 +541,16 @@ TEST(BatchNormFolding, FusedBatchNormAfterConvAndDepthwise) {
   auto step = StepGraph(g.def(), {"x:0"}, {"bn2:0"});
   const auto counts = OpCounts(*step);
   EXPECT_EQ(counts.count("FusedBatchNormV3") + counts.count("FusedBatchNorm"), 0u);
-  EXPECT_EQ(Find(*step, "bn")->type_string(), "BiasAdd");  // no fused depthwise kernel yet
+  ASSERT_NE(Find(*step, "relu"), nullptr);
+  EXPECT_EQ(Find(*step, "relu")->type_string(), "_FusedDepthwiseConv2dNative");
+  EXPECT_EQ(FusedOps(Find(*step, "relu")), std::vector<std::string>({"BiasAdd", "Relu6"}));
+  EXPECT_EQ(Find(*step, "dw"), nullptr);
+  ASSERT_NE(Find(*step, "bn2"), nullptr);
   EXPECT_EQ(Find(*step, "bn2")->type_string(), "_FusedConv2D");
   EXPECT_EQ(FusedOps(Find(*step, "bn2")), std::vector<std::string>({"BiasAdd"}));
   bool marked = false;
-  EXPECT_TRUE(GetAttr(Find(*step, "dw")->def().attr(), "_sg_const_filter", &marked).ok());
+  EXPECT_TRUE(GetAttr(Find(*step, "relu")->def().attr(), "_sg_const_filter", &marked).ok());
+  EXPECT_TRUE(marked);
   RunBoth(g.def(), {{"x:0", Random({1, 5, 5, 2}, -2, 2, 9)}}, {"bn2:0"});
 }
 
@@ -700,6 +706,481 @@ TEST(Fusion, TheLastNodeKeepsItsControlInputsAndDependents) {
   EXPECT_TRUE(HasControlInputFrom(n, "first"));
   EXPECT_TRUE(HasControlInputFrom(Find(*step, "after"), "bias"));
   RunBoth(g.def(), {{"x:0", Random({2, 4})}, {"w:0", Random({4, 3})}}, {"bias:0", "after:0"});
+}
+
+// ---- Pad folding -----------------------------------------------------------------------------
+
+Tensor Paddings(std::vector<int32_t> v) {
+  Tensor t(DT_INT32, TensorShape({4, 2}));
+  for (int i = 0; i < 8; ++i) t.data<int32_t>()[i] = v[i];
+  return t;
+}
+
+std::string PaddingOf(const Node* n) {
+  std::string p;
+  EXPECT_TRUE(GetAttr(n->def().attr(), "padding", &p).ok());
+  return p;
+}
+
+std::vector<int64_t> ExplicitPaddingsOf(const Node* n) {
+  std::vector<int64_t> p;
+  EXPECT_TRUE(GetAttr(n->def().attr(), "explicit_paddings", &p).ok());
+  return p;
+}
+
+TEST(PadFolding, ZeroPadsBecomeTheConvolutionsExplicitPadding) {
+  Tensor pads64(DT_INT64, TensorShape({4, 2}));
+  const int64_t p64[] = {0, 0, 2, 0, 1, 1, 0, 0};
+  std::copy(p64, p64 + 8, pads64.data<int64_t>());
+  G g;
+  g.Placeholder("x", {2, 7, 7, 3})
+      // Pad then a VALID Conv2D with stride 2.
+      .Const("p1", Paddings({0, 0, 1, 2, 2, 1, 0, 0}))
+      .Op("pad1", "Pad", {"x", "p1"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Const("w1", Random({3, 3, 3, 4}, -1, 1, 4))
+      .Conv("conv1", "pad1", "w1", {1, 2, 2, 1}, "VALID")
+      // PadV2 of zeros (int64 paddings) then a depthwise convolution with its own EXPLICIT
+      // padding: the two add up.
+      .Const("p2", pads64)
+      .Const("zero", Tensor::Scalar<float>(0))
+      .Op("pad2", "PadV2", {"x", "p2", "zero"}, {{"Tpaddings", TypeAttr(DT_INT64)}})
+      .Const("w2", Random({3, 2, 3, 2}, -1, 1, 5))
+      .Op("dw", "DepthwiseConv2dNative", {"pad2", "w2"},
+          {{"strides", IntList({1, 1, 2, 1})},
+           {"padding", Attr(std::string("EXPLICIT"))},
+           {"explicit_paddings", IntList({0, 0, 1, 0, 0, 3, 0, 0})}})
+      // Pad then a Conv2D + BiasAdd + Relu: the fused convolution gets the padding.
+      .Op("pad3", "Pad", {"x", "p1"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Conv("conv3", "pad3", "w1", {1, 1, 1, 1}, "VALID")
+      .Const("b", Random({4}, -1, 1, 7))
+      .Op("bias3", "BiasAdd", {"conv3", "b"})
+      .Op("relu3", "Relu", {"bias3"});
+  const std::vector<std::string> fetches = {"conv1:0", "dw:0", "relu3:0"};
+  auto step = StepGraph(g.def(), {"x:0"}, fetches);
+  EXPECT_EQ(Count(*step, "Pad") + Count(*step, "PadV2"), 0);
+  const Node* conv1 = Find(*step, "conv1");
+  ASSERT_NE(conv1, nullptr);
+  EXPECT_EQ(conv1->type_string(), "Conv2D");
+  EXPECT_EQ(PaddingOf(conv1), "EXPLICIT");
+  EXPECT_EQ(ExplicitPaddingsOf(conv1), std::vector<int64_t>({0, 0, 1, 2, 2, 1, 0, 0}));
+  const Node* dw = Find(*step, "dw");
+  ASSERT_NE(dw, nullptr);
+  EXPECT_EQ(dw->type_string(), "DepthwiseConv2dNative");
+  EXPECT_EQ(PaddingOf(dw), "EXPLICIT");
+  EXPECT_EQ(ExplicitPaddingsOf(dw), std::vector<int64_t>({0, 0, 3, 0, 1, 4, 0, 0}));
+  const Node* relu3 = Find(*step, "relu3");
+  ASSERT_NE(relu3, nullptr);
+  EXPECT_EQ(relu3->type_string(), "_FusedConv2D");
+  EXPECT_EQ(PaddingOf(relu3), "EXPLICIT");
+  EXPECT_EQ(ExplicitPaddingsOf(relu3), std::vector<int64_t>({0, 0, 1, 2, 2, 1, 0, 0}));
+  RunBoth(g.def(), {{"x:0", Random({2, 7, 7, 3}, -2, 2, 9)}}, fetches);
+}
+
+// Keras's stride-2 depthwise block (MobileNetV2): ZeroPadding2D(correct_pad), a VALID
+// DepthwiseConv2D, then the folded batch norm's BiasAdd and Relu6. The padding is what SAME
+// computes for the input's height and width, so the depthwise convolution fuses with SAME.
+TEST(PadFolding, KerasStride2DepthwiseBlockBecomesAFusedSameDepthwise) {
+  for (int64_t size : {8, 7}) {
+    // correct_pad: (0, 1) for an even size, (1, 1) for an odd one; SAME pads the same.
+    const int32_t before = size % 2 == 0 ? 0 : 1;
+    G g;
+    g.Placeholder("x", {-1, size, size, 4})
+        .Const("p", Paddings({0, 0, before, 1, before, 1, 0, 0}))
+        .Op("pad", "Pad", {"x", "p"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+        .Const("w", Random({3, 3, 4, 1}, -1, 1, 4))
+        .Op("dw", "DepthwiseConv2dNative", {"pad", "w"},
+            {{"strides", IntList({1, 2, 2, 1})}, {"padding", Attr(std::string("VALID"))}})
+        .Const("b", Random({4}, -1, 1, 7))
+        .Op("bias", "BiasAdd", {"dw", "b"})
+        .Op("act", "Relu6", {"bias"});
+    auto step = StepGraph(g.def(), {"x:0"}, {"act:0"});
+    EXPECT_EQ(Count(*step, "Pad") + Count(*step, "BiasAdd") + Count(*step, "Relu6"), 0) << size;
+    const Node* act = Find(*step, "act");
+    ASSERT_NE(act, nullptr);
+    EXPECT_EQ(act->type_string(), "_FusedDepthwiseConv2dNative") << size;
+    EXPECT_EQ(PaddingOf(act), "SAME") << size;
+    EXPECT_EQ(FusedOps(act), std::vector<std::string>({"BiasAdd", "Relu6"}));
+    RunBoth(g.def(), {{"x:0", Random({2, size, size, 4}, -2, 2, 9)}}, {"act:0"});
+  }
+}
+
+// Padding that is not SAME's (or a graph without static shapes) folds into the depthwise
+// convolution, which then stays unfused: _FusedDepthwiseConv2dNative has no EXPLICIT padding.
+TEST(PadFolding, AnExplicitDepthwiseThatIsNotSameStaysUnfused) {
+  G g;
+  g.Placeholder("x", {1, 8, 8, 2})
+      .Const("p", Paddings({0, 0, 1, 1, 1, 1, 0, 0}))  // SAME would pad (0, 1) here
+      .Op("pad", "Pad", {"x", "p"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Const("w", Random({3, 3, 2, 1}, -1, 1, 4))
+      .Op("dw", "DepthwiseConv2dNative", {"pad", "w"},
+          {{"strides", IntList({1, 2, 2, 1})}, {"padding", Attr(std::string("VALID"))}})
+      .Const("b", Random({2}, -1, 1, 7))
+      .Op("bias", "BiasAdd", {"dw", "b"})
+      .Op("act", "Relu", {"bias"});
+  auto step = StepGraph(g.def(), {"x:0"}, {"act:0"});
+  EXPECT_EQ(Count(*step, "Pad"), 0);
+  ASSERT_NE(Find(*step, "dw"), nullptr);
+  EXPECT_EQ(Find(*step, "dw")->type_string(), "DepthwiseConv2dNative");
+  EXPECT_EQ(PaddingOf(Find(*step, "dw")), "EXPLICIT");
+  EXPECT_EQ(Find(*step, "act")->type_string(), "Relu");
+  RunBoth(g.def(), {{"x:0", Random({1, 8, 8, 2}, -2, 2, 9)}}, {"act:0"});
+}
+
+TEST(PadFolding, DoesNotFireOnPadsItCannotFold) {
+  G g;
+  g.Placeholder("x", {1, 5, 5, 2})
+      .Placeholder("fed_p", {4, 2}, DT_INT32)
+      .Const("w", Random({2, 2, 2, 3}, -1, 1, 4))
+      .Const("spatial", Paddings({0, 0, 1, 1, 1, 1, 0, 0}))
+      // Paddings fed, not constant.
+      .Op("pad_fed", "Pad", {"x", "fed_p"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Conv("conv_fed", "pad_fed", "w", {1, 1, 1, 1}, "VALID")
+      // Padding of the batch dim.
+      .Const("batch_p", Paddings({1, 0, 1, 1, 0, 0, 0, 0}))
+      .Op("pad_n", "Pad", {"x", "batch_p"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Conv("conv_n", "pad_n", "w", {1, 1, 1, 1}, "VALID")
+      // Padding of the channels (the filter takes 3).
+      .Const("channel_p", Paddings({0, 0, 0, 0, 0, 0, 0, 1}))
+      .Op("pad_c", "Pad", {"x", "channel_p"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Const("w3", Random({1, 1, 3, 2}, -1, 1, 5))
+      .Conv("conv_c", "pad_c", "w3", {1, 1, 1, 1}, "VALID")
+      // The Pad is fetched.
+      .Op("pad_fetched", "Pad", {"x", "spatial"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Conv("conv_fetched", "pad_fetched", "w", {1, 1, 1, 1}, "VALID")
+      // The Pad has another consumer.
+      .Op("pad_shared", "Pad", {"x", "spatial"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Conv("conv_shared", "pad_shared", "w", {1, 1, 1, 1}, "VALID")
+      .Op("other", "Relu", {"pad_shared"})
+      // PadV2 of ones.
+      .Const("one", Tensor::Scalar<float>(1))
+      .Op("pad_ones", "PadV2", {"x", "spatial", "one"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Conv("conv_ones", "pad_ones", "w", {1, 1, 1, 1}, "VALID")
+      // A SAME convolution pads on its own terms.
+      .Op("pad_same", "Pad", {"x", "spatial"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Conv("conv_same", "pad_same", "w", {1, 2, 2, 1}, "SAME")
+      // A control input on the Pad.
+      .Op("pad_ctl", "Pad", {"x", "spatial", "^other"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Conv("conv_ctl", "pad_ctl", "w", {1, 1, 1, 1}, "VALID");
+  const std::vector<std::string> fetches = {"conv_fed:0",  "conv_n:0",   "conv_c:0",
+                                            "pad_fetched:0", "conv_fetched:0", "conv_shared:0",
+                                            "other:0", "conv_ones:0", "conv_same:0",
+                                            "conv_ctl:0"};
+  auto step = StepGraph(g.def(), {"x:0", "fed_p:0"}, fetches);
+  for (const char* n : {"pad_fed", "pad_n", "pad_c", "pad_fetched", "pad_shared", "pad_same",
+                        "pad_ctl"}) {
+    ASSERT_NE(Find(*step, n), nullptr) << n;
+    EXPECT_EQ(Find(*step, n)->type_string(), "Pad") << n;
+  }
+  ASSERT_NE(Find(*step, "pad_ones"), nullptr);
+  EXPECT_EQ(Find(*step, "pad_ones")->type_string(), "PadV2");
+  for (const char* n : {"conv_fed", "conv_n", "conv_c", "conv_fetched", "conv_shared",
+                        "conv_ones", "conv_ctl"}) {
+    EXPECT_EQ(PaddingOf(Find(*step, n)), "VALID") << n;
+  }
+  RunBoth(g.def(), {{"x:0", Random({1, 5, 5, 2}, -2, 2, 9)},
+                    {"fed_p:0", Paddings({0, 0, 1, 0, 0, 1, 0, 0})}},
+          fetches);
+}
+
+TEST(PadFolding, DoesNotFireOnNegativePaddingsOtherDtypesOrNchw) {
+  G g;
+  g.Placeholder("x", {1, 6, 6, 2})
+      .Const("w", Random({2, 2, 2, 3}, -1, 1, 4))
+      // Negative paddings, which only constant folding reveals (Pad's shape function rejects a
+      // negative Const).
+      .Const("pos", Paddings({0, 0, 1, 0, 0, 0, 0, 0}))
+      .Node("neg", "Neg", {"pos"}, {{"T", TypeAttr(DT_INT32)}})
+      .Op("pad_neg", "Pad", {"x", "neg"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Conv("conv_neg", "pad_neg", "w", {1, 1, 1, 1}, "VALID")
+      .Const("spatial", Paddings({0, 0, 1, 1, 1, 1, 0, 0}))
+      .Op("pad_nchw", "Pad", {"x", "spatial"}, {{"Tpaddings", TypeAttr(DT_INT32)}})
+      .Op("conv_nchw", "Conv2D", {"pad_nchw", "w"},
+          {{"strides", IntList({1, 1, 1, 1})}, {"padding", Attr(std::string("VALID"))},
+           {"data_format", Attr(std::string("NCHW"))}})
+      .Placeholder("xd", {1, 6, 6, 2}, DT_DOUBLE)
+      .Node("pad_double", "Pad", {"xd", "spatial"},
+            {{"T", TypeAttr(DT_DOUBLE)}, {"Tpaddings", TypeAttr(DT_INT32)}})
+      .Node("wd", "Const", {}, {{"dtype", TypeAttr(DT_DOUBLE)},
+                                {"value", Attr(Tensor(DT_DOUBLE, TensorShape({1, 1, 2, 2})))}})
+      .Node("conv_double", "Conv2D", {"pad_double", "wd"},
+            {{"T", TypeAttr(DT_DOUBLE)}, {"strides", IntList({1, 1, 1, 1})},
+             {"padding", Attr(std::string("VALID"))}});
+  // Not run: Pad rejects negative paddings (in TensorFlow too), and sg's CPU Conv2D has no NCHW.
+  auto step = StepGraph(g.def(), {"x:0", "xd:0"}, {"conv_neg:0", "conv_nchw:0", "conv_double:0"});
+  ASSERT_NE(Find(*step, "neg"), nullptr);
+  EXPECT_EQ(Find(*step, "neg")->type_string(), "Const");  // folded, so the Pad saw its values
+  for (const char* n : {"pad_neg", "pad_nchw", "pad_double"}) {
+    ASSERT_NE(Find(*step, n), nullptr) << n;
+    EXPECT_EQ(Find(*step, n)->type_string(), "Pad") << n;
+  }
+  for (const char* n : {"conv_neg", "conv_nchw", "conv_double"}) {
+    EXPECT_EQ(PaddingOf(Find(*step, n)), "VALID") << n;
+  }
+}
+
+// ---- _FusedDepthwiseConv2dNative ------------------------------------------------------------
+
+TEST(FusedDepthwise, BiasAddAndEachActivationAgainstTheUnfusedGraph) {
+  for (const std::string act : {"", "Relu", "Relu6", "Elu", "LeakyRelu"}) {
+    for (const std::string padding : {"SAME", "VALID"}) {
+      G g;
+      g.Placeholder("x", {2, 9, 8, 3})
+          .Const("w", Random({3, 2, 3, 2}, -1, 1, 4))  // multiplier 2: 6 channels
+          .Op("dw", "DepthwiseConv2dNative", {"x", "w"},
+              {{"strides", IntList({1, 2, 1, 1})}, {"padding", Attr(padding)},
+               {"dilations", IntList({1, 1, 2, 1})}})
+          .Const("b", Random({6}, -1, 1, 7))
+          .Op("bias", "BiasAdd", {"dw", "b"});
+      std::string last = "bias";
+      if (act == "LeakyRelu") {
+        g.Op("act", act, {"bias"}, {{"alpha", Attr(0.15f)}});
+        last = "act";
+      } else if (!act.empty()) {
+        g.Op("act", act, {"bias"});
+        last = "act";
+      }
+      auto step = StepGraph(g.def(), {"x:0"}, {last + ":0"});
+      const Node* n = Find(*step, last);
+      ASSERT_NE(n, nullptr);
+      EXPECT_EQ(n->type_string(), "_FusedDepthwiseConv2dNative") << act << " " << padding;
+      std::vector<std::string> ops = {"BiasAdd"};
+      if (!act.empty()) ops.push_back(act);
+      EXPECT_EQ(FusedOps(n), ops);
+      EXPECT_EQ(PaddingOf(n), padding);
+      EXPECT_EQ(step->num_nodes(), 5) << act;  // _Arg, w, b, the fused node, _Retval
+      RunBoth(g.def(), {{"x:0", Random({2, 9, 8, 3}, -3, 3, 8)}}, {last + ":0"});
+    }
+  }
+}
+
+// The kernel alone (unoptimised sessions), a batch norm epilogue and double, against the ops it
+// stands for.
+TEST(FusedDepthwise, KernelWithBatchNormAndDoubleAgainstSeparateOps) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    auto cast = [&](const Tensor& f) {
+      if (dt == DT_FLOAT) return f;
+      Tensor d(DT_DOUBLE, f.shape());
+      for (int64_t i = 0; i < f.NumElements(); ++i) d.data<double>()[i] = f.data<float>()[i];
+      return d;
+    };
+    auto constant = [&](G& g, const std::string& name, const Tensor& v) {
+      g.Node(name, "Const", {}, {{"dtype", TypeAttr(dt)}, {"value", Attr(cast(v))}});
+    };
+    G g;
+    g.Node("x", "Placeholder", {}, {{"dtype", TypeAttr(dt)}});
+    constant(g, "w", Random({3, 3, 4, 1}, -1, 1, 4));
+    constant(g, "scale", Random({4}, 0.5, 1.5, 10));
+    constant(g, "offset", Random({4}, -1, 1, 11));
+    constant(g, "mean", Random({4}, -1, 1, 12));
+    constant(g, "var", Random({4}, 0.5, 2, 13));
+    const std::vector<std::pair<std::string, AttrValue>> conv_attrs = {
+        {"T", TypeAttr(dt)},
+        {"strides", IntList({1, 2, 2, 1})},
+        {"padding", Attr(std::string("SAME"))}};
+    auto fused_attrs = conv_attrs;
+    fused_attrs.push_back({"num_args", Attr(int64_t{4})});
+    fused_attrs.push_back(
+        {"fused_ops", Attr(absl::Span<const std::string>(std::vector<std::string>{
+                          "FusedBatchNorm", "Relu6"}))});
+    fused_attrs.push_back({"epsilon", Attr(1e-3f)});
+    g.Node("fused", "_FusedDepthwiseConv2dNative", {"x", "w", "scale", "offset", "mean", "var"},
+           fused_attrs)
+        .Node("dw", "DepthwiseConv2dNative", {"x", "w"}, conv_attrs)
+        .Node("sub", "Sub", {"dw", "mean"}, {{"T", TypeAttr(dt)}})
+        .Node("eps", "Const", {}, {{"dtype", TypeAttr(dt)},
+                                   {"value", Attr(cast(Tensor::Scalar<float>(1e-3f)))}})
+        .Node("ve", "AddV2", {"var", "eps"}, {{"T", TypeAttr(dt)}})
+        .Node("rs", "Rsqrt", {"ve"}, {{"T", TypeAttr(dt)}})
+        .Node("m1", "Mul", {"sub", "rs"}, {{"T", TypeAttr(dt)}})
+        .Node("m2", "Mul", {"m1", "scale"}, {{"T", TypeAttr(dt)}})
+        .Node("add", "AddV2", {"m2", "offset"}, {{"T", TypeAttr(dt)}})
+        .Node("ref", "Relu6", {"add"}, {{"T", TypeAttr(dt)}});
+    const Tensor x = cast(Random({2, 7, 6, 4}, -3, 3, 8));
+    std::vector<Tensor> out =
+        RunSession(g.def(), Unoptimised(), {{"x:0", x}}, {"fused:0", "ref:0"});
+    ASSERT_EQ(out.size(), 2u);
+    ASSERT_EQ(out[0].shape(), TensorShape({2, 4, 3, 4}));
+    ASSERT_EQ(out[1].shape(), out[0].shape());
+    for (int64_t i = 0; i < out[0].NumElements(); ++i) {
+      const double a = dt == DT_FLOAT ? out[0].data<float>()[i] : out[0].data<double>()[i];
+      const double b = dt == DT_FLOAT ? out[1].data<float>()[i] : out[1].data<double>()[i];
+      EXPECT_NEAR(a, b, dt == DT_FLOAT ? 1e-4 : 1e-10) << DataTypeString(dt) << " element " << i;
+    }
+  }
+}
+
+TEST(FusedDepthwise, KernelRejectsMismatchedArgsWithAnError) {
+  G g;
+  g.Placeholder("x", {1, 4, 4, 2})
+      .Const("w", Random({3, 3, 2, 1}, -1, 1, 4))
+      .Const("b", Random({3}, -1, 1, 7))  // 2 channels, 3 biases
+      .Op("fused", "_FusedDepthwiseConv2dNative", {"x", "w", "b"},
+          {{"strides", IntList({1, 1, 1, 1})},
+           {"padding", Attr(std::string("SAME"))},
+           {"num_args", Attr(int64_t{1})},
+           {"fused_ops", Attr(absl::Span<const std::string>(std::vector<std::string>{
+                             "BiasAdd"}))}});
+  SessionOptions opts;
+  opts.config = Unoptimised();
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(NewSession(opts, &s).ok());
+  ASSERT_TRUE(s->Create(g.def()).ok());
+  std::vector<Tensor> out;
+  absl::Status st = s->Run({{"x:0", Random({1, 4, 4, 2})}}, {"fused:0"}, {}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+}
+
+// ---- Residual add ----------------------------------------------------------------------------
+
+// ResNet's block end: Conv2D + BiasAdd (a folded batch norm), AddV2 of the shortcut, Relu.
+G ResidualBlock(std::vector<int64_t> x_shape, const std::string& add_op, bool conv_first,
+                const std::string& act, const std::string& shortcut_op) {
+  G g;
+  g.Placeholder("x", x_shape)
+      .Op("shortcut", shortcut_op, {"x"})  // Neg: its only consumer is the add; Relu: two
+      .Const("w", Random({3, 3, 4, 4}, -1, 1, 4))
+      .Conv("conv", shortcut_op == "Neg" ? "x" : "shortcut", "w")
+      .Const("b", Random({4}, -1, 1, 7))
+      .Op("bias", "BiasAdd", {"conv", "b"});
+  if (conv_first) {
+    g.Op("add", add_op, {"bias", "shortcut"});
+  } else {
+    g.Op("add", add_op, {"shortcut", "bias"});
+  }
+  if (act == "LeakyRelu") {
+    g.Op("act", act, {"add"}, {{"alpha", Attr(0.25f)}});
+  } else if (!act.empty()) {
+    g.Op("act", act, {"add"});
+  }
+  return g;
+}
+
+TEST(ResidualFusion, ConvBiasAddAddActivationBecomesOneFusedConv) {
+  struct Case {
+    std::vector<int64_t> shape;
+    std::string add_op;
+    bool conv_first;
+    std::string act, shortcut_op;
+  };
+  const Case cases[] = {{{2, 6, 6, 4}, "AddV2", false, "Relu", "Neg"},
+                        {{-1, 6, 6, 4}, "AddV2", false, "Relu", "Relu"},
+                        {{2, 5, 7, 4}, "Add", true, "", "Neg"},
+                        {{2, 6, 6, 4}, "AddV2", true, "LeakyRelu", "Relu"},
+                        {{2, 6, 6, 4}, "AddV2", false, "Relu6", "Neg"}};
+  for (const Case& c : cases) {
+    const std::string last = c.act.empty() ? "add" : "act";
+    G g = ResidualBlock(c.shape, c.add_op, c.conv_first, c.act, c.shortcut_op);
+    auto step = StepGraph(g.def(), {"x:0"}, {last + ":0"});
+    const Node* n = Find(*step, last);
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->type_string(), "_FusedConv2D") << c.add_op << " " << c.act;
+    std::vector<std::string> ops = {"BiasAdd", "Add"};
+    if (!c.act.empty()) ops.push_back(c.act);
+    EXPECT_EQ(FusedOps(n), ops);
+    int64_t num_args = 0;
+    EXPECT_TRUE(GetAttr(n->def().attr(), "num_args", &num_args).ok());
+    EXPECT_EQ(num_args, 2);
+    EXPECT_EQ(n->num_inputs(), 4);
+    EXPECT_EQ(Count(*step, "AddV2") + Count(*step, "Add") + Count(*step, "BiasAdd"), 0);
+    std::vector<int64_t> shape = c.shape;
+    shape[0] = 2;
+    RunBoth(g.def(), {{"x:0", Random(shape, -2, 2, 9)}}, {last + ":0"});
+  }
+}
+
+TEST(ResidualFusion, DoesNotFireOnBroadcastsActivatedConvsOrFetchedIntermediates) {
+  G g;
+  g.Placeholder("x", {2, 5, 5, 4})
+      .Placeholder("xu", {-1, 5, 5, 4})
+      .Const("w", Random({3, 3, 4, 4}, -1, 1, 4))
+      .Const("b", Random({4}, -1, 1, 7))
+      // The addend broadcasts (a channel vector; fed: batch norm folding takes a Const one).
+      .Conv("conv1", "x", "w")
+      .Op("bias1", "BiasAdd", {"conv1", "b"})
+      .Placeholder("vec", {1, 1, 1, 4})
+      .Op("add1", "AddV2", {"bias1", "vec"})
+      // The batch dims differ statically (known and unknown): may broadcast.
+      .Conv("conv2", "x", "w")
+      .Op("bias2", "BiasAdd", {"conv2", "b"})
+      .Op("add2", "AddV2", {"bias2", "xu"})
+      // The convolution has its activation already: relu(conv) + x is not conv + x.
+      .Conv("conv3", "x", "w")
+      .Op("bias3", "BiasAdd", {"conv3", "b"})
+      .Op("relu3", "Relu", {"bias3"})
+      .Op("add3", "AddV2", {"relu3", "x"})
+      // The BiasAdd's output is fetched too.
+      .Conv("conv4", "x", "w")
+      .Op("bias4", "BiasAdd", {"conv4", "b"})
+      .Op("add4", "AddV2", {"bias4", "x"});
+  const std::vector<std::string> fetches = {"add1:0", "add2:0", "add3:0", "bias4:0", "add4:0"};
+  auto step = StepGraph(g.def(), {"x:0", "xu:0", "vec:0"}, fetches);
+  for (const char* n : {"add1", "add2", "add3", "add4"}) {
+    ASSERT_NE(Find(*step, n), nullptr) << n;
+    EXPECT_EQ(Find(*step, n)->type_string(), "AddV2") << n;
+  }
+  RunBoth(g.def(), {{"x:0", Random({2, 5, 5, 4}, -2, 2, 9)},
+                    {"xu:0", Random({2, 5, 5, 4}, -2, 2, 10)},
+                    {"vec:0", Random({1, 1, 1, 4}, -2, 2, 11)}},
+          fetches);
+}
+
+// The kernel alone (unoptimised sessions), float (oneDNN's sum post-op) and double (the
+// convolution, then the additions), against the separate ops; and a residual of another shape
+// is an error, not a crash.
+TEST(ResidualFusion, KernelAgainstSeparateOpsAndAResidualOfAnotherShape) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    auto cast = [&](const Tensor& f) {
+      if (dt == DT_FLOAT) return f;
+      Tensor d(DT_DOUBLE, f.shape());
+      for (int64_t i = 0; i < f.NumElements(); ++i) d.data<double>()[i] = f.data<float>()[i];
+      return d;
+    };
+    G g;
+    auto constant = [&](const std::string& name, const Tensor& v) {
+      g.Node(name, "Const", {}, {{"dtype", TypeAttr(dt)}, {"value", Attr(cast(v))}});
+    };
+    g.Node("x", "Placeholder", {}, {{"dtype", TypeAttr(dt)}});
+    g.Node("r", "Placeholder", {}, {{"dtype", TypeAttr(dt)}});
+    constant("w", Random({3, 3, 3, 5}, -1, 1, 4));
+    constant("b", Random({5}, -1, 1, 7));
+    const std::vector<DataType> targs = {dt, dt};
+    g.Node("fused", "_FusedConv2D", {"x", "w", "b", "r"},
+           {{"T", TypeAttr(dt)},
+            {"TArgs", Attr(absl::Span<const DataType>(targs))},
+            {"num_args", Attr(int64_t{2})},
+            {"strides", IntList({1, 2, 1, 1})},
+            {"padding", Attr(std::string("SAME"))},
+            {"fused_ops", Attr(absl::Span<const std::string>(
+                              std::vector<std::string>{"BiasAdd", "Add", "Relu"}))}})
+        .Node("conv", "Conv2D", {"x", "w"},
+              {{"T", TypeAttr(dt)}, {"strides", IntList({1, 2, 1, 1})},
+               {"padding", Attr(std::string("SAME"))}})
+        .Node("bias", "BiasAdd", {"conv", "b"}, {{"T", TypeAttr(dt)}})
+        .Node("add", "AddV2", {"bias", "r"}, {{"T", TypeAttr(dt)}})
+        .Node("ref", "Relu", {"add"}, {{"T", TypeAttr(dt)}});
+    const Tensor x = cast(Random({2, 7, 6, 3}, -2, 2, 8));
+    const Tensor r = cast(Random({2, 4, 6, 5}, -2, 2, 9));
+    std::vector<Tensor> out =
+        RunSession(g.def(), Unoptimised(), {{"x:0", x}, {"r:0", r}}, {"fused:0", "ref:0"});
+    ASSERT_EQ(out.size(), 2u);
+    ASSERT_EQ(out[0].shape(), TensorShape({2, 4, 6, 5}));
+    ASSERT_EQ(out[1].shape(), out[0].shape());
+    for (int64_t i = 0; i < out[0].NumElements(); ++i) {
+      const double a = dt == DT_FLOAT ? out[0].data<float>()[i] : out[0].data<double>()[i];
+      const double b = dt == DT_FLOAT ? out[1].data<float>()[i] : out[1].data<double>()[i];
+      EXPECT_NEAR(a, b, dt == DT_FLOAT ? 1e-4 : 1e-10) << DataTypeString(dt) << " element " << i;
+    }
+    // A residual that would broadcast.
+    SessionOptions opts;
+    opts.config = Unoptimised();
+    std::unique_ptr<Session> s;
+    ASSERT_TRUE(NewSession(opts, &s).ok());
+    ASSERT_TRUE(s->Create(g.def()).ok());
+    std::vector<Tensor> bad;
+    absl::Status st = s->Run({{"x:0", x}, {"r:0", cast(Random({1, 4, 6, 5}))}}, {"fused:0"}, {},
+                             &bad);
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  }
 }
 
 TEST(GraphOptimizer, OptLevelL0LeavesTheGraphAsItIs) {

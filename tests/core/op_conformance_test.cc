@@ -52,6 +52,9 @@ const std::map<std::string, std::string> kExcluded = {
                            "array_ops_test.DatasetVariantWrappers checks the pass-through"},
     {"UnwrapDatasetVariant", "as WrapDatasetVariant"},
     {"Abort", "ends the process: tests/core/logging_ops_test.cc builds its kernel, never runs it"},
+    {"_FusedDepthwiseConv2dNative",
+     "TensorFlow's CPU kernel for it exists only with its oneDNN rewrites on, which the cases "
+     "turn off; graph_optimizer_test.FusedDepthwise* checks it against the unfused graph"},
 };
 
 // Ops that no TensorFlow graph holds but sg runs on the way to another op's cases: the other op.

@@ -21,8 +21,10 @@ namespace graph_opt {
 absl::StatusOr<int> RemoveIdentities(Graph* g, const std::set<std::string>& preserve);
 absl::StatusOr<int> FoldConstants(Graph* g, const GraphOptimizerOptions& options,
                                   const std::set<std::string>& preserve);
+absl::StatusOr<int> FoldPads(Graph* g, const std::set<std::string>& preserve);
 absl::StatusOr<int> FoldBatchNorms(Graph* g, const std::set<std::string>& preserve);
-absl::StatusOr<int> FuseOps(Graph* g, const std::set<std::string>& preserve);
+absl::StatusOr<int> FuseOps(Graph* g, const GraphOptimizerOptions& options,
+                            const std::set<std::string>& preserve);
 int MarkConstFilters(Graph* g);
 // Removes nodes that nothing uses any more (no out edges) and whose running has no effect:
 // Consts and stateless ops other than sinks; repeatedly. Returns how many it removed.
