@@ -201,6 +201,41 @@ BENCHMARK(BM_FusedConv2D)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 
+// Conv2DBackpropInput and Conv2DBackpropFilter at the shapes of bench/make_train_graphs.py's CNN
+// (batch 64, 5x5, SAME): {n, h, w, c, k, out_c, stride}.
+const ConvShape kConvGrad[] = {
+    {64, 28, 28, 1, 5, 16, 1},   // 0: its first layer (one input channel)
+    {64, 14, 14, 16, 5, 32, 1},  // 1: its second
+};
+
+void ConvBackprop(benchmark::State& state, bool input) {
+  const ConvShape& d = kConvGrad[state.range(0)];
+  const int64_t oh = OutSize(d.h, d.s), ow = OutSize(d.w, d.s);
+  // x is dy; the other operand (the filter, or the forward input) and the shape are Consts.
+  NodeDef n = MakeNode("y", input ? "Conv2DBackpropInput" : "Conv2DBackpropFilter",
+                       input ? std::vector<std::string>{"shape", "other", "x"}
+                             : std::vector<std::string>{"other", "shape", "x"});
+  WindowAttrs(&n, d.s, "SAME");
+  Tensor shape(DT_INT32, TensorShape({4}));
+  const std::vector<int64_t> dims = input ? std::vector<int64_t>{d.n, d.h, d.w, d.c}
+                                          : std::vector<int64_t>{d.k, d.k, d.c, d.out_c};
+  for (int i = 0; i < 4; ++i) shape.data<int32_t>()[i] = static_cast<int32_t>(dims[i]);
+  const Tensor other =
+      input ? Random({d.k, d.k, d.c, d.out_c}, 2) : Random({d.n, d.h, d.w, d.c}, 2);
+  RunOp(state, n, Random({d.n, oh, ow, d.out_c}, 1), {{"shape", shape}, {"other", other}},
+        state.range(1), ConvFlops(d));
+}
+void BM_Conv2DBackpropInput(benchmark::State& state) { ConvBackprop(state, true); }
+void BM_Conv2DBackpropFilter(benchmark::State& state) { ConvBackprop(state, false); }
+BENCHMARK(BM_Conv2DBackpropInput)
+    ->ArgsProduct({{0, 1}, {1, 2}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(BM_Conv2DBackpropFilter)
+    ->ArgsProduct({{0, 1}, {1, 2}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
 // Pooling: {n, h, w, c, k, stride, padding same}.
 struct PoolShape {
   int64_t n, h, w, c, k, s;
@@ -222,6 +257,23 @@ void Pool(benchmark::State& state, const std::string& op) {
 }
 void BM_MaxPool(benchmark::State& state) { Pool(state, "MaxPool"); }
 void BM_AvgPool(benchmark::State& state) { Pool(state, "AvgPool"); }
+// MaxPoolGrad: x fed, orig_output and the gradient as Consts (sg's kernel reads only the
+// shape of orig_output).
+void BM_MaxPoolGrad(benchmark::State& state) {
+  const PoolShape& d = kPool[state.range(0)];
+  NodeDef n = MakeNode("y", "MaxPoolGrad", {"x", "orig", "grad"});
+  WindowAttrs(&n, d.s, d.same ? "SAME" : "VALID");
+  AddNodeAttr("ksize", std::vector<int64_t>{1, d.k, d.k, 1}, &n);
+  const int64_t oh = d.same ? OutSize(d.h, d.s) : (d.h - d.k) / d.s + 1;
+  const int64_t ow = d.same ? OutSize(d.w, d.s) : (d.w - d.k) / d.s + 1;
+  RunOp(state, n, Random({d.n, d.h, d.w, d.c}, 1),
+        {{"orig", Random({d.n, oh, ow, d.c}, 2)}, {"grad", Random({d.n, oh, ow, d.c}, 3)}},
+        state.range(1), 0);
+}
+BENCHMARK(BM_MaxPoolGrad)
+    ->ArgsProduct({{0, 1}, {1, 2}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK(BM_MaxPool)
     ->ArgsProduct({{0, 1, 2, 3}, {1, 2}})
     ->Unit(benchmark::kMicrosecond)

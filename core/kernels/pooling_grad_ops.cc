@@ -222,6 +222,13 @@ class MaxPoolGradOp final : public OpKernel {
       const T* x = in.data<T>();
       const T* dy = grad.data<T>();
       T* dx = output->data<T>();
+      const double cost = static_cast<double>(g.OutImage() * g.k[1] * g.k[2]);
+      if (Tiles(g) && grad.NumElements() > 0) {
+        ctx->eigen_cpu_device().parallelFor(
+            g.n, Eigen::TensorOpCost(cost, cost, cost),
+            [&](Eigen::Index begin, Eigen::Index end) { TiledGrad(g, x, dy, dx, begin, end); });
+        return;
+      }
       std::fill(dx, dx + output->NumElements(), T(0));
       if (grad.NumElements() == 0) return;
       auto images = [&](Eigen::Index begin, Eigen::Index end) {
@@ -269,13 +276,82 @@ class MaxPoolGradOp final : public OpKernel {
           }
         }
       };
-      const double cost = static_cast<double>(g.OutImage() * g.k[1] * g.k[2]);
       ctx->eigen_cpu_device().parallelFor(g.n, Eigen::TensorOpCost(cost, cost, cost), images);
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, in.dtype()));
   }
 
  private:
+  // Whether the windows tile the input without overlap or padding (stride = window, as the
+  // 2x2 stride-2 VALID pool of most CNNs): each input element then lies in one window at most,
+  // and TiledGrad writes every element of dx once instead of zeroing dx and scattering into it.
+  static bool Tiles(const PoolDims& g) {
+    for (int e = 1; e < 3; ++e) {
+      if (g.s[e] != g.k[e] || g.pad[e] != 0 || g.out[e] * g.k[e] > g.in[e]) return false;
+    }
+    return g.in[0] == 1 && g.c > 0;
+  }
+
+  // dx of images [begin, end) when Tiles(g): in each window, per channel, the index of its
+  // first maximum in row-major order (the first element, then each later one strictly greater,
+  // as the general loop picks it) receives dy and the window's other elements zero; rows and
+  // columns past the last window are zero. The loops over channels are branch-free selects, so
+  // that they vectorize.
+  template <typename T>
+  static void TiledGrad(const PoolDims& g, const T* x, const T* dy, T* dx, int64_t begin,
+                        int64_t end) {
+    const int64_t nc = g.c, in_h = g.in[1], in_w = g.in[2], kh = g.k[1], kw = g.k[2];
+    const int64_t out_h = g.out[1], out_w = g.out[2];
+    const int64_t row = in_w * nc;       // one input row
+    const int64_t covered = out_w * kw;  // columns inside some window
+    std::vector<T> best_buf(nc);
+    std::vector<int32_t> arg_buf(nc);
+    T* best = best_buf.data();
+    int32_t* arg = arg_buf.data();
+    for (int64_t b = begin; b < end; ++b) {
+      const T* xb = x + b * g.InImage();
+      T* dxb = dx + b * g.InImage();
+      const T* dyb = dy + b * g.OutImage();
+      for (int64_t oh = 0; oh < out_h; ++oh) {
+        for (int64_t ow = 0; ow < out_w; ++ow) {
+          const int64_t first = (oh * kh * in_w + ow * kw) * nc;
+          for (int64_t c = 0; c < nc; ++c) {
+            best[c] = xb[first + c];
+            arg[c] = 0;
+          }
+          int32_t p = 0;
+          for (int64_t i = 0; i < kh; ++i) {
+            for (int64_t j = 0; j < kw; ++j, ++p) {
+              if (p == 0) continue;
+              const T* v = xb + first + i * row + j * nc;
+              for (int64_t c = 0; c < nc; ++c) {
+                const T cur = best[c];
+                const bool greater = cur < v[c];
+                best[c] = greater ? v[c] : cur;
+                arg[c] = greater ? p : arg[c];
+              }
+            }
+          }
+          const T* dyp = dyb + (oh * out_w + ow) * nc;
+          p = 0;
+          for (int64_t i = 0; i < kh; ++i) {
+            for (int64_t j = 0; j < kw; ++j, ++p) {
+              T* d = dxb + first + i * row + j * nc;
+              for (int64_t c = 0; c < nc; ++c) d[c] = arg[c] == p ? dyp[c] : T(0);
+            }
+          }
+        }
+        if (covered < in_w) {
+          for (int64_t i = 0; i < kh; ++i) {
+            T* tail = dxb + (oh * kh + i) * row + covered * nc;
+            std::fill(tail, tail + (in_w - covered) * nc, T(0));
+          }
+        }
+      }
+      std::fill(dxb + out_h * kh * row, dxb + in_h * row, T(0));
+    }
+  }
+
   PoolAttrs attrs_;
   bool v2_ = false;
 };

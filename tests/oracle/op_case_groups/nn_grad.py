@@ -202,6 +202,10 @@ POOL_GRAD_CASES = [
     ("stride_gt_k", [1, 7, 6, 1], [1, 2, 2, 1], [1, 3, 3, 1], "VALID"),
     ("big_window", [1, 3, 3, 2], [1, 4, 5, 1], [1, 1, 2, 1], "SAME"),
     ("empty_batch", [0, 4, 4, 1], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    # Windows that tile the input (stride = window, no padding), sg's own path for MaxPoolGrad:
+    # a last row and column left out, 19 channels (off any vector width), a 3x2 window.
+    ("tile_tail", [2, 7, 9, 19], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    ("tile_3x2", [1, 6, 7, 3], [1, 3, 2, 1], [1, 3, 2, 1], "VALID"),
 ]
 
 
