@@ -9,6 +9,7 @@ GraphOptimizerOptions GraphOptimizerOptionsFromConfig(const GraphOptions& graph_
   GraphOptimizerOptions opts;
   if (o.opt_level() == OptimizerOptions::L0) {
     opts.remove_identities = false;
+    opts.control_only_to_noops = false;
     opts.fold_batch_norms = false;
     opts.fold_pads = false;
     opts.fuse_ops = false;
@@ -27,6 +28,10 @@ absl::Status OptimizeGraph(Graph* g, const GraphOptimizerOptions& options,
   GraphOptimizerStats& st = stats != nullptr ? *stats : local;
   st = GraphOptimizerStats();
   st.nodes_before = g->num_nodes();
+  // Before anything else reads or rewrites a node that only orders.
+  if (options.control_only_to_noops) {
+    SG_ASSIGN_OR_RETURN(st.control_only_to_noops, graph_opt::ControlOnlyToNoOps(g, preserve));
+  }
   // Identities first: constant folding then sees the weights' Consts directly instead of
   // copying every weight into a folded Identity.
   if (options.remove_identities) {

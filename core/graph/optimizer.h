@@ -1,6 +1,10 @@
 // The graph optimisation pass a step's graph goes through once, when the step is built
 // (StepBuilder::Build, after placement and before partitioning), as TensorFlow's Grappler and
 // classic graph optimiser do at session creation. In order:
+//   0. control-only nodes: a stateless node (not control flow, not a source or sink, reading no
+//      reference, resource or control-flow output) whose outputs nobody reads, kept only by
+//      control edges, becomes a NoOp under its name waiting for what it read (a gradient that
+//      tf.tuple groups but the step never uses, as TensorFlow's dependency optimizer does);
 //   1. identity removal: Identity, IdentityN, Snapshot and StopGradient nodes without control
 //      edges, on the device of their input and consumers, whose consumers are not fetch sinks
 //      nor control-flow nodes: their consumers read the input instead;
@@ -55,6 +59,7 @@
 namespace sg {
 
 struct GraphOptimizerOptions {
+  bool control_only_to_noops = true;
   bool remove_identities = true;
   bool constant_folding = true;
   bool fold_batch_norms = true;
@@ -68,7 +73,7 @@ struct GraphOptimizerOptions {
   bool use_static_shapes = true;
 
   bool any() const {
-    return remove_identities || constant_folding || fold_batch_norms || fold_pads || fuse_ops ||
+    return control_only_to_noops || remove_identities || constant_folding || fold_batch_norms || fold_pads || fuse_ops ||
            mark_const_filters;
   }
 };
@@ -76,6 +81,7 @@ struct GraphOptimizerOptions {
 // What one OptimizeGraph call did (for tests and logs).
 struct GraphOptimizerStats {
   int nodes_before = 0, nodes_after = 0;
+  int control_only_to_noops = 0;  // nodes made NoOps
   int identities_removed = 0;
   int nodes_folded = 0;       // nodes replaced by Consts (not counting the ones removed as dead)
   int batch_norms_folded = 0;  // Mul/Add/Sub/FusedBatchNorm nodes folded into a filter or bias

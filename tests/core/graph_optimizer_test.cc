@@ -199,8 +199,86 @@ TEST(GraphOptimizerOptions, OptLevelL0TurnsEverythingOff) {
   go.mutable_optimizer_options()->set_do_constant_folding(true);
   o = GraphOptimizerOptionsFromConfig(go);
   EXPECT_TRUE(o.constant_folding);
-  EXPECT_FALSE(o.remove_identities || o.fold_batch_norms || o.fold_pads || o.fuse_ops ||
-               o.mark_const_filters);
+  EXPECT_FALSE(o.control_only_to_noops || o.remove_identities || o.fold_batch_norms ||
+               o.fold_pads || o.fuse_ops || o.mark_const_filters);
+}
+
+// ---- Control-only nodes ----------------------------------------------------------------------
+
+// tf.tuple's shape: `group` waits for two "gradients" by control edges; the step fetches `out`,
+// which waits for `group`, and reads only `used`.
+G TupleGraph() {
+  G g;
+  g.Placeholder("x", {2, 3})
+      .Op("shape_grad", "Square", {"x"})
+      .Op("unused_grad", "Mul", {"x", "shape_grad"})
+      .Op("used", "Neg", {"x"})
+      .Node("group", "NoOp", {"^unused_grad", "^used"})
+      .Op("out", "Identity", {"used", "^group"});
+  return g;
+}
+
+TEST(ControlOnlyNodes, BecomeNoOpsWaitingForWhatTheyRead) {
+  G g = TupleGraph();
+  auto step = StepGraph(g.def(), {"x:0"}, {"out:0"});
+  // unused_grad only orders group, and then shape_grad only orders it: both become NoOps.
+  ASSERT_NE(Find(*step, "unused_grad"), nullptr);
+  EXPECT_EQ(Find(*step, "unused_grad")->type_string(), "NoOp");
+  ASSERT_NE(Find(*step, "shape_grad"), nullptr);
+  EXPECT_EQ(Find(*step, "shape_grad")->type_string(), "NoOp");
+  EXPECT_EQ(Count(*step, "Mul"), 0);
+  EXPECT_EQ(Count(*step, "Square"), 0);
+  EXPECT_EQ(Find(*step, "used")->type_string(), "Neg");  // read by out
+  auto before = StepGraph(g.def(), {"x:0"}, {"out:0"}, {}, /*optimize=*/false);
+  EXPECT_EQ(Count(*before, "Mul"), 1);
+  Tensor x = Random({2, 3});
+  std::vector<Tensor> out = RunBoth(g.def(), {{"x:0", x}}, {"out:0"});
+  ASSERT_EQ(out.size(), 1u);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(out[0].data<float>()[i], -x.data<float>()[i]);
+}
+
+TEST(ControlOnlyNodes, FetchedTargetedStatefulAndReadNodesStay) {
+  G g = TupleGraph();
+  // Fetched: its value is the step's.
+  auto fetched = StepGraph(g.def(), {"x:0"}, {"out:0", "unused_grad:0"});
+  EXPECT_EQ(Find(*fetched, "unused_grad")->type_string(), "Mul");
+  EXPECT_EQ(Find(*fetched, "shape_grad")->type_string(), "Square");
+  // A target keeps its op (preserve).
+  auto targeted = StepGraph(g.def(), {"x:0"}, {"out:0"}, {"unused_grad"});
+  EXPECT_EQ(Find(*targeted, "unused_grad")->type_string(), "Mul");
+  // A stateful node's running is its effect.
+  G r;
+  r.Placeholder("x", {2}, DT_INT32)
+      .Node("rand", "RandomUniform", {"x"}, {{"dtype", TypeAttr(DT_FLOAT)},
+                                             {"T", TypeAttr(DT_INT32)}})
+      .Node("group", "NoOp", {"^rand"})
+      .Node("out", "Identity", {"x", "^group"}, {{"T", TypeAttr(DT_INT32)}});
+  auto stateful = StepGraph(r.def(), {"x:0"}, {"out:0"});
+  EXPECT_EQ(Find(*stateful, "rand")->type_string(), "RandomUniform");
+}
+
+TEST(ControlOnlyNodes, AControlOnlyNodeInACondBranchStaysDeadWithIt) {
+  // when_true only orders `out_true`; in the false branch it is dead, and so must be the NoOp
+  // that replaces it, or out_true's Merge would see two inputs.
+  G g;
+  g.Placeholder("x", {})
+      .Placeholder("p", {}, DT_BOOL)
+      .Op("sw", "Switch", {"x", "p"})
+      .Op("t", "Identity", {"sw:1"})
+      .Op("when_true", "Square", {"t"})
+      .Op("yes", "Neg", {"t", "^when_true"})
+      .Op("no", "Identity", {"sw:0"})
+      .Op("out", "Merge", {"no", "yes"}, {{"N", Attr(int64_t{2})}});
+  auto step = StepGraph(g.def(), {"x:0", "p:0"}, {"out:0"});
+  EXPECT_EQ(Find(*step, "when_true")->type_string(), "NoOp");
+  for (bool p : {true, false}) {
+    Tensor pv(DT_BOOL, TensorShape({}));
+    pv.data<bool>()[0] = p;
+    std::vector<Tensor> out =
+        RunBoth(g.def(), {{"x:0", Tensor::Scalar<float>(3)}, {"p:0", pv}}, {"out:0"});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].data<float>()[0], p ? -3.0f : 3.0f);
+  }
 }
 
 // ---- Constant folding ------------------------------------------------------------------------

@@ -18,6 +18,7 @@ namespace graph_opt {
 
 // ---- The passes, in the order OptimizeGraph runs them. Each returns how many rewrites it did.
 
+absl::StatusOr<int> ControlOnlyToNoOps(Graph* g, const std::set<std::string>& preserve);
 absl::StatusOr<int> RemoveIdentities(Graph* g, const std::set<std::string>& preserve);
 absl::StatusOr<int> FoldConstants(Graph* g, const GraphOptimizerOptions& options,
                                   const std::set<std::string>& preserve);
