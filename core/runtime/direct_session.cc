@@ -122,9 +122,9 @@ class DirectSession : public Session {
     devices_ = NewCpuDevices("localhost", 0, num_cpus, intra_op_.get());
     for (auto& d : devices_) device_names_.push_back(d->name());
     AddSessionState();
-    if (config.inter_op_parallelism_threads() >= 0) {
-      inter_op_ = std::make_unique<ThreadPool>(config.inter_op_parallelism_threads());
-    }
+    const int inter_op =
+        InterOpThreadsFor(config.inter_op_parallelism_threads(), intra_op_->num_threads());
+    if (inter_op > 0) inter_op_ = std::make_unique<ThreadPool>(inter_op);
     StepBuilderOptions bo;
     bo.devices = device_names_;
     bo.incarnation = [this](const std::string& name) -> uint64_t {

@@ -12,6 +12,12 @@ ThreadPool::ThreadPool(int num_threads, bool spin)
 
 ThreadPool::~ThreadPool() = default;
 
+int InterOpThreadsFor(int configured, int intra_threads) {
+  if (configured != 0) return configured;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores / std::max(1, intra_threads));
+}
+
 void ThreadPool::Schedule(std::function<void()> fn) { pool_->Schedule(std::move(fn)); }
 
 }  // namespace sg

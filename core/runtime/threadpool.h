@@ -26,6 +26,17 @@ class ThreadPool {
   std::unique_ptr<Eigen::ThreadPool> pool_;
 };
 
+// The size of the inter-op pool beside an intra-op pool of `intra_threads`, for ConfigProto's
+// inter_op_parallelism_threads = `configured`: `configured` when it is positive; for 0 ("chosen
+// by the runtime") one thread per share of the cores the intra-op pool leaves, cores /
+// intra_threads, at least 1. With the intra-op pool on every core (sg's default), steps then run
+// one kernel at a time, each on all cores, as ONNX Runtime's default sequential mode does: two
+// kernels side by side would each fork a team of intra-op threads (oneDNN's OpenMP teams are
+// per calling thread), twice as many threads as cores, which measured 1.7x slower on the small
+// CNN's training step and 2-3x on the digits MLP's (bench/train_step_profile at inter-op 1 and
+// 2 on 2 cores). A negative `configured` is returned as is (the caller's thread runs the step).
+int InterOpThreadsFor(int configured, int intra_threads);
+
 }  // namespace sg
 
 #endif  // SG_CORE_RUNTIME_THREADPOOL_H_
