@@ -2,6 +2,9 @@
 #   include/sg/c_api.h, include/sg/tf_c_api.h
 #   lib/libsg.so.1.<version>, lib/libsg.so.1 (SONAME), lib/libsg.so (for -lsg)
 #   lib/pkgconfig/sg.pc                    pkg-config --cflags --libs sg
+#   include/tensorflow/c/*.h, lib/libtensorflow.so.2.21.0, lib/libtensorflow.so.2 (SONAME),
+#   lib/libtensorflow.so, lib/pkgconfig/tensorflow.pc   the drop-in for TensorFlow's C library
+#                                          (c_api/dropin): pkg-config --cflags --libs tensorflow
 #   lib/cmake/sg/sg{Config,ConfigVersion,Targets*}.cmake   find_package(sg) -> sg::sg
 #   bin/sg                                 the sg tool (finds libsg through $ORIGIN/../lib)
 # ("lib" is CMAKE_INSTALL_LIBDIR: lib/<multiarch> when configured for prefix /usr on Debian.)
@@ -18,6 +21,33 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/c_api/include/sg/c_api.h
   ${PROJECT_SOURCE_DIR}/c_api/include/sg/tf_c_api.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sg COMPONENT dev)
+
+# The drop-in libtensorflow.so.2 and TensorFlow's header layout. tensorflow.pc is written at
+# configure time with a prefix relative to its own directory (${pcfiledir}), which pkg-config
+# resolves wherever the tree was installed.
+install(TARGETS sg_tensorflow
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/c_api/dropin/include/tensorflow
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.h")
+set(SG_TF_PC_DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(IS_ABSOLUTE "${SG_TF_PC_DESTINATION}")
+  set(SG_TF_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH SG_TF_PC_UP "/anchor/${SG_TF_PC_DESTINATION}" "/anchor")
+  string(REGEX REPLACE "/$" "" SG_TF_PC_UP "${SG_TF_PC_UP}")
+  set(SG_TF_PC_PREFIX "\${pcfiledir}/${SG_TF_PC_UP}")
+endif()
+foreach(dir LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+    set(SG_TF_PC_${dir} "${CMAKE_INSTALL_${dir}}")
+  else()
+    set(SG_TF_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+  endif()
+endforeach()
+configure_file(${PROJECT_SOURCE_DIR}/pkgconfig/tensorflow.pc.in
+  ${PROJECT_BINARY_DIR}/pkgconfig/tensorflow.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/tensorflow.pc
+  DESTINATION ${SG_TF_PC_DESTINATION} COMPONENT dev)
 
 set_target_properties(sg_tool PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS sg_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)

@@ -1,0 +1,230 @@
+// TensorFlow C API functions sg does not implement. Each exists so that clients link and run
+// whatever they do not call; called, it fails with TF_UNIMPLEMENTED and a message naming it
+// (pointers come back NULL, counts 0). Functions without a status say so once on stderr, except
+// deletes (nothing sg returns can reach them; NULL and anything else are no-ops).
+//
+// Functions another part of sg is bringing in are in tf_c_api_pending.cc, not here.
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "c_api/dropin/tf_handles.h"
+
+namespace sg {
+namespace dropin {
+
+void Unimplemented(TF_Status* status, const char* function, const char* why) {
+  const std::string message =
+      std::string(function) + " is not implemented by sg's libtensorflow (" + why + ")";
+  SG_SetStatus(ToSg(status), SG_UNIMPLEMENTED, message.c_str());
+}
+
+void NoteUnimplemented(const char* function, const char* why) {
+  static std::mutex mu;
+  static auto* noted = new std::set<std::string>;
+  std::lock_guard<std::mutex> lock(mu);
+  if (noted->insert(function).second) {
+    std::fprintf(stderr, "sg: %s is not implemented by sg's libtensorflow (%s)\n", function, why);
+  }
+}
+
+}  // namespace dropin
+}  // namespace sg
+
+using sg::dropin::NoteUnimplemented;
+using sg::dropin::Unimplemented;
+
+namespace {
+constexpr char kFunctions[] = "sg has no TF_Function; graphs keep the functions they import";
+constexpr char kWhile[] = "build loops as a GraphDef (While or v1 control flow) and import it";
+constexpr char kPlugins[] = "sg loads no op, kernel, device or file system plugins";
+constexpr char kEdits[] = "sg's graphs are append-only: existing operations are not edited";
+constexpr char kApiDefs[] = "sg has no API definitions";
+constexpr char kAttrBuilder[] = "sg cannot ask for a kernel without making it";
+}  // namespace
+
+extern "C" {
+
+// ---- Functions (c_api.h, c_api_experimental.h) --------------------------------------------------
+
+void TF_GraphCopyFunction(TF_Graph* g, const TF_Function* func, const TF_Function* grad,
+                          TF_Status* status) {
+  Unimplemented(status, "TF_GraphCopyFunction", kFunctions);
+}
+int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func, TF_Status* status) {
+  Unimplemented(status, "TF_GraphGetFunctions", kFunctions);
+  return 0;
+}
+TF_Function* TF_GraphToFunction(const TF_Graph* fn_body, const char* fn_name,
+                                unsigned char append_hash_to_fn_name, int num_opers,
+                                const TF_Operation* const* opers, int ninputs,
+                                const TF_Output* inputs, int noutputs, const TF_Output* outputs,
+                                const char* const* output_names, const TF_FunctionOptions* opts,
+                                const char* description, TF_Status* status) {
+  Unimplemented(status, "TF_GraphToFunction", kFunctions);
+  return nullptr;
+}
+TF_Function* TF_GraphToFunctionWithControlOutputs(
+    const TF_Graph* fn_body, const char* fn_name, unsigned char append_hash_to_fn_name,
+    int num_opers, const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,
+    int noutputs, const TF_Output* outputs, const char* const* output_names,
+    int ncontrol_outputs, const TF_Operation* const* control_outputs,
+    const char* const* control_output_names, const TF_FunctionOptions* opts,
+    const char* description, TF_Status* status) {
+  Unimplemented(status, "TF_GraphToFunctionWithControlOutputs", kFunctions);
+  return nullptr;
+}
+const char* TF_FunctionName(TF_Function* func) {
+  NoteUnimplemented("TF_FunctionName", kFunctions);
+  return nullptr;
+}
+void TF_FunctionToFunctionDef(TF_Function* func, TF_Buffer* output_func_def, TF_Status* status) {
+  Unimplemented(status, "TF_FunctionToFunctionDef", kFunctions);
+}
+TF_Function* TF_FunctionImportFunctionDef(const void* proto, size_t proto_len,
+                                          TF_Status* status) {
+  Unimplemented(status, "TF_FunctionImportFunctionDef", kFunctions);
+  return nullptr;
+}
+void TF_FunctionSetAttrValueProto(TF_Function* func, const char* attr_name, const void* proto,
+                                  size_t proto_len, TF_Status* status) {
+  Unimplemented(status, "TF_FunctionSetAttrValueProto", kFunctions);
+}
+void TF_FunctionGetAttrValueProto(TF_Function* func, const char* attr_name,
+                                  TF_Buffer* output_attr_value, TF_Status* status) {
+  Unimplemented(status, "TF_FunctionGetAttrValueProto", kFunctions);
+}
+void TF_DeleteFunction(TF_Function* func) {}
+void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name, TF_Status* status) {
+  Unimplemented(status, "TF_GraphRemoveFunction", kFunctions);
+}
+
+// ---- While loops built from C (c_api.h) ---------------------------------------------------------
+
+TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs, TF_Status* status) {
+  Unimplemented(status, "TF_NewWhile", kWhile);
+  TF_WhileParams none = {0, nullptr, nullptr, {nullptr, 0}, nullptr, nullptr, nullptr, nullptr};
+  return none;
+}
+void TF_FinishWhile(const TF_WhileParams* params, TF_Status* status, TF_Output* outputs) {
+  Unimplemented(status, "TF_FinishWhile", kWhile);
+}
+void TF_AbortWhile(const TF_WhileParams* params) {}  // TF_NewWhile made nothing to free
+
+// ---- Plugins: op libraries, device and file system plugins ---------------------------------------
+
+TF_Library* TF_LoadLibrary(const char* library_filename, TF_Status* status) {
+  Unimplemented(status, "TF_LoadLibrary", kPlugins);
+  return nullptr;
+}
+TF_Buffer TF_GetOpList(TF_Library* lib_handle) {
+  NoteUnimplemented("TF_GetOpList", kPlugins);
+  return TF_Buffer{nullptr, 0, nullptr};
+}
+void TF_DeleteLibraryHandle(TF_Library* lib_handle) {}
+TF_Library* TF_LoadPluggableDeviceLibrary(const char* library_filename, TF_Status* status) {
+  Unimplemented(status, "TF_LoadPluggableDeviceLibrary", kPlugins);
+  return nullptr;
+}
+void TF_DeletePluggableDeviceLibraryHandle(TF_Library* lib_handle) {}
+void TF_RegisterFilesystemPlugin(const char* plugin_filename, TF_Status* status) {
+  Unimplemented(status, "TF_RegisterFilesystemPlugin", kPlugins);
+}
+void TF_RegisterLogListener(void (*listener)(const char*)) {
+  NoteUnimplemented("TF_RegisterLogListener", "sg logs to stderr; the listener is not called");
+}
+
+// ---- API definitions (c_api.h) ------------------------------------------------------------------
+
+TF_ApiDefMap* TF_NewApiDefMap(TF_Buffer* op_list_buffer, TF_Status* status) {
+  Unimplemented(status, "TF_NewApiDefMap", kApiDefs);
+  return nullptr;
+}
+void TF_DeleteApiDefMap(TF_ApiDefMap* apimap) {}
+void TF_ApiDefMapPut(TF_ApiDefMap* api_def_map, const char* text, size_t text_len,
+                     TF_Status* status) {
+  Unimplemented(status, "TF_ApiDefMapPut", kApiDefs);
+}
+TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap* api_def_map, const char* name, size_t name_len,
+                           TF_Status* status) {
+  Unimplemented(status, "TF_ApiDefMapGet", kApiDefs);
+  return nullptr;
+}
+
+// ---- Editing existing operations (c_api.h, TensorFlow's Python API) ----------------------------
+
+void TF_UpdateEdge(TF_Graph* graph, TF_Output new_src, TF_Input dst, TF_Status* status) {
+  Unimplemented(status, "TF_UpdateEdge", kEdits);
+}
+void TF_AddOperationControlInput(TF_Graph* graph, TF_Operation* op, TF_Operation* input) {
+  NoteUnimplemented("TF_AddOperationControlInput", kEdits);
+}
+void TF_SetAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name,
+                TF_Buffer* attr_value_proto, TF_Status* status) {
+  Unimplemented(status, "TF_SetAttr", kEdits);
+}
+void TF_ClearAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name, TF_Status* status) {
+  Unimplemented(status, "TF_ClearAttr", kEdits);
+}
+void TF_SetFullType(TF_Graph* graph, TF_Operation* op, const TF_Buffer* full_type_proto) {
+  NoteUnimplemented("TF_SetFullType", kEdits);
+}
+void TF_SetRequestedDevice(TF_Graph* graph, TF_Operation* op, const char* device) {
+  NoteUnimplemented("TF_SetRequestedDevice", kEdits);
+}
+void TF_RemoveAllControlInputs(TF_Graph* graph, TF_Operation* op) {
+  NoteUnimplemented("TF_RemoveAllControlInputs", kEdits);
+}
+void TF_SetRequireShapeInferenceFns(TF_Graph* graph, bool require) {}  // sg always requires them
+TF_Buffer* TF_GetHandleShapeAndType(TF_Graph* graph, TF_Output output) {
+  NoteUnimplemented("TF_GetHandleShapeAndType", "sg keeps no handle shapes on graph outputs");
+  return nullptr;
+}
+void TF_SetHandleShapeAndType(TF_Graph* graph, TF_Output output, const void* proto,
+                              size_t proto_len, TF_Status* status) {
+  Unimplemented(status, "TF_SetHandleShapeAndType", "sg keeps no handle shapes on graph outputs");
+}
+void TF_AddWhileInputHack(TF_Graph* graph, TF_Output new_src, TF_Operation* dst,
+                          TF_Status* status) {
+  Unimplemented(status, "TF_AddWhileInputHack", kEdits);
+}
+TF_ImportGraphDefResults* TF_GraphImportGraphDefWithResultsNoSerialization(
+    TF_Graph* graph, const TF_Buffer* graph_def, const TF_ImportGraphDefOptions* options,
+    TF_Status* status) {
+  Unimplemented(status, "TF_GraphImportGraphDefWithResultsNoSerialization",
+                "its buffer holds a C++ tensorflow::GraphDef; pass the serialized bytes to "
+                "TF_GraphImportGraphDefWithResults");
+  return nullptr;
+}
+
+// ---- c_api_experimental.h -----------------------------------------------------------------------
+
+TF_Tensor* TF_DequeueNamedTensor(TF_Session* session, int tensor_id, TF_Status* status) {
+  Unimplemented(status, "TF_DequeueNamedTensor", "TensorFlow's test helper over named queues");
+  return nullptr;
+}
+void TF_EnqueueNamedTensor(TF_Session* session, int tensor_id, TF_Tensor* tensor,
+                           TF_Status* status) {
+  Unimplemented(status, "TF_EnqueueNamedTensor", "TensorFlow's test helper over named queues");
+}
+
+TF_AttrBuilder* TF_NewAttrBuilder(const char* op_name) {
+  NoteUnimplemented("TF_NewAttrBuilder", kAttrBuilder);
+  return nullptr;
+}
+void TF_DeleteAttrBuilder(TF_AttrBuilder* builder) {}
+void TF_AttrBuilderSetType(TF_AttrBuilder* builder, const char* attr_name, TF_DataType value) {
+  NoteUnimplemented("TF_AttrBuilderSetType", kAttrBuilder);
+}
+void TF_AttrBuilderSetTypeList(TF_AttrBuilder* builder, const char* attr_name,
+                               const TF_DataType* values, int num_values) {
+  NoteUnimplemented("TF_AttrBuilderSetTypeList", kAttrBuilder);
+}
+void TF_AttrBuilderCheckCanRunOnDevice(TF_AttrBuilder* builder, const char* device_type,
+                                       TF_Status* status) {
+  Unimplemented(status, "TF_AttrBuilderCheckCanRunOnDevice", kAttrBuilder);
+}
+
+}  // extern "C"
