@@ -368,12 +368,13 @@ absl::Status InlineFunctionCalls(Graph* g) {
         continue;
       }
       const FunctionDef* fdef = nullptr;
-      AttrMap attrs = n->def().attr();
+      AttrMap attrs;  // copied only for a call, not for every node (Consts hold the weights)
       // RemoteCall runs f on the device its input 0 names; sg inlines f where the call is
       // placed, as PartitionedCall's, after computing the target.
       const int first_arg = n->type_string() == "RemoteCall" ? 1 : 0;
       if (n->IsFunctionCall()) {
         fdef = n->op_reg().function;
+        attrs = n->def().attr();
       } else if (n->type_string() == "PartitionedCall" ||
                  n->type_string() == "StatefulPartitionedCall" ||
                  n->type_string() == "RemoteCall") {
