@@ -48,6 +48,26 @@
 %ignore SG_NewStringTensor;    /* an array of pointers: sgb_NewStringTensor below */
 %ignore SG_StringTensorGet;    /* pointer outputs: sgb_StringTensorGet below (a view) */
 %ignore SG_LoadSessionFromSavedModel;  /* tags as an array of C strings: sgb_ helper below */
+%ignore SG_NewTensorWithLayout;  /* deallocator callback, as SG_NewTensor */
+/* TensorFlow 2.x's strings one by one (raw structs and pointers into them): the bindings use
+ * whole string tensors (sgb_StringTensorGet reads both layouts). */
+%ignore SG_TString;
+%ignore SG_TString::u;
+%ignore SG_TString_u;
+%ignore SG_TString_Small;
+%ignore SG_TString_Large;
+%ignore SG_TString_Offset;
+%ignore SG_TString_View;
+%ignore SG_TString_Raw;
+%ignore SG_TStringOwner;
+%ignore SG_StringInit;
+%ignore SG_StringCopy;
+%ignore SG_StringAssignView;
+%ignore SG_StringGetDataPointer;
+%ignore SG_StringGetType;
+%ignore SG_StringGetSize;
+%ignore SG_StringGetCapacity;
+%ignore SG_StringDealloc;
 %rename(attr_type) SG_AttrMetadata::type;  /* `type` is a Go keyword */
 
 /* ================================================================================================

@@ -8,6 +8,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
 #include "core/framework/types.h"
+#include "core/framework/op_kernel.h"
+#include "core/proto/kernel_def.pb.h"
 #include "core/proto/op_def.pb.h"
 
 namespace sg {
@@ -56,6 +58,35 @@ void FillBuffer(const std::string& bytes, SG_Buffer* buf) {
   buf->length = bytes.size();
   buf->data_deallocator = [](void* data, size_t) { std::free(data); };
 }
+
+namespace {
+
+// The serialized KernelList of op `op`'s registrations (of every op when `op` is empty).
+std::string SerializedKernelList(absl::string_view op) {
+  KernelList list;
+  for (const KernelDefBuilder& def : KernelRegistry::Global()->Kernels(op)) {
+    KernelDef* k = list.add_kernel();
+    k->set_op(def.op_);
+    k->set_device_type(def.device_);
+    for (const KernelDefBuilder::Constraint& c : def.constraints_) {
+      KernelDef::AttrConstraint* a = k->add_constraint();
+      a->set_name(c.attr);
+      for (DataType t : c.allowed) a->mutable_allowed_values()->mutable_list()->add_type(t);
+    }
+    for (const std::string& arg : def.host_memory_args_) k->add_host_memory_arg(arg);
+    k->set_priority(def.priority_);
+  }
+  return list.SerializeAsString();
+}
+
+// A new SG_Buffer holding `bytes`, or RESOURCE_EXHAUSTED naming `where`.
+absl::StatusOr<SG_Buffer*> NewBuffer(const std::string& bytes, const char* where) {
+  SG_Buffer* buf = SG_NewBufferFromString(bytes.data(), bytes.size());
+  if (buf == nullptr) return errors::ResourceExhausted(where, ": out of memory");
+  return buf;
+}
+
+}  // namespace
 
 namespace {
 // Every live SG_Graph by its sg::Graph, for GraphOf.
@@ -120,6 +151,8 @@ void SetConfigField(const char* where, SG_SessionOptions* options, SG_Status* st
 extern "C" {
 
 const char* SG_Version(void) { return SG_VERSION_STRING; }
+
+const char* SG_TensorFlowVersion(void) { return SG_TENSORFLOW_VERSION_STRING; }
 
 // ---- status ----------------------------------------------------------------------------------
 
@@ -195,6 +228,30 @@ SG_Buffer* SG_GetAllOpList(void) {
     std::string bytes = ops.SerializeAsString();
     return SG_NewBufferFromString(bytes.data(), bytes.size());
   });
+}
+
+SG_Buffer* SG_GetAllRegisteredKernels(SG_Status* status) {
+  SG_Buffer* result = nullptr;
+  Guard("SG_GetAllRegisteredKernels", status, [&]() -> absl::Status {
+    SG_ASSIGN_OR_RETURN(result, sg::c_api::NewBuffer(sg::c_api::SerializedKernelList(""),
+                                                     "SG_GetAllRegisteredKernels"));
+    return absl::OkStatus();
+  });
+  return result;
+}
+
+SG_Buffer* SG_GetRegisteredKernelsForOp(const char* name, SG_Status* status) {
+  SG_Buffer* result = nullptr;
+  Guard("SG_GetRegisteredKernelsForOp", status, [&]() -> absl::Status {
+    if (name == nullptr) {
+      return errors::InvalidArgument("SG_GetRegisteredKernelsForOp: name is NULL");
+    }
+    // "" is no op's name (to the registry it means every op).
+    const std::string bytes = name[0] == '\0' ? "" : sg::c_api::SerializedKernelList(name);
+    SG_ASSIGN_OR_RETURN(result, sg::c_api::NewBuffer(bytes, "SG_GetRegisteredKernelsForOp"));
+    return absl::OkStatus();
+  });
+  return result;
 }
 
 // ---- data types ------------------------------------------------------------------------------

@@ -610,7 +610,8 @@ void SG_OperationGetAttrTensor(SG_Operation* oper, const char* attr_name, SG_Ten
   Guard("SG_OperationGetAttrTensor", status, [&]() -> absl::Status {
     SG_GET_ATTR_("SG_OperationGetAttrTensor", "tensor", value);
     SG_ASSIGN_OR_RETURN(sg::Tensor t, sg::Tensor::FromProto(v->tensor()));
-    SG_ASSIGN_OR_RETURN(*value, sg::c_api::FromTensor(t));
+    const SG_StringLayout layout = sg::c_api::StringLayoutOf(sg::c_api::ToNode(oper));
+    SG_ASSIGN_OR_RETURN(*value, sg::c_api::FromTensor(t, layout));
     return absl::OkStatus();
   });
 }
@@ -621,6 +622,7 @@ void SG_OperationGetAttrTensorList(SG_Operation* oper, const char* attr_name,
     SG_GET_ATTR_("SG_OperationGetAttrTensorList", "list(tensor)", "");
     SG_RETURN_IF_ERROR(sg::c_api::CheckArray(values, max_values, "values"));
     const int n = std::min(max_values, v->list().tensor_size());
+    const SG_StringLayout layout = sg::c_api::StringLayoutOf(sg::c_api::ToNode(oper));
     std::vector<SG_Tensor*> made;
     absl::Status s;
     for (int i = 0; i < n && s.ok(); ++i) {
@@ -629,7 +631,7 @@ void SG_OperationGetAttrTensorList(SG_Operation* oper, const char* attr_name,
         s = t.status();
         break;
       }
-      auto c = sg::c_api::FromTensor(*t);
+      auto c = sg::c_api::FromTensor(*t, layout);
       if (!c.ok()) {
         s = c.status();
         break;

@@ -7,6 +7,7 @@
 #include "core/framework/attr_value_util.h"
 #include "core/framework/node_def_util.h"
 #include "core/graph/node_builder.h"
+#include "core/runtime/constant_eval.h"
 
 namespace sg {
 namespace c_api {
@@ -469,6 +470,47 @@ void SG_GraphVersions(SG_Graph* graph, SG_Buffer* output_version_def, SG_Status*
     sg::c_api::FillBuffer(bytes, output_version_def);
     return absl::OkStatus();
   });
+}
+
+void SG_GraphSetStringLayout(SG_Graph* graph, SG_StringLayout string_layout,
+                             SG_Status* status) {
+  Guard("SG_GraphSetStringLayout", status, [&]() -> absl::Status {
+    if (graph == nullptr) return errors::InvalidArgument("SG_GraphSetStringLayout: graph is NULL");
+    if (string_layout != SG_STRING_LAYOUT_ENCODED && string_layout != SG_STRING_LAYOUT_TSTRING) {
+      return errors::InvalidArgument("SG_GraphSetStringLayout: unknown layout ",
+                                     static_cast<int>(string_layout));
+    }
+    graph->string_layout.store(string_layout);
+    return absl::OkStatus();
+  });
+}
+
+SG_StringLayout SG_GraphStringLayout(SG_Graph* graph) {
+  return graph == nullptr ? SG_STRING_LAYOUT_ENCODED : graph->string_layout.load();
+}
+
+unsigned char SG_TryEvaluateConstant(SG_Graph* graph, SG_Output output, SG_Tensor** result,
+                                     SG_Status* status) {
+  if (result != nullptr) *result = nullptr;
+  Guard("SG_TryEvaluateConstant", status, [&]() -> absl::Status {
+    if (graph == nullptr) return errors::InvalidArgument("SG_TryEvaluateConstant: graph is NULL");
+    if (result == nullptr) return errors::InvalidArgument("SG_TryEvaluateConstant: result is NULL");
+    absl::MutexLock lock(&graph->mu);
+    SG_RETURN_IF_ERROR(
+        sg::c_api::CheckOwned(graph->graph, output.oper, "SG_TryEvaluateConstant: output"));
+    const sg::Node* node = sg::c_api::ToNode(output.oper);
+    if (output.index < 0 || output.index >= node->num_outputs()) {
+      return errors::InvalidArgument("SG_TryEvaluateConstant: output ",
+                                     sg::c_api::OutputName(output), " is out of range (",
+                                     node->num_outputs(), " outputs)");
+    }
+    SG_ASSIGN_OR_RETURN(std::optional<sg::Tensor> value,
+                        sg::EvaluateConstantTensor(graph->graph, *node, output.index));
+    if (!value.has_value()) return absl::OkStatus();
+    SG_ASSIGN_OR_RETURN(*result, sg::c_api::FromTensor(*value, graph->string_layout.load()));
+    return absl::OkStatus();
+  });
+  return result != nullptr && *result != nullptr;
 }
 
 }  // extern "C"

@@ -11,11 +11,9 @@ namespace {
 // Converts the C options for `g` (checking that the operations they name are g's).
 absl::Status ToImportOptions(const SG_ImportGraphDefOptions& in, const Graph& g,
                              ImportOptions* out) {
-  if (in.uniquify_names || in.uniquify_prefix) {
-    return errors::Unimplemented("GraphDef import: uniquify_names and uniquify_prefix are not ",
-                                 "supported by sg; choose a prefix that is not in use");
-  }
   out->prefix = in.prefix;
+  out->uniquify_names = in.uniquify_names;
+  out->uniquify_prefix = in.uniquify_prefix;
   out->default_device = in.default_device;
   for (const auto& m : in.input_map) {
     const std::string what = absl::StrCat("input mapping '", m.first.first, ":", m.first.second,

@@ -3,6 +3,7 @@
 #ifndef SG_C_API_C_API_INTERNAL_H_
 #define SG_C_API_C_API_INTERNAL_H_
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -24,11 +25,16 @@ struct SG_Status {
 };
 
 // A tensor as C sees it: numeric data shares the buffer of an sg::Tensor; SG_STRING data is
-// held in TensorFlow 1.x's encoded layout and converted at the session boundary.
+// held in TensorFlow 1.x's encoded layout or as TensorFlow 2.x's SG_TString array (see c_api.h,
+// "TensorFlow 2.x strings") and converted at the session boundary.
 struct SG_Tensor {
   sg::DataType dtype;
   sg::TensorShape shape;
   std::shared_ptr<sg::TensorBuffer> buffer;  // nullptr only when it holds no bytes
+  SG_StringLayout string_layout = SG_STRING_LAYOUT_ENCODED;  // of SG_STRING data
+  // Whether sg allocated the buffer rather than borrowing the caller's memory (SG_NewTensor*):
+  // only then may SG_TensorMaybeMove hand it out for reuse (TensorFlow's OwnsMemory).
+  bool owns_memory = true;
 };
 
 struct SG_SessionOptions {
@@ -44,6 +50,8 @@ struct SG_Graph {
   sg::Graph graph ABSL_GUARDED_BY(mu);
   int num_sessions ABSL_GUARDED_BY(mu) = 0;
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
+  // The layout of the SG_STRING tensors made from this graph (SG_GraphSetStringLayout).
+  std::atomic<SG_StringLayout> string_layout{SG_STRING_LAYOUT_ENCODED};
 };
 
 // SG_Operation is never defined: an SG_Operation* is an sg::Node* of the graph (ToNode below).
@@ -158,9 +166,22 @@ absl::Status CheckOwned(const Graph& g, const SG_Operation* oper, const std::str
 // INVALID_ARGUMENT when `ptr` is NULL and `count` is not zero, or `count` is negative.
 absl::Status CheckArray(const void* ptr, int count, const char* what);
 
-// Conversions between C tensors and sg tensors; strings are decoded / encoded.
+// Conversions between C tensors and sg tensors; strings are decoded / encoded (into
+// `string_layout`).
 absl::StatusOr<Tensor> ToTensor(const SG_Tensor& t);
-absl::StatusOr<SG_Tensor*> FromTensor(const Tensor& t);
+absl::StatusOr<SG_Tensor*> FromTensor(const Tensor& t,
+                                      SG_StringLayout string_layout = SG_STRING_LAYOUT_ENCODED);
+// The string layout of the graph `n` belongs to (ENCODED for a node of no SG_Graph).
+SG_StringLayout StringLayoutOf(const Node* n);
+
+// TensorFlow 2.x's string tensors (c_api_tstring.cc).
+// Element `i` of `n` SG_TStrings in [data, data + len): sets *str and *size, or INVALID_ARGUMENT
+// saying what is corrupt (too few bytes, an offset element outside them, a NULL pointer).
+absl::Status TStringAt(const char* data, size_t len, int64_t n, int64_t i, const char** str,
+                       size_t* size);
+// A zeroed buffer of `len` bytes (n empty SG_TStrings first) that SG_StringDealloc's its first
+// `n` elements when released; nullptr when the memory cannot be had.
+std::shared_ptr<TensorBuffer> NewTStringBuffer(size_t len, int64_t n);
 
 // Fills an empty output buffer with `bytes`; INVALID_ARGUMENT when it is NULL or not empty.
 absl::Status CheckEmptyBuffer(const SG_Buffer* buf, const char* what);

@@ -105,16 +105,17 @@ absl::Status MakeRunArgs(SG_Session* s, const SG_Output* inputs, SG_Tensor* cons
   return absl::OkStatus();
 }
 
-// Hands `results` to C as new tensors, all or none.
-absl::Status ExportOutputs(const std::vector<Tensor>& results, SG_Tensor** output_values,
-                           int noutputs, const std::vector<std::string>& names) {
+// Hands `results` to C as new tensors, all or none, strings in the layout of s's graph.
+absl::Status ExportOutputs(SG_Session* s, const std::vector<Tensor>& results,
+                           SG_Tensor** output_values, int noutputs,
+                           const std::vector<std::string>& names) {
   if (static_cast<int>(results.size()) != noutputs) {
     return errors::Internal("the session returned ", results.size(), " tensors for ", noutputs,
                             " fetches");
   }
   std::vector<std::unique_ptr<SG_Tensor>> made;
   for (int i = 0; i < noutputs; ++i) {
-    auto t = FromTensor(results[i]);
+    auto t = FromTensor(results[i], s->graph->string_layout.load());
     if (!t.ok()) return errors::Annotate(t.status(), absl::StrCat("fetch of '", names[i], "': "));
     made.emplace_back(*t);
   }
@@ -225,7 +226,7 @@ void SG_SessionRun(SG_Session* session, const SG_Buffer* run_options, const SG_O
                                              &results,
                                              run_metadata != nullptr ? &metadata : nullptr));
     SG_RETURN_IF_ERROR(
-        sg::c_api::ExportOutputs(results, output_values, noutputs, args.fetches));
+        sg::c_api::ExportOutputs(session, results, output_values, noutputs, args.fetches));
     if (run_metadata != nullptr) {
       sg::c_api::FillBuffer(metadata.SerializeAsString(), run_metadata);
     }
@@ -280,7 +281,7 @@ void SG_SessionPRun(SG_Session* session, const char* handle, const SG_Output* in
     // Targets were declared in PRunSetup; the session runs them with the last fetch.
     std::vector<sg::Tensor> results;
     SG_RETURN_IF_ERROR(session->session->PRun(handle, args.feeds, args.fetches, &results));
-    return sg::c_api::ExportOutputs(results, output_values, noutputs, args.fetches);
+    return sg::c_api::ExportOutputs(session, results, output_values, noutputs, args.fetches);
   });
 }
 

@@ -1,5 +1,6 @@
 // C API: tensors, TensorFlow 1.x's string tensor encoding (the one implementation of it: the
-// tools and the bindings go through SG_NewStringTensor and SG_StringTensorGet), and the
+// tools and the bindings go through SG_NewStringTensor and SG_StringTensorGet), string tensors
+// in TensorFlow 2.x's layout (their elements are handled by c_api_tstring.cc), and the
 // conversions between C tensors and sg::Tensor used at the session boundary.
 #include <cstdint>
 #include <cstdlib>
@@ -154,6 +155,48 @@ void EncodeStrings(int64_t n, ElementFn element, char* out) {
   }
 }
 
+// Bytes of `n` SG_TStrings, or an error past kMaxBufferBytes.
+absl::StatusOr<size_t> TStringBytes(int64_t n) {
+  if (static_cast<uint64_t>(n) > kMaxBufferBytes / sizeof(SG_TString)) {
+    return errors::InvalidArgument("a string tensor of ", n, " elements is too large");
+  }
+  return static_cast<size_t>(n) * sizeof(SG_TString);
+}
+
+bool KnownLayout(SG_StringLayout layout) {
+  return layout == SG_STRING_LAYOUT_ENCODED || layout == SG_STRING_LAYOUT_TSTRING;
+}
+
+// Element `i` of SG_STRING tensor `t`, in either layout.
+absl::Status StringElement(const SG_Tensor& t, int64_t i, const char** str, size_t* size) {
+  const char* data = t.buffer ? static_cast<const char*>(t.buffer->data()) : nullptr;
+  const size_t len = t.buffer ? t.buffer->size() : 0;
+  const int64_t n = t.shape.num_elements();
+  if (t.string_layout == SG_STRING_LAYOUT_TSTRING) return TStringAt(data, len, n, i, str, size);
+  return StringAt(data, len, n, i, str, size);
+}
+
+// A new SG_STRING tensor in TensorFlow 2.x's layout holding `shape`'s elements, element(i) each
+// (a StringRef), copied.
+template <typename ElementFn>
+absl::StatusOr<SG_Tensor*> NewTStringTensor(const TensorShape& shape, ElementFn element) {
+  const int64_t n = shape.num_elements();
+  SG_ASSIGN_OR_RETURN(const size_t bytes, TStringBytes(n));
+  auto buf = NewTStringBuffer(bytes, n);
+  if (!buf) return errors::ResourceExhausted("cannot allocate ", bytes, " bytes for strings");
+  auto* strings = static_cast<SG_TString*>(buf->data());
+  for (int64_t i = 0; i < n; ++i) {
+    const StringRef s = element(i);
+    SG_StringCopy(&strings[i], s.data, s.size);
+    if (SG_StringGetSize(&strings[i]) != s.size) {
+      return errors::ResourceExhausted("cannot allocate ", s.size, " bytes for a string");
+    }
+  }
+  auto* t = new SG_Tensor{DT_STRING, shape, std::move(buf)};
+  t->string_layout = SG_STRING_LAYOUT_TSTRING;
+  return t;
+}
+
 // A new SG_STRING tensor of `shape` holding `n` elements, element(i) each (see EncodeStrings).
 template <typename ElementFn>
 absl::StatusOr<SG_Tensor*> NewStringTensor(const TensorShape& shape, ElementFn element) {
@@ -171,24 +214,34 @@ absl::StatusOr<SG_Tensor*> NewStringTensor(const TensorShape& shape, ElementFn e
 absl::StatusOr<Tensor> ToTensor(const SG_Tensor& t) {
   if (t.dtype != DT_STRING) return Tensor(t.dtype, t.shape, t.buffer);
   SG_ASSIGN_OR_RETURN(Tensor out, Tensor::Allocate(DT_STRING, t.shape));
-  const char* data = t.buffer ? static_cast<const char*>(t.buffer->data()) : nullptr;
-  const size_t len = t.buffer ? t.buffer->size() : 0;
-  SG_RETURN_IF_ERROR(DecodeStrings(data, len, t.shape.num_elements(), out.data<tstring>()));
+  tstring* elements = out.data<tstring>();
+  for (int64_t i = 0; i < t.shape.num_elements(); ++i) {
+    const char* str;
+    size_t size;
+    SG_RETURN_IF_ERROR(StringElement(t, i, &str, &size));
+    elements[i].assign(str, size);
+  }
   return out;
 }
 
-absl::StatusOr<SG_Tensor*> FromTensor(const Tensor& t) {
+absl::StatusOr<SG_Tensor*> FromTensor(const Tensor& t, SG_StringLayout string_layout) {
   const DataType dt = BaseType(t.dtype());
   if (dt == DT_STRING) {
     const tstring* s = t.data<tstring>();
-    return NewStringTensor(t.shape(),
-                           [s](int64_t i) { return StringRef{s[i].data(), s[i].size()}; });
+    auto element = [s](int64_t i) { return StringRef{s[i].data(), s[i].size()}; };
+    if (string_layout == SG_STRING_LAYOUT_TSTRING) return NewTStringTensor(t.shape(), element);
+    return NewStringTensor(t.shape(), element);
   }
   if (!DataTypeIsPod(dt)) {
     return errors::Unimplemented("a tensor of dtype ", DataTypeString(dt),
                                  " cannot be handed to C");
   }
   return new SG_Tensor{dt, t.shape(), t.buffer()};
+}
+
+SG_StringLayout StringLayoutOf(const Node* n) {
+  SG_Graph* g = GraphOf(n);
+  return g == nullptr ? SG_STRING_LAYOUT_ENCODED : g->string_layout.load();
 }
 
 }  // namespace c_api
@@ -231,7 +284,10 @@ SG_Tensor* SG_NewTensor(SG_DataType dtype, const int64_t* dims, int num_dims, vo
         buf = sg::TensorBuffer::Allocate(sg::DT_UINT8, static_cast<int64_t>(len));
         if (buf) std::memcpy(buf->data(), data, len);
       }
-      if (buf) result = new SG_Tensor{dt, *shape, std::move(buf)};
+      if (buf) {
+        result = new SG_Tensor{dt, *shape, std::move(buf)};
+        result->owns_memory = !aligned;
+      }
     }
   } catch (...) {
     result = nullptr;
@@ -376,14 +432,146 @@ void SG_StringTensorGet(const SG_Tensor* t, int64_t index, const char** data, si
       return errors::InvalidArgument("SG_StringTensorGet: index ", index, " is outside [0, ", n,
                                      ")");
     }
-    const char* bytes = t->buffer ? static_cast<const char*>(t->buffer->data()) : nullptr;
-    const size_t size = t->buffer ? t->buffer->size() : 0;
     const char* str;
     size_t len;
-    SG_RETURN_IF_ERROR(errors::Annotate(sg::c_api::StringAt(bytes, size, n, index, &str, &len),
+    SG_RETURN_IF_ERROR(errors::Annotate(sg::c_api::StringElement(*t, index, &str, &len),
                                         "SG_StringTensorGet: "));
     *data = str;
     *length = len;
+    return absl::OkStatus();
+  });
+}
+
+SG_Tensor* SG_NewTensorWithLayout(SG_DataType dtype, const int64_t* dims, int num_dims,
+                                   void* data, size_t len,
+                                   void (*deallocator)(void* data, size_t len, void* arg),
+                                   void* deallocator_arg, SG_StringLayout string_layout) {
+  if (sg::c_api::KnownLayout(string_layout) &&
+      (string_layout == SG_STRING_LAYOUT_ENCODED || dtype != SG_STRING)) {
+    return SG_NewTensor(dtype, dims, num_dims, data, len, deallocator, deallocator_arg);
+  }
+  // An SG_TString array (or an unknown layout, which fails). The deallocator runs exactly once:
+  // handed to the buffer, or here on every other path.
+  bool handed_over = false;
+  SG_Tensor* result = nullptr;
+  try {
+    auto shape = sg::c_api::CheckedShape(dtype, dims, num_dims);
+    if (shape.ok() && string_layout == SG_STRING_LAYOUT_TSTRING &&
+        !(data == nullptr && len > 0)) {
+      auto bytes = sg::c_api::TStringBytes(shape->num_elements());
+      if (bytes.ok() && len >= *bytes && !(data == nullptr && *bytes > 0)) {
+        // Wrapped whatever its alignment: kernels never read the SG_TStrings themselves.
+        handed_over = true;
+        auto buf = std::make_shared<sg::TensorBuffer>(
+            data, len, [deallocator, deallocator_arg](void* p, size_t n) {
+              if (deallocator) deallocator(p, n, deallocator_arg);
+            });
+        result = new SG_Tensor{sg::DT_STRING, *shape, std::move(buf)};
+        result->string_layout = SG_STRING_LAYOUT_TSTRING;
+        result->owns_memory = false;
+      }
+    }
+  } catch (...) {
+    result = nullptr;
+  }
+  if (!handed_over && deallocator) deallocator(data, len, deallocator_arg);
+  return result;
+}
+
+SG_Tensor* SG_AllocateTensorWithLayout(SG_DataType dtype, const int64_t* dims, int num_dims,
+                                       size_t len, SG_StringLayout string_layout) {
+  if (!sg::c_api::KnownLayout(string_layout)) return nullptr;
+  if (string_layout == SG_STRING_LAYOUT_ENCODED || dtype != SG_STRING) {
+    return SG_AllocateTensor(dtype, dims, num_dims, len);
+  }
+  return sg::c_api::GuardValue<SG_Tensor*>(nullptr, [&]() -> SG_Tensor* {
+    auto shape = sg::c_api::CheckedShape(dtype, dims, num_dims);
+    if (!shape.ok()) return nullptr;
+    const int64_t n = shape->num_elements();
+    auto bytes = sg::c_api::TStringBytes(n);
+    if (!bytes.ok() || len < *bytes || len > sg::c_api::kMaxBufferBytes) return nullptr;
+    auto buf = sg::c_api::NewTStringBuffer(len, n);
+    if (!buf) return nullptr;
+    auto* t = new SG_Tensor{sg::DT_STRING, *shape, std::move(buf)};
+    t->string_layout = SG_STRING_LAYOUT_TSTRING;
+    return t;
+  });
+}
+
+SG_StringLayout SG_TensorStringLayout(const SG_Tensor* t) {
+  return t != nullptr && t->dtype == sg::DT_STRING ? t->string_layout : SG_STRING_LAYOUT_ENCODED;
+}
+
+SG_Tensor* SG_TensorToStringLayout(const SG_Tensor* t, SG_StringLayout string_layout,
+                                   SG_Status* status) {
+  SG_Tensor* result = nullptr;
+  Guard("SG_TensorToStringLayout", status, [&]() -> absl::Status {
+    if (t == nullptr) return errors::InvalidArgument("SG_TensorToStringLayout: t is NULL");
+    if (!sg::c_api::KnownLayout(string_layout)) {
+      return errors::InvalidArgument("SG_TensorToStringLayout: unknown layout ",
+                                     static_cast<int>(string_layout));
+    }
+    if (t->dtype != sg::DT_STRING) {
+      result = new SG_Tensor(*t);
+      return absl::OkStatus();
+    }
+    auto value = sg::c_api::ToTensor(*t);
+    if (!value.ok()) return errors::Annotate(value.status(), "SG_TensorToStringLayout: ");
+    SG_ASSIGN_OR_RETURN(result, sg::c_api::FromTensor(*value, string_layout));
+    return absl::OkStatus();
+  });
+  return result;
+}
+
+SG_Tensor* SG_TensorMaybeMove(SG_Tensor* t) {
+  if (t == nullptr || !t->owns_memory) return nullptr;
+  return t->buffer == nullptr || t->buffer.use_count() == 1 ? t : nullptr;
+}
+
+void SG_TensorBitcastFrom(const SG_Tensor* from, SG_DataType type, SG_Tensor* to,
+                          const int64_t* new_dims, int num_new_dims, SG_Status* status) {
+  Guard("SG_TensorBitcastFrom", status, [&]() -> absl::Status {
+    if (from == nullptr || to == nullptr) {
+      return errors::InvalidArgument("SG_TensorBitcastFrom: from and to must not be NULL");
+    }
+    SG_RETURN_IF_ERROR(
+        sg::c_api::CheckArray(new_dims, num_new_dims, "SG_TensorBitcastFrom: new_dims"));
+    for (int i = 0; i < num_new_dims; ++i) {
+      if (new_dims[i] < 0) {
+        return errors::InvalidArgument("SG_TensorBitcastFrom: Expected a non-negative size, got ",
+                                       new_dims[i]);
+      }
+    }
+    SG_ASSIGN_OR_RETURN(sg::TensorShape shape,
+                        sg::TensorShape::Build(absl::Span<const int64_t>(new_dims, num_new_dims)));
+    const size_t in_size = SG_DataTypeSize(static_cast<SG_DataType>(from->dtype));
+    const size_t out_size = SG_DataTypeSize(type);
+    if (in_size == 0) {
+      return errors::InvalidArgument("SG_TensorBitcastFrom: other tensor has zero-sized data ",
+                                     "type (", sg::DataTypeString(from->dtype), ")");
+    }
+    if (out_size == 0) {
+      return errors::InvalidArgument("SG_TensorBitcastFrom: specified output type is ",
+                                     "zero-sized (dtype ", static_cast<int>(type), ")");
+    }
+    const unsigned __int128 in_bytes =
+        static_cast<unsigned __int128>(from->shape.num_elements()) * in_size;
+    const unsigned __int128 out_bytes =
+        static_cast<unsigned __int128>(shape.num_elements()) * out_size;
+    if (in_bytes != out_bytes) {
+      return errors::InvalidArgument("SG_TensorBitcastFrom: input and output shapes/data type ",
+                                     "sizes are not compatible (", from->shape.DebugString(),
+                                     " of ", sg::DataTypeString(from->dtype), " into ",
+                                     shape.DebugString(), " of ",
+                                     sg::DataTypeString(static_cast<sg::DataType>(type)), ")");
+    }
+    std::shared_ptr<sg::TensorBuffer> buffer = from->buffer;  // `from` may be `to`
+    const bool owns_memory = from->owns_memory;
+    to->dtype = static_cast<sg::DataType>(type);
+    to->shape = std::move(shape);
+    to->buffer = std::move(buffer);
+    to->owns_memory = owns_memory;
+    to->string_layout = SG_STRING_LAYOUT_ENCODED;
     return absl::OkStatus();
   });
 }

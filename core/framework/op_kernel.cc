@@ -113,36 +113,57 @@ bool KernelRegistry::HasKernel(absl::string_view op) const {
   return kernels_.find(op) != kernels_.end();
 }
 
+std::vector<KernelDefBuilder> KernelRegistry::Kernels(absl::string_view op) const {
+  absl::MutexLock lock(&mu_);
+  std::vector<KernelDefBuilder> defs;
+  auto begin = op.empty() ? kernels_.begin() : kernels_.lower_bound(op);
+  auto end = op.empty() ? kernels_.end() : kernels_.upper_bound(op);
+  for (auto it = begin; it != end; ++it) defs.push_back(it->second.def);
+  return defs;
+}
+
+const KernelRegistry::Entry* KernelRegistry::Find(const std::string& device_type,
+                                                  const NodeDef& node) const {
+  const Entry* best = nullptr;
+  auto range = kernels_.equal_range(node.op());
+  for (auto it = range.first; it != range.second; ++it) {
+    const Entry& e = it->second;
+    if (e.def.device_ != device_type) continue;
+    bool match = true;
+    for (const auto& c : e.def.constraints_) {
+      auto a = node.attr().find(c.attr);
+      if (a == node.attr().end()) {
+        match = false;
+        break;
+      }
+      std::vector<DataType> types;
+      if (a->second.value_case() == AttrValue::kType) {
+        types.push_back(a->second.type());
+      } else {
+        for (int t : a->second.list().type()) types.push_back(static_cast<DataType>(t));
+      }
+      for (DataType t : types) {
+        if (std::find(c.allowed.begin(), c.allowed.end(), t) == c.allowed.end()) match = false;
+      }
+    }
+    if (match && (best == nullptr || e.def.priority_ > best->def.priority_)) best = &e;
+  }
+  return best;
+}
+
+bool KernelRegistry::HasKernelFor(const std::string& device_type, const NodeDef& node) const {
+  absl::MutexLock lock(&mu_);
+  return Find(device_type, node) != nullptr;
+}
+
 absl::Status KernelRegistry::CreateKernel(Device* device, const std::string& device_type,
                                           std::shared_ptr<const NodeDef> node,
                                           const OpDef* op_def,
                                           std::unique_ptr<OpKernel>* kernel) const {
-  const Entry* best = nullptr;
+  const Entry* best;
   {
     absl::MutexLock lock(&mu_);
-    auto range = kernels_.equal_range(node->op());
-    for (auto it = range.first; it != range.second; ++it) {
-      const Entry& e = it->second;
-      if (e.def.device_ != device_type) continue;
-      bool match = true;
-      for (const auto& c : e.def.constraints_) {
-        auto a = node->attr().find(c.attr);
-        if (a == node->attr().end()) {
-          match = false;
-          break;
-        }
-        std::vector<DataType> types;
-        if (a->second.value_case() == AttrValue::kType) {
-          types.push_back(a->second.type());
-        } else {
-          for (int t : a->second.list().type()) types.push_back(static_cast<DataType>(t));
-        }
-        for (DataType t : types) {
-          if (std::find(c.allowed.begin(), c.allowed.end(), t) == c.allowed.end()) match = false;
-        }
-      }
-      if (match && (best == nullptr || e.def.priority_ > best->def.priority_)) best = &e;
-    }
+    best = Find(device_type, *node);
   }
   if (best == nullptr) {
     std::vector<std::string> attrs;

@@ -278,8 +278,12 @@ class KernelDefBuilder {
     constraints_.push_back({attr, std::move(allowed)});
     return *this;
   }
-  // Accepted for TensorFlow familiarity; sg's CPU devices keep everything in host memory.
-  KernelDefBuilder& HostMemory(const char*) { return *this; }
+  // Recorded for the kernel list (SG_GetAllRegisteredKernels) and TensorFlow familiarity; sg's
+  // CPU devices keep everything in host memory whatever it says.
+  KernelDefBuilder& HostMemory(const char* arg) {
+    host_memory_args_.push_back(arg);
+    return *this;
+  }
   KernelDefBuilder& Priority(int p) {
     priority_ = p;
     return *this;
@@ -292,6 +296,7 @@ class KernelDefBuilder {
   std::string op_;
   std::string device_ = DEVICE_CPU;
   std::vector<Constraint> constraints_;
+  std::vector<std::string> host_memory_args_;
   int priority_ = 0;
 };
 
@@ -305,12 +310,21 @@ class KernelRegistry {
                             std::shared_ptr<const NodeDef> node, const OpDef* op_def,
                             std::unique_ptr<OpKernel>* kernel) const;
   bool HasKernel(absl::string_view op) const;
+  // Whether CreateKernel would find a kernel for `node` on a device of `device_type` (its
+  // constructor may still fail).
+  bool HasKernelFor(const std::string& device_type, const NodeDef& node) const;
+  // The registrations of op `op` (of every op when `op` is empty), by op name, each op's in the
+  // order they were registered: what TensorFlow's KernelList reports.
+  std::vector<KernelDefBuilder> Kernels(absl::string_view op = {}) const;
 
  private:
   struct Entry {
     KernelDefBuilder def;
     KernelFactory factory;
   };
+  // The registration of highest priority matching `node` on `device_type`, or nullptr.
+  const Entry* Find(const std::string& device_type, const NodeDef& node) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   mutable absl::Mutex mu_;
   std::multimap<std::string, Entry, std::less<>> kernels_ ABSL_GUARDED_BY(mu_);
 };

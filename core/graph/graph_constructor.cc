@@ -104,6 +104,7 @@ class Importer {
         }
       }
     }
+    ChooseNames();
     SG_RETURN_IF_ERROR(g_->mutable_flib()->AddLibrary(gdef_.library()));
     if (g_->num_nodes() == 0 && gdef_.has_versions()) {
       *g_->mutable_versions() = gdef_.versions();
@@ -117,7 +118,9 @@ class Importer {
                                             "'"));
       }
       NodeDef def = consumed_ != nullptr ? std::move(*consumed_->mutable_node(k)) : in;
-      def.set_name(Prefixed(name));
+      std::string new_name = Prefixed(name);
+      if (uniquify_names_ && NameTaken(new_name)) new_name = UniqueName(new_name);
+      def.set_name(std::move(new_name));
       FixLegacyPlaceholder(producer, &def);
       if (def.device().empty() && !opts_.default_device.empty()) {
         def.set_device(opts_.default_device);
@@ -219,7 +222,50 @@ class Importer {
 
  private:
   std::string Prefixed(const std::string& name) const {
-    return opts_.prefix.empty() ? name : absl::StrCat(opts_.prefix, "/", name);
+    return prefix_.empty() ? name : absl::StrCat(prefix_, "/", name);
+  }
+  // Each scope of `name`: "a" and "a/b" for "a/b/c".
+  static void AddScopes(const std::string& name, std::set<std::string>* scopes) {
+    for (size_t slash = name.find('/'); slash != std::string::npos;
+         slash = name.find('/', slash + 1)) {
+      scopes->insert(name.substr(0, slash));
+    }
+  }
+  // Settles the prefix and whether names are uniquified (ImportOptions), and gathers the names
+  // that renaming must avoid.
+  void ChooseNames() {
+    prefix_ = opts_.prefix;
+    while (!prefix_.empty() && prefix_.back() == '/') prefix_.pop_back();
+    const bool uniquify_prefix = !prefix_.empty() && opts_.uniquify_prefix;
+    uniquify_names_ = opts_.uniquify_names && !uniquify_prefix;
+    if (!uniquify_prefix && !uniquify_names_) return;
+    for (const Node* n : g_->nodes()) AddScopes(n->name(), &graph_scopes_);
+    // A new name must not be one that a node of the GraphDef will ask for: the GraphDef's names
+    // and scopes, as TensorFlow checks them (without the prefix; with it once it is settled).
+    for (const NodeDef& n : gdef_.node()) {
+      gdef_names_.insert(n.name());
+      AddScopes(n.name(), &gdef_names_);
+    }
+    if (uniquify_prefix && NameTaken(prefix_)) prefix_ = UniqueName(prefix_);
+    if (uniquify_names_ && !prefix_.empty()) {
+      gdef_names_.clear();
+      for (const NodeDef& n : gdef_.node()) {
+        gdef_names_.insert(Prefixed(n.name()));
+        AddScopes(Prefixed(n.name()), &gdef_names_);
+      }
+    }
+  }
+  // Whether `name` is a node of the graph (one imported already included) or one of the scopes
+  // its nodes had before the import.
+  bool NameTaken(const std::string& name) const {
+    return g_->FindNode(name) != nullptr || graph_scopes_.count(name) > 0;
+  }
+  // "base_1", "base_2", ...: the first that is not taken nor wanted by the GraphDef.
+  std::string UniqueName(const std::string& base) const {
+    for (int count = 1;; ++count) {
+      std::string name = absl::StrCat(base, "_", count);
+      if (!NameTaken(name) && !gdef_names_.count(name)) return name;
+    }
   }
   Node* Lookup(const std::string& name) const {
     auto it = names_.find(name);
@@ -242,6 +288,10 @@ class Importer {
   ImportResults* results_;
   std::map<std::string, Node*> names_;
   std::vector<Node*> added_;
+  std::string prefix_;  // opts_.prefix, made unique when uniquify_prefix asks
+  bool uniquify_names_ = false;
+  std::set<std::string> graph_scopes_;  // scopes of the graph's nodes before the import
+  std::set<std::string> gdef_names_;    // names and scopes the GraphDef's nodes will take
 };
 
 }  // namespace

@@ -21,6 +21,15 @@ constexpr int kGraphDefVersionMinProducer = 0;
 struct ImportOptions {
   std::string prefix;          // prepended as "prefix/" to every imported name
   std::string default_device;  // for nodes that request none
+  // TensorFlow's renaming on a clash. uniquify_names: an imported node whose (prefixed) name is
+  // already a node or a scope ("name/...") of the graph is named "name_1" ("name_2", ... the
+  // first that is neither taken nor the name or a scope of another node of the GraphDef);
+  // without it such a clash is an error. uniquify_prefix: a prefix that is already a node or a
+  // scope of the graph becomes "prefix_1" (and so on) instead, which makes every imported name
+  // new (uniquify_names then has nothing to do). Inputs, input_map keys and return names still
+  // use the GraphDef's names.
+  bool uniquify_names = false;
+  bool uniquify_prefix = false;
   // Uses of "name:index" in the GraphDef are rewired to existing tensors.
   std::map<std::pair<std::string, int>, std::pair<Node*, int>> input_map;
   // Uses of "^name" in the GraphDef are rewired to existing nodes.

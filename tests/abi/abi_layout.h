@@ -43,6 +43,39 @@ SG_PIN(sizeof(SG_Buffer) == 24 && offsetof(SG_Buffer, length) == 8 &&
        buffer_lp64);
 #endif
 
+/* SG_TString: TensorFlow's TF_TString, 24 bytes aligned as a pointer, the union's members at
+ * TensorFlow's offsets (the small string's size byte first, its bytes right after). */
+struct sg_tstring_in_struct {
+  char c;
+  SG_TString t;
+};
+SG_PIN(sizeof(SG_TString) == 24, tstring_size);
+SG_PIN(offsetof(struct sg_tstring_in_struct, t) == sizeof(void*), tstring_alignment);
+SG_PIN(offsetof(SG_TString, u) == 0 && offsetof(SG_TString_Small, size) == 0 &&
+           offsetof(SG_TString_Small, str) == 1 && sizeof(SG_TString_Small) == 24,
+       tstring_small);
+SG_PIN(offsetof(SG_TString_Large, size) == 0 && offsetof(SG_TString_Large, cap) == sizeof(size_t) &&
+           offsetof(SG_TString_Large, ptr) == 2 * sizeof(size_t),
+       tstring_large);
+SG_PIN(offsetof(SG_TString_Offset, size) == 0 && offsetof(SG_TString_Offset, offset) == 4 &&
+           offsetof(SG_TString_Offset, count) == 8 && sizeof(SG_TString_Offset) == 12,
+       tstring_offset);
+SG_PIN(offsetof(SG_TString_View, size) == 0 && offsetof(SG_TString_View, ptr) == sizeof(size_t) &&
+           offsetof(SG_TString_View, owner_ref) == sizeof(size_t) + sizeof(void*),
+       tstring_view);
+SG_PIN(sizeof(SG_TString_Raw) == 24 && SG_TSTRING_SMALL_CAPACITY == 22, tstring_raw);
+SG_PIN(offsetof(SG_TStringOwner, ref) == 0 && offsetof(SG_TStringOwner, unref) == sizeof(void*) &&
+           offsetof(SG_TStringOwner, obj) == 2 * sizeof(void*),
+       tstring_owner);
+SG_PIN(SG_TSTR_SMALL == 0 && SG_TSTR_LARGE == 1 && SG_TSTR_OFFSET == 2 && SG_TSTR_VIEW == 3 &&
+           SG_TSTR_TYPE_MASK == 3,
+       tstring_types);
+SG_PIN(SG_STRING_LAYOUT_ENCODED == 0 && SG_STRING_LAYOUT_TSTRING == 1, string_layouts);
+#if defined(__LP64__)
+SG_PIN(offsetof(SG_TString_Large, ptr) == 16 && offsetof(SG_TString_View, owner_ref) == 16,
+       tstring_lp64);
+#endif
+
 /* Enums cross the ABI as int-sized values with fixed numbers. */
 SG_PIN(sizeof(SG_Code) == sizeof(int) && sizeof(SG_DataType) == sizeof(int), enum_size);
 SG_PIN(SG_OK == 0 && SG_UNAUTHENTICATED == 16, code_values);

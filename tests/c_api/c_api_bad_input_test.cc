@@ -327,17 +327,52 @@ const std::vector<Row>& Rows() {
          SG_DeleteSessionOptions(o);
        },
        SG_INVALID_ARGUMENT, "carrier-pigeon://loft"},
-      {"UniquifyNamesUnimplemented",
+      {"UniquifyNamesDoesNotHideADuplicateInTheGraphDef",
        [](Env& e) {
          SG_ImportGraphDefOptions* o = SG_NewImportGraphDefOptions();
          SG_ImportGraphDefOptionsSetUniquifyNames(o, 1);
-         std::string text = "node { name: 'n' op: 'NoOp' }";
+         std::string text = "node { name: 'n' op: 'NoOp' } node { name: 'n' op: 'NoOp' }";
          SG_Buffer* buf = SG_NewBufferFromString(text.data(), text.size());
          SG_GraphImportGraphDef(e.g(), buf, o, e.s());
          SG_DeleteBuffer(buf);
          SG_DeleteImportGraphDefOptions(o);
        },
-       SG_UNIMPLEMENTED, "uniquify"},
+       SG_INVALID_ARGUMENT, "Duplicate node name in graph: 'n'"},
+      {"TryEvaluateConstantOfNoOperation",
+       [](Env& e) {
+         SG_Tensor* result = reinterpret_cast<SG_Tensor*>(1);
+         EXPECT_EQ(SG_TryEvaluateConstant(e.g(), {nullptr, 0}, &result, e.s()), 0);
+         EXPECT_EQ(result, nullptr);
+       },
+       SG_INVALID_ARGUMENT, "NULL operation"},
+      {"TryEvaluateConstantOutOfRange",
+       [](Env& e) {
+         SG_Operation* x = e.Placeholder("x", SG_FLOAT, {2});
+         SG_Tensor* result = nullptr;
+         EXPECT_EQ(SG_TryEvaluateConstant(e.g(), {x, 3}, &result, e.s()), 0);
+       },
+       SG_INVALID_ARGUMENT, "x:3"},
+      {"BitcastOfAString",
+       [](Env& e) {
+         const char* word = "w";
+         size_t len = 1;
+         SG_Tensor* from = SG_NewStringTensor(nullptr, 0, &word, &len, 1, e.s());
+         SG_Tensor* to = Floats({1});
+         SG_TensorBitcastFrom(from, SG_FLOAT, to, nullptr, 0, e.s());
+         EXPECT_EQ(SG_TensorType(to), SG_FLOAT);
+         SG_DeleteTensor(from);
+         SG_DeleteTensor(to);
+       },
+       SG_INVALID_ARGUMENT, "zero-sized"},
+      {"UnknownStringLayout",
+       [](Env& e) {
+         SG_GraphSetStringLayout(e.g(), static_cast<SG_StringLayout>(9), e.s());
+         EXPECT_EQ(SG_GraphStringLayout(e.g()), SG_STRING_LAYOUT_ENCODED);
+       },
+       SG_INVALID_ARGUMENT, "layout 9"},
+      {"KernelsOfANullOp",
+       [](Env& e) { EXPECT_EQ(SG_GetRegisteredKernelsForOp(nullptr, e.s()), nullptr); },
+       SG_INVALID_ARGUMENT, "name is NULL"},
       {"ReshapeToHugeShapeAtGraphTime",
        [](Env& e) {
          SG_Operation* x = e.Placeholder("x", SG_FLOAT, {2});

@@ -15,12 +15,25 @@
  * Only what sg implements as TensorFlow does is mapped; a TF_ name that is missing here is
  * missing on purpose, and the compiler says so rather than the program misbehaving at run time:
  * - not implemented by sg: functions (TF_GraphToFunction, TF_Function*), while loops
- *   (TF_NewWhile...), TF_TensorMaybeMove, TF_TensorBitcastFrom,
- *   TF_TryEvaluateConstant, the eager API, TF_LoadLibrary;
- * - different in sg: TF_ImportGraphDefOptionsSetUniquifyNames/SetUniquifyPrefix (sg fails the
- *   import with SG_UNIMPLEMENTED), TF_Version (sg's version is not TensorFlow's).
+ *   (TF_NewWhile...), the eager API, TF_LoadLibrary.
+ * TF_Version is SG_TensorFlowVersion ("2.21.0", the TensorFlow release sg follows; sg's own
+ * version is SG_Version).
+ *
+ * Strings. TensorFlow 1.x's string tensors (TF_StringEncode) are what TF_NewTensor,
+ * TF_AllocateTensor and the fetches of graphs from TF_NewGraph hold by default. A program written
+ * for TensorFlow 2.x's (TF_TString, TF_StringInit, TF_StringCopy...; see "TensorFlow 2.x
+ * strings" in c_api.h) defines SG_TF2_STRINGS before including this header: TF_NewTensor and
+ * TF_AllocateTensor then make TF_STRING tensors of TF_TStrings, and TF_NewGraph makes graphs
+ * whose sessions, attr values and constants hand out TF_TStrings:
+ *
+ *   #define SG_TF2_STRINGS
+ *   #include "sg/tf_c_api.h"
+ *   TF_Tensor* t = TF_AllocateTensor(TF_STRING, NULL, 0, sizeof(TF_TString));
+ *   TF_StringInit((TF_TString*)TF_TensorData(t));
+ *   TF_StringCopy((TF_TString*)TF_TensorData(t), "hi", 2);
+ *
  * Struct tags differ (`struct TF_Buffer` is not declared; write `TF_Buffer`). TF_TensorIsAligned
- * returns unsigned char, not bool.
+ * returns unsigned char, not bool; so does the unref of a TStringOwnerCApi (SG_TStringOwner).
  */
 #ifndef SG_TF_C_API_H_
 #define SG_TF_C_API_H_
@@ -48,6 +61,9 @@ typedef SG_ImportGraphDefResults TF_ImportGraphDefResults;
 typedef SG_Session TF_Session;
 typedef SG_DeviceList TF_DeviceList;
 typedef SG_Server TF_Server;
+typedef SG_TString TF_TString;
+typedef SG_TString_Type TF_TString_Type;
+typedef SG_TStringOwner TStringOwnerCApi;
 
 /* ---- Enum values -------------------------------------------------------------------------- */
 
@@ -104,6 +120,17 @@ typedef SG_Server TF_Server;
 #define TF_ATTR_PLACEHOLDER SG_ATTR_PLACEHOLDER
 #define TF_ATTR_FUNC SG_ATTR_FUNC
 
+#define TF_TSTR_SMALL SG_TSTR_SMALL
+#define TF_TSTR_LARGE SG_TSTR_LARGE
+#define TF_TSTR_OFFSET SG_TSTR_OFFSET
+#define TF_TSTR_VIEW SG_TSTR_VIEW
+#define TF_TSTR_TYPE_MASK SG_TSTR_TYPE_MASK
+#define TF_TString_SmallCapacity SG_TSTRING_SMALL_CAPACITY
+
+/* ---- Version ------------------------------------------------------------------------------ */
+
+#define TF_Version SG_TensorFlowVersion
+
 /* ---- Status ------------------------------------------------------------------------------- */
 
 #define TF_NewStatus SG_NewStatus
@@ -122,8 +149,27 @@ typedef SG_Server TF_Server;
 /* ---- Data types and tensors --------------------------------------------------------------- */
 
 #define TF_DataTypeSize SG_DataTypeSize
+#ifdef SG_TF2_STRINGS
+/* TF_STRING tensors of TF_TStrings (the other dtypes as without SG_TF2_STRINGS). */
+static inline TF_Tensor* sg_tf2_NewTensor(TF_DataType dtype, const int64_t* dims, int num_dims,
+                                          void* data, size_t len,
+                                          void (*deallocator)(void* data, size_t len, void* arg),
+                                          void* deallocator_arg) {
+  return SG_NewTensorWithLayout(dtype, dims, num_dims, data, len, deallocator, deallocator_arg,
+                                SG_STRING_LAYOUT_TSTRING);
+}
+static inline TF_Tensor* sg_tf2_AllocateTensor(TF_DataType dtype, const int64_t* dims,
+                                               int num_dims, size_t len) {
+  return SG_AllocateTensorWithLayout(dtype, dims, num_dims, len, SG_STRING_LAYOUT_TSTRING);
+}
+#define TF_NewTensor sg_tf2_NewTensor
+#define TF_AllocateTensor sg_tf2_AllocateTensor
+#else
 #define TF_NewTensor SG_NewTensor
 #define TF_AllocateTensor SG_AllocateTensor
+#endif
+#define TF_TensorMaybeMove SG_TensorMaybeMove
+#define TF_TensorBitcastFrom SG_TensorBitcastFrom
 #define TF_DeleteTensor SG_DeleteTensor
 #define TF_TensorType SG_TensorType
 #define TF_NumDims SG_NumDims
@@ -135,6 +181,14 @@ typedef SG_Server TF_Server;
 #define TF_StringEncode SG_StringEncode
 #define TF_StringDecode SG_StringDecode
 #define TF_StringEncodedSize SG_StringEncodedSize
+#define TF_StringInit SG_StringInit
+#define TF_StringCopy SG_StringCopy
+#define TF_StringAssignView SG_StringAssignView
+#define TF_StringGetDataPointer SG_StringGetDataPointer
+#define TF_StringGetType SG_StringGetType
+#define TF_StringGetSize SG_StringGetSize
+#define TF_StringGetCapacity SG_StringGetCapacity
+#define TF_StringDealloc SG_StringDealloc
 
 /* ---- Session options ---------------------------------------------------------------------- */
 
@@ -145,7 +199,25 @@ typedef SG_Server TF_Server;
 
 /* ---- Graphs and operations ---------------------------------------------------------------- */
 
+#ifdef SG_TF2_STRINGS
+/* A graph that hands out TF_STRING tensors of TF_TStrings (NULL when out of memory). */
+static inline TF_Graph* sg_tf2_NewGraph(void) {
+  SG_Graph* graph = SG_NewGraph();
+  SG_Status* status = SG_NewStatus();
+  if (graph != NULL && status != NULL) {
+    SG_GraphSetStringLayout(graph, SG_STRING_LAYOUT_TSTRING, status);
+  }
+  if (status == NULL || SG_GetCode(status) != SG_OK) {
+    SG_DeleteGraph(graph);
+    graph = NULL;
+  }
+  SG_DeleteStatus(status);
+  return graph;
+}
+#define TF_NewGraph sg_tf2_NewGraph
+#else
 #define TF_NewGraph SG_NewGraph
+#endif
 #define TF_DeleteGraph SG_DeleteGraph
 #define TF_GraphSetTensorShape SG_GraphSetTensorShape
 #define TF_GraphGetTensorNumDims SG_GraphGetTensorNumDims
@@ -220,6 +292,9 @@ typedef SG_Server TF_Server;
 #define TF_GraphGetOpDef SG_GraphGetOpDef
 #define TF_GraphVersions SG_GraphVersions
 #define TF_GetAllOpList SG_GetAllOpList
+#define TF_TryEvaluateConstant SG_TryEvaluateConstant
+#define TF_GetAllRegisteredKernels SG_GetAllRegisteredKernels
+#define TF_GetRegisteredKernelsForOp SG_GetRegisteredKernelsForOp
 
 /* ---- GraphDef import ---------------------------------------------------------------------- */
 
@@ -227,6 +302,8 @@ typedef SG_Server TF_Server;
 #define TF_DeleteImportGraphDefOptions SG_DeleteImportGraphDefOptions
 #define TF_ImportGraphDefOptionsSetPrefix SG_ImportGraphDefOptionsSetPrefix
 #define TF_ImportGraphDefOptionsSetDefaultDevice SG_ImportGraphDefOptionsSetDefaultDevice
+#define TF_ImportGraphDefOptionsSetUniquifyNames SG_ImportGraphDefOptionsSetUniquifyNames
+#define TF_ImportGraphDefOptionsSetUniquifyPrefix SG_ImportGraphDefOptionsSetUniquifyPrefix
 #define TF_ImportGraphDefOptionsAddInputMapping SG_ImportGraphDefOptionsAddInputMapping
 #define TF_ImportGraphDefOptionsRemapControlDependency \
   SG_ImportGraphDefOptionsRemapControlDependency

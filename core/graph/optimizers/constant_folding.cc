@@ -127,44 +127,6 @@ class Evaluator {
   std::unique_ptr<Device> device_;
 };
 
-// Shape, Size or Rank of a tensor whose static shape is known well enough: the value, else
-// nullopt.
-std::optional<Tensor> StaticShapeValue(const Node* n) {
-  const std::string& op = n->type_string();
-  if (op != "Shape" && op != "Size" && op != "Rank") return std::nullopt;
-  const Edge* e = n->input_edge(0);
-  if (e == nullptr || e->src_output >= static_cast<int>(e->src->output_shapes().size())) {
-    return std::nullopt;
-  }
-  const PartialTensorShape& s = e->src->output_shapes()[e->src_output];
-  const DataType out = n->output_type(0);
-  if (out != DT_INT32 && out != DT_INT64) return std::nullopt;
-  std::vector<int64_t> values;
-  if (op == "Rank") {
-    if (s.unknown_rank()) return std::nullopt;
-    values = {s.dims()};
-  } else {
-    if (!s.IsFullyDefined()) return std::nullopt;
-    if (op == "Size") {
-      values = {s.num_elements()};
-    } else {
-      for (int d = 0; d < s.dims(); ++d) values.push_back(s.dim_size(d));
-    }
-  }
-  TensorShape shape;
-  if (op == "Shape") shape.AddDim(static_cast<int64_t>(values.size()));
-  Tensor t(out, shape);
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (out == DT_INT32) {
-      if (values[i] > std::numeric_limits<int32_t>::max()) return std::nullopt;
-      t.data<int32_t>()[i] = static_cast<int32_t>(values[i]);
-    } else {
-      t.data<int64_t>()[i] = values[i];
-    }
-  }
-  return t;
-}
-
 size_t Bytes(const std::vector<Tensor>& values) {
   size_t total = 0;
   for (const Tensor& t : values) total += std::max(t.TotalBytes(), t.AllocatedBytes());

@@ -1,9 +1,11 @@
 // What the graph optimiser's passes (core/graph/optimizer.h) share: the passes themselves, and
 // small helpers to inspect nodes and to replace them while keeping names, devices and edges.
-// Internal to core/graph; not thread-safe on one graph.
+// Internal to core/graph (and core/runtime/constant_eval.cc, which evaluates constants the way
+// constant folding does); not thread-safe on one graph.
 #ifndef SG_CORE_GRAPH_OPTIMIZERS_REWRITE_UTIL_H_
 #define SG_CORE_GRAPH_OPTIMIZERS_REWRITE_UTIL_H_
 
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -54,6 +56,9 @@ std::string StringAttr(const Node* n, const std::string& name);
 bool HasType(const Node* n, DataType dtype);
 // Whether `n` is a "Const" node and decodes its value into `value` (false when it does not).
 bool ConstValue(const Node* n, Tensor* value);
+// The value of a Shape, Size or Rank node (int32 or int64) whose input's static shape is known
+// well enough (fully for Shape and Size, its rank for Rank); nullopt otherwise.
+std::optional<Tensor> StaticShapeValue(const Node* n);
 
 // A node's requested and assigned device, kept while the node itself is replaced.
 struct Placement {

@@ -48,6 +48,8 @@
 #define SG_VERSION_MINOR 1
 #define SG_VERSION_PATCH 0
 #define SG_VERSION_STRING "0.1.0"
+/* The TensorFlow release whose C API (TF_ names, struct layouts, TF_TString) sg follows. */
+#define SG_TENSORFLOW_VERSION_STRING "2.21.0"
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,6 +62,12 @@ extern "C" {
 /* Returns the library's version, "MAJOR.MINOR.PATCH" (SG_VERSION_STRING of the build).
  * Ownership: a static string. Errors: none. Preconditions: none. Threads: safe. */
 SG_CAPI_EXPORT extern const char* SG_Version(void);
+
+/* Returns the version of TensorFlow whose C API and graphs this library follows,
+ * SG_TENSORFLOW_VERSION_STRING ("2.21.0"): what a TensorFlow client library over sg reports as
+ * TF_Version(). It is not sg's version (SG_Version). Ownership: a static string. Errors: none.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern const char* SG_TensorFlowVersion(void);
 
 /* ---------------------------------------------------------------------------------------------
  * Status
@@ -185,8 +193,10 @@ SG_CAPI_EXPORT extern size_t SG_DataTypeSize(SG_DataType dt);
  * Tensors
  *
  * A tensor is a dtype, a shape and a buffer of row-major elements. SG_STRING tensors use
- * TensorFlow 1.x's layout: n uint64 offsets (one per element, counted from the end of the offset
- * table), then each element as a varint length followed by its bytes (see SG_StringEncode).
+ * TensorFlow 1.x's layout unless made otherwise (TensorFlow 2.x's array of SG_TString: see
+ * "TensorFlow 2.x strings" below): n uint64 offsets (one per element, counted from the end of
+ * the offset table), then each element as a varint length followed by its bytes (see
+ * SG_StringEncode).
  * SG_NewStringTensor and SG_StringTensorGet write and read that layout whole, so that callers
  * need not know it:
  *
@@ -225,7 +235,8 @@ SG_CAPI_EXPORT extern SG_Tensor* SG_NewTensor(SG_DataType dtype, const int64_t* 
 SG_CAPI_EXPORT extern SG_Tensor* SG_AllocateTensor(SG_DataType dtype, const int64_t* dims,
                                                    int num_dims, size_t len);
 
-/* Frees a tensor (its memory goes when no session step still uses it).
+/* Frees a tensor (its memory goes when no session step or other tensor still uses it; with it,
+ * for an SG_STRING tensor in TensorFlow 2.x's layout that sg allocated, its elements' storage).
  * Ownership: takes `t`; NULL is a no-op. Errors: none. Preconditions: none.
  * Threads: not concurrently with other uses of `t`. */
 SG_CAPI_EXPORT extern void SG_DeleteTensor(SG_Tensor* t);
@@ -243,7 +254,8 @@ SG_CAPI_EXPORT extern int SG_NumDims(const SG_Tensor* t);
  * Preconditions: none. Threads: safe. */
 SG_CAPI_EXPORT extern int64_t SG_Dim(const SG_Tensor* t, int dim_index);
 
-/* Returns the size in bytes of the data (for SG_STRING, of the encoding).
+/* Returns the size in bytes of the data (for SG_STRING, of the encoding, or of the SG_TString
+ * array the tensor was made with).
  * Ownership: none. Errors: a NULL `t` gives 0. Preconditions: none. Threads: safe. */
 SG_CAPI_EXPORT extern size_t SG_TensorByteSize(const SG_Tensor* t);
 
@@ -302,22 +314,256 @@ SG_CAPI_EXPORT extern SG_Tensor* SG_NewStringTensor(const int64_t* dims, int num
                                                     const size_t* lengths, int64_t num_elements,
                                                     SG_Status* status);
 
-/* Reads element `index` (row-major, in [0, SG_TensorElementCount(t))) of an SG_STRING tensor:
- * sets *data to its first byte and *length to its size in bytes. The bytes are not
- * NUL-terminated and may hold NULs; an empty string gives *length 0 (and a *data not to read).
+/* Reads element `index` (row-major, in [0, SG_TensorElementCount(t))) of an SG_STRING tensor
+ * of either layout: sets *data to its first byte and *length to its size in bytes. The bytes
+ * are not NUL-terminated and may hold NULs; an empty string gives *length 0 (and a *data not to
+ * read).
  * Each call checks only what element `index` needs (the table's size, its offset, varint and
  * bytes), so reading every element one by one costs about as much as decoding the buffer once.
- * Semantics: TF_StringDecode of the element's offset in TensorFlow 1.x's layout, bounds-checked.
- * Ownership: *data points into the tensor's buffer: valid until `t` is deleted, read-only.
+ * Semantics: TF_StringDecode of the element's offset in TensorFlow 1.x's layout, bounds-checked;
+ *   SG_StringGetDataPointer and SG_StringGetSize of the element in TensorFlow 2.x's.
+ * Ownership: *data points into the tensor's buffer (or the memory its element owns or views):
+ *   valid until `t` is deleted or the element changed, read-only.
  * Errors: SG_INVALID_ARGUMENT, with *data and *length untouched, when `t`, `data` or `length`
  *   is NULL, `t` is not SG_STRING, `index` is out of range, or the buffer is corrupt there (a
  *   table shorter than the element count, an offset past the end, a malformed varint, a length
  *   past the end: possible when the bytes came from SG_AllocateTensor or were written through
- *   SG_TensorData).
+ *   SG_TensorData; in TensorFlow 2.x's layout, an SG_TSTR_OFFSET element whose bytes are not
+ *   inside the buffer, or a NULL pointer with a non-zero size).
  * Preconditions: none. Threads: safe with other reads of `t`; not while its data is written. */
 SG_CAPI_EXPORT extern void SG_StringTensorGet(const SG_Tensor* t, int64_t index,
                                               const char** data, size_t* length,
                                               SG_Status* status);
+
+/* ---------------------------------------------------------------------------------------------
+ * TensorFlow 2.x strings (SG_TString) and the two layouts of SG_STRING tensors
+ *
+ * Since TensorFlow 2.4 the data of a TF_STRING tensor is an array of TF_TString: 24-byte strings
+ * with the small-string optimisation. SG_TString is that struct bit for bit (size 24, alignment
+ * of a pointer, the same members; tests/abi pins it), so a TensorFlow 2.x client's TF_TString*
+ * may be passed wherever an SG_TString* is wanted, and the bytes sg writes are the bytes
+ * TensorFlow writes. The encoding (sg builds for little-endian hosts only, where TensorFlow's is
+ * this one): the two low bits of byte 0 are the SG_TString_Type;
+ *   SG_TSTR_SMALL   the bytes are inline: u.smll.size is size << 2, u.smll.str holds the bytes
+ *                   and a NUL after them; at most SG_TSTRING_SMALL_CAPACITY (22) bytes;
+ *   SG_TSTR_LARGE   u.large.size is size << 2 | 1; u.large.ptr is a malloc()ed block of
+ *                   u.large.cap + 1 bytes (the bytes, then a NUL), owned by the string; the
+ *                   capacity is a multiple of 16 minus 1;
+ *   SG_TSTR_OFFSET  read-only: u.offset.size (uint32) is size << 2 | 2 and the bytes start
+ *                   u.offset.offset bytes after the SG_TString's own address (TensorFlow's
+ *                   serialized form; sg reads it only inside a tensor's buffer);
+ *   SG_TSTR_VIEW    read-only: u.view.size is size << 2 | 3; the bytes at u.view.ptr belong to
+ *                   someone else; u.view.owner_ref, when not NULL, is released (its unref) by
+ *                   SG_StringDealloc.
+ * Twenty-four zero bytes are the empty small string (SG_StringInit).
+ *
+ * Layouts. An SG_Tensor of SG_STRING records which layout its data has:
+ *   SG_STRING_LAYOUT_ENCODED  TensorFlow 1.x's (offsets, varint lengths, bytes; see above), what
+ *                             SG_NewTensor, SG_AllocateTensor and SG_NewStringTensor make and what
+ *                             sg hands out unless asked otherwise;
+ *   SG_STRING_LAYOUT_TSTRING  TensorFlow 2.x's: SG_TensorElementCount(t) SG_TStrings, row-major,
+ *                             at SG_TensorData(t).
+ * Every function that reads a tensor (feeds of SG_SessionRun and SG_SessionPRun,
+ * SG_SetAttrTensor(List), SG_StringTensorGet, SG_TensorToStringLayout) takes either layout. The
+ * string tensors sg makes (fetches of SG_SessionRun and SG_SessionPRun, SG_OperationGetAttrTensor
+ * (List), SG_TryEvaluateConstant) take the layout of their graph (SG_GraphSetStringLayout), the
+ * ENCODED one unless it was set: so a TensorFlow 2.x client library over sg (a drop-in
+ * libtensorflow) sets SG_STRING_LAYOUT_TSTRING on every graph it makes and allocates with
+ * SG_AllocateTensorWithLayout, and a TensorFlow 1.x client sees the layout it was written for.
+ *
+ *   int64_t dims[1] = {2};
+ *   SG_Tensor* t = SG_AllocateTensorWithLayout(SG_STRING, dims, 1, 2 * sizeof(SG_TString),
+ *                                              SG_STRING_LAYOUT_TSTRING);
+ *   SG_TString* s = (SG_TString*)SG_TensorData(t);              // two empty strings
+ *   SG_StringCopy(&s[0], "sg", 2);
+ *   SG_StringCopy(&s[1], long_text, strlen(long_text));        // heap-allocated when > 22 bytes
+ *   ... feed t; fetch from a graph set to SG_STRING_LAYOUT_TSTRING ...
+ *   SG_DeleteTensor(t);                                         // frees s[1]'s heap block too
+ *
+ * Ownership of the elements: a TSTRING tensor whose memory sg allocated (SG_AllocateTensor-
+ * WithLayout, fetches, SG_TensorToStringLayout...) owns its elements' storage: when the memory
+ * goes (SG_DeleteTensor of the last tensor using it) each element is released as by
+ * SG_StringDealloc, as TF_DeleteTensor does. A tensor over caller memory (SG_NewTensorWithLayout)
+ * leaves its elements to the caller's deallocator, as TensorFlow's TF_NewTensor does.
+ * ------------------------------------------------------------------------------------------- */
+
+/* The type in the two low bits of an SG_TString's first byte (TensorFlow's TF_TString_Type). */
+typedef enum SG_TString_Type {
+  SG_TSTR_SMALL = 0x00,
+  SG_TSTR_LARGE = 0x01,
+  SG_TSTR_OFFSET = 0x02,
+  SG_TSTR_VIEW = 0x03,
+  SG_TSTR_TYPE_MASK = 0x03
+} SG_TString_Type;
+
+/* The most bytes a small string holds inline. */
+#define SG_TSTRING_SMALL_CAPACITY 22
+
+/* The shared owner of a view's bytes (TensorFlow's TStringOwnerCApi): SG_StringDealloc of a view
+ * calls unref(owner_ref); ref is for whoever copies the view. The return value of unref (whether
+ * the owner was freed) is not used. */
+typedef struct SG_TStringOwner {
+  void (*ref)(struct SG_TStringOwner* self);
+  unsigned char (*unref)(struct SG_TStringOwner* self);
+  void* obj;
+} SG_TStringOwner;
+
+/* The members of the union, by type (TensorFlow's TF_TString_Large, _Offset, _View, _Raw and
+ * _Small). */
+typedef struct SG_TString_Large {
+  size_t size;
+  size_t cap;
+  char* ptr;
+} SG_TString_Large;
+
+typedef struct SG_TString_Offset {
+  uint32_t size;
+  uint32_t offset;
+  uint32_t count;
+} SG_TString_Offset;
+
+typedef struct SG_TString_View {
+  size_t size;
+  const char* ptr;
+  SG_TStringOwner* owner_ref;
+} SG_TString_View;
+
+typedef struct SG_TString_Raw {
+  uint8_t raw[24];
+} SG_TString_Raw;
+
+typedef struct SG_TString_Small {
+  uint8_t size;
+  char str[SG_TSTRING_SMALL_CAPACITY + 1];
+} SG_TString_Small;
+
+/* One string of a TensorFlow 2.x string tensor (TensorFlow's TF_TString); see above. */
+typedef struct SG_TString {
+  union {
+    SG_TString_Small smll;
+    SG_TString_Large large;
+    SG_TString_Offset offset;
+    SG_TString_View view;
+    SG_TString_Raw raw;
+  } u;
+} SG_TString;
+
+/* The string functions below follow TensorFlow's TF_String* (tf_tstring.h) exactly, types,
+ * sizes and capacities included. Like those they take no status: a NULL `t` or `dst` is a
+ * no-op (getters give SG_TSTR_SMALL, 0 or NULL), and a string passed in must be initialized
+ * (SG_StringInit, or an element of a TSTRING tensor sg made). Ownership: a string owns its
+ * large block; whoever owns the SG_TString releases it with SG_StringDealloc (a tensor's
+ * elements are released with the tensor, see above). Threads: as for any memory. */
+
+/* Makes `t` the empty small string (zeroes its 24 bytes) without releasing what it held. */
+SG_CAPI_EXPORT extern void SG_StringInit(SG_TString* t);
+
+/* Sets `dst` to a copy of the `size` bytes at `src` (any bytes, NULs too), NUL-terminated:
+ * small when size <= SG_TSTRING_SMALL_CAPACITY (a large block dst held is freed, a view's owner
+ * released), else large. A large dst keeps its block when size fits its capacity, except that
+ * the block shrinks to capacity 16k - 1 >= cap / 2 + 1 when size is below both its old size and
+ * half its capacity; a block too small grows to capacity 16k - 1 >= size; a small, offset or
+ * view dst gets a new block of that capacity (a view's owner is released).
+ * Errors: none reported; dst is left as it was when `src` is NULL with size > 0, when size is
+ *   2^62 or more, or when the memory cannot be had. */
+SG_CAPI_EXPORT extern void SG_StringCopy(SG_TString* dst, const char* src, size_t size);
+
+/* Releases what `dst` held (SG_StringDealloc) and makes it a view of the `size` bytes at `src`,
+ * which the caller keeps alive and unchanged as long as `dst` views them (owner_ref NULL).
+ * Errors: none reported; dst is left as it was when `src` is NULL with size > 0 or size is 2^62
+ *   or more. */
+SG_CAPI_EXPORT extern void SG_StringAssignView(SG_TString* dst, const char* src, size_t size);
+
+/* Returns the first of SG_StringGetSize(t) bytes (for small and large strings a NUL follows
+ * them). Ownership: points into `t` or the memory it owns or views. */
+SG_CAPI_EXPORT extern const char* SG_StringGetDataPointer(const SG_TString* t);
+
+/* Returns the type (the two low bits of the first byte). */
+SG_CAPI_EXPORT extern SG_TString_Type SG_StringGetType(const SG_TString* t);
+
+/* Returns the size in bytes. */
+SG_CAPI_EXPORT extern size_t SG_StringGetSize(const SG_TString* t);
+
+/* Returns the capacity: SG_TSTRING_SMALL_CAPACITY for a small string, u.large.cap for a large
+ * one, 0 for an offset or a view (read-only). */
+SG_CAPI_EXPORT extern size_t SG_StringGetCapacity(const SG_TString* t);
+
+/* Frees a large string's block, or releases a view's owner (when owner_ref is not NULL); either
+ * way `t` becomes the empty small string. A small string, an offset and a view without owner are
+ * left as they are. */
+SG_CAPI_EXPORT extern void SG_StringDealloc(SG_TString* t);
+
+/* The layout of an SG_STRING tensor's data; see above. */
+typedef enum SG_StringLayout {
+  SG_STRING_LAYOUT_ENCODED = 0,
+  SG_STRING_LAYOUT_TSTRING = 1
+} SG_StringLayout;
+
+/* SG_NewTensor with the layout of SG_STRING data given: for SG_STRING and
+ * SG_STRING_LAYOUT_TSTRING, `data` is an array of SG_TString, `len` at least
+ * SG_TensorElementCount(result) * sizeof(SG_TString) bytes, wrapped as it is (never copied,
+ * whatever its alignment, as TensorFlow's TF_NewTensor), its elements read when the tensor is
+ * used and never released by sg (the deallocator's business). Other dtypes and
+ * SG_STRING_LAYOUT_ENCODED: exactly SG_NewTensor.
+ * Semantics: TensorFlow 2.x's TF_NewTensor (with SG_STRING_LAYOUT_TSTRING).
+ * Ownership: as SG_NewTensor (the deallocator runs exactly once, on failure before returning).
+ * Errors: NULL for the argument errors of SG_NewTensor, a `len` too small for the elements, or
+ *   an unknown layout. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Tensor* SG_NewTensorWithLayout(
+    SG_DataType dtype, const int64_t* dims, int num_dims, void* data, size_t len,
+    void (*deallocator)(void* data, size_t len, void* arg), void* deallocator_arg,
+    SG_StringLayout string_layout);
+
+/* SG_AllocateTensor with the layout of SG_STRING data given: for SG_STRING and
+ * SG_STRING_LAYOUT_TSTRING, `len` bytes (at least SG_TensorElementCount(result) *
+ * sizeof(SG_TString)) holding that many empty strings (all bytes zero), which the tensor owns
+ * (see above). Other dtypes and SG_STRING_LAYOUT_ENCODED: exactly SG_AllocateTensor.
+ * Semantics: TensorFlow 2.x's TF_AllocateTensor (whose string elements start uninitialized; sg
+ *   zeroes them, so deleting an unwritten tensor is safe).
+ * Ownership: the caller frees the result with SG_DeleteTensor.
+ * Errors: NULL for the argument errors of SG_AllocateTensor, a `len` too small for the elements,
+ *   an unknown layout, or when the memory cannot be had. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Tensor* SG_AllocateTensorWithLayout(SG_DataType dtype,
+                                                             const int64_t* dims, int num_dims,
+                                                             size_t len,
+                                                             SG_StringLayout string_layout);
+
+/* Returns the layout of an SG_STRING tensor's data; SG_STRING_LAYOUT_ENCODED for other dtypes
+ * and NULL. Ownership: none. Errors: none. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_StringLayout SG_TensorStringLayout(const SG_Tensor* t);
+
+/* Returns a new tensor with t's dtype, shape and strings in layout `string_layout` (the strings
+ * copied; a tensor of another dtype shares t's memory, as a new handle).
+ * Ownership: `t` stays the caller's; the caller frees the result with SG_DeleteTensor.
+ * Errors: NULL and SG_INVALID_ARGUMENT for a NULL `t`, an unknown layout, or string data that is
+ *   corrupt (see SG_StringTensorGet); SG_RESOURCE_EXHAUSTED when the memory cannot be had.
+ * Preconditions: none. Threads: safe with other reads of `t`. */
+SG_CAPI_EXPORT extern SG_Tensor* SG_TensorToStringLayout(const SG_Tensor* t,
+                                                        SG_StringLayout string_layout,
+                                                        SG_Status* status);
+
+/* Returns `t` when its memory may be reused in place (taken over, written as a result): sg
+ * allocated it (SG_AllocateTensor*, a fetch, a copy SG_NewTensor made of unaligned data) and no
+ * other tensor, session or variable shares it. Returns NULL otherwise (memory the caller lent
+ * through SG_NewTensor*, or shared: e.g. the fetched value of a variable).
+ * Semantics: TensorFlow's TF_TensorMaybeMove. Ownership: nothing changes hands; the result is
+ *   `t` itself. Errors: NULL for a NULL `t`. Preconditions: none.
+ * Threads: the answer may be stale if other threads use tensors sharing t's memory. */
+SG_CAPI_EXPORT extern SG_Tensor* SG_TensorMaybeMove(SG_Tensor* t);
+
+/* Makes `to` share from's memory as a tensor of dtype `type` and the `num_new_dims` dims
+ * `new_dims`; the bytes are reinterpreted, not converted. What `to` held before is released.
+ * Semantics: TensorFlow's TF_TensorBitcastFrom.
+ * Ownership: `from` and `to` stay the caller's; the memory is shared until both are deleted.
+ * Errors: SG_INVALID_ARGUMENT, with `to` unchanged, for a NULL `from` or `to`, num_new_dims < 0,
+ *   NULL new_dims with num_new_dims > 0, a negative dim ("Expected a non-negative size"), a dtype
+ *   of from or `type` without fixed size (SG_STRING, SG_RESOURCE, SG_VARIANT: "other tensor has
+ *   zero-sized data type" / "specified output type is zero-sized"), or a byte count that differs
+ *   ("input and output shapes/data type sizes are not compatible").
+ * Preconditions: none. Threads: not concurrently with other uses of `to`. */
+SG_CAPI_EXPORT extern void SG_TensorBitcastFrom(const SG_Tensor* from, SG_DataType type,
+                                                SG_Tensor* to, const int64_t* new_dims,
+                                                int num_new_dims, SG_Status* status);
 
 /* ---------------------------------------------------------------------------------------------
  * Session options
@@ -707,10 +953,57 @@ SG_CAPI_EXPORT extern void SG_GraphGetOpDef(SG_Graph* graph, const char* op_name
 SG_CAPI_EXPORT extern void SG_GraphVersions(SG_Graph* graph, SG_Buffer* output_version_def,
                                             SG_Status* status);
 
+/* Sets the layout of the SG_STRING tensors sg makes from this graph: the fetches of sessions on
+ * it (SG_SessionRun, SG_SessionPRun, also of sessions made before the call), the values of
+ * SG_OperationGetAttrTensor(List) on its operations and of SG_TryEvaluateConstant. A new graph
+ * has SG_STRING_LAYOUT_ENCODED. See "TensorFlow 2.x strings" above.
+ * Ownership: none. Errors: SG_INVALID_ARGUMENT for a NULL graph or an unknown layout.
+ * Preconditions: none. Threads: safe; runs in flight may use either layout. */
+SG_CAPI_EXPORT extern void SG_GraphSetStringLayout(SG_Graph* graph, SG_StringLayout string_layout,
+                                                   SG_Status* status);
+
+/* Returns the graph's string layout (SG_STRING_LAYOUT_ENCODED for NULL).
+ * Ownership: none. Errors: none. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_StringLayout SG_GraphStringLayout(SG_Graph* graph);
+
+/* Computes `output` when it depends on constants alone, without a session: returns 1 and sets
+ * *result to its value, or returns 0 (and *result NULL) when it is not constant. Constant are
+ * Consts; Shape, Size and Rank of tensors whose static shape is known (fully; for Rank, the
+ * rank), whatever computes those tensors; and stateless ops with a CPU kernel whose data inputs
+ * are constant. Not constant: Placeholders (with default too), variables and other stateful ops
+ * (random numbers, queues), control flow, function calls, a node without inputs other than a
+ * Const, resource or variant values. Control dependencies are not followed. The ops needed are
+ * run once on the CPU with sg's kernels; the graph is not changed.
+ * Semantics: TensorFlow's TF_TryEvaluateConstant (which may also return 0 without an error).
+ * Ownership: *result is a new tensor the caller deletes (SG_STRING in the graph's layout).
+ * Errors: 0 and SG_INVALID_ARGUMENT for a NULL graph or result, a NULL operation, an operation
+ *   of another graph, an index out of range; 0 and the kernel's error, naming the node, when a
+ *   kernel fails on the constants (e.g. an integer division by zero).
+ * Preconditions: none. Threads: safe (the graph is locked for the whole call). */
+SG_CAPI_EXPORT extern unsigned char SG_TryEvaluateConstant(SG_Graph* graph, SG_Output output,
+                                                           SG_Tensor** result,
+                                                           SG_Status* status);
+
 /* Returns every registered op as a serialized OpList.
  * Ownership: the caller frees it with SG_DeleteBuffer. Errors: NULL when out of memory.
  * Preconditions: none. Threads: safe. */
 SG_CAPI_EXPORT extern SG_Buffer* SG_GetAllOpList(void);
+
+/* Returns every registered kernel as a serialized KernelList (TensorFlow's kernel_def.proto: per
+ * registration its op, device_type "CPU", a constraint per type attr with the allowed types,
+ * host_memory_arg, priority), ordered by op name, each op's in registration order.
+ * Semantics: TensorFlow's TF_GetAllRegisteredKernels, over sg's kernels.
+ * Ownership: the caller frees the buffer with SG_DeleteBuffer.
+ * Errors: NULL and SG_RESOURCE_EXHAUSTED when out of memory. Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Buffer* SG_GetAllRegisteredKernels(SG_Status* status);
+
+/* Returns the kernels registered for op `name` as a serialized KernelList, as
+ * SG_GetAllRegisteredKernels; an empty list for an op without kernels (or an unknown op).
+ * Semantics: TensorFlow's TF_GetRegisteredKernelsForOp.
+ * Ownership: as SG_GetAllRegisteredKernels. Errors: NULL and SG_INVALID_ARGUMENT for a NULL name.
+ * Preconditions: none. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Buffer* SG_GetRegisteredKernelsForOp(const char* name,
+                                                              SG_Status* status);
 
 /* ---------------------------------------------------------------------------------------------
  * GraphDef import
@@ -728,9 +1021,15 @@ SG_CAPI_EXPORT extern SG_ImportGraphDefOptions* SG_NewImportGraphDefOptions(void
  * Preconditions: none. Threads: not on options in use. */
 SG_CAPI_EXPORT extern void SG_DeleteImportGraphDefOptions(SG_ImportGraphDefOptions* opts);
 
-/* Import option setters. Every imported name gets "prefix/" in front; nodes without a device
- * get `device`; uniquify_names / uniquify_prefix ask for renaming on a clash (sg does not
- * implement them: an import with either set fails with SG_UNIMPLEMENTED); an input mapping
+/* Import option setters. Every imported name gets "prefix/" in front (a trailing '/' of the
+ * prefix is not doubled); nodes without a device get `device`; uniquify_names renames an
+ * imported operation whose (prefixed) name is already an operation or a scope ("name/...") of
+ * the graph to "name_1" (or "name_2"...: the first that is neither taken nor the name or scope
+ * of another operation of the GraphDef), where without it such a clash fails the import;
+ * uniquify_prefix does the same to a prefix that is already an operation or scope of the graph
+ * (then no imported name can clash and uniquify_names has nothing to do; without a prefix it has
+ * no effect), as TensorFlow's TF_ImportGraphDefOptionsSetUniquifyNames / SetUniquifyPrefix do;
+ * mappings and return names still use the GraphDef's names; an input mapping
  * rewires uses of "src_name:src_index" in the GraphDef to `dst`, an existing tensor; a control
  * remapping rewires "^src_name" to `dst`; a control dependency makes every imported node that
  * has no input run after `oper`; return outputs and operations are looked up after the import
@@ -769,9 +1068,9 @@ SG_CAPI_EXPORT extern int SG_ImportGraphDefOptionsNumReturnOperations(
  * Ownership: the caller frees the results with SG_DeleteImportGraphDefResults; the graph_def
  *   buffer stays the caller's.
  * Errors: NULL and SG_INVALID_ARGUMENT for a NULL graph or buffer, bytes that are no GraphDef,
- *   a duplicate name, a missing input node or output index, a dtype mismatch, a cycle that is
- *   not a while loop, a bad mapping or return name; SG_NOT_FOUND for an unknown op;
- *   SG_UNIMPLEMENTED when uniquify_names or uniquify_prefix is set. Messages name the node.
+ *   a duplicate name (without uniquify_names), a missing input node or output index, a dtype
+ *   mismatch, a cycle that is not a while loop, a bad mapping or return name; SG_NOT_FOUND for
+ *   an unknown op. Messages name the node.
  * Preconditions: none. Threads: safe (the graph is locked). */
 SG_CAPI_EXPORT extern SG_ImportGraphDefResults* SG_GraphImportGraphDefWithResults(
     SG_Graph* graph, const SG_Buffer* graph_def, const SG_ImportGraphDefOptions* options,
@@ -849,8 +1148,9 @@ SG_CAPI_EXPORT extern void SG_DeleteSession(SG_Session* session, SG_Status* stat
  * outputs' dtypes and shapes) when RunOptions.trace_level is above NO_TRACE, partition_graphs
  * when RunOptions.output_partition_graphs is set, else nothing (length 0).
  * Ownership: input tensors and buffers stay the caller's (borrowed for the call); each
- *   output_values[i] is a new tensor the caller deletes. On failure every output_values[i] is
- *   set to NULL.
+ *   output_values[i] is a new tensor the caller deletes (SG_STRING ones in the string layout of
+ *   the session's graph, SG_GraphSetStringLayout). On failure every output_values[i] is set to
+ *   NULL.
  * Errors: SG_INVALID_ARGUMENT for a NULL session, NULL arrays with non-zero counts, negative
  *   counts, a NULL input tensor, a tensor fed twice, a feed whose dtype differs from the output
  *   it feeds or whose shape contradicts a known dim, unparseable run_options, a non-empty
@@ -1055,7 +1355,15 @@ SG_CAPI_EXPORT extern SG_Session* SG_LoadSessionFromSavedModel(
  *   the partial derivative for node ..."), or a PreventGradient on the way (its message);
  *   SG_NOT_FOUND "No gradient defined for op: <type> (node '<name>')" for an operation that a
  *   gradient reaches but that has no gradient function, or for a gradient op this build lacks;
- *   SG_UNIMPLEMENTED for v1 while loops. On error the graph is left as it was.
+ *   SG_UNIMPLEMENTED for a while loop (functional While / StatelessWhile, or a v1 loop of
+ *   Enter/Merge/Switch/Exit nodes) whose condition or body holds a stateful op other than a
+ *   variable read (the gradient runs the loop again, see below), for a v1 loop nested in another,
+ *   and for an x or y inside a v1 loop. On error the graph is left as it was.
+ * Loops: the gradient of a while loop runs the loop a second time, keeping each iteration's
+ *   values on TensorLists, then runs the body's gradient backwards over them; it costs about two
+ *   more runs of the loop and memory for every iteration's loop variables.
+ * Conditionals: If / StatelessIf / Case / StatelessCase and v1 conds (Switch/Merge) are
+ *   differentiated through the branch that ran.
  * Preconditions: none. Threads: safe (the graph is locked for the whole call). */
 SG_CAPI_EXPORT extern void SG_AddGradientsWithPrefix(SG_Graph* g, const char* prefix,
                                                      SG_Output* y, int ny, SG_Output* x, int nx,
