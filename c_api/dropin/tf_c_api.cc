@@ -1,7 +1,8 @@
 // TensorFlow's C API over sg's: every TF_ function whose SG_ twin exists converts its arguments
 // (tf_handles.h) and calls it. The order follows tensorflow/c/*.h. Functions built from sg's
 // internals are in tf_c_api_extras.cc, tf_deprecated_session.cc and tf_c_api_experimental.cc;
-// those sg lacks in tf_c_api_unimplemented.cc and tf_c_api_pending.cc.
+// string tensors, graphs (their string layout) and TF_TString in tf_c_api_strings.cc; those sg
+// lacks in tf_c_api_unimplemented.cc.
 //
 // Everything is defined inside extern "C": a definition whose signature drifted from the header's
 // declaration is then a compile error (two C functions of one name), not a silent C++ overload.
@@ -37,16 +38,7 @@ TF_Buffer TF_GetBuffer(TF_Buffer* buffer) { return ToTfValue(SG_GetBuffer(ToSg(b
 
 size_t TF_DataTypeSize(TF_DataType dt) { return SG_DataTypeSize(ToSgValue(dt)); }
 
-TF_Tensor* TF_NewTensor(TF_DataType dtype, const int64_t* dims, int num_dims, void* data,
-                        size_t len, void (*deallocator)(void* data, size_t len, void* arg),
-                        void* deallocator_arg) {
-  return ToTf(SG_NewTensor(ToSgValue(dtype), dims, num_dims, data, len, deallocator,
-                           deallocator_arg));
-}
 size_t TF_TensorDefaultAlignment(void) { return SG_TensorAlignment(); }
-TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims, int num_dims, size_t len) {
-  return ToTf(SG_AllocateTensor(ToSgValue(dtype), dims, num_dims, len));
-}
 void TF_DeleteTensor(TF_Tensor* t) { SG_DeleteTensor(ToSg(t)); }
 TF_DataType TF_TensorType(const TF_Tensor* t) { return ToTfValue(SG_TensorType(ToSg(t))); }
 int TF_NumDims(const TF_Tensor* t) { return SG_NumDims(ToSg(t)); }
@@ -55,18 +47,6 @@ size_t TF_TensorByteSize(const TF_Tensor* t) { return SG_TensorByteSize(ToSg(t))
 void* TF_TensorData(const TF_Tensor* t) { return SG_TensorData(ToSg(t)); }
 int64_t TF_TensorElementCount(const TF_Tensor* t) { return SG_TensorElementCount(ToSg(t)); }
 bool TF_TensorIsAligned(const TF_Tensor* t) { return SG_TensorIsAligned(ToSg(t)) != 0; }
-
-// ---- c_api.h: TensorFlow 1.x strings -------------------------------------------------------------
-
-size_t TF_StringEncode(const char* src, size_t src_len, char* dst, size_t dst_len,
-                       TF_Status* status) {
-  return SG_StringEncode(src, src_len, dst, dst_len, ToSg(status));
-}
-size_t TF_StringDecode(const char* src, size_t src_len, const char** dst, size_t* dst_len,
-                       TF_Status* status) {
-  return SG_StringDecode(src, src_len, dst, dst_len, ToSg(status));
-}
-size_t TF_StringEncodedSize(size_t len) { return SG_StringEncodedSize(len); }
 
 // ---- c_api.h: session options, graphs --------------------------------------------------------------
 
@@ -82,8 +62,6 @@ void TF_DeleteSessionOptions(TF_SessionOptions* options) {
   SG_DeleteSessionOptions(ToSg(options));
 }
 
-TF_Graph* TF_NewGraph(void) { return ToTf(SG_NewGraph()); }
-void TF_DeleteGraph(TF_Graph* g) { SG_DeleteGraph(ToSg(g)); }
 
 void TF_GraphSetTensorShape(TF_Graph* graph, TF_Output output, const int64_t* dims,
                             const int num_dims, TF_Status* status) {

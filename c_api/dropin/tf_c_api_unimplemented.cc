@@ -2,8 +2,6 @@
 // whatever they do not call; called, it fails with TF_UNIMPLEMENTED and a message naming it
 // (pointers come back NULL, counts 0). Functions without a status say so once on stderr, except
 // deletes (nothing sg returns can reach them; NULL and anything else are no-ops).
-//
-// Functions another part of sg is bringing in are in tf_c_api_pending.cc, not here.
 #include <atomic>
 #include <cstdio>
 #include <mutex>

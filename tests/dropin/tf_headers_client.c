@@ -405,6 +405,82 @@ static void SmallerFunctions(void) {
   TF_DeleteStatus(s);
 }
 
+/* A TensorFlow 2.x client's strings: TF_TString elements written with TF_StringInit/Copy, fed to
+ * StringJoin, and the fetch read back as TF_TStrings (one small, one heap-allocated element);
+ * then TF_Version, constant evaluation and the kernel lists. This program calls none of
+ * TensorFlow 1.x's string functions, so the library keeps the 2.x layout. */
+static void Tf2Strings(void) {
+  static const char kLong[] = "a string longer than the small-string capacity of 22 bytes";
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* in = Placeholder(g, "s", TF_STRING, 2, s);
+  Ok(s, "Placeholder s");
+  TF_Output parts[2] = {{in, 0}, {in, 0}};
+  TF_OperationDescription* d = TF_NewOperation(g, "StringJoin", "join");
+  TF_AddInputList(d, parts, 2);
+  TF_SetAttrString(d, "separator", "+", 1);
+  TF_Operation* join = TF_FinishOperation(d, s);
+  Ok(s, "StringJoin");
+
+  int64_t dims[1] = {2};
+  TF_Tensor* feed = TF_AllocateTensor(TF_STRING, dims, 1, 2 * sizeof(TF_TString));
+  EXPECT(feed != NULL && sizeof(TF_TString) == 24);
+  TF_TString* elems = (TF_TString*)TF_TensorData(feed);
+  TF_StringInit(&elems[0]);
+  TF_StringInit(&elems[1]);
+  TF_StringCopy(&elems[0], "ab", 2);
+  TF_StringCopy(&elems[1], kLong, strlen(kLong));
+  EXPECT(TF_StringGetType(&elems[0]) == TF_TSTR_SMALL && TF_StringGetSize(&elems[0]) == 2);
+  EXPECT(TF_StringGetType(&elems[1]) == TF_TSTR_LARGE &&
+         TF_StringGetSize(&elems[1]) == strlen(kLong));
+
+  TF_SessionOptions* opts = TF_NewSessionOptions();
+  TF_Session* sess = TF_NewSession(g, opts, s);
+  Ok(s, "TF_NewSession");
+  TF_Output feeds[1] = {{in, 0}}, fetches[1] = {{join, 0}};
+  TF_Tensor* out = NULL;
+  TF_SessionRun(sess, NULL, feeds, &feed, 1, fetches, &out, 1, NULL, 0, NULL, s);
+  if (Ok(s, "TF_SessionRun StringJoin") && out != NULL) {
+    EXPECT(TF_TensorType(out) == TF_STRING && TF_TensorElementCount(out) == 2);
+    EXPECT(TF_TensorByteSize(out) == 2 * sizeof(TF_TString));
+    const TF_TString* got = (const TF_TString*)TF_TensorData(out);
+    char want[160];
+    snprintf(want, sizeof want, "%s+%s", kLong, kLong);
+    EXPECT(TF_StringGetSize(&got[0]) == 5 &&
+           memcmp(TF_StringGetDataPointer(&got[0]), "ab+ab", 5) == 0);
+    EXPECT(TF_StringGetSize(&got[1]) == strlen(want) &&
+           memcmp(TF_StringGetDataPointer(&got[1]), want, strlen(want)) == 0);
+    TF_DeleteTensor(out);
+  }
+  TF_StringDealloc(&elems[0]);
+  TF_StringDealloc(&elems[1]);
+  TF_DeleteTensor(feed);
+  TF_CloseSession(sess, s);
+  TF_DeleteSession(sess, s);
+  TF_DeleteSessionOptions(opts);
+
+  EXPECT(TF_Version() != NULL && strncmp(TF_Version(), "2.21", 4) == 0);
+  /* 1.5 * 2 from constants alone. */
+  float a = 1.5f, b = 2.0f;
+  TF_Operation* ca = FloatConst(g, "ca", &a, 1, s);
+  TF_Operation* cb = FloatConst(g, "cb", &b, 1, s);
+  TF_Operation* mul = Binary(g, "Mul", "cmul", (TF_Output){ca, 0}, (TF_Output){cb, 0}, s);
+  Ok(s, "constant Mul");
+  TF_Tensor* value = NULL;
+  EXPECT(TF_TryEvaluateConstant(g, (TF_Output){mul, 0}, &value, s) == 1);
+  if (Ok(s, "TF_TryEvaluateConstant") && value != NULL) {
+    EXPECT(*(const float*)TF_TensorData(value) == 3.0f);
+    TF_DeleteTensor(value);
+  }
+  TF_Buffer* kernels = TF_GetRegisteredKernelsForOp("MatMul", s);
+  if (Ok(s, "TF_GetRegisteredKernelsForOp") && kernels != NULL) {
+    EXPECT(kernels->length > 0);  /* a serialized KernelList naming MatMul on CPU */
+    TF_DeleteBuffer(kernels);
+  }
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tf_headers_client TESTDATA_DIR\n");
@@ -414,6 +490,7 @@ int main(int argc, char** argv) {
   DigitsClassifier(argv[1]);
   CheckpointReader(argv[1]);
   SmallerFunctions();
+  Tf2Strings();
   if (failures > 0) {
     fprintf(stderr, "tf_headers_client: %d failures\n", failures);
     return 1;

@@ -5,8 +5,8 @@
  * bits of the first byte give the representation (TF_TString_Type); the size is stored shifted
  * left by two over them. SMALL keeps up to TF_TString_SmallCapacity bytes inline; LARGE owns a
  * malloc'd buffer; VIEW points at bytes someone else owns; OFFSET points at bytes relative to the
- * string itself (serialized tensors). TensorFlow's inline TF_TString_* helpers are not part of
- * this header: use the exported functions below. */
+ * string itself (serialized tensors). The TF_TString_* helpers that TensorFlow's clients call
+ * inline (TensorFlow's Go package among them) are at the end, over the exported functions. */
 #ifndef TENSORFLOW_C_TF_TSTRING_H_
 #define TENSORFLOW_C_TF_TSTRING_H_
 
@@ -116,6 +116,32 @@ TF_CAPI_EXPORT extern size_t TF_StringGetCapacity(const TF_TString* str);
 
 /* Frees what the string owns and leaves it empty. */
 TF_CAPI_EXPORT extern void TF_StringDealloc(TF_TString* tstr);
+
+#ifndef TENSORFLOW_TSL_PLATFORM_CTSTRING_H_ /* TensorFlow's own inline helpers */
+/* TensorFlow's inline helpers of the same names (ctstring.h), as calls of the functions above. */
+static inline void TF_TString_Init(TF_TString* str) { TF_StringInit(str); }
+static inline void TF_TString_Dealloc(TF_TString* str) { TF_StringDealloc(str); }
+static inline TF_TString_Type TF_TString_GetType(const TF_TString* str) {
+  return TF_StringGetType(str);
+}
+static inline size_t TF_TString_GetSize(const TF_TString* str) { return TF_StringGetSize(str); }
+static inline size_t TF_TString_GetCapacity(const TF_TString* str) {
+  return TF_StringGetCapacity(str);
+}
+static inline const char* TF_TString_GetDataPointer(const TF_TString* str) {
+  return TF_StringGetDataPointer(str);
+}
+static inline void TF_TString_Copy(TF_TString* dst, const char* src, size_t size) {
+  TF_StringCopy(dst, src, size);
+}
+static inline void TF_TString_AssignView(TF_TString* dst, const char* src, size_t size) {
+  TF_StringAssignView(dst, src, size);
+}
+/* `dst` becomes a copy of `src`'s bytes (TensorFlow's TF_TString_Assign). */
+static inline void TF_TString_Assign(TF_TString* dst, const TF_TString* src) {
+  if (dst != src) TF_StringCopy(dst, TF_StringGetDataPointer(src), TF_StringGetSize(src));
+}
+#endif /* TENSORFLOW_TSL_PLATFORM_CTSTRING_H_ */
 
 #ifdef __cplusplus
 } /* extern "C" */
