@@ -259,23 +259,24 @@ absl::Status Builder::Run(const std::vector<Output>& dys, std::vector<Output>* d
     Node* n = queue.front();
     queue.pop_front();
     for (int i = 0; i < n->num_outputs(); ++i) backprops_[{n->id(), i}];
+    // A y awaits its initial gradient (once per listing) and, as any node, one from each
+    // consumer that leads to a y: a y that feeds another y gets the sum of both, as TensorFlow's.
     int expected = 0;
     if (y_nodes.count(n->id())) {
       for (const Output& y : ys_) expected += y.node == n;
-    } else {
-      for (const Edge* e : n->out_edges()) {
-        if (e->IsControlEdge() || !reaches_y[e->dst->id()]) continue;
-        if (in_loop(e->dst)) {
-          SG_RETURN_IF_ERROR(EnterLoop(loop_of_[e->dst->id()], &queue, &visited, reaches_y));
-          ++expected;
-          continue;
-        }
-        if (!visited[e->dst->id()]) {
-          visited[e->dst->id()] = true;
-          queue.push_back(e->dst);
-        }
+    }
+    for (const Edge* e : n->out_edges()) {
+      if (e->IsControlEdge() || !reaches_y[e->dst->id()]) continue;
+      if (in_loop(e->dst)) {
+        SG_RETURN_IF_ERROR(EnterLoop(loop_of_[e->dst->id()], &queue, &visited, reaches_y));
         ++expected;
+        continue;
       }
+      if (!visited[e->dst->id()]) {
+        visited[e->dst->id()] = true;
+        queue.push_back(e->dst);
+      }
+      ++expected;
     }
     pending_[n->id()] = expected;
   }

@@ -480,6 +480,26 @@ TEST(AddSymbolicGradients, SumsSeveralYsAndTakesInitialGradients) {
   EXPECT_FLOAT_EQ((*out)[0].flat<float>()(1), 10 * 2 * 2 - 3);
 }
 
+TEST(AddSymbolicGradients, AYThatFeedsAnotherYGetsBothGradients) {
+  // y0 = x^2 and y1 = y0^2: d(y0 + y1)/dx = 2x + 4x^3 (TensorFlow's Go test
+  // TestGraphAddGradientsSums: 114 at x = 3).
+  Graph g;
+  Out x = Placeholder(&g, "x", DT_FLOAT, {3});
+  GradScope fwd(&g, "fwd");
+  Out y0 = fwd.Op("Square", {x});
+  Out y1 = fwd.Op("Square", {y0});
+  for (bool y1_first : {false, true}) {
+    std::vector<Out> ys = y1_first ? std::vector<Out>{y1, y0} : std::vector<Out>{y0, y1};
+    std::vector<Out> dx;
+    ASSERT_TRUE(AddSymbolicGradients(&g, ys, {x}, {}, "", &dx).ok());
+    auto out = RunGraph(g, {{"x:0", Vec({1, 2, 3})}}, {dx[0]});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_FLOAT_EQ((*out)[0].flat<float>()(0), 2 + 4);
+    EXPECT_FLOAT_EQ((*out)[0].flat<float>()(1), 4 + 32);
+    EXPECT_FLOAT_EQ((*out)[0].flat<float>()(2), 6 + 108);
+  }
+}
+
 TEST(AddSymbolicGradients, StopGradientAndIntegersCarryNone) {
   Graph g;
   Out x = Placeholder(&g, "x", DT_FLOAT, {2});
