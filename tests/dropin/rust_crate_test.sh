@@ -15,12 +15,7 @@
 # ~/.cache/sg/rust-tensorflow-crate, its own CARGO_HOME and target directory); later runs are
 # offline. Exits 77 (skipped, with the reason) without cargo, without crates.io on the first run,
 # or in a sanitizer build (a Rust program cannot load an ASan-instrumented library).
-#
-# Examples that need TF_TString (the crate's string tensors: a checkpoint path, the SavedModel
-# builder's) are reported PENDING, not failed, while sg's TF_String* functions are still the
-# stubs of c_api/dropin/tf_c_api_pending.cc: recognised by the stub's own message, so that any
-# other failure of them fails the test, and once they are wired in, the stubs' message is gone
-# and their results are checked like the others'.
+
 set -eu
 build="$1" work="$2" sanitize="${3:-}"
 crate_version=0.21.0
@@ -86,7 +81,6 @@ echo "rust_crate_test: built the examples of tensorflow $crate_version in $((t1 
 # 4. Run each from a copy of the crate's examples/ (regression_checkpoint writes beside its model).
 cp -R "$crate/examples" "$work/examples"
 failures=0
-pending=""
 for e in $examples; do
   out="$work/$e.out"
   status=0
@@ -103,15 +97,12 @@ for e in $examples; do
   esac
   if [ "$ok" = 1 ]; then
     echo "rust_crate_test: $e: ok: $(tr '\n' ' ' < "$out")"
-  elif grep -q 'sg: TF_String[A-Za-z]* is not implemented' "$out"; then
-    echo "rust_crate_test: $e: PENDING (needs TF_TString, still a stub in sg): $(tr '\n' ' ' < "$out" | cut -c1-300)"
-    pending="$pending $e"
   else
     echo "rust_crate_test: $e: FAILED (exit $status):" >&2
     cat "$out" >&2
     failures=$((failures + 1))
   fi
 done
-echo "rust_crate_test: ran the examples in $(($(date +%s) - t1)) s${pending:+; pending TF_TString:$pending}"
+echo "rust_crate_test: ran the examples in $(($(date +%s) - t1)) s"
 [ "$failures" = 0 ] || fail "$failures example(s)"
 echo "rust_crate_test: ok"
