@@ -17,7 +17,6 @@
 set -eu
 build="$(cd "$1" && pwd)" work="$2" sanitize="${3:-}"
 case "$work" in /*) ;; *) work="$(pwd)/$work" ;; esac
-here="$(cd "$(dirname "$0")" && pwd)"
 graft_version=v0.10.0
 skip() { echo "go_graft_test: SKIPPED: $*"; exit 77; }
 fail() { echo "go_graft_test: FAILED: $*" >&2; exit 1; }
