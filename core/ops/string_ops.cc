@@ -112,6 +112,19 @@ REGISTER_OP("StringLength")
     .Attr("unit: {'BYTE', 'UTF8_CHAR'} = 'BYTE'")
     .SetShapeFn(shape_fns::Unchanged);
 
+// Each element formatted as printf would (core/kernels/as_string_op.cc says how).
+REGISTER_OP("AsString")
+    .Input("input: T")
+    .Output("output: string")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64, complex64, complex128, bool, variant, string}")
+    .Attr("precision: int = -1")
+    .Attr("scientific: bool = false")
+    .Attr("shortest: bool = false")
+    .Attr("width: int = -1")
+    .Attr("fill: string = ''")
+    .SetShapeFn(shape_fns::Unchanged);
+
 // Fingerprint64 (FarmHash) of each string modulo num_buckets.
 REGISTER_OP("StringToHashBucketFast")
     .Input("input: string")

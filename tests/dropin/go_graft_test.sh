@@ -29,7 +29,6 @@ go="$(command -v go 2>/dev/null || true)"
 # Known failures: test name, then why.
 KNOWN="TestOperationAttrs:sg has no TensorSummary op
 TestSavedModelHalfPlusTwo:sg rejects a feed of shape [1] for a placeholder of shape [?,1]; TensorFlow's session does not check
-TestSessionWithStringTensors:sg has no AsString op
 TestDataset:sg has no tf.data ops (TensorDataset)"
 EAGER='^Test(Context|NewTensorHandle|TensorHandle)'
 

@@ -31,17 +31,16 @@ class _Buffer(ctypes.Structure):
                 ("data_deallocator", ctypes.c_void_p)]
 
 
-def sg_op_names(libsg):
-    from tensorflow.core.framework import op_def_pb2
+def sg_op_list_bytes(libsg):
+    """sg's serialized OpList. Call it before TensorFlow is imported: libsg loaded into a process
+    that already holds TensorFlow's libraries crashes in its static initializers."""
     lib = ctypes.CDLL(libsg)
     lib.SG_GetAllOpList.restype = ctypes.POINTER(_Buffer)
     lib.SG_DeleteBuffer.argtypes = [ctypes.POINTER(_Buffer)]
     buf = lib.SG_GetAllOpList()
     data = ctypes.string_at(buf.contents.data, buf.contents.length)
     lib.SG_DeleteBuffer(buf)
-    ops = op_def_pb2.OpList()
-    ops.ParseFromString(data)
-    return [op.name for op in ops.op]
+    return data
 
 
 def names_in_dump(path):
@@ -73,6 +72,7 @@ def main():
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--add", nargs="*", default=[], help="more op names to dump")
     args = ap.parse_args()
+    sg_ops = sg_op_list_bytes(args.libsg) if os.path.exists(args.libsg) else None
 
     import tensorflow as tf
     from google.protobuf import text_format
@@ -80,8 +80,10 @@ def main():
     from tensorflow.python.framework import op_def_registry
 
     names = set(names_in_dump(args.out)) | set(args.add)
-    if os.path.exists(args.libsg):
-        names |= set(sg_op_names(args.libsg))
+    if sg_ops is not None:
+        sg_list = op_def_pb2.OpList()
+        sg_list.ParseFromString(sg_ops)
+        names |= {op.name for op in sg_list.op}
     else:
         print(f"dump_opdefs: {args.libsg} not found; dumping only the ops already in the dump "
               "and --add", file=sys.stderr)
