@@ -20,6 +20,7 @@ constexpr DescrEntry kDescrs[] = {
     {"<f4", SG_FLOAT, 4},  {"<f8", SG_DOUBLE, 8}, {"<f2", SG_HALF, 2},   {"<i4", SG_INT32, 4},
     {"<i8", SG_INT64, 8},  {"<i2", SG_INT16, 2},  {"|i1", SG_INT8, 1},   {"|u1", SG_UINT8, 1},
     {"<u2", SG_UINT16, 2}, {"<u4", SG_UINT32, 4}, {"<u8", SG_UINT64, 8}, {"|b1", SG_BOOL, 1},
+    {"<c8", SG_COMPLEX64, 8}, {"<c16", SG_COMPLEX128, 16},
 };
 
 // The value of 'key' in the header dict, up to the next ',' or '}' (or the closing ')' for a
@@ -230,7 +231,7 @@ bool ReadNpy(const std::string& path, NpyArray* out, std::string* error) {
   } else {
     bool found = false;
     for (const auto& d : kDescrs) {
-      if (descr == d.descr || (descr.size() == 3 && descr[0] == '=' && descr.substr(1) == std::string(d.descr).substr(1))) {
+      if (descr == d.descr || (descr.size() > 1 && descr[0] == '=' && descr.compare(1, std::string::npos, d.descr + 1) == 0)) {
         out->dtype = d.dtype;
         elem = d.size;
         found = true;

@@ -1,6 +1,8 @@
 // Reading and writing NumPy .npy files (format 1.0; 2.0 and 3.0 are read too), C order, for the
-// sg tool and the tests. Numbers and bools are little-endian element bytes; strings are NumPy
-// bytes arrays (`|S<n>`) or, when reading, unicode arrays (`<U<n>` / `>U<n>`, stored as UTF-8).
+// sg tool and the tests. Numbers, bools and complex64/128 are little-endian element bytes; strings
+// are NumPy bytes arrays (`|S<n>`) or, when reading, unicode arrays (`<U<n>` / `>U<n>`, stored as
+// UTF-8). Strings are written as `|S` because a TensorFlow string is bytes, not text: `<U` would
+// need every element to be valid UTF-8, `|S` holds any bytes. bfloat16 has no NumPy dtype.
 // Object arrays (`|O`, pickled Python objects) are refused with a message saying how to save the
 // array instead.
 //

@@ -15,6 +15,7 @@
 #include "sg/c_api.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
+#include "tools/values.h"
 
 namespace sg_tool {
 namespace {
@@ -303,7 +304,6 @@ size_t ElementSize(int dt) {
 SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::string& text) {
   std::vector<int64_t> dims;
   bool have_shape = false;
-  std::string values = text;
   if (!text.empty() && text[0] == '@') {
     NpyArray npy;
     std::string error;
@@ -316,19 +316,16 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
     if (t == nullptr) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     return t;
   }
-  if (!text.empty() && text[0] == '[') {
-    const size_t close = text.find("]:");
-    if (close == std::string::npos) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": a shape is written '[2,3]:values'");
-    std::stringstream ss(text.substr(1, close - 1));
-    std::string d;
-    while (std::getline(ss, d, ',')) dims.push_back(std::strtoll(d.c_str(), nullptr, 10));
-    values = text.substr(close + 2);
-    have_shape = true;
+  Literal lit;
+  std::string error;
+  if (!ParseLiteral(text, &lit, &error)) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
+  if (lit.any_quoted && info.dtype != SG_STRING) {
+    Fail(SG_INVALID_ARGUMENT, "--input " + key + " is " + TypeName(info.dtype) +
+                                  ", but its value holds a quoted string");
   }
-  std::vector<std::string> items;
-  std::stringstream ss(values);
-  std::string item;
-  while (std::getline(ss, item, ',')) items.push_back(item);
+  dims = lit.dims;
+  have_shape = lit.form != Literal::kFlat;
+  const std::vector<std::string>& items = lit.items;
   const int64_t n = static_cast<int64_t>(items.size());
   if (!have_shape) {
     // The signature's shape, its one unknown dim sized from the count; else a vector.
@@ -352,7 +349,6 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
   }
   const int dt = info.dtype;
   if (dt == SG_STRING) {
-    std::string error;
     SG_Tensor* t = NewStringTensor(dims, items, &error);
     if (t == nullptr) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     return t;

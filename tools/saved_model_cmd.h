@@ -5,7 +5,8 @@
 //          --input KEY=VALUES|@file.npy ... [--output KEY]... [--config KEY=VALUE] [--out DIR]
 //   sg inspect --saved_model DIR [--tag serve]...
 //
-// VALUES is a comma list, optionally after a shape ("[2,1]:1,2"); without a shape, a signature
+// VALUES is as for `sg run` (tools/values.h: nested lists, quoted strings, or a comma list
+// optionally after a shape "[2,1]:1,2"); for a flat comma list, a signature
 // shape with one unknown dim takes its size from the number of values. Errors are thrown as the
 // tool's Error (code and message), as in sg_main.cc.
 #ifndef SG_TOOLS_SAVED_MODEL_CMD_H_

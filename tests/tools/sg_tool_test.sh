@@ -42,9 +42,28 @@ grep -q "graph_optimizer" "$TMP/err.txt" || fail "the unknown-key error does not
 
 # run: all 360 samples from the .npy, written with --out, timed with --repeat.
 "$SG" run "$DATA/digits_mlp.pb" --feed input=@"$DATA/digits_test_x.npy" --fetch probs --fetch logits:0 \
-  --repeat 5 --out "$TMP" > "$TMP/out.txt"
+  --repeat 5 --out "$TMP" > "$TMP/out.txt" 2> "$TMP/repeat_err.txt"
 cat "$TMP/out.txt"
-grep -q 'median: .* us  p90: .* us' "$TMP/out.txt" || fail "--repeat: no latency line"
+# --repeat: percentiles in order, throughput in runs and (batch 360) items, and no progress line
+# on stderr when it is not a terminal.
+N='[0-9][0-9]*\.[0-9]'
+grep -q "^runs: 5  min: $N us  p50: $N us  p90: $N us  p99: $N us$" "$TMP/out.txt" ||
+  fail "--repeat: no latency line"
+grep '^runs: ' "$TMP/out.txt" | awk '{ if (!($4 <= $7 && $7 <= $10 && $10 <= $13)) exit 1 }' ||
+  fail "--repeat: percentiles out of order"
+grep -q "^throughput: $N runs/s  $N items/s (batch 360)$" "$TMP/out.txt" || fail "--repeat: no throughput line"
+# Both are printed to 0.1, so they agree to within 360 x 0.05 + 0.05.
+grep '^throughput: ' "$TMP/out.txt" | awk '{ d = $4 - 360 * $2; if (d < 0) d = -d; if (d > 18.05) exit 1 }' ||
+  fail "--repeat: items/s is not 360 x runs/s"
+[ ! -s "$TMP/repeat_err.txt" ] || fail "--repeat wrote to a non-terminal stderr: $(cat "$TMP/repeat_err.txt")"
+# On a terminal (script(1) gives one) a progress line shows and is cleared at the end.
+if command -v script > /dev/null 2>&1; then
+  script -qec "\"$SG\" run \"$DATA/digits_mlp.pb\" --feed input=@\"$DATA/digits_test_x.npy\" --fetch probs --repeat 300 --out \"$TMP\" 2>&1 >/dev/null" \
+    /dev/null > "$TMP/tty.txt" || fail "--repeat on a terminal failed"
+  grep -q 'sg: run 300/300 (100%)' "$TMP/tty.txt" || fail "--repeat: no progress line on a terminal: $(cat -v "$TMP/tty.txt")"
+else
+  echo "SKIP --repeat progress on a terminal: no script(1)"
+fi
 [ -s "$TMP/probs.npy" ] && [ -s "$TMP/logits_0.npy" ] || fail "--out: files missing"
 [ "$(wc -c < "$TMP/probs.npy")" -eq $((128 + 360 * 10 * 4)) ] || fail "--out: probs.npy size"
 od -A n -v -t f4 -j 128 "$TMP/probs.npy" | tr -s ' ' '\n' | sed '/^$/d' > "$TMP/got_all.txt"
@@ -52,6 +71,20 @@ od -A n -v -t f4 -j 128 "$DATA/digits_tf_probs.npy" | tr -s ' ' '\n' | sed '/^$/
 paste "$TMP/got_all.txt" "$TMP/want_all.txt" | awk '
   { d = $1 - $2; if (d < 0) d = -d; if (d > 1e-5) bad++ } END { if (NR != 3600 || bad) exit 1 }' \
   || fail "--out: probs.npy differs from TensorFlow's"
+
+# A nested list through the SavedModel's signature input: the first sample as [[64 values]].
+X1=$(echo "$X" | cut -d, -f1-64)
+"$SG" run --saved_model "$DATA/digits_saved_model" --input "x=[[$X1]]" --output probs > "$TMP/sm.txt"
+cat "$TMP/sm.txt"
+head -1 "$TMP/sm.txt" | grep -q '^probs (probs:0): float32 \[1,10\]$' || fail "--input nested: header"
+tail -n +2 "$TMP/sm.txt" | tr -s ' ' '\n' | sed '/^$/d' > "$TMP/got_sm.txt"
+head -10 "$TMP/want.txt" | paste "$TMP/got_sm.txt" - | awk '
+  { d = $1 - $2; if (d < 0) d = -d; if (d > 1e-5) bad = 1 } END { if (NR != 10 || bad) exit 1 }' ||
+  fail "--input nested: values differ"
+if "$SG" run --saved_model "$DATA/digits_saved_model" --input "x=[[1,2],[3]]" 2> "$TMP/err.txt"; then
+  fail "a ragged --input succeeded"
+fi
+grep -q "^sg: INVALID_ARGUMENT: --input x: ragged nesting" "$TMP/err.txt" || fail "ragged --input: $(cat "$TMP/err.txt")"
 
 # errors: one line "sg: CODE: message" on stderr, non-zero exit.
 if "$SG" run "$DATA/digits_mlp.pb" --feed nope=1 --fetch probs 2> "$TMP/err.txt"; then fail "bad feed succeeded"; fi
