@@ -191,6 +191,32 @@ void ParseValue(const std::string& text, SG_DataType dt, char* dst, const std::s
       std::memcpy(dst, &v, size);
       break;
     }
+    case SG_COMPLEX64: case SG_COMPLEX128: {
+      // Python's notation: "1", "2j", "1+2j", "1-2.5e-1j".
+      double re = 0, im = 0;
+      const double v = std::strtod(c, &end);
+      if (end == c) bad();
+      if (*end == 'j') {
+        im = v;
+        ++end;
+      } else {
+        re = v;
+        if (*end == '+' || *end == '-') {
+          const char* start = end;
+          im = std::strtod(start, &end);
+          if (end == start || *end != 'j') bad();
+          ++end;
+        }
+      }
+      if (dt == SG_COMPLEX64) {
+        const float f[2] = {static_cast<float>(re), static_cast<float>(im)};
+        std::memcpy(dst, f, sizeof f);
+      } else {
+        const double d[2] = {re, im};
+        std::memcpy(dst, d, sizeof d);
+      }
+      break;
+    }
     default:
       Fail(SG_UNIMPLEMENTED, std::string("feed '") + feed + "': values of dtype " + TypeName(dt) +
                                  " cannot be given on the command line; use a .npy file");
@@ -595,8 +621,9 @@ const char kUsage[] =
     "  sg server --cluster SPEC --job JOB --task INDEX [--tls-cert F --tls-key F --tls-ca F]\n"
     "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index. VALUES, in the dtype the graph\n"
     "or signature gives: nested lists ([[1,2],[3,4]]: shape [2,2]); a quoted string ('\"a b\"',\n"
-    "escapes \\\" and \\\\) or a list of them ('[\"a\",\"b\"]'); bools true/false or 1/0; or a comma\n"
-    "list, optionally after a shape ([2,2]:1,2,3,4). @file.npy: any dtype sg has, strings from\n"
+    "escapes \\\" and \\\\) or a list of them ('[\"a\",\"b\"]'); bools true/false or 1/0;\n"
+    "complex as 1+2j (not for --input); or a comma list, optionally after a shape\n"
+    "([2,2]:1,2,3,4). @file.npy: any dtype sg has, strings from\n"
     "NumPy S or U arrays; --out writes strings as S (bytes) arrays. --config keys: intra_op_threads,\n"
     "inter_op_threads, timeout_ms, cpu_devices, round_robin_placement (1: spread nodes over\n"
     "the devices or tasks, for trying partitioning), graph_optimizer (0: run the graph as\n"

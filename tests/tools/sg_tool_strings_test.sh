@@ -149,6 +149,12 @@ expect_run 'cid complex64 [2]
 "$SG" run "$VALUES" --feed c=@"$TMP/c.npy" --fetch cid --out "$TMP/out" > /dev/null
 cmp "$TMP/out/cid.npy" "$TMP/c.npy" || fail "complex64: cid.npy differs from the fed file"
 
+# complex64 on the command line in Python's notation.
+expect_run 'cid complex64 [2,2]
+  (1,2) (3,-4)
+  (0,0.5) (-1.5,0)' "$VALUES" --feed 'c=[[1+2j,3-4j],[0.5j,-1.5]]' --fetch cid
+expect_error "^sg: INVALID_ARGUMENT: feed 'c': '1+2' is not a complex64" "$VALUES" --feed 'c=[1+2]' --fetch cid
+
 # NumPy round trips: 'U' (non-ASCII) and 'S' (arbitrary bytes) arrays written by NumPy, fed
 # through Identity, and the 'S' arrays sg writes read back by NumPy.
 PY=${SG_ORACLE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sg/tf-oracle}/bin/python
