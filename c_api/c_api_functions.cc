@@ -153,14 +153,8 @@ absl::Status BuildFunctionDef(const Graph& g, const ToFunctionArgs& a, FunctionD
   FunctionNames names;
   std::map<std::string, std::string> renamed;  // "op:index" of the graph -> function tensor
   OpDef* sig = fdef->mutable_signature();
-  for (const SG_Output& in : a.inputs) {
-    const Node* n = ToNode(in.oper);
-    OpDef::ArgDef* arg = sig->add_input_arg();
-    arg->set_name(names.FromOperation(n->name()));
-    arg->set_type(n->output_type(in.index));
-    renamed[TensorKey(n, in.index)] = arg->name();
-  }
-  // Result names come before body node names: a body node whose name is taken is renamed.
+  // Names: results first, then arguments, then body nodes (a name taken is made unique), as
+  // TensorFlow's function builder gives them.
   for (size_t r = 0; r < a.outputs.size(); ++r) {
     const Node* n = ToNode(a.outputs[r].oper);
     OpDef::ArgDef* arg = sig->add_output_arg();
@@ -174,6 +168,22 @@ absl::Status BuildFunctionDef(const Graph& g, const ToFunctionArgs& a, FunctionD
     } else {
       arg->set_name(names.FromOperation(n->name()));
     }
+  }
+  // Arguments, named after the results as TensorFlow does. Each records the shape its tensor
+  // has in the graph (arg_attr "_output_shapes"), as TensorFlow's function builder does.
+  for (size_t i = 0; i < a.inputs.size(); ++i) {
+    const Node* n = ToNode(a.inputs[i].oper);
+    const int index = a.inputs[i].index;
+    OpDef::ArgDef* arg = sig->add_input_arg();
+    arg->set_name(names.FromOperation(n->name()));
+    arg->set_type(n->output_type(index));
+    renamed[TensorKey(n, index)] = arg->name();
+    PartialTensorShape shape;
+    if (index < static_cast<int>(n->output_shapes().size())) shape = n->output_shapes()[index];
+    AttrValue shapes;
+    shape.AsProto(shapes.mutable_list()->add_shape());
+    (*(*fdef->mutable_arg_attr())[static_cast<uint32_t>(i)].mutable_attr())["_output_shapes"] =
+        std::move(shapes);
   }
   std::map<const Node*, std::string> node_name;  // body node -> its name in the function
   for (const Node* n : body) {

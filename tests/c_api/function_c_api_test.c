@@ -307,12 +307,13 @@ static void TestGeneratedNamesAndHash(void) {
     CHECK(strncmp(SG_FunctionName(f), "Named_", 6) == 0 && strlen(SG_FunctionName(f)) == 22);
     SG_FunctionToFunctionDef(f, def, s);
     CHECK_CODE(s, SG_OK);
-    CHECK(ContainsString(def, "in_put"));     /* the argument: "9In/Put" normalized */
+    CHECK(ContainsString(def, "in_put_0"));   /* the argument: "9In/Put" normalized, made */
+                                              /* unique against the result named first */
     n = Field(ret, 1, "add");                 /* results are named before body nodes, */
     n += Field(ret + n, 2, "add_0:z:0");      /* which are renamed when their name is taken */
     CHECK(Contains(def, ret, n));
-    n = Field(ret, 1, "in_put_0");            /* the second output returns the argument */
-    n += Field(ret + n, 2, "in_put");
+    n = Field(ret, 1, "in_put");              /* the second output returns the argument */
+    n += Field(ret + n, 2, "in_put_0");
     CHECK(Contains(def, ret, n));
   }
   SG_DeleteFunction(f);
