@@ -1,6 +1,6 @@
 // TensorFlow C API functions that have no SG_ twin but that sg honours through its internals
 // (c_api_internal.h): status payloads and errno statuses, TF_SetShape, TF_TensorFromProto, the
-// attr name iterators, TF_OperationAllInputs, TF_GraphNumFunctions and TF_ExtendSession. Each
+// attr name iterators, TF_OperationAllInputs and TF_ExtendSession. Each
 // converts, checks its arguments and delegates, as the SG_ functions do.
 #include <algorithm>
 #include <cstring>
@@ -135,13 +135,6 @@ void TF_OperationGetAttrName(TF_Operation* oper, int i, char* output, TF_Status*
     std::memcpy(output, names[i].data(), names[i].size());  // no NUL, as TensorFlow's
     return absl::OkStatus();
   });
-}
-
-int TF_GraphNumFunctions(TF_Graph* g) {
-  if (g == nullptr) return 0;
-  SG_Graph* graph = ToSg(g);
-  absl::MutexLock lock(&graph->mu);
-  return graph->graph.flib().num_functions();
 }
 
 void TF_ExtendSession(TF_Session* session, TF_Status* status) {

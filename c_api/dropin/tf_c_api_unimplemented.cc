@@ -35,7 +35,7 @@ using sg::dropin::NoteUnimplemented;
 using sg::dropin::Unimplemented;
 
 namespace {
-constexpr char kFunctions[] = "sg has no TF_Function; graphs keep the functions they import";
+constexpr char kFunctions[] = "functions are added to sg's graphs, never removed";
 constexpr char kWhile[] = "build loops as a GraphDef (While or v1 control flow) and import it";
 constexpr char kPlugins[] = "sg loads no op, kernel, device or file system plugins";
 constexpr char kEdits[] = "sg's graphs are append-only: existing operations are not edited";
@@ -45,56 +45,8 @@ constexpr char kAttrBuilder[] = "sg cannot ask for a kernel without making it";
 
 extern "C" {
 
-// ---- Functions (c_api.h, c_api_experimental.h) --------------------------------------------------
+// ---- Functions (c_api_experimental.h): the others are in tf_c_api_functions.cc ---------------
 
-void TF_GraphCopyFunction(TF_Graph* g, const TF_Function* func, const TF_Function* grad,
-                          TF_Status* status) {
-  Unimplemented(status, "TF_GraphCopyFunction", kFunctions);
-}
-int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func, TF_Status* status) {
-  Unimplemented(status, "TF_GraphGetFunctions", kFunctions);
-  return 0;
-}
-TF_Function* TF_GraphToFunction(const TF_Graph* fn_body, const char* fn_name,
-                                unsigned char append_hash_to_fn_name, int num_opers,
-                                const TF_Operation* const* opers, int ninputs,
-                                const TF_Output* inputs, int noutputs, const TF_Output* outputs,
-                                const char* const* output_names, const TF_FunctionOptions* opts,
-                                const char* description, TF_Status* status) {
-  Unimplemented(status, "TF_GraphToFunction", kFunctions);
-  return nullptr;
-}
-TF_Function* TF_GraphToFunctionWithControlOutputs(
-    const TF_Graph* fn_body, const char* fn_name, unsigned char append_hash_to_fn_name,
-    int num_opers, const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,
-    int noutputs, const TF_Output* outputs, const char* const* output_names,
-    int ncontrol_outputs, const TF_Operation* const* control_outputs,
-    const char* const* control_output_names, const TF_FunctionOptions* opts,
-    const char* description, TF_Status* status) {
-  Unimplemented(status, "TF_GraphToFunctionWithControlOutputs", kFunctions);
-  return nullptr;
-}
-const char* TF_FunctionName(TF_Function* func) {
-  NoteUnimplemented("TF_FunctionName", kFunctions);
-  return nullptr;
-}
-void TF_FunctionToFunctionDef(TF_Function* func, TF_Buffer* output_func_def, TF_Status* status) {
-  Unimplemented(status, "TF_FunctionToFunctionDef", kFunctions);
-}
-TF_Function* TF_FunctionImportFunctionDef(const void* proto, size_t proto_len,
-                                          TF_Status* status) {
-  Unimplemented(status, "TF_FunctionImportFunctionDef", kFunctions);
-  return nullptr;
-}
-void TF_FunctionSetAttrValueProto(TF_Function* func, const char* attr_name, const void* proto,
-                                  size_t proto_len, TF_Status* status) {
-  Unimplemented(status, "TF_FunctionSetAttrValueProto", kFunctions);
-}
-void TF_FunctionGetAttrValueProto(TF_Function* func, const char* attr_name,
-                                  TF_Buffer* output_attr_value, TF_Status* status) {
-  Unimplemented(status, "TF_FunctionGetAttrValueProto", kFunctions);
-}
-void TF_DeleteFunction(TF_Function* func) {}
 void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name, TF_Status* status) {
   Unimplemented(status, "TF_GraphRemoveFunction", kFunctions);
 }

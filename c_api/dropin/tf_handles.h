@@ -41,6 +41,8 @@ SG_DROPIN_SAME_HANDLE(TF_Server, SG_Server)
 SG_DROPIN_SAME_HANDLE(TF_Buffer, SG_Buffer)
 SG_DROPIN_SAME_HANDLE(TF_Output, SG_Output)
 SG_DROPIN_SAME_HANDLE(TF_Input, SG_Input)
+SG_DROPIN_SAME_HANDLE(TF_Function, SG_Function)
+SG_DROPIN_SAME_HANDLE(TF_FunctionOptions, SG_FunctionOptions)
 #undef SG_DROPIN_SAME_HANDLE
 
 // Arrays of handles and of layout-identical values.
@@ -52,6 +54,7 @@ inline SG_Tensor** ToSg(TF_Tensor** p) { return reinterpret_cast<SG_Tensor**>(p)
 inline SG_Tensor* const* ToSg(TF_Tensor* const* p) {
   return reinterpret_cast<SG_Tensor* const*>(p);
 }
+inline SG_Function** ToSg(TF_Function** p) { return reinterpret_cast<SG_Function**>(p); }
 inline SG_Buffer** ToSg(TF_Buffer** p) { return reinterpret_cast<SG_Buffer**>(p); }
 inline SG_Output** ToSg(TF_Output** p) { return reinterpret_cast<SG_Output**>(p); }
 inline SG_Operation*** ToSg(TF_Operation*** p) { return reinterpret_cast<SG_Operation***>(p); }

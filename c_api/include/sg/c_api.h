@@ -1377,6 +1377,138 @@ SG_CAPI_EXPORT extern void SG_AddGradients(SG_Graph* g, SG_Output* y, int ny, SG
                                            SG_Output* dy);
 /* ---- end of gradients ------------------------------------------------------------------- */
 
+/* ---- Functions built from C ---------------------------------------------------------------
+ * A function is a FunctionDef (TensorFlow's function.proto) held by an SG_Function handle. It is
+ * made from a graph's operations (SG_GraphToFunction) or parsed from a serialized FunctionDef
+ * (SG_FunctionImportFunctionDef), and copied into a graph (SG_GraphCopyFunction), where its name
+ * becomes an op type: an operation of that type (or a PartitionedCall / StatefulPartitionedCall
+ * whose attr `f` names it) runs the function; sg inlines it when it builds a step. Semantics as
+ * TensorFlow's TF_GraphToFunction and its siblings in TensorFlow's c_api.h.
+ * An SG_Function is independent of the graphs it came from or was copied into. Threads: a
+ * function may be read (name, copy, serialize) from several threads at once; setting an attr
+ * must not race with any other use of the same function. */
+typedef struct SG_Function SG_Function;
+/* Options of SG_GraphToFunction, as TensorFlow's TF_FunctionOptions: none exist yet and nothing
+ * creates one; pass NULL. */
+typedef struct SG_FunctionOptions SG_FunctionOptions;
+
+/* Makes a function of operations of `fn_body`, as TensorFlow's TF_GraphToFunction.
+ * fn_name:   the function's name, an op name ([A-Z][A-Za-z0-9_.\-/]*); with
+ *            append_hash_to_fn_name 1 the name is fn_name + "_" + a hash of the FunctionDef
+ *            (sg's own hash: 16 hex digits of a 64-bit fingerprint; it differs from
+ *            TensorFlow's). Without the hash it must differ from the names of ops and of other
+ *            functions of the graphs it is copied into.
+ * num_opers, opers: the body. num_opers -1 (opers ignored): every operation of the graph except
+ *            those `inputs` refer to, each of which must then have exactly one output (typically
+ *            a Placeholder standing for the argument). num_opers >= 0: exactly `opers`, nothing
+ *            skipped (0: a function without body, e.g. one returning its inputs).
+ * ninputs, inputs: the tensors that become the function's arguments, in order; no tensor twice.
+ *            Argument names are the producing operations' names normalized (letters lowercased,
+ *            other characters except digits turned to '_', leading non-letters dropped; "unknown"
+ *            when no letter is left), made unique with a suffix "_0", "_1", ...
+ * noutputs, outputs: the tensors the function returns, in order (a tensor may repeat; a tensor
+ *            that is also an input returns that argument).
+ * output_names: NULL (names made from the producing operations' names as for the arguments) or
+ *            `noutputs` distinct names ([a-z][a-z0-9_]*).
+ * opts:      reserved; NULL. description: NULL or a text stored as the OpDef's description.
+ * The FunctionDef's body nodes keep their operations' names (made unique against the argument
+ * names), attrs and devices; their inputs are written as the FunctionDef convention asks:
+ * an argument by its name, an output of a body node as "node:out_arg:index" (the OpDef output
+ * arg it belongs to and the index within that arg), control inputs as "^node" (sorted).
+ * Returns: a new function the caller deletes with SG_DeleteFunction; NULL on error.
+ * Errors: SG_INVALID_ARGUMENT for a NULL graph, name or status-less call, a negative count or a
+ *   NULL array with a positive count, an operation of another graph or an output index out of
+ *   range, an input given twice, an input operation with other than one output when
+ *   num_opers is -1, a body node input (data or control) neither among the inputs nor produced
+ *   by the body, an output neither an input nor produced by the body, duplicate or empty output
+ *   names. The graph is not changed.
+ * Threads: safe; the graph is locked while it is read. */
+SG_CAPI_EXPORT extern SG_Function* SG_GraphToFunction(
+    const SG_Graph* fn_body, const char* fn_name, unsigned char append_hash_to_fn_name,
+    int num_opers, const SG_Operation* const* opers, int ninputs, const SG_Output* inputs,
+    int noutputs, const SG_Output* outputs, const char* const* output_names,
+    const SG_FunctionOptions* opts, const char* description, SG_Status* status);
+
+/* SG_GraphToFunction with control outputs, as TensorFlow's TF_GraphToFunctionWithControlOutputs:
+ * each control_outputs[i] (an operation of the body) must have run when the function returns;
+ * it is recorded in the OpDef's control_output list and the FunctionDef's control_ret map under
+ * control_output_names[i] (distinct; NULL names the entries after their operations).
+ * Ownership, errors and threads as SG_GraphToFunction; SG_INVALID_ARGUMENT as well for a control
+ * output that is not part of the body. */
+SG_CAPI_EXPORT extern SG_Function* SG_GraphToFunctionWithControlOutputs(
+    const SG_Graph* fn_body, const char* fn_name, unsigned char append_hash_to_fn_name,
+    int num_opers, const SG_Operation* const* opers, int ninputs, const SG_Output* inputs,
+    int noutputs, const SG_Output* outputs, const char* const* output_names,
+    int ncontrol_outputs, const SG_Operation* const* control_outputs,
+    const char* const* control_output_names, const SG_FunctionOptions* opts,
+    const char* description, SG_Status* status);
+
+/* The function's name (its OpDef's name), as TensorFlow's TF_FunctionName. The string belongs to
+ * `func` and lives as long as it does. NULL for a NULL function. Threads: safe. */
+SG_CAPI_EXPORT extern const char* SG_FunctionName(SG_Function* func);
+
+/* Serializes the function as a FunctionDef into `output_func_def`, as TensorFlow's
+ * TF_FunctionToFunctionDef. Ownership: the buffer's bytes are new and released by
+ * SG_DeleteBuffer. Errors: SG_INVALID_ARGUMENT for a NULL function or a NULL buffer or one that
+ * already holds data. Threads: safe. */
+SG_CAPI_EXPORT extern void SG_FunctionToFunctionDef(SG_Function* func, SG_Buffer* output_func_def,
+                                                    SG_Status* status);
+
+/* A new function from `proto_len` bytes of a serialized FunctionDef, as TensorFlow's
+ * TF_FunctionImportFunctionDef. The bytes are copied. Returns a function the caller deletes with
+ * SG_DeleteFunction, or NULL on error: SG_INVALID_ARGUMENT for NULL bytes with a positive length
+ * or bytes that are not a FunctionDef with a named signature. Threads: safe. */
+SG_CAPI_EXPORT extern SG_Function* SG_FunctionImportFunctionDef(const void* proto,
+                                                                size_t proto_len,
+                                                                SG_Status* status);
+
+/* Sets the function attr `attr_name` (FunctionDef.attr, e.g. "_noinline") to a serialized
+ * AttrValue, as TensorFlow's TF_FunctionSetAttrValueProto; an attr of that name is replaced.
+ * Errors: SG_INVALID_ARGUMENT for a NULL function or name, NULL bytes with a positive length,
+ * or bytes that are not an AttrValue; the function is unchanged then.
+ * Threads: not safe with any other use of the same function. */
+SG_CAPI_EXPORT extern void SG_FunctionSetAttrValueProto(SG_Function* func, const char* attr_name,
+                                                        const void* proto, size_t proto_len,
+                                                        SG_Status* status);
+
+/* Serializes the function attr `attr_name` as an AttrValue into `output_attr_value`, as
+ * TensorFlow's TF_FunctionGetAttrValueProto. Ownership: as SG_FunctionToFunctionDef.
+ * Errors: SG_INVALID_ARGUMENT for a NULL function, name or buffer, a buffer that already holds
+ * data, or an attr the function does not have ("Function '<f>' has no attr named '<a>'.").
+ * Threads: safe. */
+SG_CAPI_EXPORT extern void SG_FunctionGetAttrValueProto(SG_Function* func, const char* attr_name,
+                                                        SG_Buffer* output_attr_value,
+                                                        SG_Status* status);
+
+/* Frees a function, as TensorFlow's TF_DeleteFunction; NULL is a no-op. Graphs it was copied into
+ * keep their copy. */
+SG_CAPI_EXPORT extern void SG_DeleteFunction(SG_Function* func);
+
+/* Adds `func` and, when not NULL, `grad` to the graph's function library and records `grad` as
+ * the gradient function of `func` (the library's GradientDef), as TensorFlow's
+ * TF_GraphCopyFunction. A function already in the library with the same definition is left as it
+ * is (so copying twice is harmless); the gradient mapping can be added later this way.
+ * After the call, operations of the graph may use func's name as their op type.
+ * Errors: SG_INVALID_ARGUMENT for a NULL graph or func, a name that is a registered op, a
+ *   different function of the same name already in the library, or func already having another
+ *   gradient function. On error the graph is not changed.
+ * Threads: safe (the graph is locked). */
+SG_CAPI_EXPORT extern void SG_GraphCopyFunction(SG_Graph* g, const SG_Function* func,
+                                                const SG_Function* grad, SG_Status* status);
+
+/* The number of functions in the graph's library, as TensorFlow's TF_GraphNumFunctions; 0 for a
+ * NULL graph. Threads: safe. */
+SG_CAPI_EXPORT extern int SG_GraphNumFunctions(SG_Graph* g);
+
+/* Fills funcs[0 .. n) with new copies of the first n = min(max_func, SG_GraphNumFunctions(g))
+ * functions of the graph's library (in name order) and returns n, as TensorFlow's
+ * TF_GraphGetFunctions. Ownership: the caller deletes each funcs[i] with SG_DeleteFunction.
+ * Errors: SG_INVALID_ARGUMENT (returns 0, funcs untouched) for a NULL graph, a negative max_func,
+ * or NULL funcs with a positive max_func. Threads: safe. */
+SG_CAPI_EXPORT extern int SG_GraphGetFunctions(SG_Graph* g, SG_Function** funcs, int max_func,
+                                               SG_Status* status);
+/* ---- end of functions ------------------------------------------------------------------- */
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

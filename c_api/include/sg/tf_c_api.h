@@ -14,8 +14,8 @@
  * same behaviour, so it adds no symbol to libsg and no ABI of its own (the binary calls SG_*).
  * Only what sg implements as TensorFlow does is mapped; a TF_ name that is missing here is
  * missing on purpose, and the compiler says so rather than the program misbehaving at run time:
- * - not implemented by sg: functions (TF_GraphToFunction, TF_Function*), while loops
- *   (TF_NewWhile...), the eager API, TF_LoadLibrary.
+ * - not implemented by sg: while loops (TF_NewWhile...), the eager API, TF_LoadLibrary,
+ *   TF_GraphRemoveFunction.
  * TF_Version is SG_TensorFlowVersion ("2.21.0", the TensorFlow release sg follows; sg's own
  * version is SG_Version).
  *
@@ -61,6 +61,8 @@ typedef SG_ImportGraphDefResults TF_ImportGraphDefResults;
 typedef SG_Session TF_Session;
 typedef SG_DeviceList TF_DeviceList;
 typedef SG_Server TF_Server;
+typedef SG_Function TF_Function;
+typedef SG_FunctionOptions TF_FunctionOptions;
 typedef SG_TString TF_TString;
 typedef SG_TString_Type TF_TString_Type;
 typedef SG_TStringOwner TStringOwnerCApi;
@@ -291,6 +293,17 @@ static inline TF_Graph* sg_tf2_NewGraph(void) {
 #define TF_GraphToGraphDef SG_GraphToGraphDef
 #define TF_GraphGetOpDef SG_GraphGetOpDef
 #define TF_GraphVersions SG_GraphVersions
+#define TF_GraphToFunction SG_GraphToFunction
+#define TF_GraphToFunctionWithControlOutputs SG_GraphToFunctionWithControlOutputs
+#define TF_FunctionName SG_FunctionName
+#define TF_FunctionToFunctionDef SG_FunctionToFunctionDef
+#define TF_FunctionImportFunctionDef SG_FunctionImportFunctionDef
+#define TF_FunctionSetAttrValueProto SG_FunctionSetAttrValueProto
+#define TF_FunctionGetAttrValueProto SG_FunctionGetAttrValueProto
+#define TF_DeleteFunction SG_DeleteFunction
+#define TF_GraphCopyFunction SG_GraphCopyFunction
+#define TF_GraphNumFunctions SG_GraphNumFunctions
+#define TF_GraphGetFunctions SG_GraphGetFunctions
 #define TF_GetAllOpList SG_GetAllOpList
 #define TF_TryEvaluateConstant SG_TryEvaluateConstant
 #define TF_GetAllRegisteredKernels SG_GetAllRegisteredKernels

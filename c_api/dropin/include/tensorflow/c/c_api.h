@@ -437,11 +437,11 @@ TF_CAPI_EXPORT extern void TF_GraphImportGraphDef(TF_Graph* graph, const TF_Buff
                                                   const TF_ImportGraphDefOptions* options,
                                                   TF_Status* status);
 
-/* ---- Functions (not implemented by sg: TF_UNIMPLEMENTED) ---------------------------------- */
+/* ---- Functions (sg/c_api.h "Functions built from C" documents each: SG_GraphCopyFunction...) */
 
 TF_CAPI_EXPORT extern void TF_GraphCopyFunction(TF_Graph* g, const TF_Function* func,
                                                 const TF_Function* grad, TF_Status* status);
-/* The number of functions in the graph's library (sg: as imported with a GraphDef). */
+/* The number of functions in the graph's library (imported with a GraphDef or copied in). */
 TF_CAPI_EXPORT extern int TF_GraphNumFunctions(TF_Graph* g);
 TF_CAPI_EXPORT extern int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func,
                                                TF_Status* status);
@@ -479,7 +479,7 @@ TF_CAPI_EXPORT void TF_AddGradientsWithPrefix(TF_Graph* g, const char* prefix, T
                                               int ny, TF_Output* x, int nx, TF_Output* dx,
                                               TF_Status* status, TF_Output* dy);
 
-/* ---- Functions, continued (TF_UNIMPLEMENTED in sg) ---------------------------------------- */
+/* ---- Functions, continued (as SG_GraphToFunction and its siblings in sg/c_api.h) --------- */
 
 TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunction(
     const TF_Graph* fn_body, const char* fn_name, unsigned char append_hash_to_fn_name,
