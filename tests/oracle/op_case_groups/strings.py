@@ -39,6 +39,52 @@ def strings(g):
                                               g.rand("string", [3]), [None])], name="op"),
            error=True)
 
+    # AsString: printf formats from the attrs.
+    values = {"float": [1.5, -2.25, 1e10, 3.0, -0.0, 1234567.0],
+              "double": [1.5, -2.25e-5, 1e300, 0.1],
+              "half": [1.5, -2.25, 65504.0], "bfloat16": [1.5, -2.25, 3.0e38],
+              "int32": [1, -20, 300, 2 ** 31 - 1], "int64": [2 ** 63 - 1, -(2 ** 63)],
+              "uint8": [0, 200, 255], "int8": [-128, 5], "int16": [-7, 300], "uint16": [65535],
+              "uint32": [2 ** 32 - 1], "uint64": [2 ** 64 - 1, 0],
+              "bool": [True, False], "complex64": [1 + 2j, -0.5j], "complex128": [1e-3 - 2e3j]}
+    for dt, v in values.items():
+        g.case(f"AsString.{dt}.default",
+               lambda: raw.AsString(input=g.const(np.array(v), dt), name="op"))
+    for sname, attrs in [("precision", dict(precision=2)), ("width_fill0", dict(width=8, fill="0")),
+                         ("width", dict(width=12)), ("left", dict(width=12, fill="-")),
+                         ("plus", dict(width=10, fill="+")), ("scientific", dict(scientific=True)),
+                         ("shortest", dict(shortest=True)),
+                         ("shortest_precision", dict(shortest=True, precision=3)),
+                         ("precision0", dict(precision=0))]:
+        for dt in ("float", "double", "complex64"):
+            g.case(f"AsString.{dt}.{sname}",
+                   lambda: raw.AsString(input=g.const(np.array(values[dt]), dt), name="op",
+                                        **attrs))
+    for sname, attrs in [("width", dict(width=5)), ("width_fill0", dict(width=5, fill="0")),
+                         ("left", dict(width=5, fill="-"))]:
+        g.case(f"AsString.int32.{sname}",
+               lambda: raw.AsString(input=g.const(np.array([7, -3, 123456]), "int32"), name="op",
+                                    **attrs))
+    g.case("AsString.bool.width",
+           lambda: raw.AsString(input=g.const(np.array([True]), "bool"), width=6, name="op"))
+    for sname, attrs in [("default", {}), ("width", dict(width=4)),
+                         ("left", dict(width=4, fill="-"))]:
+        g.case(f"AsString.string.{sname}",
+               lambda: raw.AsString(input=g.const(np.array([b"ab", b"abcdef", b""], object),
+                                                  "string"), name="op", **attrs))
+    g.case("AsString.float.empty",
+           lambda: raw.AsString(input=g.const(np.zeros([0, 2], np.float32), "float"), name="op"))
+    g.case("AsString.float.scalar",
+           lambda: raw.AsString(input=g.const(np.float32(2.5), "float"), name="op"))
+    for sname, dt, attrs in [("bad_fill", "float", dict(fill="x", width=5)),
+                             ("long_fill", "int32", dict(fill="00", width=5)),
+                             ("scientific_and_shortest", "float",
+                              dict(scientific=True, shortest=True)),
+                             ("int_precision", "int32", dict(precision=2))]:
+        g.case(f"AsString.{dt}.{sname}",
+               lambda: raw.AsString(input=g.const(np.array(values[dt]), dt), name="op", **attrs),
+               error=True)
+
 
 TEXT = np.array([b"Hello, World! This is sg.", b"  TensorFlow 2.21 writes   these GRAPHS... ",
                  b"", b"\xc3\x89T\xc3\x89 caf\xc3\xa9 \xce\xa3", b"A-B_C d.e\t\n", b"x\x00Y z",
