@@ -476,9 +476,9 @@ void SG_GraphSetStringLayout(SG_Graph* graph, SG_StringLayout string_layout,
                              SG_Status* status) {
   Guard("SG_GraphSetStringLayout", status, [&]() -> absl::Status {
     if (graph == nullptr) return errors::InvalidArgument("SG_GraphSetStringLayout: graph is NULL");
-    if (string_layout != SG_STRING_LAYOUT_ENCODED && string_layout != SG_STRING_LAYOUT_TSTRING) {
-      return errors::InvalidArgument("SG_GraphSetStringLayout: unknown layout ",
-                                     static_cast<int>(string_layout));
+    const int layout = sg::c_api::LayoutNumber(string_layout);
+    if (layout != SG_STRING_LAYOUT_ENCODED && layout != SG_STRING_LAYOUT_TSTRING) {
+      return errors::InvalidArgument("SG_GraphSetStringLayout: unknown layout ", layout);
     }
     graph->string_layout.store(string_layout);
     return absl::OkStatus();

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <map>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -147,6 +148,16 @@ void Guard(const char* where, SG_Status* status, Fn&& fn) {
     s = errors::Internal(where, ": unknown C++ exception");
   }
   Set(status, s);
+}
+
+// The number a caller passed as an SG_StringLayout. A C caller may pass any int there, and in C++
+// loading an enum object outside its enumerators' range is undefined behaviour, so the argument's
+// bytes are read as an int first and checked before the enum is used.
+inline int LayoutNumber(const SG_StringLayout& layout) {
+  static_assert(sizeof(SG_StringLayout) == sizeof(int), "SG_StringLayout is not int-sized");
+  int value;
+  std::memcpy(&value, &layout, sizeof value);
+  return value;
 }
 
 // Like Guard for functions without a status: returns `fn()` or `fallback` on an exception.

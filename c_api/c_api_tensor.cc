@@ -163,7 +163,7 @@ absl::StatusOr<size_t> TStringBytes(int64_t n) {
   return static_cast<size_t>(n) * sizeof(SG_TString);
 }
 
-bool KnownLayout(SG_StringLayout layout) {
+bool KnownLayout(int layout) {
   return layout == SG_STRING_LAYOUT_ENCODED || layout == SG_STRING_LAYOUT_TSTRING;
 }
 
@@ -445,7 +445,8 @@ void SG_StringTensorGet(const SG_Tensor* t, int64_t index, const char** data, si
 SG_Tensor* SG_NewTensorWithLayout(SG_DataType dtype, const int64_t* dims, int num_dims,
                                    void* data, size_t len,
                                    void (*deallocator)(void* data, size_t len, void* arg),
-                                   void* deallocator_arg, SG_StringLayout string_layout) {
+                                   void* deallocator_arg, SG_StringLayout string_layout_arg) {
+  const int string_layout = sg::c_api::LayoutNumber(string_layout_arg);
   if (sg::c_api::KnownLayout(string_layout) &&
       (string_layout == SG_STRING_LAYOUT_ENCODED || dtype != SG_STRING)) {
     return SG_NewTensor(dtype, dims, num_dims, data, len, deallocator, deallocator_arg);
@@ -479,7 +480,8 @@ SG_Tensor* SG_NewTensorWithLayout(SG_DataType dtype, const int64_t* dims, int nu
 }
 
 SG_Tensor* SG_AllocateTensorWithLayout(SG_DataType dtype, const int64_t* dims, int num_dims,
-                                       size_t len, SG_StringLayout string_layout) {
+                                       size_t len, SG_StringLayout string_layout_arg) {
+  const int string_layout = sg::c_api::LayoutNumber(string_layout_arg);
   if (!sg::c_api::KnownLayout(string_layout)) return nullptr;
   if (string_layout == SG_STRING_LAYOUT_ENCODED || dtype != SG_STRING) {
     return SG_AllocateTensor(dtype, dims, num_dims, len);
@@ -507,9 +509,9 @@ SG_Tensor* SG_TensorToStringLayout(const SG_Tensor* t, SG_StringLayout string_la
   SG_Tensor* result = nullptr;
   Guard("SG_TensorToStringLayout", status, [&]() -> absl::Status {
     if (t == nullptr) return errors::InvalidArgument("SG_TensorToStringLayout: t is NULL");
-    if (!sg::c_api::KnownLayout(string_layout)) {
+    if (!sg::c_api::KnownLayout(sg::c_api::LayoutNumber(string_layout))) {
       return errors::InvalidArgument("SG_TensorToStringLayout: unknown layout ",
-                                     static_cast<int>(string_layout));
+                                     sg::c_api::LayoutNumber(string_layout));
     }
     if (t->dtype != sg::DT_STRING) {
       result = new SG_Tensor(*t);
