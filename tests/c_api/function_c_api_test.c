@@ -7,25 +7,7 @@
 #include <string.h>
 
 #include "sg/c_api.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                                 \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);      \
-      ++failures;                                                                   \
-    }                                                                               \
-  } while (0)
-
-#define CHECK_CODE(s, code)                                                         \
-  do {                                                                              \
-    if (SG_GetCode(s) != (code)) {                                                  \
-      fprintf(stderr, "%s:%d: status %d (want %d): %s\n", __FILE__, __LINE__,       \
-              (int)SG_GetCode(s), (int)(code), SG_Message(s));                      \
-      ++failures;                                                                   \
-    }                                                                               \
-  } while (0)
+#include "c_check.h"
 
 static SG_Output Placeholder(SG_Graph* g, const char* name, SG_Status* s) {
   SG_OperationDescription* d = SG_NewOperation(g, "Placeholder", name);

@@ -9,35 +9,7 @@
 #include <string.h>
 
 #include "sg/c_api.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                                \
-  do {                                                                             \
-    if (!(cond)) {                                                                 \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);     \
-      ++failures;                                                                  \
-    }                                                                              \
-  } while (0)
-
-#define CHECK_CODE(s, code)                                                        \
-  do {                                                                             \
-    if (SG_GetCode(s) != (code)) {                                                 \
-      fprintf(stderr, "%s:%d: status %d (%s), wanted %d\n", __FILE__, __LINE__,    \
-              (int)SG_GetCode(s), SG_Message(s), (int)(code));                     \
-      ++failures;                                                                  \
-    }                                                                              \
-  } while (0)
-
-/* The message of `s` contains `what`. */
-#define CHECK_MESSAGE(s, what)                                                     \
-  do {                                                                             \
-    if (strstr(SG_Message(s), (what)) == NULL) {                                   \
-      fprintf(stderr, "%s:%d: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__,  \
-              SG_Message(s), (what));                                              \
-      ++failures;                                                                  \
-    }                                                                              \
-  } while (0)
+#include "c_check.h"
 
 /* Element `i` of `t` is the `len` bytes at `want`. */
 static void CheckElement(const SG_Tensor* t, int64_t i, const char* want, size_t len, int line) {
