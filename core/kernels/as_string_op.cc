@@ -95,6 +95,8 @@ class AsStringOp final : public OpKernel {
     }
     format_ = "%" + fill;
     if (width > -1) absl::StrAppend(&format_, width);
+    width_ = width > 0 ? static_cast<size_t>(width) : 0;
+    left_justify_ = fill == "-";
     if (floating && precision > -1) absl::StrAppend(&format_, ".", precision);
     if (floating) {
       format_ += shortest ? "g" : scientific ? "e" : "f";
@@ -154,15 +156,12 @@ class AsStringOp final : public OpKernel {
         return;
       }
       case DT_STRING: {
+        // %s stops at a NUL: the bytes go in whole, padded with spaces to the width.
         const tstring* v = in.data<tstring>();
         for (int64_t i = 0; i < n; ++i) {
-          // %s stops at a NUL; the bytes go in whole and only the padding comes from printf.
           const std::string& s = v[i];
-          const std::string pad = Format(format_, "");
-          const bool left = format_.find('-') != std::string::npos;
-          const size_t padding = pad.size() > s.size() ? pad.size() - s.size() : 0;
-          const std::string fill(padding, ' ');
-          o[i] = left ? s + fill : fill + s;
+          const std::string fill(width_ > s.size() ? width_ - s.size() : 0, ' ');
+          o[i] = left_justify_ ? s + fill : fill + s;
         }
         return;
       }
@@ -175,6 +174,8 @@ class AsStringOp final : public OpKernel {
  private:
   DataType dtype_;
   std::string format_;
+  size_t width_ = 0;           // strings: padded to this many bytes
+  bool left_justify_ = false;  // strings: fill "-" pads on the right
 };
 
 REGISTER_KERNEL_BUILDER(Name("AsString").Device(DEVICE_CPU), AsStringOp);
