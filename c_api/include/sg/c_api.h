@@ -1481,7 +1481,8 @@ SG_CAPI_EXPORT extern void SG_FunctionGetAttrValueProto(SG_Function* func, const
                                                         SG_Status* status);
 
 /* Frees a function, as TensorFlow's TF_DeleteFunction; NULL is a no-op. Graphs it was copied into
- * keep their copy. */
+ * keep their copy. Ownership: takes `func`. Errors: none. Threads: not while another thread uses
+ * `func`. */
 SG_CAPI_EXPORT extern void SG_DeleteFunction(SG_Function* func);
 
 /* Adds `func` and, when not NULL, `grad` to the graph's function library and records `grad` as
