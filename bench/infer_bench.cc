@@ -30,6 +30,8 @@
 // = --threads and inter_op_parallelism_threads = --inter; ONNX Runtime gets
 // SetIntraOpNumThreads(--threads), SetInterOpNumThreads(--inter) and the graph optimisation
 // level ORT_ENABLE_ALL. Otherwise each runtime's defaults (TensorFlow's Grappler and oneDNN on).
+// --inter 0 leaves the inter-op count to the runtime, and -1 asks sg and TensorFlow to run steps
+// in the caller's thread (ONNX Runtime is given 0 then: it runs sequentially on the caller's).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -198,7 +200,7 @@ class Runner {
     bool ok = Check(api_->CreateEnv(ORT_LOGGING_LEVEL_WARNING, "infer_bench", &env_), error) &&
               Check(api_->CreateSessionOptions(&options), error) &&
               Check(api_->SetIntraOpNumThreads(options, threads), error) &&
-              Check(api_->SetInterOpNumThreads(options, inter), error) &&
+              Check(api_->SetInterOpNumThreads(options, inter < 0 ? 0 : inter), error) &&
               Check(api_->SetSessionGraphOptimizationLevel(options, ORT_ENABLE_ALL), error) &&
               Check(api_->CreateSessionFromArray(env_, model.data(), model.size(), options,
                                                  &session_), error) &&
@@ -430,7 +432,7 @@ bool ParseArgs(int argc, char** argv, Options* o, std::string* error) {
       return false;
     }
   }
-  if (o->model.empty() || o->batch < 1 || o->threads < 1 || o->inter < 1 || o->runs < 1 ||
+  if (o->model.empty() || o->batch < 1 || o->threads < 1 || o->inter < -1 || o->runs < 1 ||
       o->warmup < 0 || o->callers < 1 ||
       (o->mode != "latency" && o->mode != "cold" && o->mode != "concurrent")) {
     *error = "usage: " + std::string(argv[0]) +

@@ -49,13 +49,16 @@ constexpr const char* kGraph = R"pb(
          attr { key: "component_types" value { list { type: DT_FLOAT } } } }
 )pb";
 
-class QueueTest : public ::testing::Test {
+// Every case runs with inter-op pools of 2 threads and of 1. With 1, a step runs on its caller's
+// thread while no other step does, and on the pool's thread otherwise: the steps that wait for
+// each other here must still all finish.
+class QueueTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
     GraphDef graph;
     ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(kGraph, &graph));
     SessionOptions options;
-    options.config.set_inter_op_parallelism_threads(2);
+    options.config.set_inter_op_parallelism_threads(GetParam());
     ASSERT_TRUE(NewSession(options, &session_).ok());
     ASSERT_TRUE(session_->Create(graph).ok());
   }
@@ -80,7 +83,7 @@ class QueueTest : public ::testing::Test {
   std::unique_ptr<Session> session_;
 };
 
-TEST_F(QueueTest, DequeueWaitsForAnEnqueueOfAnotherStep) {
+TEST_P(QueueTest, DequeueWaitsForAnEnqueueOfAnotherStep) {
   absl::StatusOr<Tensor> got;
   std::thread consumer([&] { got = Fetch("mark_then_dequeue"); });
   WaitForSize("marker_size", 1);
@@ -91,7 +94,7 @@ TEST_F(QueueTest, DequeueWaitsForAnEnqueueOfAnotherStep) {
   EXPECT_EQ(Size("size"), 0);
 }
 
-TEST_F(QueueTest, DequeueManyAboveCapacityTakesElementsAsTheyCome) {
+TEST_P(QueueTest, DequeueManyAboveCapacityTakesElementsAsTheyCome) {
   absl::StatusOr<Tensor> got;
   std::thread consumer([&] { got = Fetch("dequeue_many", {{"n", Tensor::Scalar<int32_t>(5)}}); });
   // Waits for room twice, whichever step starts first.
@@ -102,7 +105,7 @@ TEST_F(QueueTest, DequeueManyAboveCapacityTakesElementsAsTheyCome) {
   for (int i = 0; i < 5; ++i) EXPECT_EQ(got->data<float>()[i], i + 1);
 }
 
-TEST_F(QueueTest, ManyProducersAndConsumersPassEveryElementOnce) {
+TEST_P(QueueTest, ManyProducersAndConsumersPassEveryElementOnce) {
   // 4 producers of 50 distinct values, 4 consumers of 50, through a queue of capacity 2: every
   // step waits for the others, in whatever order they run, and all of them finish.
   constexpr int kThreads = 4, kEach = 50;
@@ -131,7 +134,7 @@ TEST_F(QueueTest, ManyProducersAndConsumersPassEveryElementOnce) {
   EXPECT_EQ(Size("size"), 0);
 }
 
-TEST_F(QueueTest, CloseWakesAWaitingDequeueWithOutOfRange) {
+TEST_P(QueueTest, CloseWakesAWaitingDequeueWithOutOfRange) {
   absl::StatusOr<Tensor> got;
   std::thread consumer([&] { got = Fetch("mark_then_dequeue"); });
   WaitForSize("marker_size", 1);
@@ -141,7 +144,7 @@ TEST_F(QueueTest, CloseWakesAWaitingDequeueWithOutOfRange) {
   EXPECT_TRUE(Fetch("is_closed")->scalar<bool>()());
 }
 
-TEST_F(QueueTest, CloseWaitsBehindPendingEnqueues) {
+TEST_P(QueueTest, CloseWaitsBehindPendingEnqueues) {
   absl::Status enqueued, closed;
   std::thread producer([&] {
     enqueued = Target("enqueue_many", {{"xs", Tensor::Vector<float>({1, 2, 3, 4})}});
@@ -158,7 +161,7 @@ TEST_F(QueueTest, CloseWaitsBehindPendingEnqueues) {
   EXPECT_TRUE(Fetch("is_closed")->scalar<bool>()());
 }
 
-TEST_F(QueueTest, CancelPendingEnqueuesFailsThemAndKeepsWhatIsIn) {
+TEST_P(QueueTest, CancelPendingEnqueuesFailsThemAndKeepsWhatIsIn) {
   absl::Status enqueued;
   std::thread producer([&] {
     enqueued = Target("enqueue_many", {{"xs", Tensor::Vector<float>({1, 2, 3, 4})}});
@@ -174,7 +177,7 @@ TEST_F(QueueTest, CancelPendingEnqueuesFailsThemAndKeepsWhatIsIn) {
             absl::StatusCode::kCancelled);
 }
 
-TEST_F(QueueTest, ClosingTheSessionWakesAWaitingDequeue) {
+TEST_P(QueueTest, ClosingTheSessionWakesAWaitingDequeue) {
   absl::StatusOr<Tensor> got;
   std::thread consumer([&] { got = Fetch("mark_then_dequeue"); });
   WaitForSize("marker_size", 1);  // the step is in flight: Close must end it, not wait for it
@@ -183,7 +186,7 @@ TEST_F(QueueTest, ClosingTheSessionWakesAWaitingDequeue) {
   EXPECT_EQ(got.status().code(), absl::StatusCode::kCancelled) << got.status();
 }
 
-TEST_F(QueueTest, TheRunsTimeoutEndsAWaitingDequeue) {
+TEST_P(QueueTest, TheRunsTimeoutEndsAWaitingDequeue) {
   RunOptions options;
   options.set_timeout_in_ms(20);
   std::vector<Tensor> out;
@@ -193,6 +196,11 @@ TEST_F(QueueTest, TheRunsTimeoutEndsAWaitingDequeue) {
   ASSERT_TRUE(Target("enqueue", {{"x", Tensor::Scalar<float>(3)}}).ok());
   EXPECT_EQ(Fetch("dequeue")->scalar<float>()(), 3);
 }
+
+INSTANTIATE_TEST_SUITE_P(InterOpThreads, QueueTest, ::testing::Values(2, 1),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return "inter_op_" + std::to_string(info.param);
+                         });
 
 }  // namespace
 }  // namespace sg

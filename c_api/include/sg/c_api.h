@@ -596,7 +596,9 @@ SG_CAPI_EXPORT extern void SG_DeleteSessionOptions(SG_SessionOptions* options);
 /* Typed setters over the ConfigProto, so a C client need not build protos:
  * intra_op_parallelism_threads (0 = chosen by sg: the number of cores),
  * inter_op_parallelism_threads (0 = chosen by sg: cores / intra-op threads, at least 1, so that
- * by default one kernel at a time runs on every core; negative = run in the caller's thread), operation_timeout_in_ms (0 = none),
+ * by default one kernel at a time runs on every core; negative = run in the caller's thread;
+ * with 1, a step runs in its caller's thread while no other step of the session does and no
+ * timeout applies, else on the pool's thread), operation_timeout_in_ms (0 = none),
  * device_count[device_type] (e.g. "CPU"), log_device_placement, allow_soft_placement.
  * Ownership: strings are copied.
  * Errors: SG_INVALID_ARGUMENT for a NULL `options`, a negative intra-op thread count, timeout or
