@@ -68,6 +68,12 @@
 %ignore SG_StringGetSize;
 %ignore SG_StringGetCapacity;
 %ignore SG_StringDealloc;
+/* While loops built from C: SG_WhileParams has const members, which SWIG's C wrappers cannot
+ * assign a returned value to; the bindings import loops as GraphDefs instead. */
+%ignore SG_WhileParams;
+%ignore SG_NewWhile;
+%ignore SG_FinishWhile;
+%ignore SG_AbortWhile;
 %rename(attr_type) SG_AttrMetadata::type;  /* `type` is a Go keyword */
 
 /* ================================================================================================

@@ -525,4 +525,42 @@ int SG_GraphGetFunctions(SG_Graph* g, SG_Function** funcs, int max_func, SG_Stat
   return n;
 }
 
+// The first operation of `g` that uses function `name`: as its op type, or in a function-valued
+// attr (a call's `f`, a While's `cond` and `body`, a list of functions); nullptr when none does.
+static const sg::Node* UserOfFunction(const sg::Graph& g, const std::string& name) {
+  for (const sg::Node* n : g.nodes()) {
+    if (n->type_string() == name) return n;
+    for (const auto& kv : n->def().attr()) {
+      const sg::AttrValue& v = kv.second;
+      if (v.has_func() && v.func().name() == name) return n;
+      for (const sg::NameAttrList& f : v.list().func()) {
+        if (f.name() == name) return n;
+      }
+    }
+  }
+  return nullptr;
+}
+
+void SG_GraphRemoveFunction(SG_Graph* g, const char* func_name, SG_Status* status) {
+  Guard("SG_GraphRemoveFunction", status, [&]() -> absl::Status {
+    if (g == nullptr) return errors::InvalidArgument("SG_GraphRemoveFunction: NULL graph");
+    if (func_name == nullptr) {
+      return errors::InvalidArgument("SG_GraphRemoveFunction: NULL function name");
+    }
+    absl::MutexLock lock(&g->mu);
+    if (g->graph.flib().Find(func_name) == nullptr) {
+      return errors::InvalidArgument("Tried to remove non-existent function '", func_name, "'.");
+    }
+    // A node of the function's op type points at the library's entry for it; sg keeps what the
+    // graph's operations run rather than leave them dangling.
+    if (const sg::Node* user = UserOfFunction(g->graph, func_name)) {
+      return errors::FailedPrecondition("Cannot remove function '", func_name,
+                                        "': operation '", user->name(), "' uses it");
+    }
+    SG_RETURN_IF_ERROR(g->graph.mutable_flib()->RemoveFunction(func_name));
+    ++g->function_removals;
+    return absl::OkStatus();
+  });
+}
+
 }  // extern "C"

@@ -49,7 +49,11 @@ struct SG_Graph {
   ~SG_Graph();
   absl::Mutex mu;
   sg::Graph graph ABSL_GUARDED_BY(mu);
+  // Sessions using the graph, and while loops started on it (SG_NewWhile) and not yet finished.
   int num_sessions ABSL_GUARDED_BY(mu) = 0;
+  // How many functions SG_GraphRemoveFunction took out of the library: with the number of
+  // functions, tells a session whether the library changed since it last saw it.
+  int function_removals ABSL_GUARDED_BY(mu) = 0;
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
   // The layout of the SG_STRING tensors made from this graph (SG_GraphSetStringLayout).
   std::atomic<SG_StringLayout> string_layout{SG_STRING_LAYOUT_ENCODED};
@@ -99,6 +103,7 @@ struct SG_Session {
   absl::Mutex mu;
   int extended_node_ids ABSL_GUARDED_BY(mu) = 0;
   int extended_functions ABSL_GUARDED_BY(mu) = 0;
+  int extended_function_removals ABSL_GUARDED_BY(mu) = 0;
   bool created ABSL_GUARDED_BY(mu) = false;
 };
 

@@ -10,7 +10,7 @@ namespace c_api {
 absl::Status ExtendSession(SG_Session* s) {
   absl::MutexLock session_lock(&s->mu);
   GraphDef def;
-  int num_node_ids, num_functions;
+  int num_node_ids, num_functions, function_removals;
   {
     // The graph is read as graph->graph, not through a `const Graph&`: Clang 14's
     // thread-safety analysis loses the lock of a member read through a const reference.
@@ -18,12 +18,15 @@ absl::Status ExtendSession(SG_Session* s) {
     absl::MutexLock graph_lock(&graph->mu);
     num_node_ids = graph->graph.num_node_ids();
     num_functions = graph->graph.flib().num_functions();
-    if (s->created && num_node_ids == s->extended_node_ids &&
-        num_functions == s->extended_functions) {
+    function_removals = graph->function_removals;
+    // A removal followed by an addition leaves the count as it was: removals are counted too.
+    const bool library_changed = num_functions != s->extended_functions ||
+                                 function_removals != s->extended_function_removals;
+    if (s->created && num_node_ids == s->extended_node_ids && !library_changed) {
       return absl::OkStatus();
     }
     *def.mutable_versions() = graph->graph.versions();
-    if (num_functions != s->extended_functions) graph->graph.flib().ToProto(def.mutable_library());
+    if (library_changed) graph->graph.flib().ToProto(def.mutable_library());
     for (int id = s->extended_node_ids; id < num_node_ids; ++id) {
       const Node* n = graph->graph.FindNodeId(id);
       if (n != nullptr) NodeToDef(*n, def.add_node());
@@ -34,6 +37,7 @@ absl::Status ExtendSession(SG_Session* s) {
   s->created = true;
   s->extended_node_ids = num_node_ids;
   s->extended_functions = num_functions;
+  s->extended_function_removals = function_removals;
   return absl::OkStatus();
 }
 

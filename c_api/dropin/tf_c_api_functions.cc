@@ -1,10 +1,12 @@
-// TensorFlow's functions built from C (TF_GraphToFunction, TF_GraphCopyFunction, ...) over sg's
-// SG_ twins (c_api.h, "Functions built from C"): a TF_Function* is the SG_Function* of the same
-// object, so each function only converts its handles and delegates.
+// TensorFlow's functions built from C (TF_GraphToFunction, TF_GraphCopyFunction, ...) and while
+// loops built from C (TF_NewWhile...) over sg's SG_ twins (c_api.h, "Functions built from C",
+// "While loops built from C"): a TF_Function* is the SG_Function* of the same object, so each
+// function only converts its handles and delegates.
 #include "c_api/dropin/tf_handles.h"
 
 using sg::dropin::ToSg;
 using sg::dropin::ToTf;
+using sg::dropin::ToTfValue;
 
 extern "C" {
 
@@ -64,6 +66,33 @@ int TF_GraphNumFunctions(TF_Graph* g) { return SG_GraphNumFunctions(ToSg(g)); }
 
 int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func, TF_Status* status) {
   return SG_GraphGetFunctions(ToSg(g), ToSg(funcs), max_func, ToSg(status));
+}
+
+void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name, TF_Status* status) {
+  SG_GraphRemoveFunction(ToSg(g), func_name, ToSg(status));
+}
+
+// ---- While loops built from C (c_api.h): TF_WhileParams is laid out as SG_WhileParams -------
+
+TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs, TF_Status* status) {
+  const SG_WhileParams p = SG_NewWhile(ToSg(g), ToSg(inputs), ninputs, ToSg(status));
+  TF_WhileParams params = {p.ninputs,
+                           ToTf(p.cond_graph),
+                           ToTf(p.cond_inputs),
+                           ToTfValue(p.cond_output),
+                           ToTf(p.body_graph),
+                           ToTf(p.body_inputs),
+                           reinterpret_cast<TF_Output*>(p.body_outputs),
+                           p.name};
+  return params;
+}
+
+void TF_FinishWhile(const TF_WhileParams* params, TF_Status* status, TF_Output* outputs) {
+  SG_FinishWhile(reinterpret_cast<const SG_WhileParams*>(params), ToSg(status), ToSg(outputs));
+}
+
+void TF_AbortWhile(const TF_WhileParams* params) {
+  SG_AbortWhile(reinterpret_cast<const SG_WhileParams*>(params));
 }
 
 }  // extern "C"

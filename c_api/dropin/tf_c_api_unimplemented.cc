@@ -35,8 +35,6 @@ using sg::dropin::NoteUnimplemented;
 using sg::dropin::Unimplemented;
 
 namespace {
-constexpr char kFunctions[] = "functions are added to sg's graphs, never removed";
-constexpr char kWhile[] = "build loops as a GraphDef (While or v1 control flow) and import it";
 constexpr char kPlugins[] = "sg loads no op, kernel, device or file system plugins";
 constexpr char kEdits[] = "sg's graphs are append-only: existing operations are not edited";
 constexpr char kApiDefs[] = "sg has no API definitions";
@@ -44,24 +42,6 @@ constexpr char kAttrBuilder[] = "sg cannot ask for a kernel without making it";
 }  // namespace
 
 extern "C" {
-
-// ---- Functions (c_api_experimental.h): the others are in tf_c_api_functions.cc ---------------
-
-void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name, TF_Status* status) {
-  Unimplemented(status, "TF_GraphRemoveFunction", kFunctions);
-}
-
-// ---- While loops built from C (c_api.h) ---------------------------------------------------------
-
-TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs, TF_Status* status) {
-  Unimplemented(status, "TF_NewWhile", kWhile);
-  TF_WhileParams none = {0, nullptr, nullptr, {nullptr, 0}, nullptr, nullptr, nullptr, nullptr};
-  return none;
-}
-void TF_FinishWhile(const TF_WhileParams* params, TF_Status* status, TF_Output* outputs) {
-  Unimplemented(status, "TF_FinishWhile", kWhile);
-}
-void TF_AbortWhile(const TF_WhileParams* params) {}  // TF_NewWhile made nothing to free
 
 // ---- Plugins: op libraries, device and file system plugins ---------------------------------------
 

@@ -6,7 +6,7 @@
 // so a cast in each direction is the whole conversion. Handles sg has no SG_ type for
 // (TF_DeprecatedSession, TF_CheckpointReader, TF_AttrBuilder) are defined by their .cc files.
 //
-// Value structs and enums: TF_Buffer, TF_Input, TF_Output, TF_AttrMetadata and the TF_Code,
+// Value structs and enums: TF_Buffer, TF_Input, TF_Output, TF_AttrMetadata, TF_WhileParams and the TF_Code,
 // TF_DataType and TF_AttrType numbers are checked below to be laid out as sg's, so arrays of them
 // pass by cast too; single values are converted member by member anyway.
 #ifndef SG_C_API_DROPIN_TF_HANDLES_H_
@@ -99,6 +99,15 @@ SG_DROPIN_SAME_MEMBER(TF_AttrMetadata, SG_AttrMetadata, is_list);
 SG_DROPIN_SAME_MEMBER(TF_AttrMetadata, SG_AttrMetadata, list_size);
 SG_DROPIN_SAME_MEMBER(TF_AttrMetadata, SG_AttrMetadata, type);
 SG_DROPIN_SAME_MEMBER(TF_AttrMetadata, SG_AttrMetadata, total_size);
+SG_DROPIN_SAME_SIZE(TF_WhileParams, SG_WhileParams);
+SG_DROPIN_SAME_MEMBER(TF_WhileParams, SG_WhileParams, ninputs);
+SG_DROPIN_SAME_MEMBER(TF_WhileParams, SG_WhileParams, cond_graph);
+SG_DROPIN_SAME_MEMBER(TF_WhileParams, SG_WhileParams, cond_inputs);
+SG_DROPIN_SAME_MEMBER(TF_WhileParams, SG_WhileParams, cond_output);
+SG_DROPIN_SAME_MEMBER(TF_WhileParams, SG_WhileParams, body_graph);
+SG_DROPIN_SAME_MEMBER(TF_WhileParams, SG_WhileParams, body_inputs);
+SG_DROPIN_SAME_MEMBER(TF_WhileParams, SG_WhileParams, body_outputs);
+SG_DROPIN_SAME_MEMBER(TF_WhileParams, SG_WhileParams, name);
 SG_DROPIN_SAME_SIZE(TF_Code, SG_Code);
 SG_DROPIN_SAME_SIZE(TF_DataType, SG_DataType);
 SG_DROPIN_SAME_SIZE(TF_AttrType, SG_AttrType);

@@ -1,5 +1,7 @@
 #include "core/graph/function_library.h"
 
+#include <algorithm>
+
 #include "google/protobuf/util/message_differencer.h"
 
 namespace sg {
@@ -38,6 +40,18 @@ absl::Status FunctionLibrary::AddFunction(const FunctionDef& fdef) {
   e->reg.op_def = fdef.signature();
   e->reg.function = &e->fdef;
   functions_.emplace(name, std::move(e));
+  return absl::OkStatus();
+}
+
+absl::Status FunctionLibrary::RemoveFunction(absl::string_view name) {
+  auto it = functions_.find(name);
+  if (it == functions_.end()) {
+    return errors::InvalidArgument("Tried to remove non-existent function '", name, "'.");
+  }
+  functions_.erase(it);
+  gradients_.erase(std::remove_if(gradients_.begin(), gradients_.end(),
+                                  [&](const GradientDef& g) { return g.function_name() == name; }),
+                   gradients_.end());
   return absl::OkStatus();
 }
 

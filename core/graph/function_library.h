@@ -22,6 +22,10 @@ class FunctionLibrary : public OpRegistryInterface {
   // or differs from a function of the same name already here.
   absl::Status AddLibrary(const FunctionDefLibrary& lib);
   absl::Status AddFunction(const FunctionDef& fdef);
+  // Removes function `name` and the gradient mappings recorded for it (GradientDefs whose
+  // function_name is `name`). INVALID_ARGUMENT when there is no such function. The caller makes
+  // sure nothing points at it anymore: a Node of that op type holds its OpRegistrationData.
+  absl::Status RemoveFunction(absl::string_view name);
   const OpRegistrationData* LookUp(absl::string_view op_type) const override;
   const FunctionDef* Find(absl::string_view name) const;
   void ToProto(FunctionDefLibrary* out) const;

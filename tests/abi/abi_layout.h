@@ -76,6 +76,29 @@ SG_PIN(offsetof(SG_TString_Large, ptr) == 16 && offsetof(SG_TString_View, owner_
        tstring_lp64);
 #endif
 
+/* SG_WhileParams (TensorFlow's TF_WhileParams): {const int ninputs; SG_Graph* cond_graph;
+ * const SG_Output* cond_inputs; SG_Output cond_output; SG_Graph* body_graph;
+ * const SG_Output* body_inputs; SG_Output* body_outputs; const char* name;}. Newer than the
+ * baseline header old_client.c compiles against, which defines SG_ABI_LAYOUT_BASELINE (drop the
+ * guard once scripts/refresh-abi-baseline.sh has copied a header that has it). */
+#if !defined(SG_ABI_LAYOUT_BASELINE)
+SG_PIN(offsetof(SG_WhileParams, ninputs) == 0 &&
+           offsetof(SG_WhileParams, cond_graph) == sizeof(void*) &&
+           offsetof(SG_WhileParams, cond_inputs) == 2 * sizeof(void*) &&
+           offsetof(SG_WhileParams, cond_output) == 3 * sizeof(void*) &&
+           offsetof(SG_WhileParams, body_graph) == 3 * sizeof(void*) + sizeof(SG_Output) &&
+           offsetof(SG_WhileParams, body_inputs) == 4 * sizeof(void*) + sizeof(SG_Output) &&
+           offsetof(SG_WhileParams, body_outputs) == 5 * sizeof(void*) + sizeof(SG_Output) &&
+           offsetof(SG_WhileParams, name) == 6 * sizeof(void*) + sizeof(SG_Output) &&
+           sizeof(SG_WhileParams) == 7 * sizeof(void*) + sizeof(SG_Output),
+       while_params);
+#if defined(__LP64__)
+SG_PIN(sizeof(SG_WhileParams) == 72 && offsetof(SG_WhileParams, cond_output) == 24 &&
+           offsetof(SG_WhileParams, name) == 64,
+       while_params_lp64);
+#endif
+#endif
+
 /* Enums cross the ABI as int-sized values with fixed numbers. */
 SG_PIN(sizeof(SG_Code) == sizeof(int) && sizeof(SG_DataType) == sizeof(int), enum_size);
 SG_PIN(SG_OK == 0 && SG_UNAUTHENTICATED == 16, code_values);

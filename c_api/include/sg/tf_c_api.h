@@ -14,8 +14,7 @@
  * same behaviour, so it adds no symbol to libsg and no ABI of its own (the binary calls SG_*).
  * Only what sg implements as TensorFlow does is mapped; a TF_ name that is missing here is
  * missing on purpose, and the compiler says so rather than the program misbehaving at run time:
- * - not implemented by sg: while loops (TF_NewWhile...), the eager API, TF_LoadLibrary,
- *   TF_GraphRemoveFunction.
+ * - not implemented by sg: the eager API, TF_LoadLibrary.
  * TF_Version is SG_TensorFlowVersion ("2.21.0", the TensorFlow release sg follows; sg's own
  * version is SG_Version).
  *
@@ -63,6 +62,7 @@ typedef SG_DeviceList TF_DeviceList;
 typedef SG_Server TF_Server;
 typedef SG_Function TF_Function;
 typedef SG_FunctionOptions TF_FunctionOptions;
+typedef SG_WhileParams TF_WhileParams;
 typedef SG_TString TF_TString;
 typedef SG_TString_Type TF_TString_Type;
 typedef SG_TStringOwner TStringOwnerCApi;
@@ -304,6 +304,10 @@ static inline TF_Graph* sg_tf2_NewGraph(void) {
 #define TF_GraphCopyFunction SG_GraphCopyFunction
 #define TF_GraphNumFunctions SG_GraphNumFunctions
 #define TF_GraphGetFunctions SG_GraphGetFunctions
+#define TF_GraphRemoveFunction SG_GraphRemoveFunction
+#define TF_NewWhile SG_NewWhile
+#define TF_FinishWhile SG_FinishWhile
+#define TF_AbortWhile SG_AbortWhile
 #define TF_GetAllOpList SG_GetAllOpList
 #define TF_TryEvaluateConstant SG_TryEvaluateConstant
 #define TF_GetAllRegisteredKernels SG_GetAllRegisteredKernels

@@ -450,7 +450,7 @@ TF_CAPI_EXPORT extern int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs,
 TF_CAPI_EXPORT extern void TF_OperationToNodeDef(TF_Operation* oper, TF_Buffer* output_node_def,
                                                  TF_Status* status);
 
-/* ---- While loops built from C (not implemented by sg: TF_UNIMPLEMENTED) ------------------- */
+/* ---- While loops built from C (sg/c_api.h "While loops built from C" documents each) ------- */
 
 typedef struct TF_WhileParams {
   const int ninputs;

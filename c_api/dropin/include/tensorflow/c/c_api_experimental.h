@@ -155,7 +155,7 @@ TF_CAPI_EXPORT extern TF_Library* TF_LoadPluggableDeviceLibrary(const char* libr
                                                                 TF_Status* status);
 TF_CAPI_EXPORT extern void TF_DeletePluggableDeviceLibraryHandle(TF_Library* lib_handle);
 
-/* Removes function `func_name` from the graph's library: TF_UNIMPLEMENTED in sg. */
+/* Removes function `func_name` from the graph's library (sg/c_api.h: SG_GraphRemoveFunction). */
 TF_CAPI_EXPORT extern void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name,
                                                   TF_Status* status);
 
