@@ -7,6 +7,7 @@
 #include <deque>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/synchronization/mutex.h"
 
@@ -138,9 +139,83 @@ BlockCache& Cache() {
   return *cache;
 }
 
+// Small blocks: per-thread free lists by size class, in front of the C heap. A step allocates
+// and frees the same small sizes again and again (an LSTM's gates, a dense layer's activations);
+// the heap's own paths for them (aligned allocation, coalescing, consolidating fast bins before
+// a larger request) took about a fifth of a 1-thread LSTM step in perf. A block freed on another
+// thread joins that thread's lists.
+constexpr size_t kSmallAlignment = 64;
+constexpr size_t kSmallMaxBytes = size_t{64} << 10;
+// Up to 1 KiB in steps of 64 bytes (16 classes), then four classes per power of two up to
+// 64 KiB (24 classes).
+constexpr int kSmallClasses = 40;
+constexpr size_t kSmallPerClass = 16;          // blocks kept per class and thread
+constexpr size_t kSmallBytesPerThread = 1 << 20;  // bytes kept per thread
+
+// The size class of `bytes` (1 to kSmallMaxBytes) and the size its blocks have.
+int SmallClass(size_t bytes, size_t* rounded) {
+  if (bytes <= 1024) {
+    *rounded = RoundUp(bytes, kSmallAlignment);
+    return static_cast<int>(*rounded / kSmallAlignment) - 1;
+  }
+  const int shift = 63 - __builtin_clzll(static_cast<unsigned long long>(bytes - 1));
+  const size_t base = size_t{1} << shift, step = base / 4;
+  *rounded = RoundUp(bytes, step);
+  return 16 + (shift - 10) * 4 + static_cast<int>((*rounded - base) / step) - 1;
+}
+
+struct SmallCache {
+  std::vector<void*> lists[kSmallClasses];
+  size_t held = 0;
+  ~SmallCache() {
+    for (auto& list : lists) {
+      for (void* p : list) std::free(p);
+    }
+  }
+};
+
+// The thread's cache, made on first use and freed when the thread ends; nullptr after that
+// (a tensor freed by a thread-exit or static destructor then goes to the heap).
+thread_local bool t_small_cache_gone = false;
+struct SmallCacheOwner {
+  SmallCache* cache = nullptr;
+  ~SmallCacheOwner() {
+    delete cache;
+    t_small_cache_gone = true;
+  }
+};
+thread_local SmallCacheOwner t_small_cache;
+
+SmallCache* ThreadSmallCache() {
+  if (t_small_cache_gone) return nullptr;
+  if (t_small_cache.cache == nullptr) t_small_cache.cache = new SmallCache;
+  return t_small_cache.cache;
+}
+
+bool UseSmallCache(size_t bytes, size_t alignment) {
+#ifdef SG_HOST_MEMORY_HEAP_ONLY
+  (void)bytes;
+  (void)alignment;
+  return false;
+#else
+  return bytes <= kSmallMaxBytes && alignment <= kSmallAlignment;
+#endif
+}
+
 }  // namespace
 
 void* AllocateHostMemory(size_t bytes, size_t alignment) {
+  if (UseSmallCache(bytes, alignment)) {
+    size_t rounded;
+    const int c = SmallClass(bytes, &rounded);
+    if (SmallCache* cache = ThreadSmallCache(); cache != nullptr && !cache->lists[c].empty()) {
+      void* p = cache->lists[c].back();
+      cache->lists[c].pop_back();
+      cache->held -= rounded;
+      return p;
+    }
+    return std::aligned_alloc(kSmallAlignment, rounded);
+  }
   if (!UseMapping(bytes)) return std::aligned_alloc(alignment, RoundUp(bytes, alignment));
   const size_t size = MappedSize(bytes);
   if (void* p = Cache().Take(size)) return p;
@@ -149,6 +224,20 @@ void* AllocateHostMemory(size_t bytes, size_t alignment) {
 
 void FreeHostMemory(void* p, size_t bytes, size_t alignment) {
   if (p == nullptr) return;
+  if (UseSmallCache(bytes, alignment)) {
+    size_t rounded;
+    const int c = SmallClass(bytes, &rounded);
+    SmallCache* cache = ThreadSmallCache();
+    if (cache != nullptr && cache->lists[c].size() < kSmallPerClass &&
+        cache->held + rounded <= kSmallBytesPerThread) {
+      if (cache->lists[c].capacity() == 0) cache->lists[c].reserve(kSmallPerClass);
+      cache->lists[c].push_back(p);
+      cache->held += rounded;
+      return;
+    }
+    std::free(p);
+    return;
+  }
   if (!UseMapping(bytes)) {
     std::free(p);
     return;
@@ -169,6 +258,8 @@ void SetHostMemoryCacheMiB(int64_t mib) {
 }
 
 size_t HostMemoryCacheCapacity() { return Cache().capacity(); }
+
+bool SmallBlockCacheEnabled() { return UseSmallCache(1, kSmallAlignment); }
 
 bool HostMemoryCacheEnabled() { return UseMapping(kLargeBlockBytes) && Cache().capacity() > 0; }
 

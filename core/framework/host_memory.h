@@ -1,6 +1,9 @@
 // Host memory for tensor buffers.
 //
-// Small blocks come from the C heap (aligned_alloc). Blocks of kLargeBlockBytes or more are mapped
+// Small blocks come from the C heap (aligned_alloc), through per-thread free lists for blocks up
+// to 64 KiB: a freed block of up to 64 KiB is kept by the freeing thread (at most 16 per size
+// class and 1 MiB per thread) for its next allocation of that class, and the rest go back to the
+// heap when the thread ends. Blocks of kLargeBlockBytes or more are mapped
 // with mmap, aligned to 2 MiB and advised to use transparent huge pages, and when freed they go to
 // a bounded cache instead of back to the kernel: the next large tensor of the same rounded size
 // (the next step's RecvTensor reply, activation or gradient) reuses pages that are already mapped,
@@ -46,6 +49,10 @@ size_t HostMemoryCacheCapacity();
 // False in builds that use the heap for every size (AddressSanitizer) or when the cache's limit
 // is 0.
 bool HostMemoryCacheEnabled();
+
+// Whether small blocks go through the per-thread free lists: false in builds that use the heap
+// for every size (AddressSanitizer).
+bool SmallBlockCacheEnabled();
 
 }  // namespace sg
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -28,6 +29,64 @@ TEST(HostMemory, SmallAndLargeBlocksAreAlignedAndWritable) {
     FreeHostMemory(p, bytes, kTensorAlignment);
   }
   FreeHostMemory(nullptr, 10, kTensorAlignment);  // a no-op
+}
+
+TEST(HostMemory, SmallBlocksOfEverySizeClassAreAlignedAndWritable) {
+  // Both sides of each class boundary: 64-byte steps to 1 KiB, quarter powers of two beyond.
+  for (size_t bytes : {size_t{63}, size_t{64}, size_t{65}, size_t{1023}, size_t{1024},
+                       size_t{1025}, size_t{1280}, size_t{1281}, size_t{2048}, size_t{2049},
+                       size_t{49152}, size_t{49153}, size_t{65535}, size_t{65536},
+                       size_t{65537}}) {
+    std::vector<void*> blocks;
+    for (int i = 0; i < 3; ++i) {  // the second and third may come from the free list
+      void* p = AllocateHostMemory(bytes, kTensorAlignment);
+      ASSERT_NE(p, nullptr) << bytes;
+      EXPECT_TRUE(Aligned(p, kTensorAlignment)) << bytes;
+      std::memset(p, i, bytes);
+      blocks.push_back(p);
+    }
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(static_cast<unsigned char*>(blocks[i])[bytes - 1], i) << bytes;
+      FreeHostMemory(blocks[i], bytes, kTensorAlignment);
+    }
+  }
+}
+
+TEST(HostMemory, AFreedSmallBlockIsReusedByItsThreadForTheSameSizeClass) {
+  if (!SmallBlockCacheEnabled()) GTEST_SKIP() << "the small-block lists are off in this build";
+  void* p = AllocateHostMemory(1000, kTensorAlignment);
+  FreeHostMemory(p, 1000, kTensorAlignment);
+  void* q = AllocateHostMemory(961, kTensorAlignment);  // 961 and 1000 both round to 1024
+  EXPECT_EQ(q, p);
+  void* other = AllocateHostMemory(1100, kTensorAlignment);  // another class: not q
+  EXPECT_NE(other, q);
+  FreeHostMemory(other, 1100, kTensorAlignment);
+  FreeHostMemory(q, 961, kTensorAlignment);
+
+  // Another thread's free list is its own: a block this thread freed is not handed to it.
+  void* mine = AllocateHostMemory(3000, kTensorAlignment);
+  FreeHostMemory(mine, 3000, kTensorAlignment);
+  void* theirs = nullptr;
+  std::thread([&] {
+    theirs = AllocateHostMemory(3000, kTensorAlignment);
+    FreeHostMemory(theirs, 3000, kTensorAlignment);  // kept until the thread ends, then freed
+  }).join();
+  EXPECT_NE(theirs, mine);
+  EXPECT_EQ(AllocateHostMemory(3000, kTensorAlignment), mine);
+  FreeHostMemory(mine, 3000, kTensorAlignment);
+}
+
+TEST(HostMemory, AThreadKeepsAtMostSixteenBlocksOfAClass) {
+  if (!SmallBlockCacheEnabled()) GTEST_SKIP() << "the small-block lists are off in this build";
+  constexpr size_t kBytes = 5000;
+  std::vector<void*> freed;
+  for (int i = 0; i < 20; ++i) freed.push_back(AllocateHostMemory(kBytes, kTensorAlignment));
+  for (void* p : freed) FreeHostMemory(p, kBytes, kTensorAlignment);
+  // The first 16 freed were kept, and come back last kept first; the other 4 went to the heap.
+  std::vector<void*> again;
+  for (int i = 0; i < 16; ++i) again.push_back(AllocateHostMemory(kBytes, kTensorAlignment));
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(again[i], freed[15 - i]) << i;
+  for (void* p : again) FreeHostMemory(p, kBytes, kTensorAlignment);
 }
 
 TEST(HostMemory, AFreedLargeBlockIsReusedForTheSameSize) {
