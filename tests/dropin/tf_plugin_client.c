@@ -3,12 +3,18 @@
  * Every value is checked against a hand computation (a failed check exits 1); the printout is
  * what tf_plugin_test.sh compares with TensorFlow's library.
  *   tf_plugin_client GOOD.so DUPLICATE.so UNKNOWN_OP_KERNEL.so [--core]
- * --core: only what TensorFlow and sg do alike (not the two bad libraries). */
+ * --core: only what TensorFlow and sg do alike (not the two bad libraries).
+ * Built with -DSG_NAMES against sg/tf_c_api.h (TF_ names as #defines of the SG_ ones), it is
+ * tests/c_api's client of SG_LoadLibrary over libsg. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef SG_NAMES
+#include "sg/tf_c_api.h"
+#else
 #include "tensorflow/c/c_api.h"
+#endif
 
 static int failures = 0;
 #define EXPECT(cond)                                                         \
