@@ -20,6 +20,8 @@ install(TARGETS sg EXPORT sgTargets
 install(FILES
   ${PROJECT_SOURCE_DIR}/c_api/include/sg/c_api.h
   ${PROJECT_SOURCE_DIR}/c_api/include/sg/tf_c_api.h
+  ${PROJECT_SOURCE_DIR}/c_api/include/sg/ops.h
+  ${PROJECT_SOURCE_DIR}/c_api/include/sg/kernels.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sg COMPONENT dev)
 
 # The drop-in libtensorflow.so.2 and TensorFlow's header layout. tensorflow.pc is written at

@@ -35,7 +35,7 @@ using sg::dropin::NoteUnimplemented;
 using sg::dropin::Unimplemented;
 
 namespace {
-constexpr char kPlugins[] = "sg loads no op, kernel, device or file system plugins";
+constexpr char kPlugins[] = "sg loads op libraries (TF_LoadLibrary), not device or file system plugins";
 constexpr char kEdits[] = "sg's graphs are append-only: existing operations are not edited";
 constexpr char kApiDefs[] = "sg has no API definitions";
 constexpr char kAttrBuilder[] = "sg cannot ask for a kernel without making it";
@@ -43,17 +43,8 @@ constexpr char kAttrBuilder[] = "sg cannot ask for a kernel without making it";
 
 extern "C" {
 
-// ---- Plugins: op libraries, device and file system plugins ---------------------------------------
+// ---- Plugins: device and file system plugins (op libraries: tf_c_api_plugins.cc) ---------------------------------------
 
-TF_Library* TF_LoadLibrary(const char* library_filename, TF_Status* status) {
-  Unimplemented(status, "TF_LoadLibrary", kPlugins);
-  return nullptr;
-}
-TF_Buffer TF_GetOpList(TF_Library* lib_handle) {
-  NoteUnimplemented("TF_GetOpList", kPlugins);
-  return TF_Buffer{nullptr, 0, nullptr};
-}
-void TF_DeleteLibraryHandle(TF_Library* lib_handle) {}
 TF_Library* TF_LoadPluggableDeviceLibrary(const char* library_filename, TF_Status* status) {
   Unimplemented(status, "TF_LoadPluggableDeviceLibrary", kPlugins);
   return nullptr;

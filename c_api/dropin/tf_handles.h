@@ -43,6 +43,7 @@ SG_DROPIN_SAME_HANDLE(TF_Output, SG_Output)
 SG_DROPIN_SAME_HANDLE(TF_Input, SG_Input)
 SG_DROPIN_SAME_HANDLE(TF_Function, SG_Function)
 SG_DROPIN_SAME_HANDLE(TF_FunctionOptions, SG_FunctionOptions)
+SG_DROPIN_SAME_HANDLE(TF_Library, SG_Library)
 #undef SG_DROPIN_SAME_HANDLE
 
 // Arrays of handles and of layout-identical values.

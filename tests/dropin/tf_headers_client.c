@@ -402,9 +402,13 @@ static void SmallerFunctions(void) {
   EXPECT(TF_GetCode(s) == TF_INVALID_ARGUMENT);
   TF_GraphRemoveFunction(NULL, "f", s);
   EXPECT(TF_GetCode(s) == TF_INVALID_ARGUMENT);
-  /* What sg does not implement still links, and says so by name. */
+  /* An op library that is not there: NOT_FOUND with dlopen's reason, as TensorFlow's. */
   EXPECT(TF_LoadLibrary("libnothing.so", s) == NULL);
-  EXPECT(TF_GetCode(s) == TF_UNIMPLEMENTED && strstr(TF_Message(s), "TF_LoadLibrary") != NULL);
+  EXPECT(TF_GetCode(s) == TF_NOT_FOUND && strstr(TF_Message(s), "libnothing.so") != NULL);
+  /* What sg does not implement still links, and says so by name. */
+  EXPECT(TF_LoadPluggableDeviceLibrary("libnothing.so", s) == NULL);
+  EXPECT(TF_GetCode(s) == TF_UNIMPLEMENTED &&
+         strstr(TF_Message(s), "TF_LoadPluggableDeviceLibrary") != NULL);
   TF_DeleteStatus(s);
 }
 

@@ -987,6 +987,34 @@ SG_CAPI_EXPORT extern unsigned char SG_TryEvaluateConstant(SG_Graph* graph, SG_O
                                                            SG_Tensor** result,
                                                            SG_Status* status);
 
+/* ---- Op libraries (c_api/c_api_plugins.cc) --------------------------------------------------
+ * A shared library that adds op types and kernels to sg through sg/ops.h and sg/kernels.h (or,
+ * loaded through the drop-in libtensorflow.so.2, TensorFlow's tensorflow/c/ops.h and kernels.h),
+ * registering them from its static initializers (a C++ static object, or a C function marked
+ * __attribute__((constructor))), as TensorFlow's TF_LoadLibrary expects. */
+typedef struct SG_Library SG_Library;
+
+/* Loads the op library at `library_filename` (dlopen, RTLD_NOW | RTLD_LOCAL) and returns a handle
+ * whose op list holds the ops it registered, as TensorFlow's TF_LoadLibrary. Loading a library
+ * again gives a new handle with the same op list and runs nothing again.
+ * Ownership: the caller frees the handle with SG_DeleteLibraryHandle; the library itself stays
+ * loaded for the life of the process (its kernels may be in use), as TensorFlow's does.
+ * Errors (NULL returned): SG_INVALID_ARGUMENT for a NULL name; SG_NOT_FOUND when dlopen fails
+ * (the message has dlerror's text); the first error of a registration the library made while
+ * loading (SG_ALREADY_EXISTS for an op registered before, SG_INVALID_ARGUMENT for a bad spec;
+ * SG_NOT_FOUND for a kernel of an op type that is not registered once the initializers have run).
+ * Registrations that succeeded before such an error stay (the library stays loaded).
+ * Threads: safe; loads are serialised. */
+SG_CAPI_EXPORT extern SG_Library* SG_LoadLibrary(const char* library_filename, SG_Status* status);
+
+/* The ops the library registered, as a serialized OpList, as TensorFlow's TF_GetOpList.
+ * Ownership: the data belongs to the handle (data_deallocator is NULL); valid until
+ * SG_DeleteLibraryHandle. A NULL handle gives an empty buffer. */
+SG_CAPI_EXPORT extern SG_Buffer SG_GetOpList(SG_Library* lib_handle);
+
+/* Frees the handle (not the library, which stays loaded). NULL is a no-op. */
+SG_CAPI_EXPORT extern void SG_DeleteLibraryHandle(SG_Library* lib_handle);
+
 /* Returns every registered op as a serialized OpList.
  * Ownership: the caller frees it with SG_DeleteBuffer. Errors: NULL when out of memory.
  * Preconditions: none. Threads: safe. */

@@ -14,7 +14,10 @@
  * same behaviour, so it adds no symbol to libsg and no ABI of its own (the binary calls SG_*).
  * Only what sg implements as TensorFlow does is mapped; a TF_ name that is missing here is
  * missing on purpose, and the compiler says so rather than the program misbehaving at run time:
- * - not implemented by sg: the eager API, TF_LoadLibrary.
+ * - not implemented by sg: the eager API.
+ * - TF_LoadLibrary loads an op library that registers through sg/ops.h and sg/kernels.h (SG_
+ *   names); a library written against TensorFlow's ops.h and kernels.h needs the drop-in
+ *   libtensorflow.so.2 (c_api/dropin).
  * TF_Version is SG_TensorFlowVersion ("2.21.0", the TensorFlow release sg follows; sg's own
  * version is SG_Version).
  *
@@ -58,6 +61,7 @@ typedef SG_Operation TF_Operation;
 typedef SG_ImportGraphDefOptions TF_ImportGraphDefOptions;
 typedef SG_ImportGraphDefResults TF_ImportGraphDefResults;
 typedef SG_Session TF_Session;
+typedef SG_Library TF_Library;
 typedef SG_DeviceList TF_DeviceList;
 typedef SG_Server TF_Server;
 typedef SG_Function TF_Function;
@@ -309,6 +313,9 @@ static inline TF_Graph* sg_tf2_NewGraph(void) {
 #define TF_FinishWhile SG_FinishWhile
 #define TF_AbortWhile SG_AbortWhile
 #define TF_GetAllOpList SG_GetAllOpList
+#define TF_LoadLibrary SG_LoadLibrary
+#define TF_GetOpList SG_GetOpList
+#define TF_DeleteLibraryHandle SG_DeleteLibraryHandle
 #define TF_TryEvaluateConstant SG_TryEvaluateConstant
 #define TF_GetAllRegisteredKernels SG_GetAllRegisteredKernels
 #define TF_GetRegisteredKernelsForOp SG_GetRegisteredKernelsForOp

@@ -617,7 +617,11 @@ TF_CAPI_EXPORT extern uint64_t TF_DeviceListIncarnation(const TF_DeviceList* lis
 
 typedef struct TF_Library TF_Library;
 
-/* Loads a shared library of custom ops and kernels: not implemented by sg (TF_UNIMPLEMENTED). */
+/* Loads a shared library whose static initializers register ops and kernels through
+ * tensorflow/c/ops.h and kernels.h (sg's SG_LoadLibrary, c_api.h). TF_GetOpList gives the ops it
+ * registered as a serialized OpList owned by the handle; the library stays loaded after
+ * TF_DeleteLibraryHandle. NOT_FOUND (with dlerror's text) when it cannot be loaded; the first
+ * error of its registrations (ALREADY_EXISTS for an op registered before) otherwise. */
 TF_CAPI_EXPORT extern TF_Library* TF_LoadLibrary(const char* library_filename,
                                                  TF_Status* status);
 TF_CAPI_EXPORT extern TF_Buffer TF_GetOpList(TF_Library* lib_handle);
