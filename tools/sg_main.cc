@@ -2,7 +2,8 @@
 //
 //   sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]
 //          [--repeat N] [--config KEY=VALUE] [--out DIR] [--session_target grpc://HOST:PORT]
-//   sg inspect GRAPH
+//          [--trace FILE.json]
+//   sg inspect GRAPH [--dot FILE.dot|FILE.svg]
 //
 // GRAPH is a binary (.pb) or text (.pbtxt) GraphDef. A tensor NAME is "op" or "op:index".
 // VALUES is a nested list ("[[1,2],[3,4]]"), a quoted string ('"a"'), or a comma list optionally
@@ -26,6 +27,8 @@
 #include <unistd.h>
 
 #include "sg/c_api.h"
+#include "tools/chrome_trace.h"
+#include "tools/dot_output.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
 #include "tools/saved_model_cmd.h"
@@ -481,6 +484,7 @@ struct RunArgs {
   std::string session_target;  // "" runs in process; "grpc://host:port" on a cluster
   int repeat = 1;
   std::string out_dir;
+  std::string trace;  // --trace FILE.json: the last run as a Chrome trace
 };
 
 int Run(const RunArgs& args) {
@@ -526,15 +530,25 @@ int Run(const RunArgs& args) {
   std::vector<double> micros;
   SG_Status* run_status = s.get();
   Progress progress(args.repeat);
+  SG_Buffer* trace_options = nullptr;
+  SG_Buffer* trace_metadata = nullptr;
   for (int r = 0; r < args.repeat && SG_GetCode(run_status) == SG_OK; ++r) {
     for (SG_Tensor*& t : results) {
       SG_DeleteTensor(t);
       t = nullptr;
     }
+    // Only the last run is traced, so that tracing does not slow the ones --repeat measures.
+    const bool traced = !args.trace.empty() && r + 1 == args.repeat;
+    if (traced) {
+      const std::string bytes = TraceRunOptions();
+      trace_options = SG_NewBufferFromString(bytes.data(), bytes.size());
+      trace_metadata = SG_NewBuffer();
+    }
     const auto start = std::chrono::steady_clock::now();
-    SG_SessionRun(sess, nullptr, inputs.data(), values.data(), static_cast<int>(inputs.size()),
-                  outputs.data(), results.data(), static_cast<int>(outputs.size()),
-                  targets.data(), static_cast<int>(targets.size()), nullptr, run_status);
+    SG_SessionRun(sess, trace_options, inputs.data(), values.data(),
+                  static_cast<int>(inputs.size()), outputs.data(), results.data(),
+                  static_cast<int>(outputs.size()), targets.data(),
+                  static_cast<int>(targets.size()), trace_metadata, run_status);
     micros.push_back(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
     progress.Update(r + 1);
@@ -544,7 +558,19 @@ int Run(const RunArgs& args) {
   const std::string message = SG_Message(run_status);
   Status close_status(SG_NewStatus());
   SG_DeleteSession(sess, close_status.get());
+  std::string metadata;
+  if (trace_metadata != nullptr) {
+    metadata.assign(static_cast<const char*>(trace_metadata->data), trace_metadata->length);
+  }
+  SG_DeleteBuffer(trace_options);
+  SG_DeleteBuffer(trace_metadata);
   if (code != SG_OK) Fail(code, message);
+  if (!args.trace.empty()) {
+    std::string error;
+    if (!WriteChromeTrace(args.trace, metadata, &error)) {
+      Fail(SG_INVALID_ARGUMENT, "--trace: " + error);
+    }
+  }
 
   std::vector<Tensor> fetched;
   for (SG_Tensor* t : results) fetched.emplace_back(t);
@@ -564,9 +590,14 @@ int Run(const RunArgs& args) {
   return 0;
 }
 
-int Inspect(const std::string& path) {
+int Inspect(const std::string& path, const std::string& dot) {
   Status s(SG_NewStatus());
   Graph g = LoadGraph(path, s.get());
+  if (!dot.empty()) {
+    std::string error;
+    const SG_Code code = WriteGraphDot(g.get(), dot, path, &error);
+    if (code != SG_OK) Fail(code, error);
+  }
   std::map<std::string, int> histogram;
   std::vector<SG_Operation*> placeholders, outputs;
   size_t pos = 0;
@@ -606,6 +637,7 @@ int Inspect(const std::string& path) {
   for (SG_Operation* op : placeholders) describe(op);
   std::printf("likely outputs (consumed by no other operation):\n");
   for (SG_Operation* op : outputs) describe(op);
+  if (!dot.empty()) std::printf("graph drawn to %s\n", dot.c_str());
   return 0;
 }
 
@@ -613,11 +645,11 @@ const char kUsage[] =
     "usage:\n"
     "  sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]\n"
     "         [--session_target grpc://HOST:PORT]   run on a cluster of `sg server` tasks\n"
-    "         [--repeat N] [--config KEY=VALUE] [--out DIR]\n"
-    "  sg inspect GRAPH\n"
+    "         [--repeat N] [--config KEY=VALUE] [--out DIR] [--trace FILE.json]\n"
+    "  sg inspect GRAPH [--dot FILE.dot|FILE.svg]\n"
     "  sg run --saved_model DIR [--tag serve] [--signature serving_default]\n"
-    "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR]\n"
-    "  sg inspect --saved_model DIR [--tag serve]\n"
+    "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR] [--trace FILE.json]\n"
+    "  sg inspect --saved_model DIR [--tag serve] [--dot FILE.dot|FILE.svg]\n"
     "  sg server --cluster SPEC --job JOB --task INDEX [--tls-cert F --tls-key F --tls-ca F]\n"
     "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index. VALUES, in the dtype the graph\n"
     "or signature gives: nested lists ([[1,2],[3,4]]: shape [2,2]); a quoted string ('\"a b\"',\n"
@@ -628,7 +660,9 @@ const char kUsage[] =
     "inter_op_threads, timeout_ms, cpu_devices, round_robin_placement (1: spread nodes over\n"
     "the devices or tasks, for trying partitioning), graph_optimizer (0: run the graph as\n"
     "written, without constant folding and fusions). --repeat N prints latency percentiles\n"
-    "(min, p50, p90, p99) and runs/s (items/s with a batch dim); progress shows on a terminal.\n";
+    "(min, p50, p90, p99) and runs/s (items/s with a batch dim); progress shows on a terminal.\n"
+    "--trace FILE.json writes the (last) run as a Chrome trace (chrome://tracing, Perfetto).\n"
+    "--dot draws the graph with Graphviz (.svg needs `dot`); over 200 nodes, by name scope.\n";
 
 int Main(int argc, char** argv) {
   std::vector<std::string> a(argv + 1, argv + argc);
@@ -643,8 +677,22 @@ int Main(int argc, char** argv) {
     return a[0] == "run" ? RunSavedModel(rest) : InspectSavedModel(rest);
   }
   if (a[0] == "inspect") {
-    if (a.size() != 2) Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
-    return Inspect(a[1]);
+    std::string graph, dot;
+    for (size_t i = 1; i < a.size(); ++i) {
+      if (a[i] == "--dot") {
+        if (i + 1 >= a.size()) Fail(SG_INVALID_ARGUMENT, "--dot needs a FILE.dot or FILE.svg");
+        dot = a[++i];
+      } else if (a[i] == "--partition") {
+        Fail(SG_UNIMPLEMENTED, "--partition: the per-device partitions are not reachable "
+                               "through libsg's C API; `sg run --trace` shows the transfers");
+      } else if (a[i].rfind("--", 0) == 0 || !graph.empty()) {
+        Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument and --dot FILE");
+      } else {
+        graph = a[i];
+      }
+    }
+    if (graph.empty()) Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
+    return Inspect(graph, dot);
   }
   if (a[0] != "run") {
     Fail(SG_INVALID_ARGUMENT, "unknown command '" + a[0] + "' (run, inspect, server)");
@@ -665,6 +713,8 @@ int Main(int argc, char** argv) {
       args.configs.push_back(value());
     } else if (a[i] == "--out") {
       args.out_dir = value();
+    } else if (a[i] == "--trace") {
+      args.trace = value();
     } else if (a[i] == "--session_target") {
       args.session_target = value();
     } else if (a[i] == "--repeat") {
