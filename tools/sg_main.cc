@@ -4,6 +4,8 @@
 //          [--repeat N] [--config KEY=VALUE] [--out DIR] [--session_target grpc://HOST:PORT]
 //          [--trace FILE.json]
 //   sg inspect GRAPH [--dot FILE.dot|FILE.svg]
+//   sg convert IN OUT [--strip-default-attrs]          (tools/convert_cmd.h)
+//   sg freeze --graph G.pb|--saved_model DIR ...       (tools/freeze_cmd.h)
 //
 // GRAPH is a binary (.pb) or text (.pbtxt) GraphDef. A tensor NAME is "op" or "op:index".
 // VALUES is a nested list ("[[1,2],[3,4]]"), a quoted string ('"a"'), or a comma list optionally
@@ -28,6 +30,8 @@
 
 #include "sg/c_api.h"
 #include "tools/chrome_trace.h"
+#include "tools/convert_cmd.h"
+#include "tools/freeze_cmd.h"
 #include "tools/dot_output.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
@@ -650,6 +654,9 @@ const char kUsage[] =
     "  sg run --saved_model DIR [--tag serve] [--signature serving_default]\n"
     "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR] [--trace FILE.json]\n"
     "  sg inspect --saved_model DIR [--tag serve] [--dot FILE.dot|FILE.svg]\n"
+    "  sg convert IN OUT [--strip-default-attrs]   .pb <-> .pbtxt by extension\n"
+    "  sg freeze --graph G.pb --checkpoint PREFIX | --saved_model DIR [--tag serve]\n"
+    "         [--checkpoint PREFIX] --outputs a,b --out frozen.pb\n"
     "  sg server --cluster SPEC --job JOB --task INDEX [--tls-cert F --tls-key F --tls-ca F]\n"
     "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index. VALUES, in the dtype the graph\n"
     "or signature gives: nested lists ([[1,2],[3,4]]: shape [2,2]); a quoted string ('\"a b\"',\n"
@@ -671,6 +678,8 @@ int Main(int argc, char** argv) {
     return a.empty() ? 2 : 0;
   }
   if (a[0] == "server") return ServerMain(argc - 1, argv + 1);
+  if (a[0] == "convert") return ConvertMain({a.begin() + 1, a.end()});
+  if (a[0] == "freeze") return FreezeMain({a.begin() + 1, a.end()});
   // SavedModels: tools/saved_model_cmd.cc.
   if ((a[0] == "run" || a[0] == "inspect") && HasSavedModelFlag(a)) {
     const std::vector<std::string> rest(a.begin() + 1, a.end());
@@ -695,7 +704,8 @@ int Main(int argc, char** argv) {
     return Inspect(graph, dot);
   }
   if (a[0] != "run") {
-    Fail(SG_INVALID_ARGUMENT, "unknown command '" + a[0] + "' (run, inspect, server)");
+    Fail(SG_INVALID_ARGUMENT,
+         "unknown command '" + a[0] + "' (run, inspect, convert, freeze, server)");
   }
   RunArgs args;
   for (size_t i = 1; i < a.size(); ++i) {
