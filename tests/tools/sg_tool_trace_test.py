@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """`sg run --trace FILE.json`: loads the Chrome trace with Python's json and checks it against the
 graph: one slice per executed node on the device the graph places it on, dur >= 0, thread and
-process names, and the Send/Recv pairs of a two-device graph as flows between the devices.
+process names, and the Send/Recv pairs of a two-device graph as flows between the devices, in
+one process and over a cluster of two `sg server` tasks (the workers' parts merged).
 
 Usage: sg_tool_trace_test.py SG_BINARY TOOLS_TESTDATA_DIR TESTDATA_DIR
 """
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -129,6 +131,61 @@ check(len(probs) == 1 and probs[0]["cat"] == "Softmax" and probs[0]["args"]["out
       "one Softmax slice 'probs' of float32[360,10]: %s" % probs)
 variables = sorted(s["name"] for s in sm_slices if s["cat"] == "VariableV2")
 check(variables == ["hidden/b", "hidden/w", "out/b", "out/w"], "the four variables: %s" % variables)
+
+# ---- A cluster of two `sg server` tasks: the step's parts, merged from both workers, and the
+# transfers between the tasks as flows. ---------------------------------------------------------
+def free_ports(n):
+    socks = [socket.socket() for _ in range(n)]
+    for so in socks:
+        so.bind(("127.0.0.1", 0))
+    ports = [so.getsockname()[1] for so in socks]
+    for so in socks:
+        so.close()
+    return ports
+
+
+ports = free_ports(2)
+spec = "worker=" + ",".join("127.0.0.1:%d" % p for p in ports)
+with open(os.path.join(TOOLS, "two_devices.pbtxt")) as f:
+    text = f.read()
+text = text.replace('"/device:CPU:0"', '"/job:worker/replica:0/task:0/device:CPU:0"')
+text = text.replace('"/device:CPU:1"', '"/job:worker/replica:0/task:1/device:CPU:0"')
+cluster_graph = os.path.join(tmp, "two_tasks.pbtxt")
+with open(cluster_graph, "w") as f:
+    f.write(text)
+servers = []
+try:
+    for task in range(2):
+        servers.append(subprocess.Popen([SG, "server", "--cluster", spec, "--job", "worker", "--task", str(task)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    for srv in servers:
+        line = srv.stdout.readline()  # "sg: serving worker:N on grpc://..." once it listens
+        check("serving" in line, "a server started: %r" % line)
+    cluster_trace = os.path.join(tmp, "cluster.json")
+    p = run(["run", cluster_graph, "--feed", "x=[1,2]", "--fetch", "z", "--session_target",
+             "grpc://127.0.0.1:%d" % ports[0], "--trace", cluster_trace])
+    check(p.stdout.split("\n")[1].split() == ["2", "6"], "z on the cluster: %r" % p.stdout)
+    events, procs, slices = load(cluster_trace)
+    check(sorted(procs.values()) == ["/job:worker/replica:0/task:%d/device:CPU:0" % t for t in range(2)],
+          "a process per task: %s" % procs)
+    for name, task in (("sq", 1), ("z", 0)):
+        got = [s for s in slices if s["name"] == name]
+        check(len(got) == 1 and "/task:%d/" % task in procs[got[0]["pid"]], "%s ran once on task %d" % (name, task))
+    flows = {}
+    for e in events:
+        if e["ph"] in ("s", "f"):
+            flows.setdefault(e["id"], {})[e["ph"]] = e
+    tasks = {(procs[f["s"]["pid"]].split("/")[3], procs[f["f"]["pid"]].split("/")[3])
+             for f in flows.values() if set(f) == {"s", "f"}}
+    check(tasks == {("task:0", "task:1"), ("task:1", "task:0")}, "flows between the tasks both ways: %s" % tasks)
+finally:
+    for srv in servers:
+        srv.terminate()
+    for srv in servers:
+        try:
+            srv.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            srv.kill()
 
 # ---- Errors: an unwritable file is one line and exit 1. ---------------------------------------
 p = run(["run", os.path.join(TOOLS, "two_devices.pbtxt"), "--feed", "x=[1,2]", "--fetch", "z",
