@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,8 @@
 #include <unistd.h>
 
 #include "tools/graph_dot.h"
+#include "tools/proto_types.h"
+#include "tools/proto_wire.h"
 
 extern char** environ;
 
@@ -47,11 +51,19 @@ std::vector<DotNode> Nodes(SG_Graph* graph) {
     n.device = SG_OperationDevice(op);
     for (int i = 0; i < SG_OperationNumInputs(op); ++i) {
       const SG_Output src = SG_OperationInput(SG_Input{op, i});
-      n.inputs.push_back(DotInput{SG_OperationName(src.oper), src.index, false});
+      DotInput in;
+      in.src = SG_OperationName(src.oper);
+      in.src_output = src.index;
+      n.inputs.push_back(in);
     }
     std::vector<SG_Operation*> control(SG_OperationNumControlInputs(op));
     SG_OperationGetControlInputs(op, control.data(), static_cast<int>(control.size()));
-    for (SG_Operation* c : control) n.inputs.push_back(DotInput{SG_OperationName(c), 0, true});
+    for (SG_Operation* c : control) {
+      DotInput in;
+      in.src = SG_OperationName(c);
+      in.control = true;
+      n.inputs.push_back(in);
+    }
     nodes.push_back(std::move(n));
   }
   return nodes;
@@ -64,18 +76,9 @@ bool WriteText(const std::string& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
-}  // namespace
-
-SG_Code WriteGraphDot(SG_Graph* graph, const std::string& path, const std::string& title,
-                      std::string* error) {
+// Writes dot `text` to `path`: as it is for .dot/.gv, through Graphviz's dot for .svg.
+SG_Code WriteDot(const std::string& text, const std::string& path, std::string* error) {
   const bool svg = EndsWith(path, ".svg");
-  if (!svg && !EndsWith(path, ".dot") && !EndsWith(path, ".gv")) {
-    *error = "--dot '" + path + "': the name must end in .dot (Graphviz text) or .svg";
-    return SG_INVALID_ARGUMENT;
-  }
-  DotOptions options;
-  options.title = title;
-  const std::string text = GraphToDot(Nodes(graph), options);
   if (!svg) {
     if (WriteText(path, text)) return SG_OK;
     *error = "cannot write '" + path + "'";
@@ -107,6 +110,92 @@ SG_Code WriteGraphDot(SG_Graph* graph, const std::string& path, const std::strin
     return SG_INTERNAL;
   }
   return SG_OK;
+}
+
+bool CheckName(const std::string& path, std::string* error) {
+  if (EndsWith(path, ".svg") || EndsWith(path, ".dot") || EndsWith(path, ".gv")) return true;
+  *error = "--dot '" + path + "': the name must end in .dot (Graphviz text) or .svg";
+  return false;
+}
+
+// The string attr `key` of NodeDef `node`, or "".
+std::string StringAttr(const google::protobuf::Message& node, const std::string& key) {
+  const auto* r = node.GetReflection();
+  const auto* f = Field(node, "attr");
+  for (int i = 0; i < r->FieldSize(node, f); ++i) {
+    const auto& e = r->GetRepeatedMessage(node, f, i);
+    if (e.GetReflection()->GetString(e, Field(e, "key")) != key) continue;
+    const auto& v = e.GetReflection()->GetMessage(e, Field(e, "value"));
+    return v.GetReflection()->GetString(v, Field(v, "s"));
+  }
+  return "";
+}
+
+}  // namespace
+
+SG_Code WriteGraphDot(SG_Graph* graph, const std::string& path, const std::string& title,
+                      std::string* error) {
+  if (!CheckName(path, error)) return SG_INVALID_ARGUMENT;
+  DotOptions options;
+  options.title = title;
+  return WriteDot(GraphToDot(Nodes(graph), options), path, error);
+}
+
+SG_Code WritePartitionsDot(const std::string& run_metadata, const std::string& path,
+                           const std::string& title, std::string* error) {
+  if (!CheckName(path, error)) return SG_INVALID_ARGUMENT;
+  std::vector<DotNode> nodes;
+  std::map<std::string, std::string> send_of;  // rendezvous key -> the _Send's name
+  std::vector<std::pair<size_t, std::string>> recvs;  // (node index, key)
+  WireReader r(run_metadata);
+  WireField f;
+  int partitions = 0;
+  while (r.Next(&f)) {
+    if (f.number != 3 || f.type != 2) continue;  // RunMetadata.partition_graphs
+    ++partitions;
+    auto graph = NewMessage("sg.GraphDef");
+    if (!graph->ParseFromArray(f.bytes.data(), static_cast<int>(f.bytes.size()))) {
+      *error = "a partition graph of the run does not parse";
+      return SG_INTERNAL;
+    }
+    const auto* gr = graph->GetReflection();
+    const auto* node_f = Field(*graph, "node");
+    for (int i = 0; i < gr->FieldSize(*graph, node_f); ++i) {
+      const auto& node = gr->GetRepeatedMessage(*graph, node_f, i);
+      const auto* nr = node.GetReflection();
+      DotNode n;
+      n.name = nr->GetString(node, Field(node, "name"));
+      n.op = nr->GetString(node, Field(node, "op"));
+      n.device = nr->GetString(node, Field(node, "device"));
+      const auto* in_f = Field(node, "input");
+      for (int k = 0; k < nr->FieldSize(node, in_f); ++k) {
+        n.inputs.push_back(ParseDotInput(nr->GetRepeatedString(node, in_f, k)));
+      }
+      const std::string key = StringAttr(node, "send_device") + ";" +
+                              StringAttr(node, "recv_device") + ";" +
+                              StringAttr(node, "tensor_name");
+      if (n.op == "_Send" || n.op == "_HostSend") send_of[key] = n.name;
+      if (n.op == "_Recv" || n.op == "_HostRecv") recvs.emplace_back(nodes.size(), key);
+      nodes.push_back(std::move(n));
+    }
+  }
+  if (!r.ok() || partitions == 0) {
+    *error = "the run returned no partition graphs to draw";
+    return SG_INVALID_ARGUMENT;
+  }
+  for (const auto& [i, key] : recvs) {
+    auto s = send_of.find(key);
+    if (s == send_of.end()) continue;  // fed by the client
+    DotInput in;
+    in.src = s->second;
+    in.transfer = key.substr(key.rfind(';') + 1);
+    nodes[i].inputs.push_back(in);
+  }
+  DotOptions options;
+  options.title = title;
+  options.group_by_device = true;
+  options.cluster_threshold = 1 << 30;  // clusters by device, never by scope
+  return WriteDot(GraphToDot(nodes, options), path, error);
 }
 
 }  // namespace sg_tool

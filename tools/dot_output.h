@@ -1,4 +1,4 @@
-// `sg inspect --dot FILE.dot|FILE.svg`: an SG_Graph drawn through tools/graph_dot.h, written as
+// `sg inspect --dot FILE.dot|FILE.svg`: an SG_Graph (or a run's partitions) drawn through tools/graph_dot.h, written as
 // dot text, or as SVG by Graphviz's `dot` (Debian: graphviz) found on PATH.
 //
 //   std::string error;
@@ -19,6 +19,14 @@ namespace sg_tool {
 
 SG_Code WriteGraphDot(SG_Graph* graph, const std::string& path, const std::string& title,
                       std::string* error);
+
+// `sg run --partition-dot FILE.dot|FILE.svg`: draws the partition graphs of a run
+// (RunMetadata.partition_graphs, which RunOptions.output_partition_graphs asks for), one cluster
+// per device, with each _Send joined to its _Recv (same send device, receive device and tensor
+// name) by a bold red edge. Errors as WriteGraphDot, and SG_INVALID_ARGUMENT when the metadata
+// holds no partition graphs.
+SG_Code WritePartitionsDot(const std::string& run_metadata, const std::string& path,
+                           const std::string& title, std::string* error);
 
 }  // namespace sg_tool
 

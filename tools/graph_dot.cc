@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace sg_tool {
@@ -176,9 +177,17 @@ std::string GraphToDot(const std::vector<DotNode>& nodes, const DotOptions& opti
   // Edges: (src box, dst box, control, output index) -> count; in a grouped graph the output
   // index is not kept, so that all edges between two boxes merge into one.
   std::map<std::tuple<std::string, std::string, bool, int>, int> edges;
+  std::map<std::pair<std::string, std::string>, std::string> transfers;
   std::set<std::string> external;
   for (size_t i = 0; i < nodes.size(); ++i) {
     for (const DotInput& in : nodes[i].inputs) {
+      if (!in.transfer.empty()) {
+        auto it = index.find(in.src);
+        if (it != index.end() && box_of[it->second] != box_of[i]) {
+          transfers[{box_of[it->second], box_of[i]}] = in.transfer;
+        }
+        continue;
+      }
       auto it = index.find(in.src);
       std::string src;
       if (it == index.end()) {
@@ -203,6 +212,10 @@ std::string GraphToDot(const std::vector<DotNode>& nodes, const DotOptions& opti
     }
     out += "  " + Quote(src) + " -> " + Quote(dst) + (attrs.empty() ? "" : " [" + attrs + "]") +
            ";\n";
+  }
+  for (const auto& [ends, name] : transfers) {
+    out += "  " + Quote(ends.first) + " -> " + Quote(ends.second) +
+           " [style=bold, color=red, label=" + Quote(name) + "];\n";
   }
   out += "}\n";
   return out;

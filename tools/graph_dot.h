@@ -5,7 +5,8 @@
 //
 // Each node is a box "name\nOp" whose dot id is its quoted name; a data edge is
 // "src" -> "dst" [label="i"] with i the source's output index; a control edge is
-// "src" -> "dst" [style=dashed].
+// "src" -> "dst" [style=dashed]; a transfer (a _Send to its _Recv, in drawings of partitions) is
+// "send" -> "recv" [style=bold, color=red, label="tensor name"].
 //   - Small graphs (at most `cluster_threshold` nodes) are drawn flat, unless `group_by_device`
 //     asks for one cluster per device (subgraph cluster_dev<k>, labelled with the device).
 //   - Larger graphs are grouped by name scope: "a/b/op" sits in subgraph cluster_* "a" nested in
@@ -27,6 +28,7 @@ struct DotInput {
   std::string src;     // the producing node's name
   int src_output = 0;  // its output index (ignored for control inputs)
   bool control = false;
+  std::string transfer;  // non-empty: a _Send -> _Recv pair of this tensor name (bold, red)
 };
 
 struct DotNode {

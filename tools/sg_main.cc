@@ -2,7 +2,7 @@
 //
 //   sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]
 //          [--repeat N] [--config KEY=VALUE] [--out DIR] [--session_target grpc://HOST:PORT]
-//          [--trace FILE.json]
+//          [--trace FILE.json] [--partition-dot FILE.dot|FILE.svg]
 //   sg inspect GRAPH [--dot FILE.dot|FILE.svg]
 //   sg convert IN OUT [--strip-default-attrs]          (tools/convert_cmd.h)
 //   sg freeze --graph G.pb|--saved_model DIR ...       (tools/freeze_cmd.h)
@@ -488,7 +488,8 @@ struct RunArgs {
   std::string session_target;  // "" runs in process; "grpc://host:port" on a cluster
   int repeat = 1;
   std::string out_dir;
-  std::string trace;  // --trace FILE.json: the last run as a Chrome trace
+  std::string trace;          // --trace FILE.json: the last run as a Chrome trace
+  std::string partition_dot;  // --partition-dot FILE: the last run's partition graphs drawn
 };
 
 int Run(const RunArgs& args) {
@@ -542,7 +543,8 @@ int Run(const RunArgs& args) {
       t = nullptr;
     }
     // Only the last run is traced, so that tracing does not slow the ones --repeat measures.
-    const bool traced = !args.trace.empty() && r + 1 == args.repeat;
+    const bool traced =
+        (!args.trace.empty() || !args.partition_dot.empty()) && r + 1 == args.repeat;
     if (traced) {
       const std::string bytes = TraceRunOptions();
       trace_options = SG_NewBufferFromString(bytes.data(), bytes.size());
@@ -574,6 +576,11 @@ int Run(const RunArgs& args) {
     if (!WriteChromeTrace(args.trace, metadata, &error)) {
       Fail(SG_INVALID_ARGUMENT, "--trace: " + error);
     }
+  }
+  if (!args.partition_dot.empty()) {
+    std::string error;
+    const SG_Code dot_code = WritePartitionsDot(metadata, args.partition_dot, args.graph, &error);
+    if (dot_code != SG_OK) Fail(dot_code, "--partition-dot: " + error);
   }
 
   std::vector<Tensor> fetched;
@@ -650,6 +657,7 @@ const char kUsage[] =
     "  sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]\n"
     "         [--session_target grpc://HOST:PORT]   run on a cluster of `sg server` tasks\n"
     "         [--repeat N] [--config KEY=VALUE] [--out DIR] [--trace FILE.json]\n"
+    "         [--partition-dot FILE.dot|FILE.svg]   the run's per-device partitions drawn\n"
     "  sg inspect GRAPH [--dot FILE.dot|FILE.svg]\n"
     "  sg run --saved_model DIR [--tag serve] [--signature serving_default]\n"
     "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR] [--trace FILE.json]\n"
@@ -692,8 +700,8 @@ int Main(int argc, char** argv) {
         if (i + 1 >= a.size()) Fail(SG_INVALID_ARGUMENT, "--dot needs a FILE.dot or FILE.svg");
         dot = a[++i];
       } else if (a[i] == "--partition") {
-        Fail(SG_UNIMPLEMENTED, "--partition: the per-device partitions are not reachable "
-                               "through libsg's C API; `sg run --trace` shows the transfers");
+        Fail(SG_UNIMPLEMENTED, "--partition: libsg's C API partitions a graph only when it runs; "
+                               "draw a run's partitions with sg run ... --partition-dot FILE");
       } else if (a[i].rfind("--", 0) == 0 || !graph.empty()) {
         Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument and --dot FILE");
       } else {
@@ -725,6 +733,8 @@ int Main(int argc, char** argv) {
       args.out_dir = value();
     } else if (a[i] == "--trace") {
       args.trace = value();
+    } else if (a[i] == "--partition-dot") {
+      args.partition_dot = value();
     } else if (a[i] == "--session_target") {
       args.session_target = value();
     } else if (a[i] == "--repeat") {

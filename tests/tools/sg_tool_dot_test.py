@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`sg inspect --dot`: the dot text of a small graph has exactly its nodes (name and op) and edges
 (output index, control edges dashed); a graph of 301 nodes is grouped by name scope into
-clusters with deep scopes collapsed; .svg goes through Graphviz's dot when it is installed and
+clusters with deep scopes collapsed; a run's partitions are drawn per device with their
+_Send/_Recv pairs (sg run --partition-dot); .svg goes through Graphviz's dot when it is installed and
 fails with one clear line when it is not.
 
 Usage: sg_tool_dot_test.py SG_BINARY TOOLS_TESTDATA_DIR TESTDATA_DIR
@@ -96,6 +97,30 @@ check(all("shape=box3d" in nodes[n] and "(10 ops)" in nodes[n] for n in want - {
 check(sorted(clusters) == sorted("layer%d" % i for i in range(30)), "one cluster per layer: %s" % clusters[:5])
 want_edges = {("input", "layer0/block", "")} | {("layer%d/block" % i, "layer%d/block" % (i + 1), "") for i in range(29)}
 check(set(edges) == want_edges, "edges between the collapsed scopes: %s" % sorted(edges)[:5])
+
+# ---- sg run --partition-dot: the per-device partitions of a run, transfers in red. --------------
+pdot = os.path.join(tmp, "partitions.dot")
+p = run(["run", os.path.join(TOOLS, "two_devices.pbtxt"), "--feed", "x=[1,2]", "--fetch", "z",
+         "--config", "cpu_devices=2", "--partition-dot", pdot])
+check(p.returncode == 0, "run --partition-dot: %r" % p.stderr)
+nodes, edges, clusters = parse(pdot)
+check(sorted(clusters) == ["/job:localhost/replica:0/task:0/device:CPU:%d" % d for d in range(2)],
+      "a cluster per device: %s" % clusters)
+member, current = {}, None
+for line in open(pdot).read().splitlines():
+    m = re.match(r'\s*label="(/job:[^"]*)";', line)
+    if m:
+        current = m.group(1)
+    m = NODE.match(line)
+    if m and current:
+        member[m.group(1)] = current.rsplit("/", 1)[-1]
+check(member.get("sq") == "device:CPU:1" and member.get("z") == "device:CPU:0", "sq on CPU:1, z on CPU:0: %s" % member)
+transfers = [(s, d) for s, d, a in edges if "color=red" in a]
+check(len(transfers) == 2 and all(nodes[s].endswith('\\n_Send"') and nodes[d].endswith('\\n_Recv"') for s, d in transfers)
+      and {member[s] for s, _ in transfers} == {"device:CPU:0", "device:CPU:1"},
+      "a _Send -> _Recv transfer each way: %s" % transfers)
+p = run(["inspect", os.path.join(TOOLS, "two_devices.pbtxt"), "--dot", pdot, "--partition"])
+check(p.returncode == 1 and "--partition-dot" in p.stderr, "inspect --partition points to run --partition-dot: %r" % p.stderr)
 
 # ---- .svg: through Graphviz when installed; a clear error without it. -------------------------
 svg = os.path.join(tmp, "small.svg")
