@@ -27,6 +27,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev python3 python3-venv
   # the TLS test of tests/distributed makes its certificates with openssl
   openssl
+  # `sg inspect --dot FILE.svg` runs Graphviz's dot (its test draws an svg when dot is there)
+  graphviz
   # bindings and ABI checks (the Java binding: a JDK 17 with jni.h; curl fetches JUnit below)
   swig abi-dumper abi-compliance-checker xz-utils openjdk-17-jdk-headless curl ca-certificates
 )

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "sg/c_api.h"
+#include "tools/chrome_trace.h"
+#include "tools/dot_output.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
 #include "tools/values.h"
@@ -427,7 +429,7 @@ std::string Keys(const Map& m) {
 }
 
 struct Args {
-  std::string dir, signature = "serving_default", out_dir;
+  std::string dir, signature = "serving_default", out_dir, trace, dot;
   std::vector<std::string> tags, inputs, outputs;
 };
 
@@ -452,6 +454,10 @@ Args ParseArgs(const std::vector<std::string>& a, bool run) {
       args.outputs.push_back(value());
     } else if (run && a[i] == "--out") {
       args.out_dir = value();
+    } else if (run && a[i] == "--trace") {
+      args.trace = value();
+    } else if (!run && a[i] == "--dot") {
+      args.dot = value();
     } else {
       Fail(SG_INVALID_ARGUMENT, "unexpected argument '" + a[i] + "' with --saved_model");
     }
@@ -508,10 +514,30 @@ int Run(const std::vector<std::string>& a) {
     fetches.push_back(FindTensor(m.graph, it->second.name));
   }
   std::vector<SG_Tensor*> results(fetches.size(), nullptr);
-  SG_SessionRun(m.session, nullptr, feeds.data(), values.data(), static_cast<int>(feeds.size()),
-                fetches.data(), results.data(), static_cast<int>(fetches.size()), nullptr, 0,
-                nullptr, m.status);
+  SG_Buffer* trace_options = nullptr;
+  SG_Buffer* trace_metadata = nullptr;
+  if (!args.trace.empty()) {
+    const std::string bytes = TraceRunOptions();
+    trace_options = SG_NewBufferFromString(bytes.data(), bytes.size());
+    trace_metadata = SG_NewBuffer();
+  }
+  SG_SessionRun(m.session, trace_options, feeds.data(), values.data(),
+                static_cast<int>(feeds.size()), fetches.data(), results.data(),
+                static_cast<int>(fetches.size()), nullptr, 0, trace_metadata, m.status);
+  std::string metadata;
+  if (trace_metadata != nullptr) {
+    metadata.assign(static_cast<const char*>(trace_metadata->data), trace_metadata->length);
+  }
+  SG_DeleteBuffer(trace_options);
+  SG_DeleteBuffer(trace_metadata);
   Check(m.status, "signature '" + args.signature + "'");
+  if (!args.trace.empty()) {
+    std::string error;
+    if (!WriteChromeTrace(args.trace, metadata, &error)) {
+      for (SG_Tensor* t : results) SG_DeleteTensor(t);
+      Fail(SG_INVALID_ARGUMENT, "--trace: " + error);
+    }
+  }
   for (size_t i = 0; i < results.size(); ++i) {
     const std::string tensor = sig.outputs.at(keys[i]).name;
     if (args.out_dir.empty()) {
@@ -571,6 +597,12 @@ int Inspect(const std::vector<std::string>& a) {
     }
     std::printf("  %s: %s %s (%s)\n", SG_OperationName(op), TypeName(t.dtype).c_str(),
                 ShapeString(t).c_str(), type.c_str());
+  }
+  if (!args.dot.empty()) {
+    std::string error;
+    const SG_Code code = WriteGraphDot(m.graph, args.dot, args.dir, &error);
+    if (code != SG_OK) Fail(code, error);
+    std::printf("graph drawn to %s\n", args.dot.c_str());
   }
   return 0;
 }

@@ -3,7 +3,8 @@
 //
 //   sg run --saved_model DIR [--tag serve]... [--signature serving_default]
 //          --input KEY=VALUES|@file.npy ... [--output KEY]... [--config KEY=VALUE] [--out DIR]
-//   sg inspect --saved_model DIR [--tag serve]...
+//          [--trace FILE.json]
+//   sg inspect --saved_model DIR [--tag serve]... [--dot FILE.dot|FILE.svg]
 //
 // VALUES is as for `sg run` (tools/values.h: nested lists, quoted strings, or a comma list
 // optionally after a shape "[2,1]:1,2"); for a flat comma list, a signature

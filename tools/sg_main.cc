@@ -2,7 +2,10 @@
 //
 //   sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]
 //          [--repeat N] [--config KEY=VALUE] [--out DIR] [--session_target grpc://HOST:PORT]
-//   sg inspect GRAPH
+//          [--trace FILE.json] [--partition-dot FILE.dot|FILE.svg]
+//   sg inspect GRAPH [--dot FILE.dot|FILE.svg]
+//   sg convert IN OUT [--strip-default-attrs]          (tools/convert_cmd.h)
+//   sg freeze --graph G.pb|--saved_model DIR ...       (tools/freeze_cmd.h)
 //
 // GRAPH is a binary (.pb) or text (.pbtxt) GraphDef. A tensor NAME is "op" or "op:index".
 // VALUES is a nested list ("[[1,2],[3,4]]"), a quoted string ('"a"'), or a comma list optionally
@@ -26,6 +29,10 @@
 #include <unistd.h>
 
 #include "sg/c_api.h"
+#include "tools/chrome_trace.h"
+#include "tools/convert_cmd.h"
+#include "tools/freeze_cmd.h"
+#include "tools/dot_output.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
 #include "tools/saved_model_cmd.h"
@@ -481,6 +488,8 @@ struct RunArgs {
   std::string session_target;  // "" runs in process; "grpc://host:port" on a cluster
   int repeat = 1;
   std::string out_dir;
+  std::string trace;          // --trace FILE.json: the last run as a Chrome trace
+  std::string partition_dot;  // --partition-dot FILE: the last run's partition graphs drawn
 };
 
 int Run(const RunArgs& args) {
@@ -526,15 +535,26 @@ int Run(const RunArgs& args) {
   std::vector<double> micros;
   SG_Status* run_status = s.get();
   Progress progress(args.repeat);
+  SG_Buffer* trace_options = nullptr;
+  SG_Buffer* trace_metadata = nullptr;
   for (int r = 0; r < args.repeat && SG_GetCode(run_status) == SG_OK; ++r) {
     for (SG_Tensor*& t : results) {
       SG_DeleteTensor(t);
       t = nullptr;
     }
+    // Only the last run is traced, so that tracing does not slow the ones --repeat measures.
+    const bool traced =
+        (!args.trace.empty() || !args.partition_dot.empty()) && r + 1 == args.repeat;
+    if (traced) {
+      const std::string bytes = TraceRunOptions();
+      trace_options = SG_NewBufferFromString(bytes.data(), bytes.size());
+      trace_metadata = SG_NewBuffer();
+    }
     const auto start = std::chrono::steady_clock::now();
-    SG_SessionRun(sess, nullptr, inputs.data(), values.data(), static_cast<int>(inputs.size()),
-                  outputs.data(), results.data(), static_cast<int>(outputs.size()),
-                  targets.data(), static_cast<int>(targets.size()), nullptr, run_status);
+    SG_SessionRun(sess, trace_options, inputs.data(), values.data(),
+                  static_cast<int>(inputs.size()), outputs.data(), results.data(),
+                  static_cast<int>(outputs.size()), targets.data(),
+                  static_cast<int>(targets.size()), trace_metadata, run_status);
     micros.push_back(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
     progress.Update(r + 1);
@@ -544,7 +564,24 @@ int Run(const RunArgs& args) {
   const std::string message = SG_Message(run_status);
   Status close_status(SG_NewStatus());
   SG_DeleteSession(sess, close_status.get());
+  std::string metadata;
+  if (trace_metadata != nullptr) {
+    metadata.assign(static_cast<const char*>(trace_metadata->data), trace_metadata->length);
+  }
+  SG_DeleteBuffer(trace_options);
+  SG_DeleteBuffer(trace_metadata);
   if (code != SG_OK) Fail(code, message);
+  if (!args.trace.empty()) {
+    std::string error;
+    if (!WriteChromeTrace(args.trace, metadata, &error)) {
+      Fail(SG_INVALID_ARGUMENT, "--trace: " + error);
+    }
+  }
+  if (!args.partition_dot.empty()) {
+    std::string error;
+    const SG_Code dot_code = WritePartitionsDot(metadata, args.partition_dot, args.graph, &error);
+    if (dot_code != SG_OK) Fail(dot_code, "--partition-dot: " + error);
+  }
 
   std::vector<Tensor> fetched;
   for (SG_Tensor* t : results) fetched.emplace_back(t);
@@ -564,9 +601,14 @@ int Run(const RunArgs& args) {
   return 0;
 }
 
-int Inspect(const std::string& path) {
+int Inspect(const std::string& path, const std::string& dot) {
   Status s(SG_NewStatus());
   Graph g = LoadGraph(path, s.get());
+  if (!dot.empty()) {
+    std::string error;
+    const SG_Code code = WriteGraphDot(g.get(), dot, path, &error);
+    if (code != SG_OK) Fail(code, error);
+  }
   std::map<std::string, int> histogram;
   std::vector<SG_Operation*> placeholders, outputs;
   size_t pos = 0;
@@ -606,6 +648,7 @@ int Inspect(const std::string& path) {
   for (SG_Operation* op : placeholders) describe(op);
   std::printf("likely outputs (consumed by no other operation):\n");
   for (SG_Operation* op : outputs) describe(op);
+  if (!dot.empty()) std::printf("graph drawn to %s\n", dot.c_str());
   return 0;
 }
 
@@ -613,11 +656,15 @@ const char kUsage[] =
     "usage:\n"
     "  sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]\n"
     "         [--session_target grpc://HOST:PORT]   run on a cluster of `sg server` tasks\n"
-    "         [--repeat N] [--config KEY=VALUE] [--out DIR]\n"
-    "  sg inspect GRAPH\n"
+    "         [--repeat N] [--config KEY=VALUE] [--out DIR] [--trace FILE.json]\n"
+    "         [--partition-dot FILE.dot|FILE.svg]   the run's per-device partitions drawn\n"
+    "  sg inspect GRAPH [--dot FILE.dot|FILE.svg]\n"
     "  sg run --saved_model DIR [--tag serve] [--signature serving_default]\n"
-    "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR]\n"
-    "  sg inspect --saved_model DIR [--tag serve]\n"
+    "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR] [--trace FILE.json]\n"
+    "  sg inspect --saved_model DIR [--tag serve] [--dot FILE.dot|FILE.svg]\n"
+    "  sg convert IN OUT [--strip-default-attrs]   .pb <-> .pbtxt by extension\n"
+    "  sg freeze --graph G.pb --checkpoint PREFIX | --saved_model DIR [--tag serve]\n"
+    "         [--checkpoint PREFIX] --outputs a,b --out frozen.pb\n"
     "  sg server --cluster SPEC --job JOB --task INDEX [--tls-cert F --tls-key F --tls-ca F]\n"
     "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index. VALUES, in the dtype the graph\n"
     "or signature gives: nested lists ([[1,2],[3,4]]: shape [2,2]); a quoted string ('\"a b\"',\n"
@@ -628,7 +675,9 @@ const char kUsage[] =
     "inter_op_threads, timeout_ms, cpu_devices, round_robin_placement (1: spread nodes over\n"
     "the devices or tasks, for trying partitioning), graph_optimizer (0: run the graph as\n"
     "written, without constant folding and fusions). --repeat N prints latency percentiles\n"
-    "(min, p50, p90, p99) and runs/s (items/s with a batch dim); progress shows on a terminal.\n";
+    "(min, p50, p90, p99) and runs/s (items/s with a batch dim); progress shows on a terminal.\n"
+    "--trace FILE.json writes the (last) run as a Chrome trace (chrome://tracing, Perfetto).\n"
+    "--dot draws the graph with Graphviz (.svg needs `dot`); over 200 nodes, by name scope.\n";
 
 int Main(int argc, char** argv) {
   std::vector<std::string> a(argv + 1, argv + argc);
@@ -637,17 +686,34 @@ int Main(int argc, char** argv) {
     return a.empty() ? 2 : 0;
   }
   if (a[0] == "server") return ServerMain(argc - 1, argv + 1);
+  if (a[0] == "convert") return ConvertMain({a.begin() + 1, a.end()});
+  if (a[0] == "freeze") return FreezeMain({a.begin() + 1, a.end()});
   // SavedModels: tools/saved_model_cmd.cc.
   if ((a[0] == "run" || a[0] == "inspect") && HasSavedModelFlag(a)) {
     const std::vector<std::string> rest(a.begin() + 1, a.end());
     return a[0] == "run" ? RunSavedModel(rest) : InspectSavedModel(rest);
   }
   if (a[0] == "inspect") {
-    if (a.size() != 2) Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
-    return Inspect(a[1]);
+    std::string graph, dot;
+    for (size_t i = 1; i < a.size(); ++i) {
+      if (a[i] == "--dot") {
+        if (i + 1 >= a.size()) Fail(SG_INVALID_ARGUMENT, "--dot needs a FILE.dot or FILE.svg");
+        dot = a[++i];
+      } else if (a[i] == "--partition") {
+        Fail(SG_UNIMPLEMENTED, "--partition: libsg's C API partitions a graph only when it runs; "
+                               "draw a run's partitions with sg run ... --partition-dot FILE");
+      } else if (a[i].rfind("--", 0) == 0 || !graph.empty()) {
+        Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument and --dot FILE");
+      } else {
+        graph = a[i];
+      }
+    }
+    if (graph.empty()) Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
+    return Inspect(graph, dot);
   }
   if (a[0] != "run") {
-    Fail(SG_INVALID_ARGUMENT, "unknown command '" + a[0] + "' (run, inspect, server)");
+    Fail(SG_INVALID_ARGUMENT,
+         "unknown command '" + a[0] + "' (run, inspect, convert, freeze, server)");
   }
   RunArgs args;
   for (size_t i = 1; i < a.size(); ++i) {
@@ -665,6 +731,10 @@ int Main(int argc, char** argv) {
       args.configs.push_back(value());
     } else if (a[i] == "--out") {
       args.out_dir = value();
+    } else if (a[i] == "--trace") {
+      args.trace = value();
+    } else if (a[i] == "--partition-dot") {
+      args.partition_dot = value();
     } else if (a[i] == "--session_target") {
       args.session_target = value();
     } else if (a[i] == "--repeat") {
