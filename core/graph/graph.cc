@@ -18,10 +18,6 @@ NodeDef* MutableNodeDef(std::shared_ptr<const NodeDef>* def) {
   return const_cast<NodeDef*>(def->get());
 }
 
-void Node::set_requested_device(const std::string& d) {
-  if (def_->device() != d) MutableNodeDef(&def_)->set_device(d);
-}
-
 void Node::AddAttr(const std::string& name, const AttrValue& value) {
   (*MutableNodeDef(&def_)->mutable_attr())[name] = value;
 }
@@ -64,6 +60,7 @@ absl::StatusOr<Node*> Graph::AddNode(std::shared_ptr<const NodeDef> def) {
       InOutTypesForNode(*def, reg->op_def, &node->input_types_, &node->output_types_));
   node->id_ = static_cast<int>(nodes_.size());
   node->graph_ = this;
+  node->requested_device_ = def->device();
   node->def_ = std::move(def);
   node->op_def_ = &reg->op_def;
   node->op_reg_ = reg;
@@ -180,7 +177,8 @@ void Graph::ToGraphDef(GraphDef* out) const {
     }
     std::sort(controls.begin(), controls.end());
     for (auto& c : controls) def->add_input(c);
-    if (!n->assigned_device_name().empty()) def->set_device(n->assigned_device_name());
+    def->set_device(n->assigned_device_name().empty() ? n->requested_device()
+                                                      : n->assigned_device_name());
   }
 }
 
@@ -193,6 +191,7 @@ std::unique_ptr<Graph> Graph::Clone() const {
     // The NodeDef was validated (and given its defaults) when first added, so this cannot fail
     // and shares it.
     Node* c = *g->AddNode(n->def_);
+    c->requested_device_ = n->requested_device_;
     c->assigned_device_ = n->assigned_device_;
     c->output_shapes_ = n->output_shapes_;
     map[n->id()] = c;

@@ -44,8 +44,9 @@ class Node {
   const NodeDef& def() const { return *def_; }
   // The NodeDef, immutable and shared: with kernels, which keep it alive, and with the other
   // graphs (clones, a session's copies of a client's graph) that hold the same node, so that a
-  // Const's value is not copied with the graph. The setters below copy it first when it is
-  // shared (copy on write).
+  // Const's value is not copied with the graph. AddAttr copies it first when it is shared (copy
+  // on write). Its `device` is the request the node was added with; requested_device() is the
+  // node's current one (ToGraphDef writes that).
   std::shared_ptr<const NodeDef> shared_def() const { return def_; }
   const OpDef& op_def() const { return *op_def_; }
   const OpRegistrationData& op_reg() const { return *op_reg_; }
@@ -57,10 +58,11 @@ class Node {
   const std::vector<DataType>& input_types() const { return input_types_; }
   const std::vector<DataType>& output_types() const { return output_types_; }
 
-  const std::string& requested_device() const { return def_->device(); }
+  const std::string& requested_device() const { return requested_device_; }
   const std::string& assigned_device_name() const { return assigned_device_; }
   void set_assigned_device_name(std::string d) { assigned_device_ = std::move(d); }
-  void set_requested_device(const std::string& d);
+  // Kept in the node, not written into the shared NodeDef: placing a graph copies no NodeDef.
+  void set_requested_device(std::string d) { requested_device_ = std::move(d); }
   // Replaces (or adds) an attr; the op's types are not recomputed.
   void AddAttr(const std::string& name, const AttrValue& value);
 
@@ -98,6 +100,7 @@ class Node {
   const OpDef* op_def_ = nullptr;
   const OpRegistrationData* op_reg_ = nullptr;
   std::vector<DataType> input_types_, output_types_;
+  std::string requested_device_;
   std::string assigned_device_;
   std::vector<const Edge*> inputs_;
   std::vector<const Edge*> in_edges_, out_edges_;

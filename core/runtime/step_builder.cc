@@ -187,10 +187,7 @@ absl::Status StepBuilder::Build(const StepSignature& signature, StepGraphs* out)
     // placement_ is Extend's, of this version or (when another Extend came in between) a newer
     // one: this step's nodes are all in the newer graph, which only adds nodes, and keep their
     // devices there. Nodes without a placement are placed below.
-    // Only the placer reads requested devices, so they are set only when it runs: setting one
-    // changes the NodeDef, which the step's graph shares with the session's until then.
     bool unplaced = false;
-    std::vector<Node*> placed;
     for (Node* n : graph->nodes()) {
       auto it = placement_.find(n->name());
       if (it == placement_.end()) {
@@ -201,13 +198,10 @@ absl::Status StepBuilder::Build(const StepSignature& signature, StepGraphs* out)
         unplaced = true;
         continue;
       }
+      n->set_requested_device(it->second);
       n->set_assigned_device_name(it->second);
-      placed.push_back(n);
     }
-    if (unplaced) {
-      for (Node* n : placed) n->set_requested_device(n->assigned_device_name());
-      SG_RETURN_IF_ERROR(PlaceGraph(graph.get(), options_.devices, options_.placer));
-    }
+    if (unplaced) SG_RETURN_IF_ERROR(PlaceGraph(graph.get(), options_.devices, options_.placer));
   }
   // After placement, so that a rewrite sees where each node runs (an Identity between devices is
   // a copy the graph asks for; a fusion keeps to one device) and the nodes it makes take the

@@ -214,15 +214,28 @@ TEST(ImportGraphDef, SharesNodeDefsAndCopiesOnlyWhatItChanges) {
   ASSERT_TRUE(ImportGraphDef(s, p, &prefixed).ok());
   EXPECT_NE(prefixed.FindNode("p/w")->shared_def().get(), w);
   EXPECT_EQ(w->name(), "w");
-  // A clone shares; a change to the clone's node copies it first.
+  // A clone shares. A requested device is the node's own (the NodeDef is not copied for it),
+  // and the clone's export has it; an attr set on the clone's node copies the NodeDef first.
   std::unique_ptr<Graph> c = g.Clone();
   Node* cw = c->FindNode("w");
   EXPECT_EQ(cw->shared_def().get(), w);
   cw->set_requested_device(kCpu1);
   EXPECT_EQ(cw->requested_device(), kCpu1);
-  EXPECT_NE(cw->shared_def().get(), w);
+  EXPECT_EQ(cw->shared_def().get(), w);
   EXPECT_EQ(w->device(), "");
   EXPECT_EQ(g.FindNode("w")->requested_device(), "");
+  GraphDef exported;
+  c->ToGraphDef(&exported);
+  for (const NodeDef& n : exported.node()) {
+    EXPECT_EQ(n.device(), n.name() == "w" ? kCpu1 : "") << n.name();
+  }
+  AttrValue mark;
+  mark.set_b(true);
+  cw->AddAttr("_mark", mark);
+  EXPECT_NE(cw->shared_def().get(), w);
+  EXPECT_EQ(cw->def().attr().count("_mark"), 1u);
+  EXPECT_EQ(w->attr().count("_mark"), 0u);
+  EXPECT_EQ(g.FindNode("w")->def().attr().count("_mark"), 0u);
   EXPECT_EQ(cw->def().attr().at("value").tensor().tensor_content(),
             w->attr().at("value").tensor().tensor_content());
   // The export is the same as a GraphDef import's.
