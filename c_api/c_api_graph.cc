@@ -12,21 +12,43 @@
 namespace sg {
 namespace c_api {
 
-void NodeToDef(const Node& node, NodeDef* def) {
-  *def = node.def();
-  def->clear_input();
+namespace {
+
+// `node`'s inputs as its edges say: data inputs in slot order, then control inputs sorted.
+std::vector<std::string> InputsFromEdges(const Node& node) {
+  std::vector<std::string> inputs;
   for (int i = 0; i < node.num_inputs(); ++i) {
     const Edge* e = node.input_edge(i);
     if (e == nullptr) continue;
-    def->add_input(e->src_output == 0 ? e->src->name()
-                                      : absl::StrCat(e->src->name(), ":", e->src_output));
+    inputs.push_back(e->src_output == 0 ? e->src->name()
+                                        : absl::StrCat(e->src->name(), ":", e->src_output));
   }
   std::vector<std::string> controls;
   for (const Edge* e : node.in_edges()) {
     if (e->IsControlEdge()) controls.push_back("^" + e->src->name());
   }
   std::sort(controls.begin(), controls.end());
-  for (auto& c : controls) def->add_input(c);
+  for (auto& c : controls) inputs.push_back(std::move(c));
+  return inputs;
+}
+
+}  // namespace
+
+void NodeToDef(const Node& node, NodeDef* def) {
+  *def = node.def();
+  def->clear_input();
+  for (auto& input : InputsFromEdges(node)) def->add_input(std::move(input));
+}
+
+std::shared_ptr<const NodeDef> SharedNodeDef(const Node& node) {
+  const std::vector<std::string> inputs = InputsFromEdges(node);
+  const auto& kept = node.def().input();
+  if (std::equal(inputs.begin(), inputs.end(), kept.begin(), kept.end())) {
+    return node.shared_def();
+  }
+  auto def = std::make_shared<NodeDef>();
+  NodeToDef(node, def.get());
+  return def;
 }
 
 namespace {

@@ -205,6 +205,9 @@ void FillBuffer(const std::string& bytes, SG_Buffer* buf);
 
 // `node` as a NodeDef with its inputs rebuilt from its edges (as Graph::ToGraphDef writes it).
 void NodeToDef(const Node& node, NodeDef* def);
+// The same, shared: the node's own NodeDef when its inputs are already those of its edges (a
+// frozen graph's Consts, which have none, are not copied), else a new one.
+std::shared_ptr<const NodeDef> SharedNodeDef(const Node& node);
 
 // Sends the session every node (and function) added to its graph since the last call: the
 // first call Creates the session's graph, later ones Extend it, as TensorFlow's C API does.

@@ -9,7 +9,7 @@ namespace c_api {
 
 absl::Status ExtendSession(SG_Session* s) {
   absl::MutexLock session_lock(&s->mu);
-  GraphDef def;
+  SharedGraphDef def;
   int num_node_ids, num_functions, function_removals;
   {
     // The graph is read as graph->graph, not through a `const Graph&`: Clang 14's
@@ -25,15 +25,17 @@ absl::Status ExtendSession(SG_Session* s) {
     if (s->created && num_node_ids == s->extended_node_ids && !library_changed) {
       return absl::OkStatus();
     }
-    *def.mutable_versions() = graph->graph.versions();
-    if (library_changed) graph->graph.flib().ToProto(def.mutable_library());
+    def.has_versions = true;
+    def.versions = graph->graph.versions();
+    if (library_changed) graph->graph.flib().ToProto(&def.library);
+    // The session shares the nodes' NodeDefs (immutable once shared) rather than copying them.
     for (int id = s->extended_node_ids; id < num_node_ids; ++id) {
       const Node* n = graph->graph.FindNodeId(id);
-      if (n != nullptr) NodeToDef(*n, def.add_node());
+      if (n != nullptr) def.nodes.push_back(SharedNodeDef(*n));
     }
   }
   // On failure the counters stay, so the next run sends the same nodes again.
-  SG_RETURN_IF_ERROR(s->created ? s->session->Extend(def) : s->session->Create(def));
+  SG_RETURN_IF_ERROR(s->created ? s->session->ExtendShared(def) : s->session->CreateShared(def));
   s->created = true;
   s->extended_node_ids = num_node_ids;
   s->extended_functions = num_functions;

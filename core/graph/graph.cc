@@ -11,32 +11,57 @@ bool TypesCompatible(DataType dst, DataType src) {
   return dst == src || (!IsRefType(dst) && BaseType(src) == dst);
 }
 
-void Node::set_requested_device(const std::string& d) { def_->set_device(d); }
+NodeDef* MutableNodeDef(std::shared_ptr<const NodeDef>* def) {
+  // use_count() == 1: no other owner exists, and none can appear but through *def. A count read
+  // as higher while another owner lets go only costs a needless copy.
+  if (def->use_count() != 1) *def = std::make_shared<NodeDef>(**def);
+  return const_cast<NodeDef*>(def->get());
+}
 
 void Node::AddAttr(const std::string& name, const AttrValue& value) {
-  (*def_->mutable_attr())[name] = value;
+  (*MutableNodeDef(&def_)->mutable_attr())[name] = value;
 }
 
 Graph::Graph() = default;
 Graph::~Graph() = default;
 
 absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
-  if (def.name().empty()) return errors::InvalidArgument("a node has no name (op ", def.op(), ")");
-  if (by_name_.count(def.name())) {
-    return errors::InvalidArgument("Duplicate node name in graph: '", def.name(), "'");
+  return AddNode(std::make_shared<NodeDef>(std::move(def)));
+}
+
+namespace {
+
+// Whether `def` lacks an attr for which `op` has a default.
+bool LacksDefaults(const OpDef& op, const NodeDef& def) {
+  for (const auto& a : op.attr()) {
+    if (a.has_default_value() && !def.attr().count(a.name())) return true;
   }
-  const OpRegistrationData* reg = flib_.LookUp(def.op());
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<Node*> Graph::AddNode(std::shared_ptr<const NodeDef> def) {
+  if (def->name().empty()) {
+    return errors::InvalidArgument("a node has no name (op ", def->op(), ")");
+  }
+  if (by_name_.count(def->name())) {
+    return errors::InvalidArgument("Duplicate node name in graph: '", def->name(), "'");
+  }
+  const OpRegistrationData* reg = flib_.LookUp(def->op());
   if (reg == nullptr) {
-    return errors::NotFound("Op type not registered '", def.op(), "' (node '", def.name(), "')");
+    return errors::NotFound("Op type not registered '", def->op(), "' (node '", def->name(),
+                            "')");
   }
-  AddDefaultsToNodeDef(reg->op_def, &def);
-  SG_RETURN_IF_ERROR(ValidateNodeDef(def, reg->op_def));
+  if (LacksDefaults(reg->op_def, *def)) AddDefaultsToNodeDef(reg->op_def, MutableNodeDef(&def));
+  SG_RETURN_IF_ERROR(ValidateNodeDef(*def, reg->op_def));
   auto node = std::make_unique<Node>();
   SG_RETURN_IF_ERROR(
-      InOutTypesForNode(def, reg->op_def, &node->input_types_, &node->output_types_));
+      InOutTypesForNode(*def, reg->op_def, &node->input_types_, &node->output_types_));
   node->id_ = static_cast<int>(nodes_.size());
   node->graph_ = this;
-  node->def_ = std::make_shared<NodeDef>(std::move(def));
+  node->requested_device_ = def->device();
+  node->def_ = std::move(def);
   node->op_def_ = &reg->op_def;
   node->op_reg_ = reg;
   node->inputs_.assign(node->input_types_.size(), nullptr);
@@ -152,7 +177,8 @@ void Graph::ToGraphDef(GraphDef* out) const {
     }
     std::sort(controls.begin(), controls.end());
     for (auto& c : controls) def->add_input(c);
-    if (!n->assigned_device_name().empty()) def->set_device(n->assigned_device_name());
+    def->set_device(n->assigned_device_name().empty() ? n->requested_device()
+                                                      : n->assigned_device_name());
   }
 }
 
@@ -162,8 +188,10 @@ std::unique_ptr<Graph> Graph::Clone() const {
   g->versions_ = versions_;
   std::vector<Node*> map(nodes_.size(), nullptr);
   for (Node* n : nodes()) {
-    // The NodeDef was validated when first added, so this cannot fail.
-    Node* c = *g->AddNode(n->def());
+    // The NodeDef was validated (and given its defaults) when first added, so this cannot fail
+    // and shares it.
+    Node* c = *g->AddNode(n->def_);
+    c->requested_device_ = n->requested_device_;
     c->assigned_device_ = n->assigned_device_;
     c->output_shapes_ = n->output_shapes_;
     map[n->id()] = c;

@@ -42,7 +42,11 @@ class Node {
   const std::string& name() const { return def_->name(); }
   const std::string& type_string() const { return def_->op(); }
   const NodeDef& def() const { return *def_; }
-  // Shared with kernels, which keep the NodeDef alive.
+  // The NodeDef, immutable and shared: with kernels, which keep it alive, and with the other
+  // graphs (clones, a session's copies of a client's graph) that hold the same node, so that a
+  // Const's value is not copied with the graph. AddAttr copies it first when it is shared (copy
+  // on write). Its `device` is the request the node was added with; requested_device() is the
+  // node's current one (ToGraphDef writes that).
   std::shared_ptr<const NodeDef> shared_def() const { return def_; }
   const OpDef& op_def() const { return *op_def_; }
   const OpRegistrationData& op_reg() const { return *op_reg_; }
@@ -54,10 +58,11 @@ class Node {
   const std::vector<DataType>& input_types() const { return input_types_; }
   const std::vector<DataType>& output_types() const { return output_types_; }
 
-  const std::string& requested_device() const { return def_->device(); }
+  const std::string& requested_device() const { return requested_device_; }
   const std::string& assigned_device_name() const { return assigned_device_; }
   void set_assigned_device_name(std::string d) { assigned_device_ = std::move(d); }
-  void set_requested_device(const std::string& d);
+  // Kept in the node, not written into the shared NodeDef: placing a graph copies no NodeDef.
+  void set_requested_device(std::string d) { requested_device_ = std::move(d); }
   // Replaces (or adds) an attr; the op's types are not recomputed.
   void AddAttr(const std::string& name, const AttrValue& value);
 
@@ -91,10 +96,11 @@ class Node {
   friend class Graph;
   int id_ = -1;
   const Graph* graph_ = nullptr;
-  std::shared_ptr<NodeDef> def_;
+  std::shared_ptr<const NodeDef> def_;
   const OpDef* op_def_ = nullptr;
   const OpRegistrationData* op_reg_ = nullptr;
   std::vector<DataType> input_types_, output_types_;
+  std::string requested_device_;
   std::string assigned_device_;
   std::vector<const Edge*> inputs_;
   std::vector<const Edge*> in_edges_, out_edges_;
@@ -113,6 +119,9 @@ class Graph {
   // types. The NodeDef's `input` field is kept for export but edges are added separately.
   // INVALID_ARGUMENT on a duplicate name or a bad NodeDef, NOT_FOUND for an unknown op.
   absl::StatusOr<Node*> AddNode(NodeDef def);
+  // The same with a shared NodeDef, which the node shares rather than copies unless defaults
+  // must be added to it (then the node gets its own copy; `def` is never changed).
+  absl::StatusOr<Node*> AddNode(std::shared_ptr<const NodeDef> def);
   void RemoveNode(Node* node);
   // Data edge src:x -> dst:y. INVALID_ARGUMENT when the slot is out of range, already taken, or
   // the dtypes do not fit (a reference output may feed a value input).
@@ -138,7 +147,8 @@ class Graph {
   // Writes every node (inputs rebuilt from the edges, in slot order, then control inputs) with
   // the versions and the function library.
   void ToGraphDef(GraphDef* out) const;
-  // A copy of this graph (nodes, edges, devices, library, versions).
+  // A copy of this graph (nodes, edges, devices, library, versions); the nodes share their
+  // NodeDefs with this graph's.
   std::unique_ptr<Graph> Clone() const;
 
  private:
@@ -152,6 +162,12 @@ class Graph {
   FunctionLibrary flib_;
   VersionDef versions_;
 };
+
+// The NodeDef `*def` points to, for changing: the same object when `*def` is its only owner,
+// otherwise a copy that `*def` then points to (copy on write; other owners see no change).
+// `*def` must have been made as a non-const NodeDef (std::make_shared<NodeDef>), as every
+// shared NodeDef in sg is.
+NodeDef* MutableNodeDef(std::shared_ptr<const NodeDef>* def);
 
 // Whether a value of dtype `src` may flow into an input of dtype `dst` (equal, or a reference
 // into a value of its base type).

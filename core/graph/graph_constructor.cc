@@ -72,62 +72,66 @@ absl::Status InferNodeShapes(Node* node) {
 
 namespace {
 
-// Before producer 22 an empty Placeholder shape meant "unknown", not "scalar".
-void FixLegacyPlaceholder(int producer, NodeDef* def) {
-  if (producer >= 22 || (def->op() != "Placeholder" && def->op() != "PlaceholderV2")) return;
-  auto it = def->mutable_attr()->find("shape");
-  if (it != def->mutable_attr()->end() && it->second.has_shape() &&
+// Before producer 22 an empty Placeholder shape meant "unknown", not "scalar". `*def` is copied
+// (MutableNodeDef) only when it changes.
+void FixLegacyPlaceholder(int producer, std::shared_ptr<const NodeDef>* def) {
+  if (producer >= 22 || ((*def)->op() != "Placeholder" && (*def)->op() != "PlaceholderV2")) return;
+  auto it = (*def)->attr().find("shape");
+  if (it != (*def)->attr().end() && it->second.has_shape() &&
       it->second.shape().dim_size() == 0 && !it->second.shape().unknown_rank()) {
-    it->second.mutable_shape()->set_unknown_rank(true);
+    (*MutableNodeDef(def)->mutable_attr())["shape"].mutable_shape()->set_unknown_rank(true);
   }
 }
 
 class Importer {
  public:
-  // With `consumed` (which is &gdef), the NodeDefs of `gdef` are moved into the graph (the caller gave them up):
-  // a frozen graph's weights are not copied once more.
-  Importer(const GraphDef& gdef, GraphDef* consumed, const ImportOptions& opts, Graph* g,
-           ImportResults* results)
+  // The graph's nodes share the NodeDefs of `gdef` (a NodeDef is copied only when the import
+  // changes it: a prefix, a default device, a legacy shape, missing default attrs). With
+  // `consumed` (which is &gdef) the pointers are moved out, so that a NodeDef the caller gave
+  // up is changed in place rather than copied.
+  Importer(const SharedGraphDef& gdef, SharedGraphDef* consumed, const ImportOptions& opts,
+           Graph* g, ImportResults* results)
       : gdef_(gdef), consumed_(consumed), opts_(opts), g_(g), results_(results) {}
 
   absl::Status Run() {
-    const int producer = gdef_.has_versions() ? gdef_.versions().producer() : 0;
-    if (gdef_.has_versions()) {
+    const int producer = gdef_.has_versions ? gdef_.versions.producer() : 0;
+    if (gdef_.has_versions) {
       if (producer < kGraphDefVersionMinProducer) {
         return errors::InvalidArgument("GraphDef producer version ", producer,
                                        " is older than the oldest sg reads (",
                                        kGraphDefVersionMinProducer, ")");
       }
-      for (int bad : gdef_.versions().bad_consumers()) {
+      for (int bad : gdef_.versions.bad_consumers()) {
         if (bad == kGraphDefVersion) {
           return errors::InvalidArgument("GraphDef disallows consumer version ", bad);
         }
       }
     }
     ChooseNames();
-    SG_RETURN_IF_ERROR(g_->mutable_flib()->AddLibrary(gdef_.library()));
-    if (g_->num_nodes() == 0 && gdef_.has_versions()) {
-      *g_->mutable_versions() = gdef_.versions();
+    SG_RETURN_IF_ERROR(g_->mutable_flib()->AddLibrary(gdef_.library));
+    if (g_->num_nodes() == 0 && gdef_.has_versions) {
+      *g_->mutable_versions() = gdef_.versions;
     }
     // Nodes first, then edges, so inputs may name nodes that come later.
-    for (int k = 0; k < gdef_.node_size(); ++k) {
-      const NodeDef& in = gdef_.node(k);
-      const std::string name = in.name();
+    const int num_nodes = static_cast<int>(gdef_.nodes.size());
+    for (int k = 0; k < num_nodes; ++k) {
+      const std::string name = gdef_.nodes[k]->name();
       if (names_.count(name)) {
         return Fail(errors::InvalidArgument("Duplicate node name in graph: '", Prefixed(name),
                                             "'"));
       }
-      NodeDef def = consumed_ != nullptr ? std::move(*consumed_->mutable_node(k)) : in;
+      std::shared_ptr<const NodeDef> def =
+          consumed_ != nullptr ? std::move(consumed_->nodes[k]) : gdef_.nodes[k];
       std::string new_name = Prefixed(name);
       if (uniquify_names_ && NameTaken(new_name)) new_name = UniqueName(new_name);
-      def.set_name(std::move(new_name));
+      if (new_name != def->name()) MutableNodeDef(&def)->set_name(std::move(new_name));
       FixLegacyPlaceholder(producer, &def);
-      if (def.device().empty() && !opts_.default_device.empty()) {
-        def.set_device(opts_.default_device);
+      if (def->device().empty() && !opts_.default_device.empty()) {
+        MutableNodeDef(&def)->set_device(opts_.default_device);
       }
       // Checked here rather than in AddNode, so that the message names the producer.
-      if (const OpRegistrationData* reg = g_->flib().LookUp(def.op())) {
-        absl::Status s = ValidateNodeDefAttrsDefined(def, reg->op_def, producer);
+      if (const OpRegistrationData* reg = g_->flib().LookUp(def->op())) {
+        absl::Status s = ValidateNodeDefAttrsDefined(*def, reg->op_def, producer);
         if (!s.ok()) return Fail(s);
       }
       auto node = g_->AddNode(std::move(def));
@@ -136,7 +140,7 @@ class Importer {
       added_.push_back(*node);
     }
     std::set<std::pair<std::string, int>> used_map_keys;
-    for (int k = 0; k < gdef_.node_size(); ++k) {
+    for (int k = 0; k < num_nodes; ++k) {
       Node* dst = added_[k];
       // The node keeps the GraphDef's inputs as written (AddNode does not touch them), and when the
       // GraphDef was consumed they are only there.
@@ -242,16 +246,16 @@ class Importer {
     for (const Node* n : g_->nodes()) AddScopes(n->name(), &graph_scopes_);
     // A new name must not be one that a node of the GraphDef will ask for: the GraphDef's names
     // and scopes, as TensorFlow checks them (without the prefix; with it once it is settled).
-    for (const NodeDef& n : gdef_.node()) {
-      gdef_names_.insert(n.name());
-      AddScopes(n.name(), &gdef_names_);
+    for (const auto& n : gdef_.nodes) {
+      gdef_names_.insert(n->name());
+      AddScopes(n->name(), &gdef_names_);
     }
     if (uniquify_prefix && NameTaken(prefix_)) prefix_ = UniqueName(prefix_);
     if (uniquify_names_ && !prefix_.empty()) {
       gdef_names_.clear();
-      for (const NodeDef& n : gdef_.node()) {
-        gdef_names_.insert(Prefixed(n.name()));
-        AddScopes(Prefixed(n.name()), &gdef_names_);
+      for (const auto& n : gdef_.nodes) {
+        gdef_names_.insert(Prefixed(n->name()));
+        AddScopes(Prefixed(n->name()), &gdef_names_);
       }
     }
   }
@@ -281,8 +285,8 @@ class Importer {
     return s;
   }
 
-  const GraphDef& gdef_;
-  GraphDef* const consumed_;
+  const SharedGraphDef& gdef_;
+  SharedGraphDef* const consumed_;
   const ImportOptions& opts_;
   Graph* g_;
   ImportResults* results_;
@@ -296,20 +300,52 @@ class Importer {
 
 }  // namespace
 
+// SharedGraphDef (shared_graph_def.h) is defined here, beside its import.
+SharedGraphDef SharedGraphDef::FromGraphDef(GraphDef gdef) {
+  SharedGraphDef s;
+  s.nodes.reserve(gdef.node_size());
+  for (NodeDef& n : *gdef.mutable_node()) {
+    s.nodes.push_back(std::make_shared<NodeDef>(std::move(n)));
+  }
+  s.library = std::move(*gdef.mutable_library());
+  s.has_versions = gdef.has_versions();
+  s.versions = std::move(*gdef.mutable_versions());
+  return s;
+}
+
+GraphDef SharedGraphDef::ToGraphDef() const {
+  GraphDef out;
+  for (const auto& n : nodes) *out.add_node() = *n;
+  if (library.function_size() > 0 || library.gradient_size() > 0) *out.mutable_library() = library;
+  if (has_versions) *out.mutable_versions() = versions;
+  return out;
+}
+
 absl::Status ImportGraphDef(const GraphDef& gdef, const ImportOptions& options, Graph* g,
                             ImportResults* results) {
-  Importer importer(gdef, /*consumed=*/nullptr, options, g, results);
+  // One copy of each NodeDef, which the graph then owns.
+  SharedGraphDef copy;
+  copy.nodes.reserve(gdef.node_size());
+  for (const NodeDef& n : gdef.node()) copy.nodes.push_back(std::make_shared<NodeDef>(n));
+  copy.library = gdef.library();
+  copy.has_versions = gdef.has_versions();
+  copy.versions = gdef.versions();
+  Importer importer(copy, &copy, options, g, results);
   return importer.Run();
 }
 
 absl::Status ImportGraphDef(GraphDef&& gdef, const ImportOptions& options, Graph* g,
                             ImportResults* results) {
-  // The NodeDefs are moved out of `gdef` one by one; on error `gdef` is left partly moved from,
-  // which its caller, who gave it up, does not read.
-  Importer importer(gdef, &gdef, options, g, results);
-  absl::Status s = importer.Run();
+  SharedGraphDef moved = SharedGraphDef::FromGraphDef(std::move(gdef));
   gdef.Clear();
-  return s;
+  Importer importer(moved, &moved, options, g, results);
+  return importer.Run();
+}
+
+absl::Status ImportGraphDef(const SharedGraphDef& gdef, const ImportOptions& options, Graph* g,
+                            ImportResults* results) {
+  Importer importer(gdef, /*consumed=*/nullptr, options, g, results);
+  return importer.Run();
 }
 
 }  // namespace sg

@@ -10,6 +10,7 @@
 
 #include "absl/strings/string_view.h"
 #include "core/graph/graph.h"
+#include "core/graph/shared_graph_def.h"
 #include "core/proto/graph.pb.h"
 
 namespace sg {
@@ -59,6 +60,10 @@ absl::Status ImportGraphDef(const GraphDef& gdef, const ImportOptions& options, 
 absl::Status ImportGraphDef(GraphDef&& gdef, const ImportOptions& options, Graph* g,
                             ImportResults* results = nullptr);
 
+// The same, the graph's nodes sharing the NodeDefs of `gdef` (each is copied only when the import
+// changes it: a prefix, a default device, defaults for attrs it lacks).
+absl::Status ImportGraphDef(const SharedGraphDef& gdef, const ImportOptions& options, Graph* g,
+                            ImportResults* results = nullptr);
 // Parses `bytes` as a binary GraphDef, or, failing that, as text format.
 absl::Status ParseGraphDef(absl::string_view bytes, GraphDef* gdef);
 

@@ -164,6 +164,20 @@ class DirectSession : public Session {
     return s;
   }
 
+  absl::Status CreateShared(const SharedGraphDef& graph) override {
+    if (builder_->has_graph()) {
+      return errors::AlreadyExists("Session::Create called twice; use Extend");
+    }
+    return ExtendShared(graph);
+  }
+
+  absl::Status ExtendShared(const SharedGraphDef& graph) override {
+    SG_RETURN_IF_ERROR(BeginCall());
+    absl::Status s = builder_->Extend(graph);
+    EndCall();
+    return s;
+  }
+
   absl::Status Run(const RunOptions& run_options,
                    const std::vector<std::pair<std::string, Tensor>>& inputs,
                    const std::vector<std::string>& output_names,

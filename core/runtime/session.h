@@ -14,6 +14,7 @@
 
 #include "core/framework/status.h"
 #include "core/framework/tensor.h"
+#include "core/graph/shared_graph_def.h"
 #include "core/proto/config.pb.h"
 #include "core/proto/device_attributes.pb.h"
 #include "core/proto/graph.pb.h"
@@ -33,6 +34,16 @@ class Session {
   virtual absl::Status Create(const GraphDef& graph) = 0;
   // Adds nodes (and functions) to the session's graph.
   virtual absl::Status Extend(const GraphDef& graph) = 0;
+  // Create and Extend with a graph whose NodeDefs the session may keep and share instead of
+  // copying them (the C API hands over its graph's nodes so: a frozen graph's weights are not
+  // copied). The NodeDefs are never changed. The same errors; by default the nodes are copied
+  // into a GraphDef for Create/Extend.
+  virtual absl::Status CreateShared(const SharedGraphDef& graph) {
+    return Create(graph.ToGraphDef());
+  }
+  virtual absl::Status ExtendShared(const SharedGraphDef& graph) {
+    return Extend(graph.ToGraphDef());
+  }
 
   // One step. `inputs` are (tensor name "node:index", value) pairs; `output_names` are tensor
   // names (the same name may appear twice: both results are returned); `target_nodes` are node

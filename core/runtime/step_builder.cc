@@ -89,23 +89,29 @@ int64_t StepBuilder::version() const {
 bool StepBuilder::has_graph() const { return version() > 0; }
 
 absl::Status StepBuilder::Extend(const GraphDef& graph) {
+  return Extend(SharedGraphDef::FromGraphDef(graph));
+}
+
+absl::Status StepBuilder::Extend(const SharedGraphDef& graph) {
   absl::MutexLock lock(&graph_mu_);
-  GraphDef merged = graph_def_;
-  if (!merged.has_versions() && graph.has_versions()) {
-    *merged.mutable_versions() = graph.versions();
+  // Copies pointers, not NodeDefs.
+  SharedGraphDef merged = graph_;
+  if (!merged.has_versions && graph.has_versions) {
+    merged.has_versions = true;
+    merged.versions = graph.versions;
   }
-  for (const auto& n : graph.node()) *merged.add_node() = n;
-  for (const auto& f : graph.library().function()) {
+  merged.nodes.insert(merged.nodes.end(), graph.nodes.begin(), graph.nodes.end());
+  for (const auto& f : graph.library.function()) {
     bool have = false;
-    for (const auto& g : merged.library().function()) {
+    for (const auto& g : merged.library.function()) {
       have = have || g.signature().name() == f.signature().name();
     }
-    if (!have) *merged.mutable_library()->add_function() = f;
+    if (!have) *merged.library.add_function() = f;
   }
   // The whole graph must still import: names unique, inputs that exist, ops that are known.
   Graph check;
   SG_RETURN_IF_ERROR(ImportGraphDef(merged, ImportOptions(), &check));
-  graph_def_ = std::move(merged);
+  graph_ = std::move(merged);
   ++version_;
   // The whole graph is placed now, on the graph just imported, rather than imported once more by
   // the next Build (a frozen graph's weights are most of its bytes). A graph that cannot be
@@ -138,14 +144,15 @@ absl::Status StepBuilder::Build(const StepSignature& signature, StepGraphs* out)
   SG_RETURN_IF_ERROR(CheckUnique(&out->fetches, false));
   SG_RETURN_IF_ERROR(CheckUnique(&out->targets, false));
 
-  GraphDef gdef;
+  SharedGraphDef gdef;
   {
     absl::MutexLock lock(&graph_mu_);
-    gdef = graph_def_;
+    gdef = graph_;  // pointers: the step's graph shares the session's NodeDefs
     out->graph_version = version_;
   }
   auto graph = std::make_unique<Graph>();
-  SG_RETURN_IF_ERROR(ImportGraphDef(std::move(gdef), ImportOptions(), graph.get()));
+  SG_RETURN_IF_ERROR(ImportGraphDef(gdef, ImportOptions(), graph.get()));
+  gdef = SharedGraphDef();
   out->feed_types.clear();
   out->feed_shapes.clear();
   for (const std::string& f : out->feeds) {

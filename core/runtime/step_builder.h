@@ -3,7 +3,9 @@
 // registers them with workers). TensorFlow splits the same work between GraphExecutionState and
 // its client graphs.
 //
-// The builder owns the session's GraphDef as Create/Extend grow it. Each Extend places the whole
+// The builder keeps the session's graph as Create/Extend grow it, as shared NodeDefs
+// (SharedGraphDef): each Extend's check and each step's graph share them with the client's graph
+// rather than copy them. Each Extend places the whole
 // graph (a node keeps its device when the graph is extended, so a variable stays where it is). When the whole graph cannot be placed (a node asks for a device the session does
 // not have), the nodes it did not place are placed per step, and only a step that runs such a
 // node fails. For a signature (feeds, fetches, targets) a build then:
@@ -33,6 +35,7 @@
 #include "core/graph/graph.h"
 #include "core/graph/optimizer.h"
 #include "core/graph/placer.h"
+#include "core/graph/shared_graph_def.h"
 #include "core/proto/graph.pb.h"
 
 namespace sg {
@@ -99,6 +102,8 @@ class StepBuilder {
   // also takes the graph's versions. INVALID_ARGUMENT (or the import's error) when the merged
   // graph does not import: a name used twice, an input that does not exist, an unknown op.
   absl::Status Extend(const GraphDef& graph);
+  // The same, sharing `graph`'s NodeDefs rather than copying them.
+  absl::Status Extend(const SharedGraphDef& graph);
   // How many successful Extend calls there have been.
   int64_t version() const;
   // Whether Extend has succeeded at least once.
@@ -116,7 +121,7 @@ class StepBuilder {
   const StepBuilderOptions options_;
 
   mutable absl::Mutex graph_mu_;
-  GraphDef graph_def_ ABSL_GUARDED_BY(graph_mu_);
+  SharedGraphDef graph_ ABSL_GUARDED_BY(graph_mu_);
   int64_t version_ ABSL_GUARDED_BY(graph_mu_) = 0;
 
   // The device of every node of the whole graph, as the last Extend placed it.

@@ -167,6 +167,123 @@ TEST(ImportGraphDef, MovingTheNodeDefsImportsTheSameGraph) {
   EXPECT_EQ(moved.num_nodes(), before);
 }
 
+// w = Const (a 1000-float weight), x = Placeholder (without its `shape`, whose default the
+// import adds), y = AddV2(x, w).
+SharedGraphDef WeightGraph() {
+  GraphDef g;
+  NodeDef* w = g.add_node();
+  w->set_name("w");
+  w->set_op("Const");
+  std::vector<float> values(1000, 0.5f);
+  Tensor t = *Tensor::Allocate(DT_FLOAT, TensorShape({1000}));
+  std::copy(values.begin(), values.end(), t.flat<float>().data());
+  AttrValue value;
+  t.AsProtoTensorContent(value.mutable_tensor());
+  (*w->mutable_attr())["value"] = value;
+  (*w->mutable_attr())["dtype"].set_type(DT_FLOAT);
+  NodeDef* x = g.add_node();
+  x->set_name("x");
+  x->set_op("Placeholder");
+  (*x->mutable_attr())["dtype"].set_type(DT_FLOAT);
+  NodeDef* y = g.add_node();
+  y->set_name("y");
+  y->set_op("AddV2");
+  y->add_input("x");
+  y->add_input("w");
+  (*y->mutable_attr())["T"].set_type(DT_FLOAT);
+  return SharedGraphDef::FromGraphDef(std::move(g));
+}
+
+TEST(ImportGraphDef, SharesNodeDefsAndCopiesOnlyWhatItChanges) {
+  const SharedGraphDef s = WeightGraph();
+  const NodeDef* w = s.nodes[0].get();
+  const NodeDef* x = s.nodes[1].get();
+  Graph g;
+  ASSERT_TRUE(ImportGraphDef(s, ImportOptions(), &g).ok());
+  EXPECT_EQ(g.FindNode("w")->shared_def().get(), w);
+  EXPECT_EQ(g.FindNode("y")->shared_def().get(), s.nodes[2].get());
+  // Placeholder has a default attr the NodeDef lacks: the node has its own copy with it, and the
+  // shared NodeDef is left as it was.
+  EXPECT_NE(g.FindNode("x")->shared_def().get(), x);
+  EXPECT_EQ(g.FindNode("x")->def().attr().count("shape"), 1u);
+  EXPECT_EQ(x->attr().count("shape"), 0u);
+  // A prefix renames, so the nodes are copies; the shared NodeDefs keep their names.
+  Graph prefixed;
+  ImportOptions p;
+  p.prefix = "p";
+  ASSERT_TRUE(ImportGraphDef(s, p, &prefixed).ok());
+  EXPECT_NE(prefixed.FindNode("p/w")->shared_def().get(), w);
+  EXPECT_EQ(w->name(), "w");
+  // A clone shares. A requested device is the node's own (the NodeDef is not copied for it),
+  // and the clone's export has it; an attr set on the clone's node copies the NodeDef first.
+  std::unique_ptr<Graph> c = g.Clone();
+  Node* cw = c->FindNode("w");
+  EXPECT_EQ(cw->shared_def().get(), w);
+  cw->set_requested_device(kCpu1);
+  EXPECT_EQ(cw->requested_device(), kCpu1);
+  EXPECT_EQ(cw->shared_def().get(), w);
+  EXPECT_EQ(w->device(), "");
+  EXPECT_EQ(g.FindNode("w")->requested_device(), "");
+  GraphDef exported;
+  c->ToGraphDef(&exported);
+  for (const NodeDef& n : exported.node()) {
+    EXPECT_EQ(n.device(), n.name() == "w" ? kCpu1 : "") << n.name();
+  }
+  AttrValue mark;
+  mark.set_b(true);
+  cw->AddAttr("_mark", mark);
+  EXPECT_NE(cw->shared_def().get(), w);
+  EXPECT_EQ(cw->def().attr().count("_mark"), 1u);
+  EXPECT_EQ(w->attr().count("_mark"), 0u);
+  EXPECT_EQ(g.FindNode("w")->def().attr().count("_mark"), 0u);
+  EXPECT_EQ(cw->def().attr().at("value").tensor().tensor_content(),
+            w->attr().at("value").tensor().tensor_content());
+  // The export is the same as a GraphDef import's.
+  Graph from_copy;
+  ASSERT_TRUE(ImportGraphDef(s.ToGraphDef(), ImportOptions(), &from_copy).ok());
+  GraphDef a, b;
+  g.ToGraphDef(&a);
+  from_copy.ToGraphDef(&b);
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(a, b));
+}
+
+TEST(StepBuilder, AStepSharesTheSessionsNodeDefs) {
+  StepBuilderOptions o = ThreeDevices();
+  o.devices = {kCpu0};
+  o.whole_graph_on_one_device = true;
+  StepBuilder b(o);
+  const SharedGraphDef s = WeightGraph();
+  ASSERT_TRUE(b.Extend(s).ok());
+  StepGraphs step;
+  ASSERT_TRUE(b.Build({{"x:0"}, {"y:0"}, {}}, &step).ok());
+  ASSERT_NE(step.graph, nullptr);
+  const Node* w = step.graph->FindNode("w");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->assigned_device_name(), kCpu0);
+  EXPECT_EQ(w->shared_def().get(), s.nodes[0].get());  // the weight is not copied
+  EXPECT_EQ(s.nodes[0]->device(), "");
+  // A second step and an Extend share it too.
+  SharedGraphDef more;
+  auto z = std::make_shared<NodeDef>();
+  z->set_name("z");
+  z->set_op("Neg");
+  z->add_input("y");
+  (*z->mutable_attr())["T"].set_type(DT_FLOAT);
+  more.nodes.push_back(z);
+  ASSERT_TRUE(b.Extend(more).ok());
+  StepGraphs step2;
+  ASSERT_TRUE(b.Build({{"x:0"}, {"z:0"}, {}}, &step2).ok());
+  ASSERT_NE(step2.graph->FindNode("z"), nullptr);
+  EXPECT_EQ(step2.graph->FindNode("z")->shared_def().get(), z.get());
+  EXPECT_EQ(step2.graph->FindNode("w")->shared_def().get(), s.nodes[0].get());
+  // An Extend that does not import changes nothing.
+  SharedGraphDef bad;
+  auto dup = std::make_shared<NodeDef>(*z);
+  bad.nodes.push_back(dup);
+  EXPECT_EQ(b.Extend(bad).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(b.version(), 2);
+}
+
 TEST(BridgeControlFlowEdges, LetsPartitionCutAnExitEdge) {
   GraphDef gdef = test::LoopThenCond("", kCpu1, kCpu0);
   Graph g;
