@@ -6,6 +6,7 @@
 
 #include "c_api/c_api_internal.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/cord.h"
 #include "absl/synchronization/mutex.h"
 #include "core/framework/types.h"
 #include "core/framework/op_kernel.h"
@@ -15,8 +16,29 @@
 namespace sg {
 namespace c_api {
 
+namespace {
+std::atomic<MessageRewriter> message_rewriter{nullptr};
+}  // namespace
+
+void SetMessageRewriter(MessageRewriter rewriter) {
+  message_rewriter.store(rewriter, std::memory_order_release);
+}
+
 void Set(SG_Status* status, const absl::Status& s) {
-  if (status) status->status = s;
+  if (status == nullptr) return;
+  MessageRewriter rewrite = message_rewriter.load(std::memory_order_acquire);
+  if (rewrite != nullptr && !s.ok()) {
+    try {
+      absl::Status rewritten(s.code(), rewrite(s.message()));
+      s.ForEachPayload([&](absl::string_view key, const absl::Cord& value) {
+        rewritten.SetPayload(key, value);
+      });
+      status->status = std::move(rewritten);
+      return;
+    } catch (...) {  // out of memory: the message as it was
+    }
+  }
+  status->status = s;
 }
 
 std::string OutputName(SG_Output out) {

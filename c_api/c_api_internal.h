@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "c_api/include/sg/c_api.h"
 #include "core/framework/status.h"
@@ -133,8 +134,16 @@ auto UnderGraphLock(const sg::Node* n, Fn&& fn) {
   return fn();
 }
 
-// Stores `s` in `status` (which may be NULL).
+// Stores `s` in `status` (which may be NULL), its message passed through the message rewriter
+// if one is installed.
 void Set(SG_Status* status, const absl::Status& s);
+// Messages name the C API's functions as "SG_X" (the function that failed, or another to call).
+// sg's libtensorflow.so.2, built from the same objects, installs a rewriter when it is loaded so
+// that a TensorFlow client reads "TF_X" instead (c_api/dropin/tf_messages.cc). It applies to
+// the statuses Set stores, not to those a caller sets itself (SG_SetStatus); it returns the new
+// message and may throw (Set then keeps the original). NULL removes it.
+using MessageRewriter = std::string (*)(absl::string_view message);
+void SetMessageRewriter(MessageRewriter rewriter);
 inline void SetOk(SG_Status* status) {
   if (status) status->status = absl::OkStatus();
 }

@@ -5,6 +5,8 @@
 #   include/tensorflow/c/*.h, lib/libtensorflow.so.2.21.0, lib/libtensorflow.so.2 (SONAME),
 #   lib/libtensorflow.so, lib/pkgconfig/tensorflow.pc   the drop-in for TensorFlow's C library
 #                                          (c_api/dropin): pkg-config --cflags --libs tensorflow
+#   lib/libtensorflow_framework.so.2.21.0, .so.2 (SONAME), .so   the name op libraries link to
+#                                          (a filter of libtensorflow.so.2, no code of its own)
 #   lib/cmake/sg/sg{Config,ConfigVersion,Targets*}.cmake   find_package(sg) -> sg::sg
 #   bin/sg                                 the sg tool (finds libsg through $ORIGIN/../lib)
 # ("lib" is CMAKE_INSTALL_LIBDIR: lib/<multiarch> when configured for prefix /usr on Debian.)
@@ -27,7 +29,7 @@ install(FILES
 # The drop-in libtensorflow.so.2 and TensorFlow's header layout. tensorflow.pc is written at
 # configure time with a prefix relative to its own directory (${pcfiledir}), which pkg-config
 # resolves wherever the tree was installed.
-install(TARGETS sg_tensorflow
+install(TARGETS sg_tensorflow sg_tensorflow_framework
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/c_api/dropin/include/tensorflow
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.h")

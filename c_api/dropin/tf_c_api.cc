@@ -23,7 +23,10 @@ void TF_SetStatus(TF_Status* s, TF_Code code, const char* msg) {
   SG_SetStatus(ToSg(s), ToSgValue(code), msg);
 }
 TF_Code TF_GetCode(const TF_Status* s) { return ToTfValue(SG_GetCode(ToSg(s))); }
-const char* TF_Message(const TF_Status* s) { return SG_Message(ToSg(s)); }
+const char* TF_Message(const TF_Status* s) {
+  if (s == nullptr) return "TF_Message: NULL status";  // SG_Message would name itself
+  return SG_Message(ToSg(s));
+}
 
 // ---- tf_buffer.h ---------------------------------------------------------------------------------
 

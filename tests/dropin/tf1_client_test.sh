@@ -3,7 +3,9 @@
 # Installs the build into a temporary prefix (cmake --install) and uses the drop-in
 # libtensorflow.so.2 as a TensorFlow C client would:
 #  1. checks the layout: include/tensorflow/c/*.h, libtensorflow.so -> .so.2 -> .so.2.21.0 with
-#     SONAME libtensorflow.so.2 and no need of libsg, lib/pkgconfig/tensorflow.pc (2.21.0);
+#     SONAME libtensorflow.so.2 and no need of libsg, libtensorflow_framework.so -> .so.2 ->
+#     .so.2.21.0 (SONAME libtensorflow_framework.so.2, a filter of libtensorflow.so.2),
+#     lib/pkgconfig/tensorflow.pc (2.21.0);
 #  2. builds tests/dropin/tf1_client.c, written for TensorFlow 1.15's C API, with
 #     `cc $(pkg-config --cflags --libs tensorflow)` and runs it;
 #  3. moves the installed tree and checks that tensorflow.pc follows it.
@@ -21,7 +23,8 @@ for h in c_api.h c_api_experimental.h c_api_macros.h tf_attrtype.h tf_buffer.h t
          tf_file_statistics.h tf_status.h tf_tensor.h tf_tstring.h; do
   [ -f "$prefix/include/tensorflow/c/$h" ] || fail "include/tensorflow/c/$h is not installed"
 done
-for f in libtensorflow.so libtensorflow.so.2 libtensorflow.so.2.21.0 pkgconfig/tensorflow.pc; do
+for f in libtensorflow.so libtensorflow.so.2 libtensorflow.so.2.21.0 libtensorflow_framework.so \
+         libtensorflow_framework.so.2 libtensorflow_framework.so.2.21.0 pkgconfig/tensorflow.pc; do
   [ -e "$prefix/lib/$f" ] || fail "lib/$f is not installed"
 done
 [ -L "$prefix/lib/libtensorflow.so" ] && [ -L "$prefix/lib/libtensorflow.so.2" ] \
@@ -31,6 +34,10 @@ readelf -d "$prefix/lib/libtensorflow.so.2" | grep -q 'SONAME.*\[libtensorflow\.
 if readelf -d "$prefix/lib/libtensorflow.so.2" | grep NEEDED | grep -q libsg; then
   fail "libtensorflow.so.2 needs libsg"
 fi
+readelf -d "$prefix/lib/libtensorflow_framework.so.2" > "$work/framework_dynamic.txt"
+grep -q 'SONAME.*\[libtensorflow_framework\.so\.2\]' "$work/framework_dynamic.txt" \
+  && grep -q 'FILTER.*\[libtensorflow\.so\.2\]' "$work/framework_dynamic.txt" \
+  || fail "libtensorflow_framework.so.2 is not a filter of libtensorflow.so.2 named so"
 
 # 2. pkg-config, a TensorFlow 1.15-style client.
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"

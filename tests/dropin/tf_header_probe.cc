@@ -3,13 +3,15 @@
 // value struct (offset, size and type of every member) and each enum value. tf_headers_test.sh
 // compiles it once against TensorFlow's own headers and once against sg's, and compares.
 // SG_PROBE_FUNCTIONS names a file of SG_PROBE_FUNCTION(TF_X) lines, written at test time from
-// the functions TensorFlow's wheel exports.
+// the functions TensorFlow's wheel exports (of ops.h and kernels.h, those sg declares).
 #include <cstddef>
 #include <cstdio>
 #include <typeinfo>
 
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/c_api_experimental.h"
+#include "tensorflow/c/kernels.h"
+#include "tensorflow/c/ops.h"
 #include "tensorflow/c/tf_file_statistics.h"
 
 #define SG_PROBE_FUNCTION(f) std::printf("function %s %s\n", #f, typeid(&f).name());

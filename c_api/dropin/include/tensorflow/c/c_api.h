@@ -481,6 +481,15 @@ TF_CAPI_EXPORT void TF_AddGradientsWithPrefix(TF_Graph* g, const char* prefix, T
 
 /* ---- Functions, continued (as SG_GraphToFunction and its siblings in sg/c_api.h) --------- */
 
+/* append_hash_to_fn_name: the name is fn_name + "_" + a hash of the FunctionDef, as TensorFlow
+ * documents; the hash is not TensorFlow's. TensorFlow 2.21 appends 11 characters, the web-safe
+ * base64 (no padding; '-' and '_' then written 'a' and 'A') of the 8 bytes of a 64-bit hash its
+ * runtime computes over the FunctionDef with its own internal hash functions, which TensorFlow
+ * does not specify; sg appends 16 lowercase hex digits of its own 64-bit fingerprint of the
+ * FunctionDef. For a Placeholder "x" and Identity "y" made into "Named", TensorFlow 2.21 names
+ * it "Named_4uXFoCbmCe8" and sg "Named_448c734b9ea0301c". Each is stable for the same function
+ * on one library, so a client that reads the name back (TF_FunctionName) works with either; one
+ * that wrote TensorFlow's hashed names down will not find them in sg. */
 TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunction(
     const TF_Graph* fn_body, const char* fn_name, unsigned char append_hash_to_fn_name,
     int num_opers, const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,

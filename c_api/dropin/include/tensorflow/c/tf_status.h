@@ -88,7 +88,9 @@ TF_CAPI_EXPORT extern void TF_SetStatusFromIOError(TF_Status* s, int error_code,
 /* The code of `s`. */
 TF_CAPI_EXPORT extern TF_Code TF_GetCode(const TF_Status* s);
 
-/* The message of `s` ("" for TF_OK), owned by `s` until it is next changed or deleted. */
+/* The message of `s` ("" for TF_OK), owned by `s` until it is next changed or deleted. sg's
+ * messages name the TF_ functions and types of these headers (the function that failed, or
+ * another to call); sg's own functions without a TF_ twin keep their SG_ names. */
 TF_CAPI_EXPORT extern const char* TF_Message(const TF_Status* s);
 
 #ifdef __cplusplus
