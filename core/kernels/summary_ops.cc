@@ -1,6 +1,6 @@
 // Summary kernels, as TensorFlow's: ScalarSummary, HistogramSummary (TensorFlow's default bucket
-// limits, empty buckets merged into the next non-empty one when encoded) and MergeSummary. Each
-// output is a serialized Summary proto.
+// limits, empty buckets merged into the next non-empty one when encoded), TensorSummary,
+// TensorSummaryV2 and MergeSummary. Each output is a serialized Summary proto.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -157,6 +157,59 @@ class HistogramSummaryOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL_BUILDER(Name("HistogramSummary").Device(DEVICE_CPU), HistogramSummaryOp);
+
+// A summary value's tensor, as TensorFlow writes it: strings element by element (string_val),
+// other dtypes as tensor_content.
+void SetSummaryTensor(const Tensor& t, Summary::Value* v) {
+  if (t.dtype() == DT_STRING) {
+    t.AsProtoField(v->mutable_tensor());
+  } else {
+    t.AsProtoTensorContent(v->mutable_tensor());
+  }
+}
+
+// The attrs (description, labels, display_name) are not written: TensorFlow's kernel leaves the
+// value's metadata empty.
+class TensorSummaryOp final : public OpKernel {
+ public:
+  explicit TensorSummaryOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    Summary s;
+    Summary::Value* v = s.add_value();
+    v->set_node_name(name());
+    SetSummaryTensor(ctx->input(0), v);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &out));
+    OP_REQUIRES_OK(ctx, SerializeScalar(s, out));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("TensorSummary").Device(DEVICE_CPU), TensorSummaryOp);
+
+class TensorSummaryV2Op final : public OpKernel {
+ public:
+  explicit TensorSummaryV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& tag = ctx->input(0);
+    const Tensor& metadata = ctx->input(2);
+    OP_REQUIRES(ctx, tag.dims() == 0,
+                KernelError(*this, "tag must be scalar, got shape ", tag.shape().DebugString()));
+    OP_REQUIRES(ctx, metadata.dims() == 0,
+                KernelError(*this, "serialized_summary_metadata must be scalar, got shape ",
+                            metadata.shape().DebugString()));
+    Summary s;
+    Summary::Value* v = s.add_value();
+    v->set_tag(std::string(tag.data<tstring>()[0]));
+    SetSummaryTensor(ctx->input(1), v);
+    // Bytes that do not parse leave the metadata empty or partial, as TensorFlow's kernel does.
+    v->mutable_metadata()->ParseFromString(std::string(metadata.data<tstring>()[0]));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &out));
+    OP_REQUIRES_OK(ctx, SerializeScalar(s, out));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("TensorSummaryV2").Device(DEVICE_CPU), TensorSummaryV2Op);
 
 class MergeSummaryOp final : public OpKernel {
  public:

@@ -1,5 +1,5 @@
-// Summary ops (TensorFlow's logging_ops summaries): ScalarSummary, HistogramSummary and
-// MergeSummary, each giving a serialized Summary proto (core/proto/summary.proto) as a scalar
+// Summary ops (TensorFlow's logging_ops summaries): ScalarSummary, HistogramSummary,
+// TensorSummary, TensorSummaryV2 and MergeSummary, each giving a serialized Summary proto (core/proto/summary.proto) as a scalar
 // string.
 #include "core/framework/op.h"
 #include "core/framework/shape_inference.h"
@@ -25,6 +25,27 @@ REGISTER_OP("HistogramSummary")
     .Output("summary: string")
     .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
           "uint64} = DT_FLOAT")
+    .SetShapeFn(shape_fns::Scalar);
+
+// One Summary.Value whose node_name is the node's name and whose tensor is `tensor`, without
+// metadata (TensorFlow's deprecated form: its attrs are kept in the graph only).
+REGISTER_OP("TensorSummary")
+    .Input("tensor: T")
+    .Output("summary: string")
+    .Attr("T: type")
+    .Attr("description: string = ''")
+    .Attr("labels: list(string) = []")
+    .Attr("display_name: string = ''")
+    .SetShapeFn(shape_fns::Scalar);
+
+// One Summary.Value tagged `tag` (a scalar) holding `tensor`, its metadata the SummaryMetadata
+// serialized in the scalar `serialized_summary_metadata`.
+REGISTER_OP("TensorSummaryV2")
+    .Input("tag: string")
+    .Input("tensor: T")
+    .Input("serialized_summary_metadata: string")
+    .Output("summary: string")
+    .Attr("T: type")
     .SetShapeFn(shape_fns::Scalar);
 
 // The values of every serialized Summary of every input, in order, as one Summary; a tag that

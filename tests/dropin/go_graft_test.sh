@@ -27,8 +27,7 @@ go="$(command -v go 2>/dev/null || true)"
 [ -n "$go" ] || skip "go is not installed"
 
 # Known failures: test name, then why.
-KNOWN="TestOperationAttrs:sg has no TensorSummary op
-TestSavedModelHalfPlusTwo:sg rejects a feed of shape [1] for a placeholder of shape [?,1]; TensorFlow's session does not check
+KNOWN="TestSavedModelHalfPlusTwo:sg rejects a feed of shape [1] for a placeholder of shape [?,1]; TensorFlow's session does not check
 TestDataset:sg has no tf.data ops (TensorDataset)"
 EAGER='^Test(Context|NewTensorHandle|TensorHandle)'
 

@@ -210,6 +210,43 @@ def parsing_single(g):
 
 @group
 def summaries(g):
+    from tensorflow.core.framework import summary_pb2
+    meta = summary_pb2.SummaryMetadata(
+        plugin_data=summary_pb2.SummaryMetadata.PluginData(plugin_name="scalars",
+                                                            content=b"\x08\x01"),
+        display_name="shown", summary_description="about it").SerializeToString()
+    for dt, tensor in [("float32", lambda: g.rand("float32", [2, 3], lo=-10, hi=10)),
+                       ("int64", lambda: g.const([[1, -2], [3, 4]], "int64")),
+                       ("bool", lambda: g.const([True, False, True], "bool")),
+                       ("string", lambda: g.const([b"a", b"", b"ccc"], "string")),
+                       ("float64", lambda: g.const(np.zeros([0, 2], np.float64))),
+                       ("int32", lambda: g.const(np.int32(7)))]:
+        g.case(f"TensorSummaryV2.{sgname(dt)}.metadata",
+               lambda tensor=tensor: raw.TensorSummaryV2(
+                   tag=g.const(b"weights", "string"), tensor=tensor(),
+                   serialized_summary_metadata=g.const(meta, "string"), name="op"))
+        g.case(f"TensorSummary.{sgname(dt)}.attrs",
+               lambda tensor=tensor: raw.TensorSummary(
+                   tensor=tensor(), description="what it is", labels=["x", "y"],
+                   display_name="a name", name="op"))
+    g.case("TensorSummaryV2.float.empty_metadata",
+           lambda: raw.TensorSummaryV2(tag=g.const(b"t", "string"),
+                                       tensor=g.const([1.5], "float32"),
+                                       serialized_summary_metadata=g.const(b"", "string"),
+                                       name="op"))
+    g.case("TensorSummary.float.defaults",
+           lambda: raw.TensorSummary(tensor=g.const([1.5, 2.5], "float32"), name="op"))
+    g.case("TensorSummaryV2.float.tag_not_scalar",
+           lambda: raw.TensorSummaryV2(tag=hide_rank(g.const([b"a", b"b"], "string")),
+                                       tensor=g.const([1.5], "float32"),
+                                       serialized_summary_metadata=g.const(b"", "string"),
+                                       name="op"), error=True)
+    g.case("TensorSummaryV2.float.metadata_not_scalar",
+           lambda: raw.TensorSummaryV2(tag=g.const(b"t", "string"),
+                                       tensor=g.const([1.5], "float32"),
+                                       serialized_summary_metadata=hide_rank(
+                                           g.const([b"", b""], "string")),
+                                       name="op"), error=True)
     real = tf_types("ScalarSummary")
     for dt in real:
         g.case(f"ScalarSummary.{sgname(dt)}.vector",
