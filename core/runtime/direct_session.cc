@@ -298,8 +298,11 @@ class DirectSession : public Session {
   // canonical (sorted) form; builds and caches it under both keys on a miss.
   absl::StatusOr<std::shared_ptr<const ExecutorSet>> GetExecutors(
       const std::vector<std::string>& feeds_in, const std::vector<std::string>& fetches_in,
-      const std::vector<std::string>& targets_in, bool use_rendezvous) {
-    std::string fast_key = absl::StrCat(use_rendezvous ? "prun:" : "", absl::StrJoin(feeds_in, ","),
+      const std::vector<std::string>& targets_in, bool use_rendezvous,
+      bool any_feed_shapes = false) {
+    std::string fast_key = absl::StrCat(use_rendezvous ? "prun:" : "",
+                                        any_feed_shapes ? "any_shapes:" : "",
+                                        absl::StrJoin(feeds_in, ","),
                                         "->", absl::StrJoin(fetches_in, ","), "/",
                                         absl::StrJoin(targets_in, ","));
     {
@@ -308,7 +311,7 @@ class DirectSession : public Session {
       if (it != cache_.end()) return it->second;
     }
     SG_ASSIGN_OR_RETURN(auto set, GetCanonicalExecutors(feeds_in, fetches_in, targets_in,
-                                                        use_rendezvous));
+                                                        use_rendezvous, any_feed_shapes));
     mutex_lock lock(cache_mu_);
     cache_.emplace(fast_key, set);
     return set;
@@ -316,7 +319,7 @@ class DirectSession : public Session {
 
   absl::StatusOr<std::shared_ptr<const ExecutorSet>> GetCanonicalExecutors(
       const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
-      const std::vector<std::string>& targets, bool use_rendezvous) {
+      const std::vector<std::string>& targets, bool use_rendezvous, bool any_feed_shapes) {
     // Feeds keep duplicates, so that a tensor fed twice never matches a cached signature.
     auto canonical = [](std::vector<std::string> v, bool unique) {
       std::sort(v.begin(), v.end());
@@ -324,7 +327,8 @@ class DirectSession : public Session {
       return absl::StrJoin(v, ",");
     };
     const std::string key =
-        absl::StrCat(use_rendezvous ? "prun:" : "", canonical(feeds, false), "->",
+        absl::StrCat(use_rendezvous ? "prun:" : "", any_feed_shapes ? "any_shapes:" : "",
+                     canonical(feeds, false), "->",
                      canonical(fetches, true), "/", canonical(targets, true));
     {
       mutex_lock lock(cache_mu_);
@@ -333,7 +337,7 @@ class DirectSession : public Session {
     }
     // Build outside the cache lock; two threads may build the same set, one wins.
     auto set = std::make_shared<ExecutorSet>();
-    StepSignature sig{feeds, fetches, targets, use_rendezvous};
+    StepSignature sig{feeds, fetches, targets, use_rendezvous, any_feed_shapes};
     SG_RETURN_IF_ERROR(builder_->Build(sig, &set->step));
     StepGraphs& step = set->step;
     for (auto& [device_name, gdef] : step.partitions) {
@@ -412,6 +416,17 @@ class DirectSession : public Session {
     feed_names.reserve(inputs.size());
     for (const auto& in : inputs) feed_names.push_back(in.first);
     SG_ASSIGN_OR_RETURN(auto set, GetExecutors(feed_names, output_names, target_nodes, false));
+    // A feed whose shape contradicts its tensor's declared one runs, as TensorFlow's C API lets
+    // it, in a step built without the graph's static shapes (the optimiser may have folded them
+    // into the usual one).
+    for (const auto& in : inputs) {
+      if (!set->step.FeedShapeFits(set->step.FeedIndex(in.first),
+                                   PartialTensorShape(in.second.shape()))) {
+        SG_ASSIGN_OR_RETURN(set, GetExecutors(feed_names, output_names, target_nodes, false,
+                                              /*any_feed_shapes=*/true));
+        break;
+      }
+    }
     const StepGraphs& step = set->step;
     std::vector<Tensor> args(step.feeds.size());
     for (const auto& in : inputs) {

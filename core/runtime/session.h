@@ -48,8 +48,9 @@ class Session {
   // One step. `inputs` are (tensor name "node:index", value) pairs; `output_names` are tensor
   // names (the same name may appear twice: both results are returned); `target_nodes` are node
   // names run for their effects. On success `outputs` holds one tensor per output name.
-  // Errors: INVALID_ARGUMENT for a tensor fed twice, a feed of the wrong dtype or a shape that
-  // contradicts a known dim; NOT_FOUND for an unknown tensor or node; DEADLINE_EXCEEDED past
+  // A feed whose shape contradicts its tensor's declared one runs, as TensorFlow's C API allows,
+  // in a step built without the graph's static shapes (DirectSession).
+  // Errors: INVALID_ARGUMENT for a tensor fed twice or a feed of the wrong dtype; NOT_FOUND for an unknown tensor or node; DEADLINE_EXCEEDED past
   // RunOptions.timeout_in_ms (or ConfigProto.operation_timeout_in_ms); CANCELLED after Close;
   // the failing kernel's error, naming the node.
   virtual absl::Status Run(const RunOptions& run_options,

@@ -68,15 +68,19 @@ absl::Status StepGraphs::CheckFeed(int i, DataType dtype, const PartialTensorSha
     return errors::InvalidArgument("feed '", feeds[i], "' has dtype ", DataTypeString(dtype),
                                    " but the graph expects ", DataTypeString(feed_types[i]));
   }
+  if (!any_feed_shapes && !FeedShapeFits(i, shape)) {
+    return errors::InvalidArgument("feed '", feeds[i], "' has shape ", shape.DebugString(),
+                                   ", which contradicts the shape ",
+                                   feed_shapes[i].DebugString(), " the graph declares");
+  }
+  return absl::OkStatus();
+}
+
+bool StepGraphs::FeedShapeFits(int i, const PartialTensorShape& shape) const {
   // A known rank of 1 or more must match, with its known dims; a declared scalar is lenient, as
   // TensorFlow's C API is with old graphs.
   const PartialTensorShape& want = feed_shapes[i];
-  if (!want.unknown_rank() && want.dims() > 0 && !want.IsCompatibleWith(shape)) {
-    return errors::InvalidArgument("feed '", feeds[i], "' has shape ", shape.DebugString(),
-                                   ", which contradicts the shape ", want.DebugString(),
-                                   " the graph declares");
-  }
-  return absl::OkStatus();
+  return want.unknown_rank() || want.dims() == 0 || want.IsCompatibleWith(shape);
 }
 
 StepBuilder::StepBuilder(StepBuilderOptions options) : options_(std::move(options)) {}
@@ -138,6 +142,7 @@ absl::Status StepBuilder::PlaceWholeGraph(Graph* graph) {
 
 absl::Status StepBuilder::Build(const StepSignature& signature, StepGraphs* out) {
   out->feeds = signature.feeds;
+  out->any_feed_shapes = signature.any_feed_shapes;
   out->fetches = signature.fetches;
   out->targets = signature.targets;
   SG_RETURN_IF_ERROR(CheckUnique(&out->feeds, /*fail_on_duplicate=*/true));
@@ -213,6 +218,7 @@ absl::Status StepBuilder::Build(const StepSignature& signature, StepGraphs* out)
     for (const PartialTensorShape& s : out->feed_shapes) {
       if (!s.unknown_rank() && s.dims() == 0) opt.use_static_shapes = false;
     }
+    if (signature.any_feed_shapes) opt.use_static_shapes = false;
     const std::set<std::string> preserve(out->targets.begin(), out->targets.end());
     SG_RETURN_IF_ERROR(OptimizeGraph(graph.get(), opt, preserve));
   }

@@ -65,6 +65,11 @@ struct StepSignature {
   // StepGraphs::feeds/fetches (a call frame). true: client-terminated _Recv/_Send nodes keyed by
   // the tensor's name (StepGraphs::feed_keys/fetch_keys), for partial runs and remote steps.
   bool use_rendezvous = false;
+  // true: a feed may have any shape, as TensorFlow's C API allows (it does not check feeds
+  // against the shapes a graph declares): the optimiser then takes no inferred shape as a fact,
+  // and CheckFeed checks dtypes only. A session builds such a step for a feed that contradicts
+  // its tensor's declared shape.
+  bool any_feed_shapes = false;
 };
 
 struct StepGraphs {
@@ -74,6 +79,8 @@ struct StepGraphs {
   // the tensor is not in the graph).
   std::vector<DataType> feed_types;
   std::vector<PartialTensorShape> feed_shapes;
+  // The signature's any_feed_shapes.
+  bool any_feed_shapes = false;
   // With use_rendezvous: the rendezvous key of each feed and fetch, as the client sends and
   // receives them.
   std::vector<std::string> feed_keys, fetch_keys;
@@ -84,8 +91,10 @@ struct StepGraphs {
   int64_t graph_version = 0;
 
   // INVALID_ARGUMENT when a value of `dtype` and `shape` does not match feed i's declared dtype
-  // or (known, non-scalar) shape.
+  // or, unless any_feed_shapes, its (known, non-scalar) shape.
   absl::Status CheckFeed(int i, DataType dtype, const PartialTensorShape& shape) const;
+  // Whether `shape` fits feed i's declared shape (the shape part of CheckFeed).
+  bool FeedShapeFits(int i, const PartialTensorShape& shape) const;
   absl::Status CheckFeed(int i, const Tensor& value) const {
     return CheckFeed(i, value.dtype(), PartialTensorShape(value.shape()));
   }

@@ -157,14 +157,39 @@ TEST(DirectSession, RejectsBadRequests) {
             absl::StatusCode::kInvalidArgument);
 }
 
-TEST(DirectSession, FeedShapeMustFitKnownDims) {
+TEST(DirectSession, AFeedThatContradictsTheDeclaredShapeRunsWithItsOwnShape) {
+  // As TensorFlow's C API: the declared [2, 3] is not checked. The optimiser would otherwise
+  // fold Shape and Size of p to [2, 3] and 6 (it does for a feed that fits).
   GraphDef g;
   *g.add_node() = Placeholder("p", DT_FLOAT, {2, 3});
   *g.add_node() = Node("i", "Identity", {"p"}, {{"T", TypeAttr(DT_FLOAT)}});
+  *g.add_node() = Node("shape", "Shape", {"p"},
+                       {{"T", TypeAttr(DT_FLOAT)}, {"out_type", TypeAttr(DT_INT32)}});
+  *g.add_node() = Node("size", "Size", {"p"},
+                       {{"T", TypeAttr(DT_FLOAT)}, {"out_type", TypeAttr(DT_INT32)}});
   auto s = MakeSession(g);
   std::vector<Tensor> out;
-  EXPECT_TRUE(s->Run({{"p:0", Tensor(DT_FLOAT, TensorShape({2, 3}))}}, {"i:0"}, {}, &out).ok());
-  absl::Status st = s->Run({{"p:0", Tensor(DT_FLOAT, TensorShape({2, 4}))}}, {"i:0"}, {}, &out);
+  ASSERT_TRUE(s->Run({{"p:0", Tensor(DT_FLOAT, TensorShape({2, 3}))}}, {"shape:0", "size:0"}, {},
+                     &out)
+                  .ok());
+  EXPECT_EQ(out[0].data<int32_t>()[1], 3);
+  EXPECT_EQ(out[1].data<int32_t>()[0], 6);
+  Tensor wide(DT_FLOAT, TensorShape({2, 4}));
+  for (int k = 0; k < 8; ++k) wide.data<float>()[k] = k + 0.5f;
+  for (int round = 0; round < 2; ++round) {  // the second time from the cache
+    ASSERT_TRUE(s->Run({{"p:0", wide}}, {"i:0", "shape:0", "size:0"}, {}, &out).ok());
+    ASSERT_EQ(out[0].shape(), TensorShape({2, 4}));
+    for (int k = 0; k < 8; ++k) EXPECT_EQ(out[0].data<float>()[k], k + 0.5f);
+    ASSERT_EQ(out[1].NumElements(), 2);
+    EXPECT_EQ(out[1].data<int32_t>()[0], 2);
+    EXPECT_EQ(out[1].data<int32_t>()[1], 4);
+    EXPECT_EQ(out[2].data<int32_t>()[0], 8);
+  }
+  // A feed that fits still takes the usual step.
+  ASSERT_TRUE(s->Run({{"p:0", Tensor(DT_FLOAT, TensorShape({2, 3}))}}, {"size:0"}, {}, &out).ok());
+  EXPECT_EQ(out[0].data<int32_t>()[0], 6);
+  // The dtype is still checked.
+  absl::Status st = s->Run({{"p:0", Tensor(DT_INT32, TensorShape({2, 3}))}}, {"i:0"}, {}, &out);
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(st.message().find("p:0"), std::string::npos) << st;
 }

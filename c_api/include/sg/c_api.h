@@ -1184,7 +1184,8 @@ SG_CAPI_EXPORT extern void SG_DeleteSession(SG_Session* session, SG_Status* stat
  *   NULL.
  * Errors: SG_INVALID_ARGUMENT for a NULL session, NULL arrays with non-zero counts, negative
  *   counts, a NULL input tensor, a tensor fed twice, a feed whose dtype differs from the output
- *   it feeds or whose shape contradicts a known dim, unparseable run_options, a non-empty
+ *   it feeds (a shape that contradicts the graph's declared one is run, as TensorFlow's C API
+ *   does, without the graph's static shapes), unparseable run_options, a non-empty
  *   run_metadata buffer; SG_NOT_FOUND for an output index out of range or an output or
  *   operation of another graph; SG_CANCELLED
  *   after SG_CloseSession; SG_DEADLINE_EXCEEDED past the timeout; a kernel's error naming its
