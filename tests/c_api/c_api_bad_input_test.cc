@@ -198,15 +198,6 @@ const std::vector<Row>& Rows() {
          SG_DeleteTensor(t);
        },
        SG_INVALID_ARGUMENT, "x:0"},
-      {"FeedContradictsKnownDim",
-       [](Env& e) {
-         SG_Operation* x = e.Placeholder("x", SG_FLOAT, {2, 3});
-         SG_Operation* y = e.Binary("AddV2", "y", {x, 0}, {x, 0});
-         SG_Tensor* t = Floats({2, 4});
-         e.Run({{x, 0}}, {t}, {{y, 0}});
-         SG_DeleteTensor(t);
-       },
-       SG_INVALID_ARGUMENT, "x:0"},
       {"SameTensorFedTwice",
        [](Env& e) {
          SG_Operation* x = e.Placeholder("x", SG_FLOAT, {2});
