@@ -82,7 +82,8 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/sgConfig.cmake
   DESTINATION ${SG_CMAKE_DIR} COMPONENT dev)
 
 # Hooks for the bindings (bindings/java, bindings/go), which add their targets before this file
-# is included: the jar and its JNI library, and the Go module's sources.
+# is included: the jar and its JNI library, and the Go module's sources without its tests
+# (bindings/go/CMakeLists.txt installs capi.swig and the installed internal/capi/cgo.go).
 if(TARGET sg_java AND COMMAND install_jar)
   install_jar(sg_java DESTINATION ${CMAKE_INSTALL_DATADIR}/java COMPONENT java)
 endif()
@@ -94,5 +95,5 @@ if(SG_BUILD_GO AND IS_DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/go)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/go/
     DESTINATION ${CMAKE_INSTALL_DATADIR}/sg/go COMPONENT go
     FILES_MATCHING PATTERN "*.go" PATTERN "*.c" PATTERN "*.h" PATTERN "go.mod" PATTERN "go.sum"
-    PATTERN "CMakeLists.txt" EXCLUDE)
+    PATTERN "*_test.go" EXCLUDE PATTERN "cgo.go" EXCLUDE PATTERN "CMakeLists.txt" EXCLUDE)
 endif()

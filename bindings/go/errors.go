@@ -3,7 +3,7 @@ package sg
 import (
 	"errors"
 
-	"github.com/sg-runtime/sg/bindings/go/internal/capi"
+	"sg.invalid/go/internal/capi"
 )
 
 // Code is a status code of sg's C API (TensorFlow's codes, the gRPC canonical codes).

@@ -1,3 +1,3 @@
-module github.com/sg-runtime/sg/bindings/go
+module sg.invalid/go
 
 go 1.19

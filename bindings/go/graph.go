@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/sg-runtime/sg/bindings/go/internal/capi"
+	"sg.invalid/go/internal/capi"
 )
 
 // Graph is a dataflow graph: imported from a GraphDef or built with AddOperation.

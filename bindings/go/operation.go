@@ -3,7 +3,7 @@ package sg
 import (
 	"fmt"
 
-	"github.com/sg-runtime/sg/bindings/go/internal/capi"
+	"sg.invalid/go/internal/capi"
 )
 
 // Operation is a node of a Graph, valid while the graph is open.

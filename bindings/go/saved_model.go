@@ -3,7 +3,7 @@ package sg
 import (
 	"runtime"
 
-	"github.com/sg-runtime/sg/bindings/go/internal/capi"
+	"sg.invalid/go/internal/capi"
 )
 
 // SavedModel is a TensorFlow SavedModel loaded into a new graph and session, its variables

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/sg-runtime/sg/bindings/go/internal/capi"
+	"sg.invalid/go/internal/capi"
 )
 
 // Server is one task of a cluster (its master and worker services); sessions whose target is

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/sg-runtime/sg/bindings/go/internal/capi"
+	"sg.invalid/go/internal/capi"
 )
 
 // SessionOptions configure NewSession.

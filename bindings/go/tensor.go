@@ -8,7 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/sg-runtime/sg/bindings/go/internal/capi"
+	"sg.invalid/go/internal/capi"
 )
 
 // DataType is an element type, numbered as TensorFlow's DataType.
