@@ -31,6 +31,8 @@ PACKAGES=(
   graphviz
   # bindings and ABI checks (the Java binding: a JDK 17 with jni.h; curl fetches JUnit below)
   swig abi-dumper abi-compliance-checker xz-utils openjdk-17-jdk-headless curl ca-certificates
+  # the Java binding's Maven artifact (bindings/java/maven; its test fetches Maven's plugins once)
+  maven
 )
 # The Go binding needs a go tool (>= 1.19). A preinstalled one (/usr/local/go, or on PATH) is used
 # as it is; only without one is Debian's golang-go (1.19) installed.
