@@ -596,7 +596,9 @@ SG_CAPI_EXPORT extern void SG_DeleteSessionOptions(SG_SessionOptions* options);
 /* Typed setters over the ConfigProto, so a C client need not build protos:
  * intra_op_parallelism_threads (0 = chosen by sg: the number of cores),
  * inter_op_parallelism_threads (0 = chosen by sg: cores / intra-op threads, at least 1, so that
- * by default one kernel at a time runs on every core; negative = run in the caller's thread), operation_timeout_in_ms (0 = none),
+ * by default one kernel at a time runs on every core; negative = run in the caller's thread;
+ * with 1, a step runs in its caller's thread while no other step of the session does and no
+ * timeout applies, else on the pool's thread), operation_timeout_in_ms (0 = none),
  * device_count[device_type] (e.g. "CPU"), log_device_placement, allow_soft_placement.
  * Ownership: strings are copied.
  * Errors: SG_INVALID_ARGUMENT for a NULL `options`, a negative intra-op thread count, timeout or
@@ -985,6 +987,34 @@ SG_CAPI_EXPORT extern unsigned char SG_TryEvaluateConstant(SG_Graph* graph, SG_O
                                                            SG_Tensor** result,
                                                            SG_Status* status);
 
+/* ---- Op libraries (c_api/c_api_plugins.cc) --------------------------------------------------
+ * A shared library that adds op types and kernels to sg through sg/ops.h and sg/kernels.h (or,
+ * loaded through the drop-in libtensorflow.so.2, TensorFlow's tensorflow/c/ops.h and kernels.h),
+ * registering them from its static initializers (a C++ static object, or a C function marked
+ * __attribute__((constructor))), as TensorFlow's TF_LoadLibrary expects. */
+typedef struct SG_Library SG_Library;
+
+/* Loads the op library at `library_filename` (dlopen, RTLD_NOW | RTLD_LOCAL) and returns a handle
+ * whose op list holds the ops it registered, as TensorFlow's TF_LoadLibrary. Loading a library
+ * again gives a new handle with the same op list and runs nothing again.
+ * Ownership: the caller frees the handle with SG_DeleteLibraryHandle; the library itself stays
+ * loaded for the life of the process (its kernels may be in use), as TensorFlow's does.
+ * Errors (NULL returned): SG_INVALID_ARGUMENT for a NULL name; SG_NOT_FOUND when dlopen fails
+ * (the message has dlerror's text); the first error of a registration the library made while
+ * loading (SG_ALREADY_EXISTS for an op registered before, SG_INVALID_ARGUMENT for a bad spec;
+ * SG_NOT_FOUND for a kernel of an op type that is not registered once the initializers have run).
+ * Registrations that succeeded before such an error stay (the library stays loaded).
+ * Threads: safe; loads are serialised. */
+SG_CAPI_EXPORT extern SG_Library* SG_LoadLibrary(const char* library_filename, SG_Status* status);
+
+/* The ops the library registered, as a serialized OpList, as TensorFlow's TF_GetOpList.
+ * Ownership: the data belongs to the handle (data_deallocator is NULL); valid until
+ * SG_DeleteLibraryHandle. A NULL handle gives an empty buffer. */
+SG_CAPI_EXPORT extern SG_Buffer SG_GetOpList(SG_Library* lib_handle);
+
+/* Frees the handle (not the library, which stays loaded). NULL is a no-op. */
+SG_CAPI_EXPORT extern void SG_DeleteLibraryHandle(SG_Library* lib_handle);
+
 /* Returns every registered op as a serialized OpList.
  * Ownership: the caller frees it with SG_DeleteBuffer. Errors: NULL when out of memory.
  * Preconditions: none. Threads: safe. */
@@ -1154,7 +1184,8 @@ SG_CAPI_EXPORT extern void SG_DeleteSession(SG_Session* session, SG_Status* stat
  *   NULL.
  * Errors: SG_INVALID_ARGUMENT for a NULL session, NULL arrays with non-zero counts, negative
  *   counts, a NULL input tensor, a tensor fed twice, a feed whose dtype differs from the output
- *   it feeds or whose shape contradicts a known dim, unparseable run_options, a non-empty
+ *   it feeds (a shape that contradicts the graph's declared one is run, as TensorFlow's C API
+ *   does, without the graph's static shapes), unparseable run_options, a non-empty
  *   run_metadata buffer; SG_NOT_FOUND for an output index out of range or an output or
  *   operation of another graph; SG_CANCELLED
  *   after SG_CloseSession; SG_DEADLINE_EXCEEDED past the timeout; a kernel's error naming its
@@ -1481,7 +1512,8 @@ SG_CAPI_EXPORT extern void SG_FunctionGetAttrValueProto(SG_Function* func, const
                                                         SG_Status* status);
 
 /* Frees a function, as TensorFlow's TF_DeleteFunction; NULL is a no-op. Graphs it was copied into
- * keep their copy. */
+ * keep their copy. Ownership: takes `func`. Errors: none. Threads: not while another thread uses
+ * `func`. */
 SG_CAPI_EXPORT extern void SG_DeleteFunction(SG_Function* func);
 
 /* Adds `func` and, when not NULL, `grad` to the graph's function library and records `grad` as
@@ -1507,7 +1539,109 @@ SG_CAPI_EXPORT extern int SG_GraphNumFunctions(SG_Graph* g);
  * or NULL funcs with a positive max_func. Threads: safe. */
 SG_CAPI_EXPORT extern int SG_GraphGetFunctions(SG_Graph* g, SG_Function** funcs, int max_func,
                                                SG_Status* status);
+
+/* Removes function `func_name` from the graph's library, with the gradient mapping recorded for
+ * it (SG_GraphCopyFunction's `grad`), as TensorFlow's TF_GraphRemoveFunction;
+ * SG_GraphNumFunctions drops by one. Sessions made from the graph before keep the function.
+ * Errors: SG_INVALID_ARGUMENT for a NULL graph or name, a name not in the library ("Tried to
+ *   remove non-existent function '<f>'."); SG_FAILED_PRECONDITION when an operation of the graph
+ *   uses the function (as its op type, or in a function-valued attr such as a While's `body`):
+ *   sg's graphs keep what their operations run (TensorFlow removes it and fails later). On error
+ *   the library is not changed.
+ * Threads: safe (the graph is locked). */
+SG_CAPI_EXPORT extern void SG_GraphRemoveFunction(SG_Graph* g, const char* func_name,
+                                                  SG_Status* status);
 /* ---- end of functions ------------------------------------------------------------------- */
+
+/* ---- While loops built from C (c_api/c_api_while.cc) ---------------------------------------
+ * TensorFlow's TF_NewWhile / TF_FinishWhile / TF_AbortWhile: a loop over `ninputs` loop variables
+ * whose condition and body are built, operation by operation, in two graphs of their own:
+ *
+ *   SG_Output init[2] = {i0, x0};
+ *   SG_WhileParams p = SG_NewWhile(g, init, 2, s);             (check s)
+ *   ... SG_NewOperation(p.cond_graph, "Less", ...) on p.cond_inputs[0] ...
+ *   p.cond_output = less;                                      (a scalar SG_BOOL)
+ *   ... p.body_outputs[0] = i + 1; p.body_outputs[1] = x * 2 (from p.body_inputs) ...
+ *   p.name = "loop";
+ *   SG_Output out[2];
+ *   SG_FinishWhile(&p, s, out);                                (out: i and x when cond is false)
+ *
+ * SG_FinishWhile adds to the outer graph what TensorFlow's adds, a TensorFlow 1.x loop frame
+ * named `name` (frame_name `name`, parallel_iterations 10) under the scope "<name>/" ("<name>_1/",
+ * ... when an operation has that name or scope already): per variable i an Enter, a
+ * Merge(Enter, NextIteration), a Switch(Merge, LoopCond) and an Exit (Enter, Enter_1, ...), the
+ * condition's operations under "<name>/cond/" reading the Merges, one LoopCond, the body's
+ * operations under "<name>/body/" reading the Switches' true outputs, and a NextIteration per
+ * body output. A cond or body operation with no input besides the loop variables gets a control
+ * input from the first Merge (cond) or Switch (body), so that it runs once per iteration.
+ * Sessions run the frame as TensorFlow does, and SG_AddGradients differentiates it (see its
+ * limits there: no stateful op other than a variable read in the cond or body, no nested loop).
+ * Limits, as TensorFlow's: the cond and body read only the loop variables (an operation of the
+ * outer graph cannot be an input: pass it as a loop variable the body returns unchanged); the
+ * placeholders standing for the variables have an unknown shape. */
+
+/* The loop under construction. SG_NewWhile sets every member except cond_output, body_outputs'
+ * entries and name, which the caller sets before SG_FinishWhile. Laid out as TensorFlow's
+ * TF_WhileParams. */
+typedef struct SG_WhileParams {
+  /* The number of loop variables: the length of cond_inputs, body_inputs and body_outputs. */
+  const int ninputs;
+  /* The condition: a graph whose cond_inputs[i] (a Placeholder "cond_input<i>" of the variable's
+   * dtype) are the variables' current values; cond_output must be a scalar SG_BOOL of it. */
+  SG_Graph* const cond_graph;
+  const SG_Output* const cond_inputs;
+  SG_Output cond_output;
+  /* The body: body_inputs[i] (Placeholders "body_input<i>") are the current values;
+   * body_outputs[i], outputs of body_graph of the same dtypes, are the next values. */
+  SG_Graph* const body_graph;
+  const SG_Output* const body_inputs;
+  SG_Output* const body_outputs;
+  /* The loop's name: its frame name and the scope of its operations (not empty). */
+  const char* name;
+} SG_WhileParams;
+
+/* Starts a while loop in `g` over `ninputs` loop variables whose initial values are the outputs
+ * `inputs` of g, as TensorFlow's TF_NewWhile.
+ * Returns: the params, with new cond and body graphs and arrays that the params own, and
+ *   body_outputs[i] = {NULL, -1} and name NULL for the caller to set. On error a params of
+ *   zeros that must not be finished or aborted.
+ * Ownership: `inputs` is read during the call only. The cond and body graphs and the arrays
+ *   belong to the params until SG_FinishWhile or SG_AbortWhile frees them (the caller must not
+ *   delete them); exactly one of the two must be called after a successful SG_NewWhile.
+ *   `g` is kept alive until then even if SG_DeleteGraph is called on it.
+ * Errors: SG_INVALID_ARGUMENT for a NULL graph, ninputs < 1 ("must be passed at least one
+ *   input"), NULL inputs, or an input that is not an output of g; g is unchanged.
+ * Threads: safe; the params themselves must be used by one thread at a time. */
+SG_CAPI_EXPORT extern SG_WhileParams SG_NewWhile(SG_Graph* g, SG_Output* inputs, int ninputs,
+                                                 SG_Status* status);
+
+/* Adds the loop `params` describes to the graph SG_NewWhile was given (see the section above)
+ * and sets outputs[0 .. params->ninputs) to the loop's results, the Exits: the variables'
+ * values when the condition is false. As TensorFlow's TF_FinishWhile.
+ * Ownership: frees the params' graphs and arrays, whether it succeeds or not (once the params
+ *   were recognised as SG_NewWhile's): the params are invalid afterwards. The new operations
+ *   belong to the outer graph. `outputs` is the caller's, written only on success.
+ * Errors: SG_INVALID_ARGUMENT, the outer graph unchanged, for
+ *   - NULL params, or params SG_NewWhile did not make (a copy with another ninputs, graph or
+ *     array) or that were finished or aborted already ("must be created by a successful
+ *     SG_NewWhile"): nothing is freed then;
+ *   - NULL outputs, cond_output not set ("`cond_output` field isn't set"), a body output not
+ *     set ("`body_outputs[i]` field isn't set"), a NULL ("`name` field is null") or empty name;
+ *   - a loop of frame name `name` in the outer graph already ("While loop with frame name
+ *     '<name>' already exists": TensorFlow's error, raised by TensorFlow after it has added the
+ *     loop's operations; sg adds none);
+ *   - cond_output not an output of cond_graph or not SG_BOOL, a body output not an output of
+ *     body_graph or of another dtype than its variable; a cond or body operation that cannot be
+ *     added to the outer graph (its message, naming the operation).
+ * Threads: safe with other calls on the outer graph (which is locked while the loop is added). */
+SG_CAPI_EXPORT extern void SG_FinishWhile(const SG_WhileParams* params, SG_Status* status,
+                                          SG_Output* outputs);
+
+/* Frees the params' graphs and arrays without adding a loop, as TensorFlow's TF_AbortWhile; the
+ * outer graph is as it was before SG_NewWhile. NULL, and params SG_NewWhile did not make or that
+ * were finished or aborted already, are no-ops. Errors: none. Threads: as SG_FinishWhile. */
+SG_CAPI_EXPORT extern void SG_AbortWhile(const SG_WhileParams* params);
+/* ---- end of while loops ----------------------------------------------------------------- */
 
 #ifdef __cplusplus
 } /* extern "C" */
