@@ -7,23 +7,9 @@
 #include <string.h>
 
 #include "tensorflow/c/c_api.h"
+#include "tf_check.h"
 
-static int failures = 0;
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-#define CHECK_OK(s)                                                                       \
-  do {                                                                                    \
-    if (TF_GetCode(s) != TF_OK) {                                                         \
-      fprintf(stderr, "%s:%d: status %d: %s\n", __FILE__, __LINE__, (int)TF_GetCode(s),   \
-              TF_Message(s));                                                             \
-      ++failures;                                                                         \
-    }                                                                                     \
-  } while (0)
+#define CHECK_OK(s) CHECK_CODE(s, TF_OK)
 
 static TF_Output Placeholder(TF_Graph* g, const char* name, TF_Status* s) {
   TF_OperationDescription* d = TF_NewOperation(g, "Placeholder", name);

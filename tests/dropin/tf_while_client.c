@@ -9,23 +9,7 @@
 
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/c_api_experimental.h"
-
-static int failures = 0;
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-#define CHECK_CODE(s, code)                                                               \
-  do {                                                                                    \
-    if (TF_GetCode(s) != (code)) {                                                        \
-      fprintf(stderr, "%s:%d: status %d (want %d): %s\n", __FILE__, __LINE__,             \
-              (int)TF_GetCode(s), (int)(code), TF_Message(s));                            \
-      ++failures;                                                                         \
-    }                                                                                     \
-  } while (0)
+#include "tf_check.h"
 
 static TF_Output Out(TF_Operation* op) {
   TF_Output o;
