@@ -7,26 +7,9 @@ Usage: sg_tool_convert_test.py SG_BINARY TOOLS_TESTDATA_DIR TESTDATA_DIR
 """
 import os
 import re
-import subprocess
-import sys
 import tempfile
 
-SG, TOOLS, DATA = sys.argv[1], sys.argv[2], sys.argv[3]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(args, expect_ok=True):
-    p = subprocess.run([SG] + args, capture_output=True, text=True)
-    if expect_ok and p.returncode != 0:
-        print(p.stdout, p.stderr)
-        sys.exit("FAIL: sg %s exited with %d" % (" ".join(args), p.returncode))
-    return p
+from tool_test_lib import DATA, SG, TOOLS, check, finish, run  # noqa: F401
 
 
 def attr_keys(pbtxt):
@@ -86,6 +69,5 @@ for args, text in ((["convert", os.path.join(tmp, "none.pb"), n], "cannot open")
     check(p.returncode == 1 and p.stderr.startswith("sg: INVALID_ARGUMENT: ") and text in p.stderr,
           "sg %s: %r" % (" ".join(args[1:]), p.stderr))
 
-if failures:
-    sys.exit("%d check(s) failed" % len(failures))
+finish()
 print("OK")

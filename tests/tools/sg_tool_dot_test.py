@@ -10,22 +10,14 @@ Usage: sg_tool_dot_test.py SG_BINARY TOOLS_TESTDATA_DIR TESTDATA_DIR
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 
-SG, TOOLS, DATA = sys.argv[1], sys.argv[2], sys.argv[3]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+from tool_test_lib import DATA, SG, TOOLS, check, finish  # noqa: F401
+from tool_test_lib import run as run_sg
 
 
 def run(args, env=None):
-    return subprocess.run([SG] + args, capture_output=True, text=True, env=env)
+    return run_sg(args, expect_ok=False, env=env)
 
 
 NODE = re.compile(r'^\s*"((?:[^"\\]|\\.)*)" \[(.*)\];$')
@@ -141,6 +133,5 @@ check(p.returncode == 1 and p.stderr.startswith("sg: UNAVAILABLE: --dot") and "g
 p = run(["inspect", os.path.join(TOOLS, "dot_graph.pbtxt"), "--dot", os.path.join(tmp, "x.png")])
 check(p.returncode == 1 and "must end in .dot" in p.stderr, "--dot x.png: %r" % p.stderr)
 
-if failures:
-    sys.exit("%d check(s) failed" % len(failures))
+finish()
 print("OK")

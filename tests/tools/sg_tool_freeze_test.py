@@ -9,26 +9,9 @@ Usage: sg_tool_freeze_test.py SG_BINARY TOOLS_TESTDATA_DIR TESTDATA_DIR
 import os
 import re
 import struct
-import subprocess
-import sys
 import tempfile
 
-SG, TOOLS, DATA = sys.argv[1], sys.argv[2], sys.argv[3]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(args, expect_ok=True):
-    p = subprocess.run([SG] + args, capture_output=True, text=True)
-    if expect_ok and p.returncode != 0:
-        print(p.stdout, p.stderr)
-        sys.exit("FAIL: sg %s exited with %d" % (" ".join(args), p.returncode))
-    return p
+from tool_test_lib import DATA, SG, TOOLS, check, finish, run  # noqa: F401
 
 
 def read_f4_npy(path):
@@ -119,6 +102,5 @@ fails(["freeze", "--saved_model", sm, "--tag", "train", "--outputs", "probs", "-
 fails(["freeze", "--graph", graph, "--outputs", "y", "--out", out], "INVALID_ARGUMENT", "needs --checkpoint")
 check(not os.path.exists(out), "no output file after the errors")
 
-if failures:
-    sys.exit("%d check(s) failed" % len(failures))
+finish()
 print("OK")

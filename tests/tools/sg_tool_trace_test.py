@@ -10,25 +10,9 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import tempfile
 
-SG, TOOLS, DATA = sys.argv[1], sys.argv[2], sys.argv[3]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(args, expect_ok=True):
-    p = subprocess.run([SG] + args, capture_output=True, text=True)
-    if expect_ok and p.returncode != 0:
-        print(p.stdout, p.stderr)
-        sys.exit("FAIL: sg %s exited with %d" % (" ".join(args), p.returncode))
-    return p
+from tool_test_lib import DATA, SG, TOOLS, check, finish, run  # noqa: F401
 
 
 def load(path):
@@ -194,6 +178,5 @@ p = run(["run", os.path.join(TOOLS, "two_devices.pbtxt"), "--feed", "x=[1,2]", "
 check(p.returncode == 1 and p.stderr.startswith("sg: INVALID_ARGUMENT: --trace: cannot write"),
       "unwritable --trace: rc %d, %r" % (p.returncode, p.stderr))
 
-if failures:
-    sys.exit("%d check(s) failed" % len(failures))
+finish()
 print("OK")
