@@ -58,10 +58,13 @@ TEST(HostMemory, AFreedSmallBlockIsReusedByItsThreadForTheSameSizeClass) {
   FreeHostMemory(p, 1000, kTensorAlignment);
   void* q = AllocateHostMemory(961, kTensorAlignment);  // 961 and 1000 both round to 1024
   EXPECT_EQ(q, p);
-  void* other = AllocateHostMemory(1100, kTensorAlignment);  // another class: not q
+  // Another class does not take q's block, although it is free on this thread's list.
+  FreeHostMemory(q, 961, kTensorAlignment);
+  void* other = AllocateHostMemory(1100, kTensorAlignment);
   EXPECT_NE(other, q);
   FreeHostMemory(other, 1100, kTensorAlignment);
-  FreeHostMemory(q, 961, kTensorAlignment);
+  EXPECT_EQ(AllocateHostMemory(1000, kTensorAlignment), q);  // still there for its own class
+  FreeHostMemory(q, 1000, kTensorAlignment);
 
   // Another thread's free list is its own: a block this thread freed is not handed to it.
   void* mine = AllocateHostMemory(3000, kTensorAlignment);
