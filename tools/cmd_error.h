@@ -1,6 +1,6 @@
-// The errors of the tool's subcommands in their own files (convert, freeze): a code and a
-// one-line message, thrown by Fail and turned into "sg: CODE: message" and exit code 1 by Guarded,
-// as sg_main.cc's main() does for its own commands.
+// The errors of the sg tool's commands (sg_main.cc and the subcommands in their own files): a
+// code and a one-line message, thrown by CmdFail and turned into "sg: CODE: message" on stderr
+// and exit code 1 by Guarded (main() and each subcommand's entry point call it).
 #ifndef SG_TOOLS_CMD_ERROR_H_
 #define SG_TOOLS_CMD_ERROR_H_
 

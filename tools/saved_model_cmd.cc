@@ -15,29 +15,13 @@
 #include "sg/c_api.h"
 #include "tools/chrome_trace.h"
 #include "tools/dot_output.h"
+#include "tools/cmd_error.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
 #include "tools/values.h"
 
 namespace sg_tool {
 namespace {
-
-struct SmError {
-  SG_Code code;
-  std::string message;
-};
-
-[[noreturn]] void Fail(SG_Code code, const std::string& message) { throw SmError{code, message}; }
-
-const char* CodeName(SG_Code code) {
-  static const char* const kNames[] = {
-      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
-      "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-      "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
-      "UNAUTHENTICATED"};
-  const int c = static_cast<int>(code);
-  return c >= 0 && c <= 16 ? kNames[c] : "UNKNOWN";
-}
 
 // ---- A minimal protobuf wire reader: the tool sees libsg's C API only, so it reads the few
 // MetaGraphDef fields it prints (field numbers as TensorFlow's meta_graph.proto) itself. -------
@@ -81,7 +65,9 @@ class Wire {
     if (n > static_cast<size_t>(end_ - p_)) Bad();
     p_ += n;
   }
-  [[noreturn]] static void Bad() { Fail(SG_INVALID_ARGUMENT, "the MetaGraphDef does not parse"); }
+  [[noreturn]] static void Bad() {
+    CmdFail(SG_INVALID_ARGUMENT, "the MetaGraphDef does not parse");
+  }
   const char* p_;
   const char* end_;
 };
@@ -233,7 +219,7 @@ std::string ShapeString(const TensorInfo& t) {
 }
 
 void Check(SG_Status* s, const std::string& context) {
-  if (SG_GetCode(s) != SG_OK) Fail(SG_GetCode(s), context + ": " + SG_Message(s));
+  if (SG_GetCode(s) != SG_OK) CmdFail(SG_GetCode(s), context + ": " + SG_Message(s));
 }
 
 // A loaded model: its graph, session and MetaGraphDef.
@@ -260,7 +246,7 @@ struct Model {
       const SG_Code code = SG_GetCode(status);
       const std::string message = SG_Message(status);
       Release();
-      Fail(code, message);
+      CmdFail(code, message);
     }
     meta = ParseMetaGraph(bytes);
   }
@@ -287,7 +273,7 @@ SG_Output FindTensor(SG_Graph* g, const std::string& name) {
     index = std::atoi(name.c_str() + colon + 1);
   }
   SG_Operation* o = SG_GraphOperationByName(g, op.c_str());
-  if (o == nullptr) Fail(SG_NOT_FOUND, "the model's graph has no tensor '" + name + "'");
+  if (o == nullptr) CmdFail(SG_NOT_FOUND, "the model's graph has no tensor '" + name + "'");
   return SG_Output{o, index};
 }
 
@@ -309,20 +295,24 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
   if (!text.empty() && text[0] == '@') {
     NpyArray npy;
     std::string error;
-    if (!ReadNpy(text.substr(1), &npy, &error)) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
+    if (!ReadNpy(text.substr(1), &npy, &error)) {
+      CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
+    }
     if (npy.dtype != info.dtype) {
-      Fail(SG_INVALID_ARGUMENT, "--input " + key + " is " + TypeName(info.dtype) + " but " +
+      CmdFail(SG_INVALID_ARGUMENT, "--input " + key + " is " + TypeName(info.dtype) + " but " +
                                     text.substr(1) + " holds " + TypeName(npy.dtype));
     }
     SG_Tensor* t = TensorFromNpy(npy, &error);
-    if (t == nullptr) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
+    if (t == nullptr) CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     return t;
   }
   Literal lit;
   std::string error;
-  if (!ParseLiteral(text, &lit, &error)) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
+  if (!ParseLiteral(text, &lit, &error)) {
+    CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
+  }
   if (lit.any_quoted && info.dtype != SG_STRING) {
-    Fail(SG_INVALID_ARGUMENT, "--input " + key + " is " + TypeName(info.dtype) +
+    CmdFail(SG_INVALID_ARGUMENT, "--input " + key + " is " + TypeName(info.dtype) +
                                   ", but its value holds a quoted string");
   }
   dims = lit.dims;
@@ -346,17 +336,17 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
   int64_t count = 1;
   for (int64_t d : dims) count *= d;
   if (count != n) {
-    Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + std::to_string(n) +
+    CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": " + std::to_string(n) +
                                   " values do not fill the shape");
   }
   const int dt = info.dtype;
   if (dt == SG_STRING) {
     SG_Tensor* t = NewStringTensor(dims, items, &error);
-    if (t == nullptr) Fail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
+    if (t == nullptr) CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     return t;
   }
   const size_t size = ElementSize(dt);
-  if (size == 0 || dt == SG_HALF) Fail(SG_UNIMPLEMENTED, "--input of dtype " + TypeName(dt));
+  if (size == 0 || dt == SG_HALF) CmdFail(SG_UNIMPLEMENTED, "--input of dtype " + TypeName(dt));
   SG_Tensor* t = SG_AllocateTensor(static_cast<SG_DataType>(dt), dims.data(),
                                    static_cast<int>(dims.size()), size * n);
   char* p = static_cast<char*>(SG_TensorData(t));
@@ -377,7 +367,8 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
     }
     if (items[i].empty() || *end != '\0') {
       SG_DeleteTensor(t);
-      Fail(SG_INVALID_ARGUMENT, "--input " + key + ": '" + items[i] + "' is not a " + TypeName(dt));
+      CmdFail(SG_INVALID_ARGUMENT,
+              "--input " + key + ": '" + items[i] + "' is not a " + TypeName(dt));
     }
   }
   return t;
@@ -437,7 +428,7 @@ Args ParseArgs(const std::vector<std::string>& a, bool run) {
   Args args;
   for (size_t i = 0; i < a.size(); ++i) {
     auto value = [&]() -> const std::string& {
-      if (i + 1 >= a.size()) Fail(SG_INVALID_ARGUMENT, a[i] + " needs a value");
+      if (i + 1 >= a.size()) CmdFail(SG_INVALID_ARGUMENT, a[i] + " needs a value");
       return a[++i];
     };
     if (a[i] == "--saved_model") {
@@ -459,10 +450,10 @@ Args ParseArgs(const std::vector<std::string>& a, bool run) {
     } else if (!run && a[i] == "--dot") {
       args.dot = value();
     } else {
-      Fail(SG_INVALID_ARGUMENT, "unexpected argument '" + a[i] + "' with --saved_model");
+      CmdFail(SG_INVALID_ARGUMENT, "unexpected argument '" + a[i] + "' with --saved_model");
     }
   }
-  if (args.dir.empty()) Fail(SG_INVALID_ARGUMENT, "--saved_model needs a directory");
+  if (args.dir.empty()) CmdFail(SG_INVALID_ARGUMENT, "--saved_model needs a directory");
   if (args.tags.empty()) args.tags = {"serve"};
   return args;
 }
@@ -472,7 +463,7 @@ int Run(const std::vector<std::string>& a) {
   Model m(args.dir, args.tags);
   auto sig_it = m.meta.signatures.find(args.signature);
   if (sig_it == m.meta.signatures.end()) {
-    Fail(SG_NOT_FOUND, "the model has no signature '" + args.signature + "'; it has: " +
+    CmdFail(SG_NOT_FOUND, "the model has no signature '" + args.signature + "'; it has: " +
                            Keys(m.meta.signatures));
   }
   const Signature& sig = sig_it->second;
@@ -485,11 +476,13 @@ int Run(const std::vector<std::string>& a) {
   std::map<std::string, bool> given;
   for (const std::string& in : args.inputs) {
     const size_t eq = in.find('=');
-    if (eq == std::string::npos || eq == 0) Fail(SG_INVALID_ARGUMENT, "--input '" + in + "' is not KEY=VALUES");
+    if (eq == std::string::npos || eq == 0) {
+      CmdFail(SG_INVALID_ARGUMENT, "--input '" + in + "' is not KEY=VALUES");
+    }
     const std::string key = in.substr(0, eq);
     auto it = sig.inputs.find(key);
     if (it == sig.inputs.end()) {
-      Fail(SG_NOT_FOUND, "signature '" + args.signature + "' has no input '" + key +
+      CmdFail(SG_NOT_FOUND, "signature '" + args.signature + "' has no input '" + key +
                              "'; its inputs are: " + Keys(sig.inputs));
     }
     given[key] = true;
@@ -500,7 +493,10 @@ int Run(const std::vector<std::string>& a) {
     feeds.push_back(out);
   }
   for (const auto& [key, info] : sig.inputs) {
-    if (!given.count(key)) Fail(SG_INVALID_ARGUMENT, "signature input '" + key + "' (" + info.name + ") needs --input " + key + "=VALUES");
+    if (!given.count(key)) {
+      CmdFail(SG_INVALID_ARGUMENT,
+              "signature input '" + key + "' (" + info.name + ") needs --input " + key + "=VALUES");
+    }
   }
   std::vector<std::string> keys = args.outputs;
   if (keys.empty()) for (const auto& e : sig.outputs) keys.push_back(e.first);
@@ -508,7 +504,7 @@ int Run(const std::vector<std::string>& a) {
   for (const auto& k : keys) {
     auto it = sig.outputs.find(k);
     if (it == sig.outputs.end()) {
-      Fail(SG_NOT_FOUND, "signature '" + args.signature + "' has no output '" + k +
+      CmdFail(SG_NOT_FOUND, "signature '" + args.signature + "' has no output '" + k +
                              "'; its outputs are: " + Keys(sig.outputs));
     }
     fetches.push_back(FindTensor(m.graph, it->second.name));
@@ -535,7 +531,7 @@ int Run(const std::vector<std::string>& a) {
     std::string error;
     if (!WriteChromeTrace(args.trace, metadata, &error)) {
       for (SG_Tensor* t : results) SG_DeleteTensor(t);
-      Fail(SG_INVALID_ARGUMENT, "--trace: " + error);
+      CmdFail(SG_INVALID_ARGUMENT, "--trace: " + error);
     }
   }
   for (size_t i = 0; i < results.size(); ++i) {
@@ -544,14 +540,14 @@ int Run(const std::vector<std::string>& a) {
       std::string error;
       if (!PrintOutput(keys[i], tensor, results[i], &error)) {
         for (SG_Tensor* t : results) SG_DeleteTensor(t);
-        Fail(SG_INVALID_ARGUMENT, keys[i] + ": " + error);
+        CmdFail(SG_INVALID_ARGUMENT, keys[i] + ": " + error);
       }
     } else {
       const std::string path = args.out_dir + "/" + keys[i] + ".npy";
       std::string error;
       if (!WriteTensorNpy(path, results[i], &error)) {
         for (SG_Tensor* t : results) SG_DeleteTensor(t);
-        Fail(SG_INVALID_ARGUMENT, keys[i] + ": " + error);
+        CmdFail(SG_INVALID_ARGUMENT, keys[i] + ": " + error);
       }
       std::printf("%s (%s) -> %s\n", keys[i].c_str(), tensor.c_str(), path.c_str());
     }
@@ -601,25 +597,10 @@ int Inspect(const std::vector<std::string>& a) {
   if (!args.dot.empty()) {
     std::string error;
     const SG_Code code = WriteGraphDot(m.graph, args.dot, args.dir, &error);
-    if (code != SG_OK) Fail(code, error);
+    if (code != SG_OK) CmdFail(code, error);
     std::printf("graph drawn to %s\n", args.dot.c_str());
   }
   return 0;
-}
-
-// Reports errors as sg_main.cc's main() does: one line on stderr, exit code 1.
-template <typename Fn>
-int Guarded(Fn&& fn) {
-  try {
-    return fn();
-  } catch (const SmError& e) {
-    std::string message = e.message;
-    for (char& c : message) {
-      if (c == '\n') c = ' ';
-    }
-    std::fprintf(stderr, "sg: %s: %s\n", CodeName(e.code), message.c_str());
-    return 1;
-  }
 }
 
 }  // namespace

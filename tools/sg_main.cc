@@ -30,6 +30,7 @@
 
 #include "sg/c_api.h"
 #include "tools/chrome_trace.h"
+#include "tools/cmd_error.h"
 #include "tools/convert_cmd.h"
 #include "tools/freeze_cmd.h"
 #include "tools/dot_output.h"
@@ -42,27 +43,9 @@
 namespace sg_tool {
 namespace {
 
-const char* CodeName(SG_Code code) {
-  static const char* const kNames[] = {
-      "OK",        "CANCELLED",          "UNKNOWN",        "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
-      "NOT_FOUND", "ALREADY_EXISTS",     "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
-      "FAILED_PRECONDITION", "ABORTED",  "OUT_OF_RANGE",   "UNIMPLEMENTED",    "INTERNAL",
-      "UNAVAILABLE", "DATA_LOSS",        "UNAUTHENTICATED"};
-  const int c = static_cast<int>(code);
-  return c >= 0 && c <= 16 ? kNames[c] : "UNKNOWN";
-}
-
-// An error on its way to main(): a code and a message.
-struct Error {
-  SG_Code code;
-  std::string message;
-};
-
-[[noreturn]] void Fail(SG_Code code, const std::string& message) { throw Error{code, message}; }
-
 void Check(SG_Status* s, const std::string& context = "") {
   if (SG_GetCode(s) != SG_OK) {
-    Fail(SG_GetCode(s), context.empty() ? SG_Message(s) : context + ": " + SG_Message(s));
+    CmdFail(SG_GetCode(s), context.empty() ? SG_Message(s) : context + ": " + SG_Message(s));
   }
 }
 
@@ -115,7 +98,7 @@ std::string ShapeString(const std::vector<int64_t>& dims) {
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) Fail(SG_NOT_FOUND, "cannot open '" + path + "'");
+  if (!in) CmdFail(SG_NOT_FOUND, "cannot open '" + path + "'");
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
@@ -143,9 +126,10 @@ SG_Output FindOutput(SG_Graph* g, const std::string& name) {
     }
   }
   SG_Operation* oper = SG_GraphOperationByName(g, op.c_str());
-  if (oper == nullptr) Fail(SG_NOT_FOUND, "the graph has no operation '" + op + "'");
+  if (oper == nullptr) CmdFail(SG_NOT_FOUND, "the graph has no operation '" + op + "'");
   if (index < 0 || index >= SG_OperationNumOutputs(oper)) {
-    Fail(SG_NOT_FOUND, "operation '" + op + "' has " + std::to_string(SG_OperationNumOutputs(oper)) +
+    CmdFail(SG_NOT_FOUND,
+            "operation '" + op + "' has " + std::to_string(SG_OperationNumOutputs(oper)) +
                            " outputs, so there is no tensor '" + name + "'");
   }
   return SG_Output{oper, index};
@@ -167,7 +151,7 @@ void ParseValue(const std::string& text, SG_DataType dt, char* dst, const std::s
   const char* c = text.c_str();
   char* end = nullptr;
   auto bad = [&] {
-    Fail(SG_INVALID_ARGUMENT, "feed '" + feed + "': '" + text + "' is not a " + TypeName(dt));
+    CmdFail(SG_INVALID_ARGUMENT, "feed '" + feed + "': '" + text + "' is not a " + TypeName(dt));
   };
   switch (dt) {
     case SG_FLOAT: {
@@ -225,7 +209,8 @@ void ParseValue(const std::string& text, SG_DataType dt, char* dst, const std::s
       break;
     }
     default:
-      Fail(SG_UNIMPLEMENTED, std::string("feed '") + feed + "': values of dtype " + TypeName(dt) +
+      CmdFail(SG_UNIMPLEMENTED,
+              std::string("feed '") + feed + "': values of dtype " + TypeName(dt) +
                                  " cannot be given on the command line; use a .npy file");
   }
   if (end == c || *end != '\0') bad();
@@ -235,7 +220,7 @@ void ParseValue(const std::string& text, SG_DataType dt, char* dst, const std::s
 std::pair<SG_Output, Tensor> ParseFeed(SG_Graph* g, const std::string& arg, SG_Status* s) {
   const size_t eq = arg.find('=');
   if (eq == std::string::npos || eq == 0) {
-    Fail(SG_INVALID_ARGUMENT, "--feed '" + arg + "' is not NAME=VALUES or NAME=@file.npy");
+    CmdFail(SG_INVALID_ARGUMENT, "--feed '" + arg + "' is not NAME=VALUES or NAME=@file.npy");
   }
   const std::string name = arg.substr(0, eq);
   std::string value = arg.substr(eq + 1);
@@ -244,20 +229,24 @@ std::pair<SG_Output, Tensor> ParseFeed(SG_Graph* g, const std::string& arg, SG_S
   if (!value.empty() && value[0] == '@') {
     NpyArray npy;
     std::string error;
-    if (!ReadNpy(value.substr(1), &npy, &error)) Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
+    if (!ReadNpy(value.substr(1), &npy, &error)) {
+      CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
+    }
     if (npy.dtype != dt) {
-      Fail(SG_INVALID_ARGUMENT, "feed '" + name + "' is " + TypeName(dt) + " but " +
+      CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "' is " + TypeName(dt) + " but " +
                                     value.substr(1) + " holds " + TypeName(npy.dtype));
     }
     Tensor t(TensorFromNpy(npy, &error));
-    if (!t) Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
+    if (!t) CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
     return {out, std::move(t)};
   }
   Literal lit;
   std::string error;
-  if (!ParseLiteral(value, &lit, &error)) Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
+  if (!ParseLiteral(value, &lit, &error)) {
+    CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
+  }
   if (lit.any_quoted && dt != SG_STRING) {
-    Fail(SG_INVALID_ARGUMENT, "feed '" + name + "' is " + TypeName(dt) +
+    CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "' is " + TypeName(dt) +
                                   ", but its value holds a quoted string");
   }
   std::vector<int64_t> dims = lit.dims;
@@ -281,22 +270,24 @@ std::pair<SG_Output, Tensor> ParseFeed(SG_Graph* g, const std::string& arg, SG_S
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
   if (n != static_cast<int64_t>(items.size())) {
-    Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': shape " + ShapeString(dims) + " needs " +
+    CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "': shape " + ShapeString(dims) + " needs " +
                                   std::to_string(n) + " values, got " +
                                   std::to_string(items.size()));
   }
   if (dt == SG_STRING) {
     Tensor t(NewStringTensor(dims, items, &error));
-    if (!t) Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
+    if (!t) CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
     return {out, std::move(t)};
   }
   const size_t size = SG_DataTypeSize(dt);
-  if (size == 0) Fail(SG_UNIMPLEMENTED, std::string("feed '") + name + "' has dtype " + TypeName(dt));
+  if (size == 0) {
+    CmdFail(SG_UNIMPLEMENTED, std::string("feed '") + name + "' has dtype " + TypeName(dt));
+  }
   std::string data(items.size() * size, '\0');
   for (size_t i = 0; i < items.size(); ++i) ParseValue(items[i], dt, &data[i * size], name);
   Tensor t(SG_AllocateTensor(dt, dims.data(), static_cast<int>(dims.size()), data.size()));
   if (!t) {
-    Fail(SG_INVALID_ARGUMENT, "feed '" + name + "': cannot make a " + TypeName(dt) +
+    CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "': cannot make a " + TypeName(dt) +
                                   " tensor of shape " + ShapeString(dims) + " from " +
                                   std::to_string(data.size()) + " bytes");
   }
@@ -382,7 +373,7 @@ void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, std::string* pr
   char* end;
   const long long v = std::strtoll(value.c_str(), &end, 10);
   if (eq == std::string::npos || value.empty() || *end != '\0') {
-    Fail(SG_INVALID_ARGUMENT, "--config '" + kv + "' is not KEY=INTEGER");
+    CmdFail(SG_INVALID_ARGUMENT, "--config '" + kv + "' is not KEY=INTEGER");
   }
   if (key == "intra_op_threads") {
     SG_SetIntraOpParallelismThreads(opts, static_cast<int>(v), s);
@@ -406,7 +397,7 @@ void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, std::string* pr
       proto->append(reinterpret_cast<const char*>(bytes), sizeof(bytes));
     }
   } else {
-    Fail(SG_INVALID_ARGUMENT, "--config: unknown key '" + key +
+    CmdFail(SG_INVALID_ARGUMENT, "--config: unknown key '" + key +
                                   "' (intra_op_threads, inter_op_threads, timeout_ms, cpu_devices, "
                                   "round_robin_placement, graph_optimizer)");
   }
@@ -509,7 +500,7 @@ int Run(const RunArgs& args) {
   std::vector<const SG_Operation*> targets;
   for (const auto& t : args.targets) {
     SG_Operation* op = SG_GraphOperationByName(g.get(), t.c_str());
-    if (op == nullptr) Fail(SG_NOT_FOUND, "--target: the graph has no operation '" + t + "'");
+    if (op == nullptr) CmdFail(SG_NOT_FOUND, "--target: the graph has no operation '" + t + "'");
     targets.push_back(op);
   }
 
@@ -570,17 +561,17 @@ int Run(const RunArgs& args) {
   }
   SG_DeleteBuffer(trace_options);
   SG_DeleteBuffer(trace_metadata);
-  if (code != SG_OK) Fail(code, message);
+  if (code != SG_OK) CmdFail(code, message);
   if (!args.trace.empty()) {
     std::string error;
     if (!WriteChromeTrace(args.trace, metadata, &error)) {
-      Fail(SG_INVALID_ARGUMENT, "--trace: " + error);
+      CmdFail(SG_INVALID_ARGUMENT, "--trace: " + error);
     }
   }
   if (!args.partition_dot.empty()) {
     std::string error;
     const SG_Code dot_code = WritePartitionsDot(metadata, args.partition_dot, args.graph, &error);
-    if (dot_code != SG_OK) Fail(dot_code, "--partition-dot: " + error);
+    if (dot_code != SG_OK) CmdFail(dot_code, "--partition-dot: " + error);
   }
 
   std::vector<Tensor> fetched;
@@ -593,7 +584,9 @@ int Run(const RunArgs& args) {
     }
     const std::string path = args.out_dir + "/" + FileNameFor(args.fetches[i]);
     std::string error;
-    if (!WriteTensorNpy(path, t, &error)) Fail(SG_INVALID_ARGUMENT, args.fetches[i] + ": " + error);
+    if (!WriteTensorNpy(path, t, &error)) {
+      CmdFail(SG_INVALID_ARGUMENT, args.fetches[i] + ": " + error);
+    }
     std::printf("%s %s %s -> %s\n", args.fetches[i].c_str(), TypeName(SG_TensorType(t)),
                 ShapeString(Dims(t)).c_str(), path.c_str());
   }
@@ -607,7 +600,7 @@ int Inspect(const std::string& path, const std::string& dot) {
   if (!dot.empty()) {
     std::string error;
     const SG_Code code = WriteGraphDot(g.get(), dot, path, &error);
-    if (code != SG_OK) Fail(code, error);
+    if (code != SG_OK) CmdFail(code, error);
   }
   std::map<std::string, int> histogram;
   std::vector<SG_Operation*> placeholders, outputs;
@@ -697,28 +690,29 @@ int Main(int argc, char** argv) {
     std::string graph, dot;
     for (size_t i = 1; i < a.size(); ++i) {
       if (a[i] == "--dot") {
-        if (i + 1 >= a.size()) Fail(SG_INVALID_ARGUMENT, "--dot needs a FILE.dot or FILE.svg");
+        if (i + 1 >= a.size()) CmdFail(SG_INVALID_ARGUMENT, "--dot needs a FILE.dot or FILE.svg");
         dot = a[++i];
       } else if (a[i] == "--partition") {
-        Fail(SG_UNIMPLEMENTED, "--partition: libsg's C API partitions a graph only when it runs; "
+        CmdFail(SG_UNIMPLEMENTED,
+                "--partition: libsg's C API partitions a graph only when it runs; "
                                "draw a run's partitions with sg run ... --partition-dot FILE");
       } else if (a[i].rfind("--", 0) == 0 || !graph.empty()) {
-        Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument and --dot FILE");
+        CmdFail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument and --dot FILE");
       } else {
         graph = a[i];
       }
     }
-    if (graph.empty()) Fail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
+    if (graph.empty()) CmdFail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
     return Inspect(graph, dot);
   }
   if (a[0] != "run") {
-    Fail(SG_INVALID_ARGUMENT,
+    CmdFail(SG_INVALID_ARGUMENT,
          "unknown command '" + a[0] + "' (run, inspect, convert, freeze, server)");
   }
   RunArgs args;
   for (size_t i = 1; i < a.size(); ++i) {
     auto value = [&]() -> const std::string& {
-      if (i + 1 >= a.size()) Fail(SG_INVALID_ARGUMENT, a[i] + " needs a value");
+      if (i + 1 >= a.size()) CmdFail(SG_INVALID_ARGUMENT, a[i] + " needs a value");
       return a[++i];
     };
     if (a[i] == "--feed") {
@@ -742,20 +736,20 @@ int Main(int argc, char** argv) {
       char* end;
       const long n = std::strtol(v.c_str(), &end, 10);
       if (*end != '\0' || n < 1 || n > 100000000) {
-        Fail(SG_INVALID_ARGUMENT, "--repeat '" + v + "' is not a count >= 1");
+        CmdFail(SG_INVALID_ARGUMENT, "--repeat '" + v + "' is not a count >= 1");
       }
       args.repeat = static_cast<int>(n);
     } else if (a[i].rfind("--", 0) == 0) {
-      Fail(SG_INVALID_ARGUMENT, "unknown option '" + a[i] + "'");
+      CmdFail(SG_INVALID_ARGUMENT, "unknown option '" + a[i] + "'");
     } else if (args.graph.empty()) {
       args.graph = a[i];
     } else {
-      Fail(SG_INVALID_ARGUMENT, "unexpected argument '" + a[i] + "'");
+      CmdFail(SG_INVALID_ARGUMENT, "unexpected argument '" + a[i] + "'");
     }
   }
-  if (args.graph.empty()) Fail(SG_INVALID_ARGUMENT, "run needs a GRAPH");
+  if (args.graph.empty()) CmdFail(SG_INVALID_ARGUMENT, "run needs a GRAPH");
   if (args.fetches.empty() && args.targets.empty()) {
-    Fail(SG_INVALID_ARGUMENT, "run needs at least one --fetch or --target");
+    CmdFail(SG_INVALID_ARGUMENT, "run needs at least one --fetch or --target");
   }
   return Run(args);
 }
@@ -765,14 +759,7 @@ int Main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   try {
-    return sg_tool::Main(argc, argv);
-  } catch (const sg_tool::Error& e) {
-    std::string message = e.message;
-    for (char& c : message) {
-      if (c == '\n') c = ' ';
-    }
-    std::fprintf(stderr, "sg: %s: %s\n", sg_tool::CodeName(e.code), message.c_str());
-    return 1;
+    return sg_tool::Guarded([&] { return sg_tool::Main(argc, argv); });
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sg: INTERNAL: %s\n", e.what());
     return 1;

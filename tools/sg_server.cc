@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sg/c_api.h"
+#include "tools/cmd_error.h"
 
 namespace sg_tool {
 namespace {
@@ -26,22 +27,12 @@ const char kServerUsage[] =
     "  ps=127.0.0.1:2222;worker=127.0.0.1:2223,127.0.0.1:2224\n"
     "Runs until SIGTERM or SIGINT, then stops cleanly.\n";
 
-const char* CodeName(SG_Code code) {
-  static const char* const kNames[] = {
-      "OK",        "CANCELLED",          "UNKNOWN",        "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
-      "NOT_FOUND", "ALREADY_EXISTS",     "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
-      "FAILED_PRECONDITION", "ABORTED",  "OUT_OF_RANGE",   "UNIMPLEMENTED",    "INTERNAL",
-      "UNAVAILABLE", "DATA_LOSS",        "UNAUTHENTICATED"};
-  const int c = static_cast<int>(code);
-  return c >= 0 && c <= 16 ? kNames[c] : "UNKNOWN";
-}
-
 int Fail(SG_Code code, const std::string& message) {
   std::string m = message;
   for (char& c : m) {
     if (c == '\n') c = ' ';
   }
-  std::fprintf(stderr, "sg: %s: %s\n", CodeName(code), m.c_str());
+  std::fprintf(stderr, "sg: %s: %s\n", CmdCodeName(code), m.c_str());
   return 1;
 }
 
