@@ -40,7 +40,7 @@
 %ignore SG_NewTensor;          /* deallocator callback: use SG_AllocateTensor + sgb_TensorView */
 %ignore SG_GetBuffer;          /* SG_Buffer is opaque here: use sgb_BufferView */
 %ignore SG_Buffer;
-%ignore SG_SessionPRunSetup;   /* returns a C string the caller frees: sgb_ helpers below */
+%ignore SG_SessionPRunSetup;   /* a C string the caller frees: sgb_SessionPRunSetup below */
 %ignore SG_DeletePRunHandle;
 %ignore SG_SessionPRun;
 %ignore SG_StringDecode;       /* per element: the bindings use whole string tensors, below */
@@ -173,6 +173,7 @@ SGB_JAVA_HANDLE(SG_Server)
 SGB_JAVA_ARRAY(const int64_t, jlongArray, long[], jlong, GetLongArrayElements, ReleaseLongArrayElements, IN_I64, JNI_ABORT)
 SGB_JAVA_ARRAY(int64_t, jlongArray, long[], jlong, GetLongArrayElements, ReleaseLongArrayElements, OUT_I64, 0)
 SGB_JAVA_ARRAY(const float, jfloatArray, float[], jfloat, GetFloatArrayElements, ReleaseFloatArrayElements, IN_F32, JNI_ABORT)
+SGB_JAVA_ARRAY(float, jfloatArray, float[], jfloat, GetFloatArrayElements, ReleaseFloatArrayElements, OUT_F32, 0)
 SGB_JAVA_ARRAY(const unsigned char, jbyteArray, byte[], jbyte, GetByteArrayElements, ReleaseByteArrayElements, IN_U8, JNI_ABORT)
 SGB_JAVA_ARRAY(const SG_DataType, jintArray, int[], jint, GetIntArrayElements, ReleaseIntArrayElements, IN_DT, JNI_ABORT)
 
@@ -269,6 +270,7 @@ func swigStatusError(slot int64) error {
 SGB_GO_ARRAY(const int64_t, []int64, IN_I64)
 SGB_GO_ARRAY(int64_t, []int64, OUT_I64)
 SGB_GO_ARRAY(const float, []float32, IN_F32)
+SGB_GO_ARRAY(float, []float32, OUT_F32)
 SGB_GO_ARRAY(const unsigned char, []byte, IN_U8)
 SGB_GO_ARRAY(const SG_DataType, []int32, IN_DT)
 
@@ -305,8 +307,12 @@ SGB_GO_ARRAY(const SG_DataType, []int32, IN_DT)
 }
 %apply (int64_t* OUT_I64, int OUT_I64_LEN) {
   (int64_t* outputs, int noutputs),
-  (int64_t* out_dims, int n_out_dims)
+  (int64_t* out_dims, int n_out_dims),
+  (int64_t* values_out, int nvalues_out),
+  (int64_t* ranks_out, int nranks_out),
+  (int64_t* lengths_out, int nlengths_out)
 }
+%apply (float* OUT_F32, int OUT_F32_LEN) { (float* values_out, int nvalues_out) }
 %apply (const float* IN_F32, int IN_F32_LEN) { (const float* values, int num_values) }
 %apply (const unsigned char* IN_U8, int IN_U8_LEN) { (const unsigned char* values, int num_values) }
 %apply (const SG_DataType* IN_DT, int IN_DT_LEN) { (const SG_DataType* values, int num_values) }
@@ -338,6 +344,60 @@ static SG_Output* sgb_Outputs(const int64_t* pairs, int n) {
     outs[i].index = (int)pairs[2 * i + 1];
   }
   return outs;
+}
+
+/* The C arrays of one run or partial-run step, built from the bindings' int64 lists. */
+typedef struct SGB_RunArrays {
+  SG_Output* in;
+  SG_Tensor** in_values;
+  int nin;
+  SG_Output* out;
+  SG_Tensor** out_values;
+  int nout;
+  const SG_Operation** targets;
+} SGB_RunArrays;
+
+static void sgb_FreeRunArrays(SGB_RunArrays* a) {
+  free(a->in);
+  free(a->in_values);
+  free(a->out);
+  free(a->out_values);
+  free((void*)a->targets);
+}
+
+/* feeds: (operation, index, tensor) triples, or (operation, index) pairs when feed_width is 2
+ * (a partial run's declaration); fetches: (operation, index) pairs; targets: operations.
+ * 0 with the status set on bad lengths or no memory (the arrays are then freed). */
+static int sgb_MakeRunArrays(const int64_t* feeds, int nfeeds, int feed_width,
+                             const int64_t* fetches, int nfetches, const int64_t* targets,
+                             int ntargets, const char* where, SGB_RunArrays* a,
+                             SG_Status* status) {
+  memset(a, 0, sizeof(*a));
+  if (nfeeds % feed_width != 0 || nfetches % 2 != 0 || ntargets < 0) {
+    SG_SetStatus(status, SG_INVALID_ARGUMENT, where);
+    return 0;
+  }
+  a->nin = nfeeds / feed_width;
+  a->nout = nfetches / 2;
+  a->in = (SG_Output*)malloc(sizeof(SG_Output) * (size_t)(a->nin > 0 ? a->nin : 1));
+  a->in_values = (SG_Tensor**)calloc((size_t)(a->nin > 0 ? a->nin : 1), sizeof(SG_Tensor*));
+  a->out = sgb_Outputs(fetches, a->nout);
+  a->out_values = (SG_Tensor**)calloc((size_t)(a->nout > 0 ? a->nout : 1), sizeof(SG_Tensor*));
+  a->targets =
+      (const SG_Operation**)malloc(sizeof(SG_Operation*) * (size_t)(ntargets > 0 ? ntargets : 1));
+  if (a->in == NULL || a->in_values == NULL || a->out == NULL || a->out_values == NULL ||
+      a->targets == NULL) {
+    sgb_FreeRunArrays(a);
+    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb: out of memory for a run's arrays");
+    return 0;
+  }
+  for (int i = 0; i < a->nin; ++i) {
+    a->in[i].oper = (SG_Operation*)(intptr_t)feeds[feed_width * i];
+    a->in[i].index = (int)feeds[feed_width * i + 1];
+    if (feed_width == 3) a->in_values[i] = (SG_Tensor*)(intptr_t)feeds[3 * i + 2];
+  }
+  for (int i = 0; i < ntargets; ++i) a->targets[i] = (const SG_Operation*)(intptr_t)targets[i];
+  return 1;
 }
 
 %}
@@ -586,34 +646,271 @@ static void sgb_SessionRun(SG_Session* session, const SG_Buffer* run_options,
                            int nfetches, int64_t* outputs, int noutputs,
                            const int64_t* targets, int ntargets, SG_Buffer* run_metadata,
                            SG_Status* status) {
-  if (nfeeds % 3 != 0 || nfetches % 2 != 0 || noutputs != nfetches / 2) {
+  SGB_RunArrays a;
+  if (noutputs != nfetches / 2) {
     SG_SetStatus(status, SG_INVALID_ARGUMENT, "sgb_SessionRun: array lengths do not agree");
     return;
   }
-  const int nin = nfeeds / 3, nout = nfetches / 2;
-  SG_Output* in = (SG_Output*)malloc(sizeof(SG_Output) * (size_t)(nin > 0 ? nin : 1));
-  SG_Tensor** in_values = (SG_Tensor**)malloc(sizeof(SG_Tensor*) * (size_t)(nin > 0 ? nin : 1));
-  SG_Output* out = sgb_Outputs(fetches, nout);
-  SG_Tensor** out_values = (SG_Tensor**)calloc((size_t)(nout > 0 ? nout : 1), sizeof(SG_Tensor*));
-  const SG_Operation** target_ops =
-      (const SG_Operation**)malloc(sizeof(SG_Operation*) * (size_t)(ntargets > 0 ? ntargets : 1));
-  if (in == NULL || in_values == NULL || out == NULL || out_values == NULL || target_ops == NULL) {
-    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb_SessionRun: out of memory");
-  } else {
-    for (int i = 0; i < nin; ++i) {
-      in[i].oper = (SG_Operation*)(intptr_t)feeds[3 * i];
-      in[i].index = (int)feeds[3 * i + 1];
-      in_values[i] = (SG_Tensor*)(intptr_t)feeds[3 * i + 2];
-    }
-    for (int i = 0; i < ntargets; ++i) target_ops[i] = (const SG_Operation*)(intptr_t)targets[i];
-    SG_SessionRun(session, run_options, in, in_values, nin, out, out_values, nout, target_ops,
-                  ntargets, run_metadata, status);
-    for (int i = 0; i < nout; ++i) outputs[i] = (int64_t)(intptr_t)out_values[i];
+  if (!sgb_MakeRunArrays(feeds, nfeeds, 3, fetches, nfetches, targets, ntargets,
+                         "sgb_SessionRun: array lengths do not agree", &a, status)) {
+    return;
   }
-  free(in);
-  free(in_values);
-  free(out);
-  free(out_values);
-  free((void*)target_ops);
+  SG_SessionRun(session, run_options, a.in, a.in_values, a.nin, a.out, a.out_values, a.nout,
+                a.targets, ntargets, run_metadata, status);
+  for (int i = 0; i < a.nout; ++i) outputs[i] = (int64_t)(intptr_t)a.out_values[i];
+  sgb_FreeRunArrays(&a);
+}
+
+/* SG_SessionPRunSetup. feeds and fetches: (operation, index) pairs; targets: operations.
+ * Returns the handle as an integer (0 on failure), which sgb_SessionPRun takes and
+ * sgb_DeletePRunHandle frees. */
+static int64_t sgb_SessionPRunSetup(SG_Session* session, const int64_t* feeds, int nfeeds,
+                                    const int64_t* fetches, int nfetches,
+                                    const int64_t* targets, int ntargets, SG_Status* status) {
+  SGB_RunArrays a;
+  const char* handle = NULL;
+  if (!sgb_MakeRunArrays(feeds, nfeeds, 2, fetches, nfetches, targets, ntargets,
+                         "sgb_SessionPRunSetup: array lengths do not agree", &a, status)) {
+    return 0;
+  }
+  SG_SessionPRunSetup(session, a.in, a.nin, a.out, a.nout, a.targets, ntargets, &handle, status);
+  sgb_FreeRunArrays(&a);
+  return (int64_t)(intptr_t)handle;
+}
+
+/* SG_SessionPRun on a handle from sgb_SessionPRunSetup; arrays as sgb_SessionRun. */
+static void sgb_SessionPRun(SG_Session* session, int64_t handle, const int64_t* feeds,
+                            int nfeeds, const int64_t* fetches, int nfetches, int64_t* outputs,
+                            int noutputs, const int64_t* targets, int ntargets,
+                            SG_Status* status) {
+  SGB_RunArrays a;
+  if (noutputs != nfetches / 2) {
+    SG_SetStatus(status, SG_INVALID_ARGUMENT, "sgb_SessionPRun: array lengths do not agree");
+    return;
+  }
+  if (!sgb_MakeRunArrays(feeds, nfeeds, 3, fetches, nfetches, targets, ntargets,
+                         "sgb_SessionPRun: array lengths do not agree", &a, status)) {
+    return;
+  }
+  SG_SessionPRun(session, (const char*)(intptr_t)handle, a.in, a.in_values, a.nin, a.out,
+                 a.out_values, a.nout, a.targets, ntargets, status);
+  for (int i = 0; i < a.nout; ++i) outputs[i] = (int64_t)(intptr_t)a.out_values[i];
+  sgb_FreeRunArrays(&a);
+}
+
+/* SG_DeletePRunHandle on a handle from sgb_SessionPRunSetup (0 is a no-op). */
+static void sgb_DeletePRunHandle(int64_t handle) {
+  SG_DeletePRunHandle((const char*)(intptr_t)handle);
+}
+
+/* ---- Attribute readers: SG_OperationGetAttrMetadata and the SG_OperationGetAttr* getters with
+ * caller-sized int64/float arrays (sized from the metadata) and values returned directly. Errors
+ * as the getters': SG_NOT_FOUND for a missing attr, SG_INVALID_ARGUMENT for another kind. */
+
+/* values_out (4 slots): is_list, list_size, type (SG_AttrType), total_size. */
+static void sgb_OperationGetAttrMetadata(SG_Operation* oper, const char* attr_name,
+                                         int64_t* values_out, int nvalues_out,
+                                         SG_Status* status) {
+  if (nvalues_out < 4) {
+    SG_SetStatus(status, SG_INVALID_ARGUMENT, "sgb_OperationGetAttrMetadata: 4 slots needed");
+    return;
+  }
+  SG_AttrMetadata m = SG_OperationGetAttrMetadata(oper, attr_name, status);
+  values_out[0] = m.is_list;
+  values_out[1] = m.list_size;
+  values_out[2] = (int64_t)m.type;
+  values_out[3] = m.total_size;
+}
+
+/* A string attr's bytes in a new buffer the caller deletes (SG_DeleteBuffer); NULL on failure. */
+static SG_Buffer* sgb_OperationGetAttrString(SG_Operation* oper, const char* attr_name,
+                                             SG_Status* status) {
+  SG_AttrMetadata m = SG_OperationGetAttrMetadata(oper, attr_name, status);
+  if (SG_GetCode(status) != SG_OK) return NULL;
+  if (m.type != SG_ATTR_STRING || m.is_list || m.total_size < 0) {
+    /* The getter's kind check names the attr and both kinds. */
+    char unused;
+    SG_OperationGetAttrString(oper, attr_name, &unused, 0, status);
+    if (SG_GetCode(status) == SG_OK) {
+      SG_SetStatus(status, SG_INVALID_ARGUMENT, "sgb_OperationGetAttrString: not a string");
+    }
+    return NULL;
+  }
+  void* data = malloc((size_t)m.total_size + 1);
+  if (data == NULL) {
+    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb_OperationGetAttrString: out of memory");
+    return NULL;
+  }
+  SG_OperationGetAttrString(oper, attr_name, data, (size_t)m.total_size, status);
+  SG_Buffer* b = SG_GetCode(status) == SG_OK ? SG_NewBufferFromString(data, (size_t)m.total_size)
+                                             : NULL;
+  free(data);
+  return b;
+}
+
+/* A list(string) attr: the strings laid end to end in a new buffer the caller deletes, and
+ * their byte lengths in lengths_out (list_size slots). NULL on failure. */
+static SG_Buffer* sgb_OperationGetAttrStringList(SG_Operation* oper, const char* attr_name,
+                                                 int64_t* lengths_out, int nlengths_out,
+                                                 SG_Status* status) {
+  SG_AttrMetadata m = SG_OperationGetAttrMetadata(oper, attr_name, status);
+  if (SG_GetCode(status) != SG_OK) return NULL;
+  const int n = nlengths_out;
+  const size_t total = m.total_size > 0 ? (size_t)m.total_size : 0;
+  void** values = (void**)calloc((size_t)(n > 0 ? n : 1), sizeof(void*));
+  size_t* lengths = (size_t*)calloc((size_t)(n > 0 ? n : 1), sizeof(size_t));
+  char* storage = (char*)malloc(total + 1);
+  char* joined = (char*)malloc(total + 1);
+  SG_Buffer* b = NULL;
+  if (values == NULL || lengths == NULL || storage == NULL || joined == NULL) {
+    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb_OperationGetAttrStringList: out of memory");
+  } else {
+    SG_OperationGetAttrStringList(oper, attr_name, values, lengths, n, storage, total + 1, status);
+    if (SG_GetCode(status) == SG_OK) {
+      size_t at = 0;
+      for (int i = 0; i < n; ++i) {
+        if (lengths[i] > total - at) break; /* cannot happen: the getter checked the storage */
+        memcpy(joined + at, values[i], lengths[i]);
+        at += lengths[i];
+        lengths_out[i] = (int64_t)lengths[i];
+      }
+      b = SG_NewBufferFromString(joined, at);
+    }
+  }
+  free(values);
+  free(lengths);
+  free(storage);
+  free(joined);
+  return b;
+}
+
+static int64_t sgb_OperationGetAttrInt(SG_Operation* oper, const char* attr_name,
+                                       SG_Status* status) {
+  int64_t v = 0;
+  SG_OperationGetAttrInt(oper, attr_name, &v, status);
+  return v;
+}
+
+static float sgb_OperationGetAttrFloat(SG_Operation* oper, const char* attr_name,
+                                      SG_Status* status) {
+  float v = 0;
+  SG_OperationGetAttrFloat(oper, attr_name, &v, status);
+  return v;
+}
+
+/* 0 or 1. */
+static int sgb_OperationGetAttrBool(SG_Operation* oper, const char* attr_name,
+                                    SG_Status* status) {
+  unsigned char v = 0;
+  SG_OperationGetAttrBool(oper, attr_name, &v, status);
+  return v != 0;
+}
+
+/* The SG_DataType number. */
+static int sgb_OperationGetAttrType(SG_Operation* oper, const char* attr_name,
+                                    SG_Status* status) {
+  SG_DataType v = (SG_DataType)0;
+  SG_OperationGetAttrType(oper, attr_name, &v, status);
+  return (int)v;
+}
+
+static void sgb_OperationGetAttrIntList(SG_Operation* oper, const char* attr_name,
+                                        int64_t* values_out, int nvalues_out,
+                                        SG_Status* status) {
+  SG_OperationGetAttrIntList(oper, attr_name, values_out, nvalues_out, status);
+}
+
+static void sgb_OperationGetAttrFloatList(SG_Operation* oper, const char* attr_name,
+                                          float* values_out, int nvalues_out,
+                                          SG_Status* status) {
+  SG_OperationGetAttrFloatList(oper, attr_name, values_out, nvalues_out, status);
+}
+
+/* list(bool) as 0/1 and list(type) as SG_DataType numbers, widened to int64. */
+static void sgb_OperationGetAttrBoolList(SG_Operation* oper, const char* attr_name,
+                                         int64_t* values_out, int nvalues_out,
+                                         SG_Status* status) {
+  unsigned char* v = (unsigned char*)calloc((size_t)(nvalues_out > 0 ? nvalues_out : 1), 1);
+  if (v == NULL) {
+    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb_OperationGetAttrBoolList: out of memory");
+    return;
+  }
+  SG_OperationGetAttrBoolList(oper, attr_name, v, nvalues_out, status);
+  for (int i = 0; i < nvalues_out; ++i) values_out[i] = v[i] != 0;
+  free(v);
+}
+
+static void sgb_OperationGetAttrTypeList(SG_Operation* oper, const char* attr_name,
+                                         int64_t* values_out, int nvalues_out,
+                                         SG_Status* status) {
+  SG_DataType* v =
+      (SG_DataType*)calloc((size_t)(nvalues_out > 0 ? nvalues_out : 1), sizeof(SG_DataType));
+  if (v == NULL) {
+    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb_OperationGetAttrTypeList: out of memory");
+    return;
+  }
+  SG_OperationGetAttrTypeList(oper, attr_name, v, nvalues_out, status);
+  for (int i = 0; i < nvalues_out; ++i) values_out[i] = (int64_t)v[i];
+  free(v);
+}
+
+/* A shape attr's dims (rank from the metadata's total_size; -1 dims unknown). */
+static void sgb_OperationGetAttrShape(SG_Operation* oper, const char* attr_name,
+                                      int64_t* values_out, int nvalues_out,
+                                      SG_Status* status) {
+  SG_OperationGetAttrShape(oper, attr_name, values_out, nvalues_out, status);
+}
+
+/* A list(shape) attr: ranks_out[i] is shape i's rank (-1: unknown rank), and its dims follow
+ * the previous shapes' in values_out (sized by the metadata's total_size). */
+static void sgb_OperationGetAttrShapeList(SG_Operation* oper, const char* attr_name,
+                                          int64_t* ranks_out, int nranks_out,
+                                          int64_t* values_out, int nvalues_out,
+                                          SG_Status* status) {
+  const int n = nranks_out > 0 ? nranks_out : 1;
+  int64_t** dims = (int64_t**)calloc((size_t)n, sizeof(int64_t*));
+  int* num_dims = (int*)calloc((size_t)n, sizeof(int));
+  int64_t* storage = (int64_t*)calloc((size_t)(nvalues_out > 0 ? nvalues_out : 1), sizeof(int64_t));
+  if (dims == NULL || num_dims == NULL || storage == NULL) {
+    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb_OperationGetAttrShapeList: out of memory");
+  } else {
+    SG_OperationGetAttrShapeList(oper, attr_name, dims, num_dims, nranks_out, storage,
+                                 nvalues_out, status);
+    if (SG_GetCode(status) == SG_OK) {
+      int at = 0;
+      for (int i = 0; i < nranks_out; ++i) {
+        ranks_out[i] = num_dims[i];
+        for (int j = 0; j < num_dims[i] && at < nvalues_out; ++j) values_out[at++] = dims[i][j];
+      }
+    }
+  }
+  free(dims);
+  free(num_dims);
+  free(storage);
+}
+
+/* A tensor attr's value: a new tensor the caller deletes; NULL on failure. */
+static SG_Tensor* sgb_OperationGetAttrTensor(SG_Operation* oper, const char* attr_name,
+                                             SG_Status* status) {
+  SG_Tensor* t = NULL;
+  SG_OperationGetAttrTensor(oper, attr_name, &t, status);
+  return t;
+}
+
+/* A list(tensor) attr: new tensors (as integers) the caller deletes; all 0 on failure. */
+static void sgb_OperationGetAttrTensorList(SG_Operation* oper, const char* attr_name,
+                                           int64_t* values_out, int nvalues_out,
+                                           SG_Status* status) {
+  SG_Tensor** v = (SG_Tensor**)calloc((size_t)(nvalues_out > 0 ? nvalues_out : 1), sizeof(SG_Tensor*));
+  if (v == NULL) {
+    SG_SetStatus(status, SG_RESOURCE_EXHAUSTED, "sgb_OperationGetAttrTensorList: out of memory");
+    return;
+  }
+  SG_OperationGetAttrTensorList(oper, attr_name, v, nvalues_out, status);
+  for (int i = 0; i < nvalues_out; ++i) {
+    values_out[i] = SG_GetCode(status) == SG_OK ? (int64_t)(intptr_t)v[i] : 0;
+    if (SG_GetCode(status) != SG_OK && v[i] != NULL) SG_DeleteTensor(v[i]);
+  }
+  free(v);
 }
 %}
