@@ -817,13 +817,17 @@ static int sgb_OperationGetAttrType(SG_Operation* oper, const char* attr_name,
 static void sgb_OperationGetAttrIntList(SG_Operation* oper, const char* attr_name,
                                         int64_t* values_out, int nvalues_out,
                                         SG_Status* status) {
-  SG_OperationGetAttrIntList(oper, attr_name, values_out, nvalues_out, status);
+  int64_t none; /* an empty array may come as NULL, which the getter refuses */
+  SG_OperationGetAttrIntList(oper, attr_name, nvalues_out > 0 ? values_out : &none, nvalues_out,
+                             status);
 }
 
 static void sgb_OperationGetAttrFloatList(SG_Operation* oper, const char* attr_name,
                                           float* values_out, int nvalues_out,
                                           SG_Status* status) {
-  SG_OperationGetAttrFloatList(oper, attr_name, values_out, nvalues_out, status);
+  float none;
+  SG_OperationGetAttrFloatList(oper, attr_name, nvalues_out > 0 ? values_out : &none,
+                               nvalues_out, status);
 }
 
 /* list(bool) as 0/1 and list(type) as SG_DataType numbers, widened to int64. */
@@ -858,7 +862,9 @@ static void sgb_OperationGetAttrTypeList(SG_Operation* oper, const char* attr_na
 static void sgb_OperationGetAttrShape(SG_Operation* oper, const char* attr_name,
                                       int64_t* values_out, int nvalues_out,
                                       SG_Status* status) {
-  SG_OperationGetAttrShape(oper, attr_name, values_out, nvalues_out, status);
+  int64_t none;
+  SG_OperationGetAttrShape(oper, attr_name, nvalues_out > 0 ? values_out : &none, nvalues_out,
+                           status);
 }
 
 /* A list(shape) attr: ranks_out[i] is shape i's rank (-1: unknown rank), and its dims follow

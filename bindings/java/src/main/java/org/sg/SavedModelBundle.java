@@ -63,6 +63,7 @@ public final class SavedModelBundle implements AutoCloseable {
     private String target;
     private byte[] config;
     private byte[] runOptions;
+    private SessionOptions sessionOptions;
 
     private Loader(String exportDir) {
       this.exportDir = exportDir;
@@ -86,6 +87,21 @@ public final class SavedModelBundle implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Typed options of the session (threads, timeouts, devices, target); when set, they are used
+     * instead of withTarget and withConfigProto.
+     */
+    public Loader withSessionOptions(SessionOptions options) {
+      this.sessionOptions = options;
+      return this;
+    }
+
+    /** Typed RunOptions for the restore and init runs. */
+    public Loader withRunOptions(RunOptions runOptions) {
+      this.runOptions = runOptions == null ? null : runOptions.toByteArray();
+      return this;
+    }
+
     /** A serialized RunOptions for the restore and init runs. */
     public Loader withRunOptions(byte[] runOptions) {
       this.runOptions = runOptions == null ? null : runOptions.clone();
@@ -101,13 +117,13 @@ public final class SavedModelBundle implements AutoCloseable {
         lengths[i] = b.length;
         all.writeBytes(b);
       }
+      SessionOptions options = sessionOptions != null ? sessionOptions
+          : SessionOptions.builder().target(target).config(config).build();
+      long opts = options.toNative();
       Graph graph = new Graph();
-      long opts = Native.SG_NewSessionOptions();
       long runOpts = 0;
       long meta = Native.SG_NewBuffer();
       try {
-        if (target != null) Native.SG_SetTarget(opts, target);
-        if (config != null) Native.SG_SetConfig(opts, config);
         if (runOptions != null) runOpts = Native.SG_NewBufferFromString(runOptions);
         long g = graph.acquire();
         long session;

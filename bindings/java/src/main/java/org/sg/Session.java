@@ -1,6 +1,7 @@
 package org.sg;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -16,6 +17,10 @@ import java.util.List;
  * }
  * }</pre>
  *
+ * <p>Options: {@link SessionOptions} (threads, timeouts, device counts, placement) when made;
+ * {@link RunOptions} per run ({@link Runner#setOptions(RunOptions)}), whose trace level fills a
+ * typed {@link RunMetadata} ({@link Result#runMetadata()}). Partial runs: {@link #partialRun}.
+ *
  * <p>Ownership: the creator closes the session; feeds stay the caller's; a {@link Result} owns
  * the fetched tensors. Threads: runs may go on concurrently from any number of threads; close()
  * refuses new runs, waits for those in flight, then frees the session.
@@ -24,6 +29,9 @@ public final class Session implements AutoCloseable {
   private final Graph graph;
   private final NativeResource res;
   private final CallGuard guard = new CallGuard("Session");
+  // Serializes the frees of partial-run handles with the session's own free (SG_DeletePRunHandle
+  // reaches into the session that made the handle).
+  private final Object handleLock = new Object();
 
   /** A session in this process with the default configuration. */
   public Session(Graph graph) {
@@ -40,12 +48,20 @@ public final class Session implements AutoCloseable {
    * with a serialized ConfigProto ({@code null}: default).
    */
   public Session(Graph graph, String target, byte[] config) {
+    this(graph, SessionOptions.builder().target(target).config(config).build());
+  }
+
+  /**
+   * A session with typed options (null: this process, default configuration).
+   * InvalidArgumentException for a target no session factory takes or a config that does not
+   * parse.
+   */
+  public Session(Graph graph, SessionOptions options) {
+    if (graph == null) throw new IllegalArgumentException("graph is null");
     this.graph = graph;
-    long opts = Native.SG_NewSessionOptions();
+    long opts = (options == null ? SessionOptions.builder().build() : options).toNative();
     long h;
     try {
-      if (target != null) Native.SG_SetTarget(opts, target);
-      if (config != null) Native.SG_SetConfig(opts, config);
       long g = graph.acquire();
       try {
         h = Native.SG_NewSession(g, opts);
@@ -70,6 +86,69 @@ public final class Session implements AutoCloseable {
   }
 
   /**
+   * Sets up a {@link PartialRun} that will feed {@code feeds}, fetch {@code fetches} and run
+   * {@code targets} (each may be empty, not null), as TensorFlow's partial_run_setup.
+   * Ownership: the caller closes the PartialRun. Errors: InvalidArgumentException for an output
+   * or operation of another graph or listed twice; IllegalStateException once closed.
+   */
+  public PartialRun partialRun(Collection<Output> feeds, Collection<Output> fetches,
+      Collection<Operation> targets) {
+    long[] feedArray = pairs(new ArrayList<>(feeds));
+    long[] fetchArray = pairs(new ArrayList<>(fetches));
+    long[] targetArray = new long[targets.size()];
+    int i = 0;
+    for (Operation op : targets) {
+      if (op == null) throw new IllegalArgumentException("target " + i + " is null");
+      targetArray[i++] = op.handle();
+    }
+    guard.enter();
+    try {
+      long handle = Native.sgb_SessionPRunSetup(res.handle(), feedArray, fetchArray, targetArray);
+      return new PartialRun(this, handle);
+    } finally {
+      guard.exit();
+      java.lang.ref.Reference.reachabilityFence(this);
+    }
+  }
+
+  /** One call of a partial run; CancelledException once the session is closed. */
+  void prun(long handle, long[] feeds, long[] fetches, long[] outputs) {
+    try {
+      guard.enter();
+    } catch (IllegalStateException e) {
+      throw new CancelledException("the Session is closed");
+    }
+    try {
+      Native.sgb_SessionPRun(res.handle(), handle, feeds, fetches, outputs, new long[0]);
+    } finally {
+      guard.exit();
+      java.lang.ref.Reference.reachabilityFence(this);
+    }
+  }
+
+  void freePRunHandle(long handle) {
+    synchronized (handleLock) {
+      Native.sgb_DeletePRunHandle(handle);
+    }
+  }
+
+  Graph graph() {
+    return graph;
+  }
+
+  /** (operation, index) pairs of {@code outputs}, as the sgb_ helpers take them. */
+  static long[] pairs(List<Output> outputs) {
+    long[] p = new long[2 * outputs.size()];
+    for (int i = 0; i < outputs.size(); ++i) {
+      Output o = outputs.get(i);
+      if (o == null) throw new IllegalArgumentException("output " + i + " is null");
+      p[2 * i] = o.op().handle();
+      p[2 * i + 1] = o.index();
+    }
+    return p;
+  }
+
+  /**
    * Refuses new runs, waits for the runs in flight, and frees the session (idempotent).
    * SgException when closing the session reported an error (it is freed all the same).
    */
@@ -80,7 +159,9 @@ public final class Session implements AutoCloseable {
       Native.SG_CloseSession(res.handle());
     } finally {
       guard.awaitIdle();
-      res.close();
+      synchronized (handleLock) {
+        res.close();
+      }
     }
   }
 
@@ -114,6 +195,14 @@ public final class Session implements AutoCloseable {
     /** The serialized RunMetadata from runAndFetchMetadata(), else null. */
     public byte[] metadata() {
       return metadata == null ? null : metadata.clone();
+    }
+
+    /**
+     * The RunMetadata from runAndFetchMetadata(), read into its typed view (its step statistics
+     * are empty unless the run's {@link RunOptions} asked for a trace); null after run().
+     */
+    public RunMetadata runMetadata() {
+      return metadata == null ? null : RunMetadata.parse(metadata);
     }
 
     @Override
@@ -172,6 +261,12 @@ public final class Session implements AutoCloseable {
     /** A serialized RunOptions for the runs of this Runner (null: none). */
     public Runner setOptions(byte[] runOptions) {
       options = runOptions == null ? null : runOptions.clone();
+      return this;
+    }
+
+    /** Typed RunOptions (trace level, timeout) for the runs of this Runner (null: none). */
+    public Runner setOptions(RunOptions runOptions) {
+      options = runOptions == null ? null : runOptions.toByteArray();
       return this;
     }
 
