@@ -7,14 +7,6 @@ import (
 	"sg.invalid/go/internal/capi"
 )
 
-// SessionOptions configure NewSession.
-type SessionOptions struct {
-	// Target is "" for this process or "grpc://host:port" for a cluster.
-	Target string
-	// Config is a serialized ConfigProto (nil: the default).
-	Config []byte
-}
-
 // Session runs a Graph.
 //
 // The creator closes it (a finalizer frees a forgotten one). Run may be called from any number
@@ -54,13 +46,14 @@ func newSessionOptions(options *SessionOptions) (capi.Struct_SS_SG_SessionOption
 	if options.Target != "" {
 		capi.SG_SetTarget(opts, options.Target)
 	}
-	if options.Config != nil {
-		var err error
-		capi.SG_SetConfig(opts, options.Config, &err)
-		if err != nil {
-			capi.SG_DeleteSessionOptions(opts)
-			return nil, fromStatus(err)
-		}
+	config, err := options.ConfigProto()
+	if err == nil && len(config) > 0 {
+		capi.SG_SetConfig(opts, config, &err)
+		err = fromStatus(err)
+	}
+	if err != nil {
+		capi.SG_DeleteSessionOptions(opts)
+		return nil, err
 	}
 	return opts, nil
 }
@@ -70,44 +63,80 @@ func (s *Session) finalize() { s.Close() }
 // Run feeds feeds, computes fetches and runs targets for their effect. The results are new
 // tensors the caller closes (in fetch order); feeds stay the caller's.
 func (s *Session) Run(feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, error) {
-	feedArray := make([]int64, 0, 3*len(feeds))
-	for o, t := range feeds {
-		tc, err := t.handle()
-		if err != nil {
-			return nil, err
+	out, _, err := s.run(nil, feeds, fetches, targets)
+	return out, err
+}
+
+// RunWithOptions is Run with RunOptions (nil: the defaults), returning also the step's
+// RunMetadata, as TensorFlow's Session.run(options=, run_metadata=) in Python (TensorFlow's Go
+// package has no such method). With options.TraceLevel above NoTrace the metadata holds the
+// step's statistics; with OutputPartitionGraphs, the graphs run. Ownership, errors and threads
+// as Run.
+func (s *Session) RunWithOptions(options *RunOptions, feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, *RunMetadata, error) {
+	var opts []byte
+	if options != nil {
+		opts = options.Bytes()
+	}
+	out, raw, err := s.run(&opts, feeds, fetches, targets)
+	if err != nil {
+		return nil, nil, err
+	}
+	md, err := ParseRunMetadata(raw)
+	if err != nil {
+		for _, t := range out {
+			t.Close()
 		}
-		feedArray = append(feedArray, int64(o.Op.c.Swigcptr()), int64(o.Index), int64(tc.Swigcptr()))
+		return nil, nil, err
 	}
-	fetchArray := make([]int64, 0, 2*len(fetches))
-	for _, o := range fetches {
-		fetchArray = append(fetchArray, int64(o.Op.c.Swigcptr()), int64(o.Index))
+	return out, md, nil
+}
+
+// run with options != nil asks for the RunMetadata.
+func (s *Session) run(options *[]byte, feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, []byte, error) {
+	feedArray, err := feedTriples(feeds)
+	if err != nil {
+		return nil, nil, err
 	}
-	targetArray := make([]int64, len(targets))
-	for i, op := range targets {
-		targetArray[i] = int64(op.c.Swigcptr())
-	}
+	fetchArray := outputPairs(fetches)
+	targetArray := operationHandles(targets)
 	outputs := make([]int64, len(fetches))
 
+	var runOptions, runMetadata capi.Struct_SS_SG_Buffer
+	if options != nil {
+		if len(*options) > 0 {
+			runOptions = capi.SG_NewBufferFromString(*options)
+			defer capi.SG_DeleteBuffer(runOptions)
+		}
+		runMetadata = capi.SG_NewBuffer()
+		defer capi.SG_DeleteBuffer(runMetadata)
+	}
 	s.mu.RLock()
 	if s.c == nil {
 		s.mu.RUnlock()
-		return nil, newError(Canceled, "the Session is closed")
+		return nil, nil, newError(Canceled, "the Session is closed")
 	}
-	var err error
-	capi.Sgb_SessionRun(s.c, nil, feedArray, fetchArray, outputs, targetArray, nil, &err)
+	capi.Sgb_SessionRun(s.c, runOptions, feedArray, fetchArray, outputs, targetArray, runMetadata, &err)
 	s.mu.RUnlock()
 	runtime.KeepAlive(feeds)
 	runtime.KeepAlive(fetches)
 	runtime.KeepAlive(targets)
 	runtime.KeepAlive(s)
 	if err != nil {
-		return nil, fromStatus(err)
+		return nil, nil, fromStatus(err)
 	}
-	out := make([]*Tensor, len(outputs))
-	for i, h := range outputs {
+	var md []byte
+	if options != nil {
+		md = append([]byte(nil), capi.Sgb_BufferView(runMetadata)...)
+	}
+	return tensorsFromHandles(outputs), md, nil
+}
+
+func tensorsFromHandles(handles []int64) []*Tensor {
+	out := make([]*Tensor, len(handles))
+	for i, h := range handles {
 		out[i] = newTensorFromHandle(capi.SwigcptrStruct_SS_SG_Tensor(uintptr(h)))
 	}
-	return out, nil
+	return out
 }
 
 // Close waits for the runs in flight, then closes and frees the session (idempotent).
@@ -121,4 +150,43 @@ func (s *Session) Close() error {
 	capi.SG_DeleteSession(s.c, &err)
 	s.c = nil
 	return fromStatus(err)
+}
+
+// feedTriples lists feeds as (operation, index, tensor) handles, as the sgb_ helpers take them.
+func feedTriples(feeds map[Output]*Tensor) ([]int64, error) {
+	a := make([]int64, 0, 3*len(feeds))
+	for o, t := range feeds {
+		if o.Op == nil || t == nil {
+			return nil, newError(InvalidArgument, "a feed has a nil operation or tensor")
+		}
+		tc, err := t.handle()
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, int64(o.Op.c.Swigcptr()), int64(o.Index), int64(tc.Swigcptr()))
+	}
+	return a, nil
+}
+
+// outputPairs lists outputs as (operation, index) handles.
+func outputPairs(outs []Output) []int64 {
+	a := make([]int64, 0, 2*len(outs))
+	for _, o := range outs {
+		var h int64
+		if o.Op != nil {
+			h = int64(o.Op.c.Swigcptr())
+		}
+		a = append(a, h, int64(o.Index))
+	}
+	return a
+}
+
+func operationHandles(ops []*Operation) []int64 {
+	a := make([]int64, len(ops))
+	for i, op := range ops {
+		if op != nil {
+			a[i] = int64(op.c.Swigcptr())
+		}
+	}
+	return a
 }
