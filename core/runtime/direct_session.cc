@@ -565,31 +565,37 @@ class DirectSession : public Session {
       run = it->second;
     }
     const ExecutorSet& set = *run->executors;
-    for (const auto& in : inputs) {
-      {
-        mutex_lock lock(run->mu);
-        if (!run->pending_feeds.erase(in.first)) {
+    // Every feed and fetch of the call is checked before any is used up, as TensorFlow does: a
+    // call refused for one bad name or value leaves the partial run as it was.
+    {
+      mutex_lock lock(run->mu);
+      std::set<std::string> fed, fetched;
+      for (const auto& in : inputs) {
+        if (!run->pending_feeds.count(in.first) || !fed.insert(in.first).second) {
           return errors::InvalidArgument("'", in.first,
                                          "' was not declared as a feed of this partial run, or "
                                          "was fed already");
         }
+        SG_RETURN_IF_ERROR(set.step.CheckFeed(set.step.FeedIndex(in.first), in.second));
       }
+      for (const std::string& name : output_names) {
+        if (!run->pending_fetches.count(name) || !fetched.insert(name).second) {
+          return errors::InvalidArgument("'", name,
+                                         "' was not declared as a fetch of this partial run, or "
+                                         "was fetched already");
+        }
+      }
+      for (const auto& in : inputs) run->pending_feeds.erase(in.first);
+      for (const std::string& name : output_names) run->pending_fetches.erase(name);
+    }
+    for (const auto& in : inputs) {
       const int i = set.step.FeedIndex(in.first);
-      SG_RETURN_IF_ERROR(set.step.CheckFeed(i, in.second));
       Rendezvous::ParsedKey key;
       SG_RETURN_IF_ERROR(Rendezvous::ParseKey(set.step.feed_keys[i], &key));
       SG_RETURN_IF_ERROR(run->rendezvous->Send(key, in.second, false));
     }
     outputs->clear();
     for (const std::string& name : output_names) {
-      {
-        mutex_lock lock(run->mu);
-        if (!run->pending_fetches.erase(name)) {
-          return errors::InvalidArgument("'", name,
-                                         "' was not declared as a fetch of this partial run, or "
-                                         "was fetched already");
-        }
-      }
       Rendezvous::ParsedKey key;
       SG_RETURN_IF_ERROR(Rendezvous::ParseKey(set.step.fetch_keys[set.step.FetchIndex(name)],
                                               &key));

@@ -222,6 +222,29 @@ TEST(DirectSession, PartialRunFeedsAndFetchesInPieces) {
   EXPECT_EQ(s->PRun(handle, {}, {"w:0"}, &out).code(), absl::StatusCode::kInvalidArgument);
 }
 
+TEST(DirectSession, ARefusedPartialRunCallUsesUpNothing) {
+  auto s = MakeSession(AddMulGraph());
+  std::string handle;
+  ASSERT_TRUE(s->PRunSetup({"x:0", "y:0"}, {"z:0", "w:0"}, {}, &handle).ok());
+  std::vector<Tensor> out;
+  // x is declared, q is not: the call is refused and x stays unfed.
+  EXPECT_EQ(s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)}, {"q:0", Tensor::Scalar<float>(5)}},
+                    {}, &out)
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  // A good feed with an undeclared fetch: refused, the feed not used up.
+  EXPECT_EQ(s->PRun(handle, {{"x:0", Tensor::Scalar<float>(1)}}, {"nope:0"}, &out).code(),
+            absl::StatusCode::kInvalidArgument);
+  // The same fetch twice in one call: refused.
+  EXPECT_EQ(s->PRun(handle, {}, {"z:0", "z:0"}, &out).code(), absl::StatusCode::kInvalidArgument);
+  ASSERT_TRUE(s->PRun(handle, {{"x:0", Tensor::Scalar<float>(4)},
+                               {"y:0", Tensor::Scalar<float>(2)}},
+                      {"z:0", "w:0"}, &out)
+                  .ok());
+  EXPECT_EQ(out[0].data<float>()[0], 6);
+  EXPECT_EQ(out[1].data<float>()[0], 18);
+}
+
 TEST(DirectSession, SeveralCpuDevicesExchangeTensorsThroughSendRecv) {
   GraphDef g = AddMulGraph();
   g.mutable_node(3)->set_device("/device:CPU:1");  // z on the second device
