@@ -204,7 +204,22 @@ bool UseSmallCache(size_t bytes, size_t alignment) {
 
 }  // namespace
 
+namespace {
+thread_local HostMemoryUsage t_usage;
+
+void CountAllocation(size_t bytes) {
+  t_usage.total_bytes += static_cast<int64_t>(bytes);
+  t_usage.live_bytes += static_cast<int64_t>(bytes);
+  if (t_usage.live_bytes > t_usage.peak_bytes) t_usage.peak_bytes = t_usage.live_bytes;
+}
+}  // namespace
+
+void ResetThreadHostMemoryUsage() { t_usage = HostMemoryUsage(); }
+
+HostMemoryUsage ThreadHostMemoryUsage() { return t_usage; }
+
 void* AllocateHostMemory(size_t bytes, size_t alignment) {
+  CountAllocation(bytes);
   if (UseSmallCache(bytes, alignment)) {
     size_t rounded;
     const int c = SmallClass(bytes, &rounded);
@@ -224,6 +239,7 @@ void* AllocateHostMemory(size_t bytes, size_t alignment) {
 
 void FreeHostMemory(void* p, size_t bytes, size_t alignment) {
   if (p == nullptr) return;
+  t_usage.live_bytes -= static_cast<int64_t>(bytes);
   if (UseSmallCache(bytes, alignment)) {
     size_t rounded;
     const int c = SmallClass(bytes, &rounded);

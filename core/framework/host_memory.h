@@ -36,6 +36,19 @@ void* AllocateHostMemory(size_t bytes, size_t alignment);
 // no-op.
 void FreeHostMemory(void* p, size_t bytes, size_t alignment);
 
+// Tensor memory the calling thread took from AllocateHostMemory and gave back to FreeHostMemory
+// since its last ResetThreadHostMemoryUsage(), in requested bytes: total allocated, live now
+// (allocated minus freed; negative when the thread freed older blocks) and the peak of live. A
+// traced step reports these per node (NodeExecStats.memory, core/runtime/executor.cc), as
+// TensorFlow's AllocatorMemoryUsed. Thread safety: each thread sees its own counters.
+struct HostMemoryUsage {
+  int64_t total_bytes = 0;
+  int64_t live_bytes = 0;
+  int64_t peak_bytes = 0;
+};
+void ResetThreadHostMemoryUsage();
+HostMemoryUsage ThreadHostMemoryUsage();
+
 // What the large-block cache holds now, in bytes (for tests and benchmarks).
 size_t CachedHostMemoryBytes();
 

@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
+#include "core/framework/host_memory.h"
 #include "core/runtime/step_stats_collector.h"
 #include "core/util/mutex.h"
 
@@ -489,7 +490,10 @@ class ExecutorState {
       run->params.step_resources = args_.step_resources;
       run->params.runner = args_.runner;
       run->ctx.emplace(&run->params);
-      if (args_.stats_collector != nullptr) run->start_ns = absl::GetCurrentTimeNanos();
+      if (args_.stats_collector != nullptr) {
+        run->start_ns = absl::GetCurrentTimeNanos();
+        ResetThreadHostMemoryUsage();
+      }
       if (item.is_async) {
         NodeRun* raw = heap_run.release();
         AsyncCall call{raw, &inline_ready, t_async_call};
@@ -505,7 +509,7 @@ class ExecutorState {
                                                                                    : nullptr;
           std::unique_ptr<NodeRun> owned(raw);
           if (args_.stats_collector != nullptr) {
-            SaveStats(impl_->items_[tn.node_id], owned->start_ns, &*owned->ctx);
+            SaveStats(impl_->items_[tn.node_id], owned->start_ns, &*owned->ctx, nullptr);
           }
           EntryVector outs;
           ReadyQueue ready_after;
@@ -562,7 +566,10 @@ class ExecutorState {
       const absl::Status thrown =
           CatchKernelExceptions([&]() { item.kernel->Compute(&*run->ctx); });
       if (!thrown.ok()) run->ctx->CtxFailure(thrown);
-      if (args_.stats_collector != nullptr) SaveStats(item, run->start_ns, &*run->ctx);
+      if (args_.stats_collector != nullptr) {
+        const HostMemoryUsage used = ThreadHostMemoryUsage();
+        SaveStats(item, run->start_ns, &*run->ctx, &used);
+      }
       bool ok = ProcessOutputs(item, &*run->ctx, &outputs);
       run->ctx.reset();
       run->inputs.clear();
@@ -576,8 +583,11 @@ class ExecutorState {
 
   // Records what the kernel of `item` did, started at `start_ns` (RunOptions.trace_level): as
   // TensorFlow's NodeExecStats, the op's time counts from the kernel's start, and the timeline
-  // label is "name = Op(inputs...)", from which timelines take the op.
-  void SaveStats(const NodeItem& item, int64_t start_ns, OpKernelContext* ctx) {
+  // label is "name = Op(inputs...)", from which timelines take the op. `used`: the tensor memory
+  // the kernel's thread allocated while it ran (a synchronous kernel's; nullptr for an
+  // asynchronous one, whose work may be on other threads).
+  void SaveStats(const NodeItem& item, int64_t start_ns, OpKernelContext* ctx,
+                 const HostMemoryUsage* used) {
     const int64_t elapsed_ns = absl::GetCurrentTimeNanos() - start_ns;
     const Node& node = *item.node;
     NodeExecStats stats;
@@ -608,6 +618,13 @@ class ExecutorState {
           a->set_allocator_name("cpu");
         }
       }
+    }
+    if (used != nullptr) {
+      AllocatorMemoryUsed* m = stats.add_memory();
+      m->set_allocator_name("cpu");
+      m->set_total_bytes(used->total_bytes);
+      m->set_peak_bytes(used->peak_bytes);
+      m->set_live_bytes(std::max<int64_t>(used->live_bytes, 0));
     }
     args_.stats_collector->Save(impl_->device_->name(), std::move(stats));
   }

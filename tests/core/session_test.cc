@@ -332,6 +332,34 @@ TEST(DirectSession, RunMetadataHoldsTheTraceAndPartitionGraphsAskedFor) {
   }
 }
 
+// The tensor memory each node allocated, in its trace entry (TensorFlow's AllocatorMemoryUsed):
+// a 16x32 by 32x8 product allocates its 16x8 float output (512 bytes) and keeps it live.
+TEST(DirectSession, TraceRecordsTheMemoryEachNodeAllocated) {
+  GraphDef g;
+  *g.add_node() = Placeholder("a", DT_FLOAT, {16, 32});
+  *g.add_node() = Placeholder("b", DT_FLOAT, {32, 8});
+  *g.add_node() = Binary("p", "MatMul", "a", "b");
+  auto s = MakeSession(g);
+  Tensor a(DT_FLOAT, TensorShape({16, 32})), b(DT_FLOAT, TensorShape({32, 8}));
+  for (int64_t i = 0; i < a.NumElements(); ++i) a.data<float>()[i] = 1;
+  for (int64_t i = 0; i < b.NumElements(); ++i) b.data<float>()[i] = 2;
+  RunOptions options;
+  options.set_trace_level(RunOptions::FULL_TRACE);
+  RunMetadata metadata;
+  std::vector<Tensor> out;
+  absl::Status st = s->Run(options, {{"a:0", a}, {"b:0", b}}, {"p:0"}, {}, &out, &metadata);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out[0].data<float>()[0], 64);  // 32 products of 1 * 2
+  std::string device;
+  const NodeExecStats* p = FindNodeStats(metadata.step_stats(), "p", &device);
+  ASSERT_NE(p, nullptr) << metadata.step_stats().DebugString();
+  ASSERT_EQ(p->memory_size(), 1) << p->DebugString();
+  EXPECT_EQ(p->memory(0).allocator_name(), "cpu");
+  EXPECT_EQ(p->memory(0).total_bytes(), 16 * 8 * 4);
+  EXPECT_EQ(p->memory(0).peak_bytes(), 16 * 8 * 4);
+  EXPECT_EQ(p->memory(0).live_bytes(), 16 * 8 * 4);
+}
+
 TEST(DirectSession, UnsatisfiableDeviceIsAnErrorUnlessSoftPlacement) {
   GraphDef g = AddMulGraph();
   g.mutable_node(3)->set_device("/device:GPU:0");
