@@ -3,6 +3,9 @@
 #include <cstring>
 #include <memory>
 
+#include "tools/half_float.h"
+#include "tools/values.h"
+
 namespace sg_tool {
 namespace {
 
@@ -63,7 +66,47 @@ SG_Tensor* TensorFromNpy(const NpyArray& npy, std::string* error) {
   return t;
 }
 
+bool NpyFeeds(SG_DataType file, SG_DataType want) {
+  return file == want || (file == SG_FLOAT && want == SG_BFLOAT16);
+}
+
+SG_Tensor* TensorFromNpy(const NpyArray& npy, SG_DataType want, std::string* error) {
+  if (npy.dtype == want) return TensorFromNpy(npy, error);
+  if (!(npy.dtype == SG_FLOAT && want == SG_BFLOAT16)) {
+    *error = std::string("a .npy array of ") + DtypeName(npy.dtype) + " cannot feed a " +
+             DtypeName(want) + " tensor";
+    return nullptr;
+  }
+  const size_t n = npy.data.size() / sizeof(float);
+  SG_Tensor* t = SG_AllocateTensor(SG_BFLOAT16, npy.shape.data(),
+                                   static_cast<int>(npy.shape.size()), n * sizeof(uint16_t));
+  if (t == nullptr) {
+    *error = "cannot make a bfloat16 tensor of " + std::to_string(n) + " values";
+    return nullptr;
+  }
+  char* dst = static_cast<char*>(SG_TensorData(t));
+  for (size_t i = 0; i < n; ++i) {
+    float f;
+    std::memcpy(&f, npy.data.data() + i * sizeof f, sizeof f);
+    const uint16_t bits = DoubleToBfloat16(f);
+    std::memcpy(dst + i * sizeof bits, &bits, sizeof bits);
+  }
+  return t;
+}
+
 bool WriteTensorNpy(const std::string& path, const SG_Tensor* t, std::string* error) {
+  if (SG_TensorType(t) == SG_BFLOAT16) {
+    const int64_t n = SG_TensorElementCount(t);
+    std::vector<float> values(n);
+    const char* src = static_cast<const char*>(SG_TensorData(t));
+    for (int64_t i = 0; i < n; ++i) {
+      uint16_t bits;
+      std::memcpy(&bits, src + i * sizeof bits, sizeof bits);
+      values[i] = Bfloat16ToFloat(bits);
+    }
+    return WriteNpy(path, SG_FLOAT, DimsOf(t), values.data(), values.size() * sizeof(float),
+                    error);
+  }
   if (SG_TensorType(t) == SG_STRING) {
     std::vector<std::string> items;
     if (!StringTensorItems(t, &items, error)) return false;

@@ -29,7 +29,16 @@ bool StringTensorItems(const SG_Tensor* t, std::vector<std::string>* items, std:
 // Ownership: the caller deletes the result. Errors: nullptr with `error` when it cannot be made.
 SG_Tensor* TensorFromNpy(const NpyArray& npy, std::string* error);
 
-// Writes `t` to `path`: numbers and bools as their .npy dtype, strings as a bytes array (|S).
+// Whether a .npy array of `file` dtype can feed a tensor of `want`: the same dtype, or float32
+// for bfloat16 (NumPy has no bfloat16; WriteTensorNpy writes it as float32).
+bool NpyFeeds(SG_DataType file, SG_DataType want);
+
+// As TensorFromNpy, the tensor of dtype `want` (NpyFeeds(npy.dtype, want) must hold): float32
+// values for a bfloat16 tensor are rounded to nearest even (tools/half_float.h).
+SG_Tensor* TensorFromNpy(const NpyArray& npy, SG_DataType want, std::string* error);
+
+// Writes `t` to `path`: numbers and bools as their .npy dtype (float16 as '<f2'), bfloat16 as
+// float32 ('<f4', exact: NumPy has no bfloat16), strings as a bytes array (|S).
 // false with `error` for a dtype .npy cannot hold (resource, variant...), a string ending in a
 // NUL byte, or a file that cannot be written.
 bool WriteTensorNpy(const std::string& path, const SG_Tensor* t, std::string* error);

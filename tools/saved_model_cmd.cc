@@ -16,6 +16,7 @@
 #include "tools/chrome_trace.h"
 #include "tools/dot_output.h"
 #include "tools/cmd_error.h"
+#include "tools/half_float.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
 #include "tools/values.h"
@@ -189,19 +190,8 @@ std::vector<std::vector<std::string>> TagSets(const std::string& dir) {
 // ---- Loading ----------------------------------------------------------------------------------
 
 const char* BaseTypeName(int dt) {
-  switch (dt) {
-    case SG_FLOAT: return "float32";
-    case SG_DOUBLE: return "float64";
-    case SG_INT32: return "int32";
-    case SG_INT64: return "int64";
-    case SG_INT8: return "int8";
-    case SG_INT16: return "int16";
-    case SG_UINT8: return "uint8";
-    case SG_BOOL: return "bool";
-    case SG_STRING: return "string";
-    case SG_HALF: return "float16";
-    default: return "other";
-  }
+  const char* name = DtypeName(static_cast<SG_DataType>(dt));
+  return std::strcmp(name, "invalid") == 0 ? "other" : name;
 }
 
 // TensorFlow's names; a reference (a variable's output, dtype + 100) gets "_ref".
@@ -279,16 +269,6 @@ SG_Output FindTensor(SG_Graph* g, const std::string& name) {
 
 // ---- Inputs and outputs ------------------------------------------------------------------------
 
-size_t ElementSize(int dt) {
-  switch (dt) {
-    case SG_DOUBLE: case SG_INT64: return 8;
-    case SG_FLOAT: case SG_INT32: return 4;
-    case SG_INT16: case SG_HALF: return 2;
-    case SG_INT8: case SG_UINT8: case SG_BOOL: return 1;
-    default: return 0;
-  }
-}
-
 SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::string& text) {
   std::vector<int64_t> dims;
   bool have_shape = false;
@@ -298,11 +278,12 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
     if (!ReadNpy(text.substr(1), &npy, &error)) {
       CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     }
-    if (npy.dtype != info.dtype) {
+    const SG_DataType want = static_cast<SG_DataType>(info.dtype);
+    if (!NpyFeeds(npy.dtype, want)) {
       CmdFail(SG_INVALID_ARGUMENT, "--input " + key + " is " + TypeName(info.dtype) + " but " +
                                     text.substr(1) + " holds " + TypeName(npy.dtype));
     }
-    SG_Tensor* t = TensorFromNpy(npy, &error);
+    SG_Tensor* t = TensorFromNpy(npy, want, &error);
     if (t == nullptr) CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     return t;
   }
@@ -345,32 +326,18 @@ SG_Tensor* MakeInput(const std::string& key, const TensorInfo& info, const std::
     if (t == nullptr) CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     return t;
   }
-  const size_t size = ElementSize(dt);
-  if (size == 0 || dt == SG_HALF) CmdFail(SG_UNIMPLEMENTED, "--input of dtype " + TypeName(dt));
-  SG_Tensor* t = SG_AllocateTensor(static_cast<SG_DataType>(dt), dims.data(),
-                                   static_cast<int>(dims.size()), size * n);
-  char* p = static_cast<char*>(SG_TensorData(t));
+  const SG_DataType type = static_cast<SG_DataType>(dt);
+  const size_t size = SG_DataTypeSize(type);
+  if (size == 0) CmdFail(SG_UNIMPLEMENTED, "--input of dtype " + TypeName(dt));
+  std::string data(size * n, '\0');
   for (int64_t i = 0; i < n; ++i) {
-    const char* s = items[i].c_str();
-    char* end;
-    if (dt == SG_FLOAT || dt == SG_DOUBLE) {
-      const double v = std::strtod(s, &end);
-      if (dt == SG_FLOAT) { const float f = static_cast<float>(v); std::memcpy(p + 4 * i, &f, 4); }
-      else std::memcpy(p + 8 * i, &v, 8);
-    } else if (dt == SG_BOOL) {
-      const bool b = items[i] == "true" || items[i] == "1";
-      end = const_cast<char*>(s) + ((b || items[i] == "false" || items[i] == "0") ? items[i].size() : 0);
-      p[i] = b;
-    } else {
-      const long long v = std::strtoll(s, &end, 10);
-      std::memcpy(p + size * i, &v, size);  // little-endian: the low bytes
-    }
-    if (items[i].empty() || *end != '\0') {
-      SG_DeleteTensor(t);
-      CmdFail(SG_INVALID_ARGUMENT,
-              "--input " + key + ": '" + items[i] + "' is not a " + TypeName(dt));
+    if (!ParseElement(items[i], type, &data[size * i], &error)) {
+      CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": " + error);
     }
   }
+  SG_Tensor* t = SG_AllocateTensor(type, dims.data(), static_cast<int>(dims.size()), data.size());
+  if (t == nullptr) CmdFail(SG_INVALID_ARGUMENT, "--input " + key + ": cannot make the tensor");
+  if (!data.empty()) std::memcpy(SG_TensorData(t), data.data(), data.size());
   return t;
 }
 
@@ -396,6 +363,8 @@ bool PrintOutput(const std::string& key, const std::string& tensor, SG_Tensor* t
       case SG_INT32: { int32_t v; std::memcpy(&v, p + 4 * i, 4); std::printf("%" PRId32, v); break; }
       case SG_INT64: { int64_t v; std::memcpy(&v, p + 8 * i, 8); std::printf("%" PRId64, v); break; }
       case SG_BOOL: std::printf("%s", p[i] ? "true" : "false"); break;
+      case SG_HALF: { uint16_t v; std::memcpy(&v, p + 2 * i, 2); std::printf("%.5g", HalfToFloat(v)); break; }
+      case SG_BFLOAT16: { uint16_t v; std::memcpy(&v, p + 2 * i, 2); std::printf("%.4g", Bfloat16ToFloat(v)); break; }
       case SG_STRING:
         std::printf("\"%.*s\"", static_cast<int>(strings[i].size()), strings[i].data());
         break;

@@ -33,6 +33,7 @@
 #include "tools/cmd_error.h"
 #include "tools/convert_cmd.h"
 #include "tools/freeze_cmd.h"
+#include "tools/half_float.h"
 #include "tools/dot_output.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
@@ -63,29 +64,7 @@ using Status = std::unique_ptr<SG_Status, StatusDeleter>;
 using Graph = std::unique_ptr<SG_Graph, GraphDeleter>;
 using Tensor = std::unique_ptr<SG_Tensor, TensorDeleter>;
 
-const char* TypeName(SG_DataType dt) {
-  switch (dt) {
-    case SG_FLOAT: return "float32";
-    case SG_DOUBLE: return "float64";
-    case SG_HALF: return "float16";
-    case SG_BFLOAT16: return "bfloat16";
-    case SG_INT8: return "int8";
-    case SG_INT16: return "int16";
-    case SG_INT32: return "int32";
-    case SG_INT64: return "int64";
-    case SG_UINT8: return "uint8";
-    case SG_UINT16: return "uint16";
-    case SG_UINT32: return "uint32";
-    case SG_UINT64: return "uint64";
-    case SG_BOOL: return "bool";
-    case SG_STRING: return "string";
-    case SG_COMPLEX64: return "complex64";
-    case SG_COMPLEX128: return "complex128";
-    case SG_RESOURCE: return "resource";
-    case SG_VARIANT: return "variant";
-    default: return "invalid";
-  }
-}
+const char* TypeName(SG_DataType dt) { return DtypeName(dt); }
 
 std::string ShapeString(const std::vector<int64_t>& dims) {
   std::string s = "[";
@@ -146,74 +125,13 @@ std::pair<bool, std::vector<int64_t>> StaticShape(SG_Graph* g, SG_Output out, SG
   return {true, dims};
 }
 
-// Parses one value of `dt` from `text` into `dst`.
+// Parses one value of `dt` from `text` into `dst` (tools/values.h).
 void ParseValue(const std::string& text, SG_DataType dt, char* dst, const std::string& feed) {
-  const char* c = text.c_str();
-  char* end = nullptr;
-  auto bad = [&] {
-    CmdFail(SG_INVALID_ARGUMENT, "feed '" + feed + "': '" + text + "' is not a " + TypeName(dt));
-  };
-  switch (dt) {
-    case SG_FLOAT: {
-      float v = std::strtof(c, &end);
-      std::memcpy(dst, &v, sizeof v);
-      break;
-    }
-    case SG_DOUBLE: {
-      double v = std::strtod(c, &end);
-      std::memcpy(dst, &v, sizeof v);
-      break;
-    }
-    case SG_BOOL: {
-      if (text == "true" || text == "True" || text == "1") {
-        *dst = 1;
-      } else if (text == "false" || text == "False" || text == "0") {
-        *dst = 0;
-      } else {
-        bad();
-      }
-      return;
-    }
-    case SG_INT8: case SG_INT16: case SG_INT32: case SG_INT64:
-    case SG_UINT8: case SG_UINT16: case SG_UINT32: case SG_UINT64: {
-      long long v = std::strtoll(c, &end, 10);
-      const size_t size = SG_DataTypeSize(dt);
-      // Little-endian: the low bytes of the int64 are the narrower value.
-      std::memcpy(dst, &v, size);
-      break;
-    }
-    case SG_COMPLEX64: case SG_COMPLEX128: {
-      // Python's notation: "1", "2j", "1+2j", "1-2.5e-1j".
-      double re = 0, im = 0;
-      const double v = std::strtod(c, &end);
-      if (end == c) bad();
-      if (*end == 'j') {
-        im = v;
-        ++end;
-      } else {
-        re = v;
-        if (*end == '+' || *end == '-') {
-          const char* start = end;
-          im = std::strtod(start, &end);
-          if (end == start || *end != 'j') bad();
-          ++end;
-        }
-      }
-      if (dt == SG_COMPLEX64) {
-        const float f[2] = {static_cast<float>(re), static_cast<float>(im)};
-        std::memcpy(dst, f, sizeof f);
-      } else {
-        const double d[2] = {re, im};
-        std::memcpy(dst, d, sizeof d);
-      }
-      break;
-    }
-    default:
-      CmdFail(SG_UNIMPLEMENTED,
-              std::string("feed '") + feed + "': values of dtype " + TypeName(dt) +
-                                 " cannot be given on the command line; use a .npy file");
+  std::string error;
+  if (!ParseElement(text, dt, dst, &error)) {
+    CmdFail(dt == SG_STRING || SG_DataTypeSize(dt) == 0 ? SG_UNIMPLEMENTED : SG_INVALID_ARGUMENT,
+            "feed '" + feed + "': " + error);
   }
-  if (end == c || *end != '\0') bad();
 }
 
 // A feed "NAME=VALUES" or "NAME=@file.npy" as a tensor of the graph's dtype.
@@ -232,11 +150,11 @@ std::pair<SG_Output, Tensor> ParseFeed(SG_Graph* g, const std::string& arg, SG_S
     if (!ReadNpy(value.substr(1), &npy, &error)) {
       CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
     }
-    if (npy.dtype != dt) {
+    if (!NpyFeeds(npy.dtype, dt)) {
       CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "' is " + TypeName(dt) + " but " +
                                     value.substr(1) + " holds " + TypeName(npy.dtype));
     }
-    Tensor t(TensorFromNpy(npy, &error));
+    Tensor t(TensorFromNpy(npy, dt, &error));
     if (!t) CmdFail(SG_INVALID_ARGUMENT, "feed '" + name + "': " + error);
     return {out, std::move(t)};
   }
@@ -311,6 +229,9 @@ std::string FormatValue(SG_DataType dt, const char* p) {
     case SG_UINT64: { uint64_t v; std::memcpy(&v, p, 8); std::snprintf(buf, sizeof buf, "%" PRIu64, v); break; }
     case SG_COMPLEX64: { float v[2]; std::memcpy(v, p, 8); std::snprintf(buf, sizeof buf, "(%.7g,%.7g)", v[0], v[1]); break; }
     case SG_COMPLEX128: { double v[2]; std::memcpy(v, p, 16); std::snprintf(buf, sizeof buf, "(%.15g,%.15g)", v[0], v[1]); break; }
+    // Enough digits to tell any two values apart (5 for float16, 4 for bfloat16).
+    case SG_HALF: { uint16_t v; std::memcpy(&v, p, 2); std::snprintf(buf, sizeof buf, "%.5g", HalfToFloat(v)); break; }
+    case SG_BFLOAT16: { uint16_t v; std::memcpy(&v, p, 2); std::snprintf(buf, sizeof buf, "%.4g", Bfloat16ToFloat(v)); break; }
     default: return "?";
   }
   return buf;
@@ -662,9 +583,10 @@ const char kUsage[] =
     "GRAPH is a .pb or .pbtxt GraphDef; NAME is op or op:index. VALUES, in the dtype the graph\n"
     "or signature gives: nested lists ([[1,2],[3,4]]: shape [2,2]); a quoted string ('\"a b\"',\n"
     "escapes \\\" and \\\\) or a list of them ('[\"a\",\"b\"]'); bools true/false or 1/0;\n"
-    "complex as 1+2j (not for --input); or a comma list, optionally after a shape\n"
-    "([2,2]:1,2,3,4). @file.npy: any dtype sg has, strings from\n"
-    "NumPy S or U arrays; --out writes strings as S (bytes) arrays. --config keys: intra_op_threads,\n"
+    "complex as 1+2j; float16/bfloat16 rounded to nearest even; or a comma list, optionally\n"
+    "after a shape ([2,2]:1,2,3,4). @file.npy: any dtype sg has, strings from NumPy S or U\n"
+    "arrays, float32 for bfloat16 (NumPy has none). --out writes strings as S (bytes) arrays,\n"
+    "float16 as <f2 and bfloat16 as float32 (<f4, exact). --config keys: intra_op_threads,\n"
     "inter_op_threads, timeout_ms, cpu_devices, round_robin_placement (1: spread nodes over\n"
     "the devices or tasks, for trying partitioning), graph_optimizer (0: run the graph as\n"
     "written, without constant folding and fusions). --repeat N prints latency percentiles\n"

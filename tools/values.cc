@@ -1,6 +1,10 @@
 #include "tools/values.h"
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+
+#include "tools/half_float.h"
 
 namespace sg_tool {
 namespace {
@@ -202,6 +206,108 @@ bool ParseLiteral(const std::string& text, Literal* out, std::string* error) {
     return true;
   }
   return ParseFlat(text, out, error);
+}
+
+}  // namespace sg_tool
+
+namespace sg_tool {
+
+const char* DtypeName(SG_DataType dt) {
+  switch (dt) {
+    case SG_FLOAT: return "float32";
+    case SG_DOUBLE: return "float64";
+    case SG_HALF: return "float16";
+    case SG_BFLOAT16: return "bfloat16";
+    case SG_INT8: return "int8";
+    case SG_INT16: return "int16";
+    case SG_INT32: return "int32";
+    case SG_INT64: return "int64";
+    case SG_UINT8: return "uint8";
+    case SG_UINT16: return "uint16";
+    case SG_UINT32: return "uint32";
+    case SG_UINT64: return "uint64";
+    case SG_BOOL: return "bool";
+    case SG_STRING: return "string";
+    case SG_COMPLEX64: return "complex64";
+    case SG_COMPLEX128: return "complex128";
+    case SG_RESOURCE: return "resource";
+    case SG_VARIANT: return "variant";
+    default: return "invalid";
+  }
+}
+
+bool ParseElement(const std::string& text, SG_DataType dt, char* dst, std::string* error) {
+  const char* c = text.c_str();
+  char* end = nullptr;
+  auto bad = [&] {
+    *error = "'" + text + "' is not a " + DtypeName(dt);
+    return false;
+  };
+  switch (dt) {
+    case SG_FLOAT: {
+      const float v = std::strtof(c, &end);
+      std::memcpy(dst, &v, sizeof v);
+      break;
+    }
+    case SG_DOUBLE: {
+      const double v = std::strtod(c, &end);
+      std::memcpy(dst, &v, sizeof v);
+      break;
+    }
+    case SG_HALF: case SG_BFLOAT16: {
+      const double v = std::strtod(c, &end);
+      const uint16_t bits = dt == SG_HALF ? DoubleToHalf(v) : DoubleToBfloat16(v);
+      std::memcpy(dst, &bits, sizeof bits);
+      break;
+    }
+    case SG_BOOL:
+      if (text == "true" || text == "True" || text == "1") {
+        *dst = 1;
+      } else if (text == "false" || text == "False" || text == "0") {
+        *dst = 0;
+      } else {
+        return bad();
+      }
+      return true;
+    case SG_INT8: case SG_INT16: case SG_INT32: case SG_INT64:
+    case SG_UINT8: case SG_UINT16: case SG_UINT32: case SG_UINT64: {
+      const long long v = std::strtoll(c, &end, 10);
+      // Little-endian: the low bytes of the int64 are the narrower value.
+      std::memcpy(dst, &v, SG_DataTypeSize(dt));
+      break;
+    }
+    case SG_COMPLEX64: case SG_COMPLEX128: {
+      double re = 0, im = 0;
+      const double v = std::strtod(c, &end);
+      if (end == c) return bad();
+      if (*end == 'j') {
+        im = v;
+        ++end;
+      } else {
+        re = v;
+        if (*end == '+' || *end == '-') {
+          const char* start = end;
+          im = std::strtod(start, &end);
+          if (end == start || *end != 'j') return bad();
+          ++end;
+        }
+      }
+      if (dt == SG_COMPLEX64) {
+        const float f[2] = {static_cast<float>(re), static_cast<float>(im)};
+        std::memcpy(dst, f, sizeof f);
+      } else {
+        const double d[2] = {re, im};
+        std::memcpy(dst, d, sizeof d);
+      }
+      break;
+    }
+    default:
+      *error = std::string("values of dtype ") + DtypeName(dt) +
+               " cannot be given on the command line; use a .npy file";
+      return false;
+  }
+  if (end == c || *end != '\0') return bad();
+  return true;
 }
 
 }  // namespace sg_tool
