@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "sg/c_api.h"
-#include "tools/chrome_trace.h"
 #include "tools/dot_output.h"
 #include "tools/cmd_error.h"
 #include "tools/half_float.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
+#include "tools/step_runner.h"
 #include "tools/values.h"
 
 namespace sg_tool {
@@ -208,10 +208,6 @@ std::string ShapeString(const TensorInfo& t) {
   return s + "]";
 }
 
-void Check(SG_Status* s, const std::string& context) {
-  if (SG_GetCode(s) != SG_OK) CmdFail(SG_GetCode(s), context + ": " + SG_Message(s));
-}
-
 // A loaded model: its graph, session and MetaGraphDef.
 struct Model {
   SG_Status* status = SG_NewStatus();
@@ -389,8 +385,9 @@ std::string Keys(const Map& m) {
 }
 
 struct Args {
-  std::string dir, signature = "serving_default", out_dir, trace, dot;
+  std::string dir, signature = "serving_default", out_dir, trace, dot, partition_dot;
   std::vector<std::string> tags, inputs, outputs;
+  int repeat = 1;
 };
 
 Args ParseArgs(const std::vector<std::string>& a, bool run) {
@@ -416,6 +413,10 @@ Args ParseArgs(const std::vector<std::string>& a, bool run) {
       args.out_dir = value();
     } else if (run && a[i] == "--trace") {
       args.trace = value();
+    } else if (run && a[i] == "--partition-dot") {
+      args.partition_dot = value();
+    } else if (run && a[i] == "--repeat") {
+      args.repeat = ParseRepeat(value());
     } else if (!run && a[i] == "--dot") {
       args.dot = value();
     } else {
@@ -478,50 +479,28 @@ int Run(const std::vector<std::string>& a) {
     }
     fetches.push_back(FindTensor(m.graph, it->second.name));
   }
-  std::vector<SG_Tensor*> results(fetches.size(), nullptr);
-  SG_Buffer* trace_options = nullptr;
-  SG_Buffer* trace_metadata = nullptr;
-  if (!args.trace.empty()) {
-    const std::string bytes = TraceRunOptions();
-    trace_options = SG_NewBufferFromString(bytes.data(), bytes.size());
-    trace_metadata = SG_NewBuffer();
+  const Step step{m.session, feeds, values, fetches, {}};
+  StepResult result =
+      RunStep(step, args.repeat, !args.trace.empty() || !args.partition_dot.empty());
+  if (result.code != SG_OK) {
+    CmdFail(result.code, "signature '" + args.signature + "': " + result.message);
   }
-  SG_SessionRun(m.session, trace_options, feeds.data(), values.data(),
-                static_cast<int>(feeds.size()), fetches.data(), results.data(),
-                static_cast<int>(fetches.size()), nullptr, 0, trace_metadata, m.status);
-  std::string metadata;
-  if (trace_metadata != nullptr) {
-    metadata.assign(static_cast<const char*>(trace_metadata->data), trace_metadata->length);
-  }
-  SG_DeleteBuffer(trace_options);
-  SG_DeleteBuffer(trace_metadata);
-  Check(m.status, "signature '" + args.signature + "'");
-  if (!args.trace.empty()) {
-    std::string error;
-    if (!WriteChromeTrace(args.trace, metadata, &error)) {
-      for (SG_Tensor* t : results) SG_DeleteTensor(t);
-      CmdFail(SG_INVALID_ARGUMENT, "--trace: " + error);
-    }
-  }
-  for (size_t i = 0; i < results.size(); ++i) {
+  WriteRunViews(result.run_metadata, args.trace, args.partition_dot, args.dir);
+  for (size_t i = 0; i < result.outputs.size(); ++i) {
     const std::string tensor = sig.outputs.at(keys[i]).name;
+    SG_Tensor* t = result.outputs[i].get();
+    std::string error;
     if (args.out_dir.empty()) {
-      std::string error;
-      if (!PrintOutput(keys[i], tensor, results[i], &error)) {
-        for (SG_Tensor* t : results) SG_DeleteTensor(t);
+      if (!PrintOutput(keys[i], tensor, t, &error)) {
         CmdFail(SG_INVALID_ARGUMENT, keys[i] + ": " + error);
       }
     } else {
       const std::string path = args.out_dir + "/" + keys[i] + ".npy";
-      std::string error;
-      if (!WriteTensorNpy(path, results[i], &error)) {
-        for (SG_Tensor* t : results) SG_DeleteTensor(t);
-        CmdFail(SG_INVALID_ARGUMENT, keys[i] + ": " + error);
-      }
+      if (!WriteTensorNpy(path, t, &error)) CmdFail(SG_INVALID_ARGUMENT, keys[i] + ": " + error);
       std::printf("%s (%s) -> %s\n", keys[i].c_str(), tensor.c_str(), path.c_str());
     }
   }
-  for (SG_Tensor* t : results) SG_DeleteTensor(t);
+  if (args.repeat > 1) PrintRepeatStats(result.micros, values);
   return 0;
 }
 

@@ -12,8 +12,6 @@
 // after a shape ("[2,2]:1,2,3,4") (tools/values.h); the dtype is the graph's.
 // Any failure prints one line "sg: <CODE>: <message>" to stderr and exits with 1 (2 for usage).
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -26,10 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include <unistd.h>
-
 #include "sg/c_api.h"
-#include "tools/chrome_trace.h"
 #include "tools/cmd_error.h"
 #include "tools/convert_cmd.h"
 #include "tools/freeze_cmd.h"
@@ -39,6 +34,7 @@
 #include "tools/npy_tensor.h"
 #include "tools/saved_model_cmd.h"
 #include "tools/sg_server.h"
+#include "tools/step_runner.h"
 #include "tools/values.h"
 
 namespace sg_tool {
@@ -56,9 +52,6 @@ struct StatusDeleter {
 };
 struct GraphDeleter {
   void operator()(SG_Graph* g) const { SG_DeleteGraph(g); }
-};
-struct TensorDeleter {
-  void operator()(SG_Tensor* t) const { SG_DeleteTensor(t); }
 };
 using Status = std::unique_ptr<SG_Status, StatusDeleter>;
 using Graph = std::unique_ptr<SG_Graph, GraphDeleter>;
@@ -325,75 +318,6 @@ void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, std::string* pr
   Check(s, "--config " + key);
 }
 
-// The batch size of a run: dim 0 shared by every feed (all of rank >= 1), else 0 (none).
-int64_t BatchSize(const std::vector<SG_Tensor*>& feeds) {
-  int64_t batch = 0;
-  for (const SG_Tensor* t : feeds) {
-    if (SG_NumDims(t) < 1) return 0;
-    const int64_t d = SG_Dim(t, 0);
-    if (batch != 0 && d != batch) return 0;
-    batch = d;
-  }
-  return batch;
-}
-
-// The nearest-rank percentile `p` (0 < p <= 100) of sorted `v` (not empty).
-double Percentile(const std::vector<double>& v, double p) {
-  size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
-  rank = std::min(std::max<size_t>(rank, 1), v.size());
-  return v[rank - 1];
-}
-
-// Prints the latency percentiles of `micros` (one per run) and the throughput, in items too when
-// `batch` > 0:
-//   runs: 100  min: 41.0 us  p50: 45.2 us  p90: 51.9 us  p99: 80.3 us
-//   throughput: 21876.4 runs/s  7875504.0 items/s (batch 360)
-void PrintLatency(std::vector<double> micros, int64_t batch) {
-  double total = 0;
-  for (double m : micros) total += m;
-  std::sort(micros.begin(), micros.end());
-  std::printf("runs: %zu  min: %.1f us  p50: %.1f us  p90: %.1f us  p99: %.1f us\n", micros.size(),
-              micros.front(), Percentile(micros, 50), Percentile(micros, 90),
-              Percentile(micros, 99));
-  const double runs_per_s = total > 0 ? static_cast<double>(micros.size()) * 1e6 / total : 0;
-  std::printf("throughput: %.1f runs/s", runs_per_s);
-  if (batch > 0) {
-    std::printf("  %.1f items/s (batch %" PRId64 ")", runs_per_s * static_cast<double>(batch),
-                batch);
-  }
-  std::printf("\n");
-}
-
-// A progress line for `sg run --repeat N`, rewritten in place on stderr at most 4 times a second,
-// only when stderr is a terminal and N > 1; otherwise it prints nothing.
-class Progress {
- public:
-  explicit Progress(int total)
-      : total_(total), on_(total > 1 && isatty(fileno(stderr))), start_(Clock::now()), last_(start_) {}
-  void Update(int done) {
-    if (!on_) return;
-    const auto now = Clock::now();
-    if (done < total_ && now - last_ < std::chrono::milliseconds(250)) return;
-    last_ = now;
-    const double s = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "\r\033[Ksg: run %d/%d (%.0f%%)  %.1f s  %.1f runs/s", done, total_,
-                 100.0 * done / total_, s, s > 0 ? done / s : 0.0);
-    std::fflush(stderr);
-    shown_ = true;
-  }
-  void Clear() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
-    shown_ = false;
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  int total_;
-  bool on_;
-  bool shown_ = false;
-  Clock::time_point start_, last_;
-};
-
 struct RunArgs {
   std::string graph;
   std::vector<std::string> feeds, fetches, targets, configs;
@@ -443,62 +367,16 @@ int Run(const RunArgs& args) {
   if (!args.session_target.empty()) SG_SetTarget(opts.get(), args.session_target.c_str());
   SG_Session* sess = SG_NewSession(g.get(), opts.get(), s.get());
   Check(s.get());
-  std::vector<SG_Tensor*> results(outputs.size(), nullptr);
-  std::vector<double> micros;
-  SG_Status* run_status = s.get();
-  Progress progress(args.repeat);
-  SG_Buffer* trace_options = nullptr;
-  SG_Buffer* trace_metadata = nullptr;
-  for (int r = 0; r < args.repeat && SG_GetCode(run_status) == SG_OK; ++r) {
-    for (SG_Tensor*& t : results) {
-      SG_DeleteTensor(t);
-      t = nullptr;
-    }
-    // Only the last run is traced, so that tracing does not slow the ones --repeat measures.
-    const bool traced =
-        (!args.trace.empty() || !args.partition_dot.empty()) && r + 1 == args.repeat;
-    if (traced) {
-      const std::string bytes = TraceRunOptions();
-      trace_options = SG_NewBufferFromString(bytes.data(), bytes.size());
-      trace_metadata = SG_NewBuffer();
-    }
-    const auto start = std::chrono::steady_clock::now();
-    SG_SessionRun(sess, trace_options, inputs.data(), values.data(),
-                  static_cast<int>(inputs.size()), outputs.data(), results.data(),
-                  static_cast<int>(outputs.size()), targets.data(),
-                  static_cast<int>(targets.size()), trace_metadata, run_status);
-    micros.push_back(
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
-    progress.Update(r + 1);
-  }
-  progress.Clear();
-  const SG_Code code = SG_GetCode(run_status);
-  const std::string message = SG_Message(run_status);
+  const Step step{sess, inputs, values, outputs, targets};
+  StepResult result =
+      RunStep(step, args.repeat, !args.trace.empty() || !args.partition_dot.empty());
   Status close_status(SG_NewStatus());
   SG_DeleteSession(sess, close_status.get());
-  std::string metadata;
-  if (trace_metadata != nullptr) {
-    metadata.assign(static_cast<const char*>(trace_metadata->data), trace_metadata->length);
-  }
-  SG_DeleteBuffer(trace_options);
-  SG_DeleteBuffer(trace_metadata);
-  if (code != SG_OK) CmdFail(code, message);
-  if (!args.trace.empty()) {
-    std::string error;
-    if (!WriteChromeTrace(args.trace, metadata, &error)) {
-      CmdFail(SG_INVALID_ARGUMENT, "--trace: " + error);
-    }
-  }
-  if (!args.partition_dot.empty()) {
-    std::string error;
-    const SG_Code dot_code = WritePartitionsDot(metadata, args.partition_dot, args.graph, &error);
-    if (dot_code != SG_OK) CmdFail(dot_code, "--partition-dot: " + error);
-  }
+  if (result.code != SG_OK) CmdFail(result.code, result.message);
+  WriteRunViews(result.run_metadata, args.trace, args.partition_dot, args.graph);
 
-  std::vector<Tensor> fetched;
-  for (SG_Tensor* t : results) fetched.emplace_back(t);
-  for (size_t i = 0; i < fetched.size(); ++i) {
-    const SG_Tensor* t = fetched[i].get();
+  for (size_t i = 0; i < result.outputs.size(); ++i) {
+    const SG_Tensor* t = result.outputs[i].get();
     if (args.out_dir.empty()) {
       PrintTensor(args.fetches[i], t, s.get());
       continue;
@@ -511,7 +389,7 @@ int Run(const RunArgs& args) {
     std::printf("%s %s %s -> %s\n", args.fetches[i].c_str(), TypeName(SG_TensorType(t)),
                 ShapeString(Dims(t)).c_str(), path.c_str());
   }
-  if (args.repeat > 1) PrintLatency(micros, BatchSize(values));
+  if (args.repeat > 1) PrintRepeatStats(result.micros, values);
   return 0;
 }
 
@@ -574,7 +452,8 @@ const char kUsage[] =
     "         [--partition-dot FILE.dot|FILE.svg]   the run's per-device partitions drawn\n"
     "  sg inspect GRAPH [--dot FILE.dot|FILE.svg]\n"
     "  sg run --saved_model DIR [--tag serve] [--signature serving_default]\n"
-    "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR] [--trace FILE.json]\n"
+    "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR] [--repeat N]\n"
+    "         [--trace FILE.json] [--partition-dot FILE.dot|FILE.svg]\n"
     "  sg inspect --saved_model DIR [--tag serve] [--dot FILE.dot|FILE.svg]\n"
     "  sg convert IN OUT [--strip-default-attrs]   .pb <-> .pbtxt by extension\n"
     "  sg freeze --graph G.pb --checkpoint PREFIX | --saved_model DIR [--tag serve]\n"
@@ -654,13 +533,7 @@ int Main(int argc, char** argv) {
     } else if (a[i] == "--session_target") {
       args.session_target = value();
     } else if (a[i] == "--repeat") {
-      const std::string& v = value();
-      char* end;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (*end != '\0' || n < 1 || n > 100000000) {
-        CmdFail(SG_INVALID_ARGUMENT, "--repeat '" + v + "' is not a count >= 1");
-      }
-      args.repeat = static_cast<int>(n);
+      args.repeat = ParseRepeat(value());
     } else if (a[i].rfind("--", 0) == 0) {
       CmdFail(SG_INVALID_ARGUMENT, "unknown option '" + a[i] + "'");
     } else if (args.graph.empty()) {

@@ -114,6 +114,19 @@ check(len(transfers) == 2 and all(nodes[s].endswith('\\n_Send"') and nodes[d].en
 p = run(["inspect", os.path.join(TOOLS, "two_devices.pbtxt"), "--dot", pdot, "--partition"])
 check(p.returncode == 1 and "--partition-dot" in p.stderr, "inspect --partition points to run --partition-dot: %r" % p.stderr)
 
+# ---- sg run --saved_model --partition-dot: the digits SavedModel's one partition. ----------------
+smdot = os.path.join(tmp, "sm_partitions.dot")
+p = run(["run", "--saved_model", os.path.join(DATA, "digits_saved_model"), "--input",
+         "x=[[%s]]" % ",".join(["0.5"] * 64), "--output", "probs", "--partition-dot", smdot])
+check(p.returncode == 0 and p.stdout.startswith("probs (probs:0): float32 [1,10]"),
+      "run --saved_model --partition-dot: %r %r" % (p.stdout, p.stderr))
+nodes, edges, clusters = parse(smdot)
+check(clusters == ["/job:localhost/replica:0/task:0/device:CPU:0"], "one cluster, CPU:0: %s" % clusters)
+check(any(n.startswith("_arg_") for n in nodes) and any(n.startswith("_retval_probs") for n in nodes)
+      and "probs" in nodes and nodes["probs"].endswith('\\nSoftmax"'),
+      "the partition feeds x, runs probs (Softmax) and returns it: %s" % sorted(nodes))
+check(not [e for e in edges if "color=red" in e[2]], "no transfers in one partition")
+
 # ---- .svg: through Graphviz when installed; a clear error without it. -------------------------
 svg = os.path.join(tmp, "small.svg")
 if shutil.which("dot"):

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs the sg tool on the digits classifier: inspect, run with inline and .npy feeds (compared with
-# TensorFlow's probabilities), --repeat, --out, and the one-line error format.
+# TensorFlow's probabilities), --repeat (of a GraphDef and of a SavedModel), --out, and the
+# one-line error format.
 # Usage: sg_tool_test.sh SG_BINARY TESTDATA_DIR
 set -eu
 SG=$1
@@ -85,6 +86,33 @@ if "$SG" run --saved_model "$DATA/digits_saved_model" --input "x=[[1,2],[3]]" 2>
   fail "a ragged --input succeeded"
 fi
 grep -q "^sg: INVALID_ARGUMENT: --input x: ragged nesting" "$TMP/err.txt" || fail "ragged --input: $(cat "$TMP/err.txt")"
+
+# SavedModel --repeat: the same run loop as for a GraphDef (latency line, runs/s and items/s of
+# the batch of 360, no progress off a terminal, a progress line on one), and the outputs of the
+# last run are TensorFlow's probabilities.
+mkdir "$TMP/sm_out"
+"$SG" run --saved_model "$DATA/digits_saved_model" --input x=@"$DATA/digits_test_x.npy" \
+  --output probs --repeat 4 --out "$TMP/sm_out" > "$TMP/sm_repeat.txt" 2> "$TMP/sm_repeat_err.txt"
+cat "$TMP/sm_repeat.txt"
+grep -q "^runs: 4  min: $N us  p50: $N us  p90: $N us  p99: $N us$" "$TMP/sm_repeat.txt" ||
+  fail "SavedModel --repeat: no latency line"
+grep '^runs: ' "$TMP/sm_repeat.txt" | awk '{ if (!($4 <= $7 && $7 <= $10 && $10 <= $13)) exit 1 }' ||
+  fail "SavedModel --repeat: percentiles out of order"
+grep -q "^throughput: $N runs/s  $N items/s (batch 360)$" "$TMP/sm_repeat.txt" ||
+  fail "SavedModel --repeat: no throughput line"
+[ ! -s "$TMP/sm_repeat_err.txt" ] || fail "SavedModel --repeat wrote to stderr: $(cat "$TMP/sm_repeat_err.txt")"
+od -A n -v -t f4 -j 128 "$TMP/sm_out/probs.npy" | tr -s ' ' '\n' | sed '/^$/d' > "$TMP/got_sm_all.txt"
+paste "$TMP/got_sm_all.txt" "$TMP/want_all.txt" | awk '
+  { d = $1 - $2; if (d < 0) d = -d; if (d > 1e-5) bad++ } END { if (NR != 3600 || bad) exit 1 }' \
+  || fail "SavedModel --repeat --out: probs.npy differs from TensorFlow's"
+if command -v script > /dev/null 2>&1; then
+  script -qec "\"$SG\" run --saved_model \"$DATA/digits_saved_model\" --input x=@\"$DATA/digits_test_x.npy\" --repeat 50 --out \"$TMP/sm_out\" 2>&1 >/dev/null" \
+    /dev/null > "$TMP/sm_tty.txt" || fail "SavedModel --repeat on a terminal failed"
+  grep -q 'sg: run 50/50 (100%)' "$TMP/sm_tty.txt" || fail "SavedModel --repeat: no progress line: $(cat -v "$TMP/sm_tty.txt")"
+fi
+if "$SG" run --saved_model "$DATA/digits_saved_model" --input x=@"$DATA/digits_test_x.npy" --repeat 0 \
+  2> "$TMP/err.txt"; then fail "SavedModel --repeat 0 succeeded"; fi
+grep -q "^sg: INVALID_ARGUMENT: --repeat '0' is not a count >= 1$" "$TMP/err.txt" || fail "--repeat 0: $(cat "$TMP/err.txt")"
 
 # errors: one line "sg: CODE: message" on stderr, non-zero exit.
 if "$SG" run "$DATA/digits_mlp.pb" --feed nope=1 --fetch probs 2> "$TMP/err.txt"; then fail "bad feed succeeded"; fi
