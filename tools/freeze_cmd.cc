@@ -13,6 +13,7 @@
 
 #include "sg/c_api.h"
 #include "tools/cmd_error.h"
+#include "tools/freeze_functions.h"
 #include "tools/npy_tensor.h"
 #include "tools/proto_types.h"
 
@@ -143,6 +144,54 @@ std::vector<SG_Tensor*> ReadCheckpoint(const std::string& prefix,
   return values;
 }
 
+// Reads the variables `names` (of `dtypes`; VarHandleOps where `resource`, else VariableV2s) of
+// SavedModel `dir` as it loads with SG_LoadSessionFromSavedModel, which restores them as
+// TensorFlow's loader does (the MetaGraph's restore op, so TensorFlow 2's object-based checkpoint
+// keys too): a ReadVariableOp or Identity of each is added to the loaded graph and run. The caller
+// deletes the tensors.
+std::vector<SG_Tensor*> ReadLoadedVariables(const std::string& dir,
+                                            const std::vector<std::string>& tags,
+                                            const std::vector<std::string>& names,
+                                            const std::vector<SG_DataType>& dtypes,
+                                            const std::vector<bool>& resource) {
+  Restore r;
+  std::vector<const char*> t;
+  for (const auto& tag : tags) t.push_back(tag.c_str());
+  SG_SessionOptions* opts = SG_NewSessionOptions();
+  SG_Session* sess = SG_LoadSessionFromSavedModel(opts, nullptr, dir.c_str(), t.data(),
+                                                  static_cast<int>(t.size()), r.graph, nullptr,
+                                                  r.status);
+  SG_DeleteSessionOptions(opts);
+  r.Check("loading SavedModel '" + dir + "': ");
+  struct Closer {
+    SG_Session* sess;
+    ~Closer() {
+      SG_Status* s = SG_NewStatus();
+      SG_CloseSession(sess, s);
+      SG_DeleteSession(sess, s);
+      SG_DeleteStatus(s);
+    }
+  } closer{sess};
+  std::vector<SG_Output> reads;
+  for (size_t i = 0; i < names.size(); ++i) {
+    SG_Operation* var = SG_GraphOperationByName(r.graph, names[i].c_str());
+    if (var == nullptr) CmdFail(SG_INTERNAL, "the loaded SavedModel has no '" + names[i] + "'");
+    const std::string name = "sg_freeze/read_" + std::to_string(i);
+    SG_OperationDescription* d =
+        SG_NewOperation(r.graph, resource[i] ? "ReadVariableOp" : "Identity", name.c_str());
+    SG_AddInput(d, SG_Output{var, 0});
+    SG_SetAttrType(d, resource[i] ? "dtype" : "T", dtypes[i]);
+    SG_Operation* op = SG_FinishOperation(d, r.status);
+    r.Check("reading variable '" + names[i] + "': ");
+    reads.push_back(SG_Output{op, 0});
+  }
+  std::vector<SG_Tensor*> values(names.size(), nullptr);
+  SG_SessionRun(sess, nullptr, nullptr, nullptr, 0, reads.data(), values.data(),
+                static_cast<int>(reads.size()), nullptr, 0, nullptr, r.status);
+  r.Check("reading the variables of SavedModel '" + dir + "': ");
+  return values;
+}
+
 // Fills `tensor` (an sg.TensorProto) from `t`.
 void ToTensorProto(const SG_Tensor* t, pb::Message* tensor) {
   const pb::Reflection* r = tensor->GetReflection();
@@ -204,9 +253,8 @@ Args ParseArgs(const std::vector<std::string>& a) {
   if (args.graph.empty() == args.saved_model.empty()) {
     CmdFail(SG_INVALID_ARGUMENT, "freeze needs one of --graph G.pb and --saved_model DIR");
   }
-  if (args.checkpoint.empty()) {
-    if (args.saved_model.empty()) CmdFail(SG_INVALID_ARGUMENT, "freeze --graph needs --checkpoint PREFIX");
-    args.checkpoint = args.saved_model + "/variables/variables";
+  if (args.checkpoint.empty() && args.saved_model.empty()) {
+    CmdFail(SG_INVALID_ARGUMENT, "freeze --graph needs --checkpoint PREFIX");
   }
   if (args.outputs.empty()) CmdFail(SG_INVALID_ARGUMENT, "freeze needs --outputs a,b");
   if (args.out.empty()) CmdFail(SG_INVALID_ARGUMENT, "freeze needs --out FILE.pb");
@@ -258,6 +306,12 @@ int Freeze(const std::vector<std::string>& a) {
   std::vector<int> variables;
   std::vector<std::string> keys;
   std::vector<SG_DataType> dtypes;
+  std::vector<bool> resource;
+  // Function calls that take a variable's handle: (node, input index, the variable's dtype).
+  struct CallInput {
+    int node, index, dtype;
+  };
+  std::vector<CallInput> call_inputs;
   for (int i = 0; i < total; ++i) {
     if (!keep[i]) continue;
     pb::Message* node = gr->MutableRepeatedMessage(graph.get(), node_f, i);
@@ -268,6 +322,7 @@ int Freeze(const std::vector<std::string>& a) {
       variables.push_back(i);
       keys.push_back(GetString(*node, "name"));
       dtypes.push_back(static_cast<SG_DataType>(dt));
+      resource.push_back(op == "VarHandleOp");
     }
     const std::vector<std::string> inputs = Inputs(*node);
     for (size_t k = 0; k < inputs.size(); ++k) {
@@ -275,6 +330,11 @@ int Freeze(const std::vector<std::string>& a) {
       const pb::Message& src = gr->GetRepeatedMessage(*graph, node_f, index[NodeOf(inputs[k])]);
       const std::string src_op = GetString(src, "op");
       if (!IsVariable(src_op)) continue;
+      if (src_op == "VarHandleOp" && IsFunctionCall(op)) {
+        pb::Message* var = gr->MutableRepeatedMessage(graph.get(), node_f, index[NodeOf(inputs[k])]);
+        call_inputs.push_back({i, static_cast<int>(k), AttrType(var, "dtype")});
+        continue;
+      }
       const bool ok = src_op == "VarHandleOp" ? op == "ReadVariableOp"
                                               : op != "Assign" && op != "AssignAdd" &&
                                                     op != "AssignSub" && op.rfind("Scatter", 0) != 0;
@@ -288,7 +348,11 @@ int Freeze(const std::vector<std::string>& a) {
   }
 
   std::vector<SG_Tensor*> values;
-  if (!variables.empty()) values = ReadCheckpoint(args.checkpoint, keys, dtypes);
+  if (!variables.empty()) {
+    values = args.checkpoint.empty()
+                 ? ReadLoadedVariables(args.saved_model, args.tags, keys, dtypes, resource)
+                 : ReadCheckpoint(args.checkpoint, keys, dtypes);
+  }
   struct Cleanup {
     std::vector<SG_Tensor*>* v;
     ~Cleanup() {
@@ -326,7 +390,11 @@ int Freeze(const std::vector<std::string>& a) {
       pb::Message* dtype = MutableAttr(out, "dtype");
       if (dtype != nullptr) dtype->GetReflection()->SetString(dtype, Field(*dtype, "key"), "T");
     }
+    for (const CallInput& c : call_inputs) {
+      if (c.node == i) ConvertCallInput(frozen.get(), out, c.index, c.dtype);
+    }
   }
+  PruneLibrary(frozen.get());
   if (!WriteProtoFile(args.out, *frozen, &error)) CmdFail(SG_INVALID_ARGUMENT, error);
   int kept = 0;
   for (bool k : keep) kept += k;

@@ -6,15 +6,21 @@
 //
 // The graph is pruned to the nodes the outputs (op names, ":k" and "^" accepted) need through
 // data and control inputs; each variable left (VariableV2, Variable, VarHandleOp) becomes a Const
-// of its checkpoint value (key: the variable's node name, as TensorFlow 1's Saver writes it; read
-// with sg's RestoreV2 kernel through the C API), keeping its name and device; each ReadVariableOp
-// of a VarHandleOp becomes an Identity (attr T = its dtype). The checkpoint of a SavedModel is
-// DIR/variables/variables unless --checkpoint says otherwise. OUT is binary unless it ends in
-// .pbtxt/.txt. The function library and versions are kept.
+// of its value, keeping its name and device; each ReadVariableOp of a VarHandleOp becomes an
+// Identity (attr T = its dtype); a function call (StatefulPartitionedCall, PartitionedCall) that
+// takes a variable's handle takes the value instead, its function rewritten
+// (tools/freeze_functions.h), and the functions no node calls any more are dropped. The values:
+//   --checkpoint PREFIX  read by key = the variable's node name, as TensorFlow 1's Saver writes
+//                        it, with sg's RestoreV2 kernel through the C API;
+//   a SavedModel without --checkpoint: loaded with SG_LoadSessionFromSavedModel, which restores
+//                        the variables as TensorFlow's loader does (its restore op), so
+//                        TensorFlow 2's object-based keys ("w/.ATTRIBUTES/VARIABLE_VALUE") work,
+//                        and each variable read in that session.
+// OUT is binary unless it ends in .pbtxt/.txt. The versions are kept.
 // Errors (one line, exit 1): an output that is not in the graph (NOT_FOUND); a variable the
 // checkpoint lacks or holds with another dtype (the restore's message, naming the variable); an
-// output that needs a variable's assignment or a resource op other than ReadVariableOp
-// (UNIMPLEMENTED, naming the node).
+// output that needs a variable's assignment or a resource op other than a read or a call, in the
+// graph or in a function (UNIMPLEMENTED, naming the node and function).
 #ifndef SG_TOOLS_FREEZE_CMD_H_
 #define SG_TOOLS_FREEZE_CMD_H_
 

@@ -471,7 +471,9 @@ const char kUsage[] =
     "written, without constant folding and fusions). --repeat N prints latency percentiles\n"
     "(min, p50, p90, p99) and runs/s (items/s with a batch dim); progress shows on a terminal.\n"
     "--trace FILE.json writes the (last) run as a Chrome trace (chrome://tracing, Perfetto).\n"
-    "--dot draws the graph with Graphviz (.svg needs `dot`); over 200 nodes, by name scope.\n";
+    "--dot draws the graph with Graphviz (.svg needs `dot`); over 200 nodes, by name scope.\n"
+    "freeze --saved_model without --checkpoint restores as the SavedModel loader does, so\n"
+    "TensorFlow 2 models (object-based checkpoints, variables passed to functions) freeze too.\n";
 
 int Main(int argc, char** argv) {
   std::vector<std::string> a(argv + 1, argv + argc);
