@@ -105,9 +105,13 @@ StepResult RunStep(const Step& step, int repeat, bool trace_last) {
   SG_Status* status = SG_NewStatus();
   Progress progress(repeat);
   std::string trace_metadata;
-  for (int r = 0; r < repeat && SG_GetCode(status) == SG_OK; ++r) {
+  // With --repeat N and a trace, the traced run is one more after the N timed ones: tracing
+  // slows a step, and its time would skew the percentiles. A single run is timed traced.
+  const bool extra_traced_run = trace_last && repeat > 1;
+  const int runs = repeat + (extra_traced_run ? 1 : 0);
+  for (int r = 0; r < runs && SG_GetCode(status) == SG_OK; ++r) {
     release();
-    const bool traced = trace_last && r + 1 == repeat;
+    const bool traced = trace_last && r + 1 == runs;
     SG_Buffer* options = nullptr;
     SG_Buffer* metadata = nullptr;
     if (traced) {
@@ -120,14 +124,17 @@ StepResult RunStep(const Step& step, int repeat, bool trace_last) {
                   static_cast<int>(step.feeds.size()), step.fetches.data(), outputs.data(),
                   static_cast<int>(step.fetches.size()), step.targets.data(),
                   static_cast<int>(step.targets.size()), metadata, status);
-    result.micros.push_back(
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+    if (!(traced && extra_traced_run)) {
+      result.micros.push_back(std::chrono::duration<double, std::micro>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count());
+    }
     if (metadata != nullptr) {
       result.run_metadata.assign(static_cast<const char*>(metadata->data), metadata->length);
     }
     SG_DeleteBuffer(options);
     SG_DeleteBuffer(metadata);
-    progress.Update(r + 1);
+    progress.Update(std::min(r + 1, repeat));
   }
   progress.Clear();
   result.code = SG_GetCode(status);

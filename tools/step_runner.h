@@ -39,16 +39,17 @@ struct StepResult {
   SG_Code code = SG_OK;  // of the first run that failed; the runs stop there
   std::string message;
   std::vector<std::unique_ptr<SG_Tensor, TensorDeleter>> outputs;  // of the last run, one per fetch
-  std::vector<double> micros;  // each run's wall time, in microseconds
+  std::vector<double> micros;  // each timed run's wall time, in microseconds
   std::string run_metadata;    // the last run's RunMetadata when it was traced, else empty
 };
 
 // The N of --repeat N: a count from 1 to 100000000. Errors: CmdFail, INVALID_ARGUMENT.
 int ParseRepeat(const std::string& text);
 
-// Runs `step` `repeat` (>= 1) times with SG_SessionRun. With `trace_last`, the last run (only, so
-// that tracing does not slow the runs --repeat measures) asks for FULL_TRACE and the partition
-// graphs (TraceRunOptions of tools/chrome_trace.h). Shows a progress line on stderr, rewritten at
+// Runs `step` `repeat` (>= 1) times with SG_SessionRun. With `trace_last`, one run asks for
+// FULL_TRACE and the partition graphs (TraceRunOptions of tools/chrome_trace.h): the only run
+// when `repeat` is 1, else one more after the `repeat` timed ones, so that tracing does not slow
+// the runs --repeat measures (`micros` holds the timed runs only). Shows a progress line on stderr, rewritten at
 // most 4 times a second, when stderr is a terminal and `repeat` > 1.
 StepResult RunStep(const Step& step, int repeat, bool trace_last);
 
