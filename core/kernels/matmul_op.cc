@@ -1,10 +1,16 @@
 // MatMul, BatchMatMul and BatchMatMulV2. Large products go through Eigen's tensor contraction on
 // the intra-op pool (the multithreaded blocked GEMM TensorFlow itself uses); batches of small
-// matrices run one matrix per task with a single-threaded Eigen product. Half and bfloat16 are
-// computed in float, int16 in int32. Complex products always take the single-threaded product (a batch still spreads over
-// the pool): the threaded contraction is the costliest template here to compile, and real
-// models rarely multiply large complex matrices.
+// matrices run one matrix per task with a single-threaded Eigen product; a product of one to four
+// rows (a batch-1 dense layer) is split by columns over the pool when b is large. Half and
+// bfloat16 are computed in float, int16 in int32. Complex products always take the
+// single-threaded product (a batch still spreads over the pool): the threaded contraction is the
+// costliest template here to compile, and real models rarely multiply large complex matrices.
 #include "core/kernels/matmul_op.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
 
 #include "core/kernels/cwise_ops_common.h"
 
@@ -22,31 +28,111 @@ using Device = Eigen::ThreadPoolDevice;
 // Products with fewer multiply-adds than this run on one thread.
 constexpr int64_t kSmallProduct = 64 * 64 * 64;
 
+// A product of at most this many rows (a batch-1 dense layer, an RNN step) is a matrix-vector
+// product bound by reading b; with more than one intra-op thread it is split by columns of b
+// (SplitColumns) once b has at least kSplitColumnsMinB elements. Measured on 2 cores, batch 1,
+// 2 intra-op threads (bench/infer_bench, medians of 6 processes): the autoencoder's 784x256
+// products went from 40-42 to 26-30 us; the LSTM's 156x512 steps, split too at a 64K limit, went
+// from 430-490 to 586 us: between steps the pool thread falls asleep, and waking it (a futex
+// call and a context switch per step, 12 and 4 per run) costs more than half a 320 KB product
+// saves. Hence 128K elements (512 KB of float), above the LSTM's and below the autoencoder's.
+constexpr int64_t kFewRows = 4;
+constexpr int64_t kSplitColumnsMinB = 128 * 1024;
+
+// Runs product(j0, j1) over [0, n) in chunks of columns on the caller's thread and up to
+// d.numThreads() - 1 pool threads. Chunks are claimed from a shared counter, so a pool thread
+// that starts late (a sleeping thread took 45-60 us to wake on the 2-core VM) finds the chunks
+// already done by the caller and returns without touching the operands: the caller never waits
+// for a thread to wake, only for chunks a helper has already claimed.
+template <typename Product>
+void SplitColumns(const Device& d, int64_t n, const Product& product) {
+  struct Shared {
+    std::atomic<int64_t> next{0};
+    std::atomic<int64_t> done{0};
+  };
+  const int helpers = d.numThreads() - 1;
+  // Chunks of whole cache lines of c, about four per participant for balance.
+  const int64_t chunk = std::max<int64_t>(16, (n / (4 * (helpers + 1)) + 15) / 16 * 16);
+  const int64_t chunks = (n + chunk - 1) / chunk;
+  auto shared = std::make_shared<Shared>();
+  // A helper owns a reference to `shared` only: `product` may be gone by the time it runs, but
+  // then no chunk is left for it to claim and it does not call it.
+  auto work = [shared, chunks, chunk, n, p = &product] {
+    for (int64_t i; (i = shared->next.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
+      (*p)(i * chunk, std::min(n, (i + 1) * chunk));
+      shared->done.fetch_add(1, std::memory_order_release);
+    }
+  };
+  for (int h = 0; h < helpers && h + 1 < chunks; ++h) d.getPool()->Schedule(work);
+  work();
+  // Only chunks a helper claimed and is computing remain.
+  while (shared->done.load(std::memory_order_acquire) < chunks) std::this_thread::yield();
+}
+
 template <typename T>
 constexpr bool kIsComplex =
     std::is_same<T, complex64>::value || std::is_same<T, complex128>::value;
 
-// c[m,n] = op(a) * op(b), where a is [m,k] ([k,m] when ta) and b is [k,n] ([n,k] when tb),
-// all row-major. `threaded` picks the contraction on the pool (real types only).
-
+// Columns [j0, j1) of c = op(a) * op(b) with Eigen's single-threaded product (the same kernel
+// whichever columns, so a split product equals the whole one).
 template <typename T>
-void MatMulOne(const Device& d, bool threaded, const T* a, const T* b, T* c, int64_t m,
+void ProductColumns(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, bool ta,
+                    bool tb, int64_t j0, int64_t j1) {
+  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Stride = Eigen::OuterStride<>;
+  const int64_t w = j1 - j0;
+  Eigen::Map<const Mat> A(a, ta ? k : m, ta ? m : k);
+  Eigen::Map<Mat, 0, Stride> C(c + j0, m, w, Stride(n));
+  if (!tb) {
+    // b is [k, n]: the block is k rows of w columns, n apart.
+    Eigen::Map<const Mat, 0, Stride> B(b + j0, k, w, Stride(n));
+    if (ta) {
+      C.noalias() = A.transpose() * B;
+    } else {
+      C.noalias() = A * B;
+    }
+  } else {
+    // b is [n, k]: the block is rows j0..j1 of it.
+    Eigen::Map<const Mat> B(b + j0 * k, w, k);
+    if (ta) {
+      C.noalias() = A.transpose() * B.transpose();
+    } else {
+      C.noalias() = A * B.transpose();
+    }
+  }
+}
+
+// c[m,n] = op(a) * op(b), where a is [m,k] ([k,m] when ta) and b is [k,n] ([n,k] when tb),
+// all row-major. `threaded` picks the contraction on the pool (real types only); `may_split`
+// lets a product of few rows use the pool (false on a pool task already: one matrix of a batch).
+template <typename T>
+void MatMulOne(const Device& d, bool threaded, bool may_split, const T* a, const T* b, T* c,
+               int64_t m,
                int64_t k, int64_t n, bool ta, bool tb) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
     std::fill(c, c + m * n, T(0));
     return;
   }
+  // Few rows on more than one thread: see kFewRows.
+  if constexpr (!kIsComplex<T>) {
+    if (may_split && m <= kFewRows && d.numThreads() > 1 && k * n >= kSplitColumnsMinB) {
+      SplitColumns(d, n, [&](int64_t j0, int64_t j1) {
+        ProductColumns(a, b, c, m, k, n, ta, tb, j0, j1);
+      });
+      return;
+    }
+  }
 #ifdef SG_HAVE_DNNL
   // oneDNN's sgemm picks AVX-512 code at run time and measured about 25% faster than Eigen's
   // product here (bench/core_bench.cc), and 2-2.5x faster at 8x784x256. It runs on OpenMP
   // threads: as many as the intra-op pool has, or one for small products. omp_set_num_threads
   // only affects the calling thread. A product of one to four rows (a batch-1 dense layer, an
-  // RNN step) stays on Eigen's single-threaded product below: as fast or faster there
+  // RNN step) stays on Eigen's product below (split over the pool above): as fast or faster there
   // (1x784x256: 18-22 us against 21-47), and it spares a small model the 67 ms that sgemm
   // spends JIT-compiling its kernels on a process's first call (issue 15's first-run cost).
   if constexpr (std::is_same_v<T, float>) {
-    if (m > 4 || threaded) {
+    if (m > kFewRows || threaded) {
       omp_set_num_threads(threaded ? d.numThreads() : 1);
       dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, ta ? m : k, b, tb ? k : n,
                  0.0f, c, n);
@@ -65,18 +151,7 @@ void MatMulOne(const Device& d, bool threaded, const T* a, const T* b, T* c, int
       return;
     }
   }
-  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  Eigen::Map<const Mat> A(a, ta ? k : m, ta ? m : k), B(b, tb ? n : k, tb ? k : n);
-  Eigen::Map<Mat> C(c, m, n);
-  if (!ta && !tb) {
-    C.noalias() = A * B;
-  } else if (ta && !tb) {
-    C.noalias() = A.transpose() * B;
-  } else if (!ta && tb) {
-    C.noalias() = A * B.transpose();
-  } else {
-    C.noalias() = A.transpose() * B.transpose();
-  }
+  ProductColumns(a, b, c, m, k, n, ta, tb, 0, n);
 }
 
 // The type a product of T is computed in: float for half and bfloat16 (Eigen's product of them,
@@ -158,7 +233,7 @@ class MatMulOp final : public OpKernel {
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
       OP_REQUIRES_OK(ctx, WithComputeType<T>(ctx, a, b, out, [&](auto* pa, auto* pb, auto* pc) {
                        const bool threaded = m * n * k >= kSmallProduct;
-                       MatMulOne(ctx->eigen_cpu_device(), threaded, pa, pb, pc, m, k, n,
+                       MatMulOne(ctx->eigen_cpu_device(), threaded, true, pa, pb, pc, m, k, n,
                                  transpose_a_, transpose_b_);
                      }));
     });
@@ -255,7 +330,7 @@ void BroadcastBatchIndex(const TensorShape& a_batch, const TensorShape& b_batch,
 
 void MatMulFloat(OpKernelContext* ctx, const float* a, const float* b, float* c, int64_t m,
                  int64_t k, int64_t n, bool ta, bool tb) {
-  MatMulOne(ctx->eigen_cpu_device(), m * n * k >= kSmallProduct, a, b, c, m, k, n, ta, tb);
+  MatMulOne(ctx->eigen_cpu_device(), m * n * k >= kSmallProduct, true, a, b, c, m, k, n, ta, tb);
 }
 
 absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& b,
@@ -272,7 +347,7 @@ absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& 
       const int64_t as = m * k, bs = k * n, cs = m * n;
       if (m * n * k >= kSmallProduct || nb == 1) {
         for (int64_t i = 0; i < nb; ++i) {
-          MatMulOne(d, true, pa + a_index[i] * as, pb + b_index[i] * bs, pc + i * cs, m, k, n,
+          MatMulOne(d, true, true, pa + a_index[i] * as, pb + b_index[i] * bs, pc + i * cs, m, k, n,
                     adj_a, adj_b);
         }
         return;
@@ -281,7 +356,7 @@ absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& 
                     Eigen::TensorOpCost(sizeof(C) * (as + bs), sizeof(C) * cs, 2.0 * m * n * k),
                     [&](Eigen::Index begin, Eigen::Index end) {
                       for (Eigen::Index i = begin; i < end; ++i) {
-                        MatMulOne(d, false, pa + a_index[i] * as, pb + b_index[i] * bs,
+                        MatMulOne(d, false, false, pa + a_index[i] * as, pb + b_index[i] * bs,
                                   pc + i * cs, m, k, n, adj_a, adj_b);
                       }
                     });

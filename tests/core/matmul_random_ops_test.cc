@@ -99,6 +99,12 @@ void CheckMatMul(int64_t m, int64_t k, int64_t n) {
 TEST(MatMul, MatchesReferenceForAllTransposesAndTypes) {
   CheckMatMul<float>(3, 4, 5);
   CheckMatMul<float>(70, 80, 90);  // the threaded contraction path
+  // One to four rows with b of at least 128K elements: split by columns over the test's
+  // 2-thread pool (matmul_op.cc, kSplitColumnsMinB), the last chunk shorter than the others.
+  CheckMatMul<float>(1, 640, 210);
+  CheckMatMul<float>(4, 520, 260);
+  CheckMatMul<double>(2, 600, 230);
+  CheckMatMul<int32_t>(1, 1024, 130);
   CheckMatMul<double>(5, 2, 3);
   CheckMatMul<int32_t>(4, 3, 2);
   CheckMatMul<int64_t>(2, 2, 2);
@@ -139,6 +145,10 @@ TEST(BatchMatMul, MatchesReferenceWithAdjointsAndBroadcast) {
       {{2, 1, 2, 4}, {3, 4, 2}, false, false, "BatchMatMulV2"},
       {{1, 3, 4, 2}, {5, 1, 3, 4}, true, true, "BatchMatMulV2"},
       {{4, 70, 66}, {66, 70}, false, false, "BatchMatMulV2"},
+      // One row, b of 138000 elements: split by columns for one matrix, not inside a batch's
+      // pool tasks.
+      {{1, 1, 600}, {600, 230}, false, false, "BatchMatMulV2"},
+      {{3, 1, 600}, {230, 600}, false, true, "BatchMatMulV2"},
       {{0, 2, 3}, {3, 4}, false, false, "BatchMatMulV2"}};
   for (const Case& c : cases) {
     Tensor x = RandomTensor<float>(c.x, 3), y = RandomTensor<float>(c.y, 4);
