@@ -620,8 +620,6 @@ REGISTER_KERNEL_BUILDER(Name("TensorArrayScatterV3").Device(DEVICE_CPU), TensorA
 REGISTER_KERNEL_BUILDER(Name("TensorArrayScatterV2").Device(DEVICE_CPU), TensorArrayScatterOp);
 REGISTER_KERNEL_BUILDER(Name("TensorArrayScatter").Device(DEVICE_CPU), TensorArrayScatterOp);
 REGISTER_KERNEL_BUILDER(Name("TensorArrayUnpack").Device(DEVICE_CPU), TensorArrayScatterOp);
-REGISTER_KERNEL_BUILDER(Name("TensorArrayScatterV2").Device(DEVICE_CPU), TensorArrayScatterOp);
-REGISTER_KERNEL_BUILDER(Name("TensorArrayScatter").Device(DEVICE_CPU), TensorArrayScatterOp);
 
 class TensorArrayConcatOp final : public OpKernel {
  public:
