@@ -33,6 +33,8 @@ PACKAGES=(
   swig abi-dumper abi-compliance-checker xz-utils openjdk-17-jdk-headless curl ca-certificates
   # the Java binding's Maven artifact (bindings/java/maven; its test fetches Maven's plugins once)
   maven
+  # the portable build's tests run the library under emulated older CPUs (qemu-x86_64 -cpu)
+  qemu-user
 )
 # The Go binding needs a go tool (>= 1.19). A preinstalled one (/usr/local/go, or on PATH) is used
 # as it is; only without one is Debian's golang-go (1.19) installed.

@@ -103,6 +103,36 @@ KernelRegistry* KernelRegistry::Global() {
   return registry;
 }
 
+// The registrations of the kernels compiled for x86-64-v3 and -v4 (op_kernel.h): the linker
+// gathers their addresses into sections sg_kernels_v3 and sg_kernels_v4 and marks the ends with
+// these symbols. Weak: a build without those copies (SG_NATIVE, sanitizers) has neither section.
+extern "C" {
+extern void (*const __start_sg_kernels_v3[])() __attribute__((weak, visibility("hidden")));
+extern void (*const __stop_sg_kernels_v3[])() __attribute__((weak, visibility("hidden")));
+extern void (*const __start_sg_kernels_v4[])() __attribute__((weak, visibility("hidden")));
+extern void (*const __stop_sg_kernels_v4[])() __attribute__((weak, visibility("hidden")));
+}
+
+namespace {
+
+// Runs, from baseline code, the registrations of the copy for the selected level only.
+struct DispatchedKernelRegistrar {
+  DispatchedKernelRegistrar() {
+    void (*const* begin)() = nullptr;
+    void (*const* end)() = nullptr;
+    switch (SelectedCpuIsaLevel()) {
+      case 3: begin = __start_sg_kernels_v3; end = __stop_sg_kernels_v3; break;
+      case 4: begin = __start_sg_kernels_v4; end = __stop_sg_kernels_v4; break;
+      default: break;
+    }
+    if (begin == nullptr || end == nullptr) return;
+    for (auto* p = begin; p != end; ++p) (*p)();
+  }
+};
+DispatchedKernelRegistrar dispatched_kernel_registrar;
+
+}  // namespace
+
 void KernelRegistry::Register(const KernelDefBuilder& def, KernelFactory factory) {
   absl::MutexLock lock(&mu_);
   kernels_.emplace(def.op_, Entry{def, std::move(factory)});

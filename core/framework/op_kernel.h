@@ -33,6 +33,7 @@
 #include "core/framework/tensor.h"
 #include "core/proto/node_def.pb.h"
 #include "core/proto/op_def.pb.h"
+#include "core/util/cpu_isa.h"
 
 namespace sg {
 
@@ -278,6 +279,12 @@ class KernelDefBuilder {
     constraints_.push_back({attr, std::move(allowed)});
     return *this;
   }
+  // From a constant array: lists of dtypes a kernel file keeps as `constexpr DataType k[] =`,
+  // which need no static initializer (a file compiled per x86-64 level may have none).
+  template <size_t N>
+  KernelDefBuilder& TypeConstraint(const char* attr, const DataType (&allowed)[N]) {
+    return TypeConstraint(attr, std::vector<DataType>(allowed, allowed + N));
+  }
   // Recorded for the kernel list (SG_GetAllRegisteredKernels) and TensorFlow familiarity; sg's
   // CPU devices keep everything in host memory whatever it says.
   KernelDefBuilder& HostMemory(const char* arg) {
@@ -298,6 +305,9 @@ class KernelDefBuilder {
   std::vector<Constraint> constraints_;
   std::vector<std::string> host_memory_args_;
   int priority_ = 0;
+  // For a kernel compiled once per x86-64 level (KernelRegistrar below), the level of the copy
+  // that registered; 0 for every other kernel.
+  int isa_level_ = 0;
 };
 
 class KernelRegistry {
@@ -329,21 +339,61 @@ class KernelRegistry {
   std::multimap<std::string, Entry, std::less<>> kernels_ ABSL_GUARDED_BY(mu_);
 };
 
+// A kernel file compiled once per x86-64 level (cmake/SgDispatch.cmake) is built with
+// SG_KERNEL_DISPATCHED defined, and its copy for level L also with SG_KERNEL_ISA=L (the baseline
+// copy is level 2). Each copy's registrars register only when L is the level chosen at run time
+// (core/util/cpu_isa.h), so exactly one copy's kernels are in the registry. Other files pass 0:
+// always registered.
+#if defined(SG_KERNEL_ISA)
+#define SG_KERNEL_REGISTRAR_ISA_ SG_KERNEL_ISA
+#elif defined(SG_KERNEL_DISPATCHED)
+#define SG_KERNEL_REGISTRAR_ISA_ 2
+#else
+#define SG_KERNEL_REGISTRAR_ISA_ 0
+#endif
+
 struct KernelRegistrar {
-  KernelRegistrar(const KernelDefBuilder& def, KernelFactory factory) {
-    KernelRegistry::Global()->Register(def, std::move(factory));
+  KernelRegistrar(const KernelDefBuilder& def, KernelFactory factory, int isa_level = 0) {
+    if (isa_level != 0 && isa_level != SelectedCpuIsaLevel()) return;
+    KernelDefBuilder registered = def;
+    registered.isa_level_ = isa_level;
+    KernelRegistry::Global()->Register(registered, std::move(factory));
   }
 };
 
 inline KernelDefBuilder Name(const char* op) { return KernelDefBuilder(op); }
 
 #define SG_REGISTER_KERNEL_CONCAT_(a, b) a##b
+#if defined(SG_KERNEL_ISA)
+// A copy compiled for a higher level than the baseline must run nothing before the level is
+// known (its code may not run on this CPU at all). So each registration is a function, and only
+// its address goes into section sg_kernels_vL, which op_kernel.cc's baseline code walks when
+// level L is the selected one. cmake/SgLocalizeObject.cmake checks that the copy's static
+// initializers (iostream's, from Abseil's headers) use no vector registers.
+#define SG_KERNEL_SECTION_STR_(level) #level
+#define SG_KERNEL_SECTION_(level) "sg_kernels_v" SG_KERNEL_SECTION_STR_(level)
+#define SG_REGISTER_KERNEL_UNIQ_(ctr, builder, ...)                                          \
+  static void SG_REGISTER_KERNEL_CONCAT_(sg_register_kernel_, ctr)() {                       \
+    ::sg::KernelRegistrar(                                                                   \
+        ::sg::builder,                                                                       \
+        [](::sg::OpKernelConstruction* ctx) -> ::sg::OpKernel* {                             \
+          return new __VA_ARGS__(ctx);                                                       \
+        },                                                                                   \
+        SG_KERNEL_ISA);                                                                      \
+  }                                                                                          \
+  __attribute__((section(SG_KERNEL_SECTION_(SG_KERNEL_ISA)), used)) static void (             \
+      *const SG_REGISTER_KERNEL_CONCAT_(sg_kernel_registration_, ctr))() =                   \
+      &SG_REGISTER_KERNEL_CONCAT_(sg_register_kernel_, ctr)
+#else
 #define SG_REGISTER_KERNEL_UNIQ_(ctr, builder, ...)                                          \
   static ::sg::KernelRegistrar SG_REGISTER_KERNEL_CONCAT_(sg_kernel_registrar_, ctr)         \
       __attribute__((unused)) = ::sg::KernelRegistrar(                                       \
-          ::sg::builder, [](::sg::OpKernelConstruction* ctx) -> ::sg::OpKernel* {            \
+          ::sg::builder,                                                                     \
+          [](::sg::OpKernelConstruction* ctx) -> ::sg::OpKernel* {                           \
             return new __VA_ARGS__(ctx);                                                     \
-          })
+          },                                                                                 \
+          SG_KERNEL_REGISTRAR_ISA_)
+#endif
 #define SG_REGISTER_KERNEL_UNIQ_HELPER_(ctr, builder, ...) \
   SG_REGISTER_KERNEL_UNIQ_(ctr, builder, __VA_ARGS__)
 // REGISTER_KERNEL_BUILDER(Name("Op").Device(DEVICE_CPU).TypeConstraint<float>("T"), Kernel);

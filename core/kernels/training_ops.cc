@@ -93,7 +93,7 @@ class ApplyOp final : public TrainingOpBase<U, ApplyOp<U>> {
   }
 };
 
-const std::vector<DataType> kHalfFloatDouble = {DT_HALF, DT_FLOAT, DT_DOUBLE};
+constexpr DataType kHalfFloatDouble[] = {DT_HALF, DT_FLOAT, DT_DOUBLE};
 
 // The ref and resource forms of one update, for the dtypes TensorFlow's CPU kernels register.
 #define SG_REGISTER_APPLY(name, update, types)                                              \

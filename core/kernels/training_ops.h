@@ -558,11 +558,12 @@ struct TrainingAttrs {
   }
 };
 
-// The dtypes TensorFlow's CPU kernels register the training ops for.
-const std::vector<DataType> kFloatTypes = {DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE};
-const std::vector<DataType> kFloatAndComplexTypes = {DT_HALF,   DT_BFLOAT16,   DT_FLOAT,
-                                                     DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128};
-const std::vector<DataType> kFloatDouble = {DT_FLOAT, DT_DOUBLE};
+// The dtypes TensorFlow's CPU kernels register the training ops for (constant arrays: no static
+// initializer, which training_ops.cc, compiled per x86-64 level, may not have).
+constexpr DataType kFloatTypes[] = {DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE};
+constexpr DataType kFloatAndComplexTypes[] = {DT_HALF,   DT_BFLOAT16,  DT_FLOAT,
+                                              DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128};
+constexpr DataType kFloatDouble[] = {DT_FLOAT, DT_DOUBLE};
 
 // What every training kernel does around its update: reads T and the input layout when it is
 // built; in each step locks the variables (ref inputs or resource handles alike, all together,
