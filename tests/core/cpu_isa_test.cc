@@ -109,7 +109,7 @@ TEST(CpuIsa, DispatchedKernelsAreTheSelectedLevelsCopy) {
 #ifdef SG_TEST_DISPATCH
   const int level = ExpectedSelected();
   for (const char* op : {"MatMul", "_FusedMatMul", "AddV2", "Tanh", "BiasAdd", "Softmax", "Sum",
-                         "SoftmaxCrossEntropyWithLogits", "ReluGrad", "ApplyAdam"}) {
+                         "SoftmaxCrossEntropyWithLogits", "ReluGrad", "ApplyAdam", "MaxPool"}) {
     const auto kernels = KernelRegistry::Global()->Kernels(op);
     ASSERT_FALSE(kernels.empty()) << op;
     for (const auto& k : kernels) EXPECT_EQ(k.isa_level_, level) << op;
