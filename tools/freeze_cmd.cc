@@ -37,26 +37,13 @@ std::string NodeOf(const std::string& input) {
   return s;
 }
 
-std::string GetString(const pb::Message& m, const char* field) {
-  return m.GetReflection()->GetString(m, Field(m, field));
-}
-
-std::vector<std::string> Inputs(const pb::Message& node) {
-  std::vector<std::string> v;
-  const pb::FieldDescriptor* f = Field(node, "input");
-  for (int i = 0; i < node.GetReflection()->FieldSize(node, f); ++i) {
-    v.push_back(node.GetReflection()->GetRepeatedString(node, f, i));
-  }
-  return v;
-}
-
 // The attr entry `key` of `node`, or nullptr.
 pb::Message* MutableAttr(pb::Message* node, const std::string& key) {
   const pb::Reflection* r = node->GetReflection();
   const pb::FieldDescriptor* f = Field(*node, "attr");
   for (int i = 0; i < r->FieldSize(*node, f); ++i) {
     pb::Message* e = r->MutableRepeatedMessage(node, f, i);
-    if (GetString(*e, "key") == key) return e;
+    if (StringField(*e, "key") == key) return e;
   }
   return nullptr;
 }
@@ -275,7 +262,7 @@ int Freeze(const std::vector<std::string>& a) {
   const int total = gr->FieldSize(*graph, node_f);
   std::map<std::string, int> index;
   for (int i = 0; i < total; ++i) {
-    index[GetString(gr->GetRepeatedMessage(*graph, node_f, i), "name")] = i;
+    index[StringField(gr->GetRepeatedMessage(*graph, node_f, i), "name")] = i;
   }
 
   // What the outputs need, through data and control inputs.
@@ -292,10 +279,10 @@ int Freeze(const std::vector<std::string>& a) {
     if (keep[i]) continue;
     keep[i] = true;
     const pb::Message& node = gr->GetRepeatedMessage(*graph, node_f, i);
-    for (const std::string& in : Inputs(node)) {
+    for (const std::string& in : NodeInputs(node)) {
       auto it = index.find(NodeOf(in));
       if (it == index.end()) {
-        CmdFail(SG_INVALID_ARGUMENT, "node '" + GetString(node, "name") + "' has input '" + in +
+        CmdFail(SG_INVALID_ARGUMENT, "node '" + StringField(node, "name") + "' has input '" + in +
                                          "', which is not in the graph");
       }
       stack.push_back(it->second);
@@ -315,20 +302,20 @@ int Freeze(const std::vector<std::string>& a) {
   for (int i = 0; i < total; ++i) {
     if (!keep[i]) continue;
     pb::Message* node = gr->MutableRepeatedMessage(graph.get(), node_f, i);
-    const std::string op = GetString(*node, "op");
+    const std::string op = StringField(*node, "op");
     if (IsVariable(op)) {
       const int dt = AttrType(node, "dtype");
-      if (dt <= 0) CmdFail(SG_INVALID_ARGUMENT, "variable '" + GetString(*node, "name") + "' has no dtype");
+      if (dt <= 0) CmdFail(SG_INVALID_ARGUMENT, "variable '" + StringField(*node, "name") + "' has no dtype");
       variables.push_back(i);
-      keys.push_back(GetString(*node, "name"));
+      keys.push_back(StringField(*node, "name"));
       dtypes.push_back(static_cast<SG_DataType>(dt));
       resource.push_back(op == "VarHandleOp");
     }
-    const std::vector<std::string> inputs = Inputs(*node);
+    const std::vector<std::string> inputs = NodeInputs(*node);
     for (size_t k = 0; k < inputs.size(); ++k) {
       if (inputs[k][0] == '^') continue;
       const pb::Message& src = gr->GetRepeatedMessage(*graph, node_f, index[NodeOf(inputs[k])]);
-      const std::string src_op = GetString(src, "op");
+      const std::string src_op = StringField(src, "op");
       if (!IsVariable(src_op)) continue;
       if (src_op == "VarHandleOp" && IsFunctionCall(op)) {
         pb::Message* var = gr->MutableRepeatedMessage(graph.get(), node_f, index[NodeOf(inputs[k])]);
@@ -339,8 +326,8 @@ int Freeze(const std::vector<std::string>& a) {
                                               : op != "Assign" && op != "AssignAdd" &&
                                                     op != "AssignSub" && op.rfind("Scatter", 0) != 0;
       if (!ok) {
-        CmdFail(SG_UNIMPLEMENTED, "node '" + GetString(*node, "name") + "' (" + op +
-                                      ") uses variable '" + GetString(src, "name") +
+        CmdFail(SG_UNIMPLEMENTED, "node '" + StringField(*node, "name") + "' (" + op +
+                                      ") uses variable '" + StringField(src, "name") +
                                       "' in a way a constant cannot stand for; the outputs " +
                                       "must need only reads of the variables");
       }
@@ -374,9 +361,9 @@ int Freeze(const std::vector<std::string>& a) {
     auto v = variable_at.find(i);
     if (v != variable_at.end()) {
       const pb::Reflection* r = out->GetReflection();
-      r->SetString(out, Field(*out, "name"), GetString(node, "name"));
+      r->SetString(out, Field(*out, "name"), StringField(node, "name"));
       r->SetString(out, Field(*out, "op"), "Const");
-      r->SetString(out, Field(*out, "device"), GetString(node, "device"));
+      r->SetString(out, Field(*out, "device"), StringField(node, "device"));
       SetEnum(AddAttr(out, "dtype"), "type", SG_TensorType(values[v->second]));
       pb::Message* value = AddAttr(out, "value");
       ToTensorProto(values[v->second],
@@ -384,7 +371,7 @@ int Freeze(const std::vector<std::string>& a) {
       continue;
     }
     out->CopyFrom(node);
-    if (GetString(node, "op") == "ReadVariableOp") {
+    if (StringField(node, "op") == "ReadVariableOp") {
       // Reads a VarHandleOp, now a constant of the value: an Identity of it.
       out->GetReflection()->SetString(out, Field(*out, "op"), "Identity");
       pb::Message* dtype = MutableAttr(out, "dtype");

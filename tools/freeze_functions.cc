@@ -13,10 +13,6 @@ namespace {
 
 namespace pb = google::protobuf;
 
-std::string Str(const pb::Message& m, const char* field) {
-  return m.GetReflection()->GetString(m, Field(m, field));
-}
-
 int Count(const pb::Message& m, const char* field) {
   return m.GetReflection()->FieldSize(m, Field(m, field));
 }
@@ -33,7 +29,7 @@ pb::Message* Sub(pb::Message* m, const char* field) {
 pb::Message* MapValue(pb::Message* m, const char* field, const std::string& key) {
   for (int i = 0; i < Count(*m, field); ++i) {
     pb::Message* e = At(m, field, i);
-    if (Str(*e, "key") == key) return Sub(e, "value");
+    if (StringField(*e, "key") == key) return Sub(e, "value");
   }
   return nullptr;
 }
@@ -42,7 +38,7 @@ pb::Message* FindFunction(pb::Message* graph, const std::string& name) {
   pb::Message* library = Sub(graph, "library");
   for (int i = 0; i < Count(*library, "function"); ++i) {
     pb::Message* f = At(library, "function", i);
-    if (Str(*Sub(f, "signature"), "name") == name) return f;
+    if (StringField(*Sub(f, "signature"), "name") == name) return f;
   }
   return nullptr;
 }
@@ -52,16 +48,7 @@ std::string CalledFunction(pb::Message* node) {
   pb::Message* f = MapValue(node, "attr", "f");
   if (f == nullptr) return "";
   const pb::Message& func = f->GetReflection()->GetMessage(*f, Field(*f, "func"));
-  return Str(func, "name");
-}
-
-std::vector<std::string> Inputs(const pb::Message& node) {
-  std::vector<std::string> v;
-  const pb::FieldDescriptor* f = Field(node, "input");
-  for (int i = 0; i < node.GetReflection()->FieldSize(node, f); ++i) {
-    v.push_back(node.GetReflection()->GetRepeatedString(node, f, i));
-  }
-  return v;
+  return StringField(func, "name");
 }
 
 // Rewrites the uses of `from` as an input or a return value in function `f` to `to`.
@@ -77,7 +64,7 @@ void RenameUses(pb::Message* f, const std::string& from, const std::string& to) 
   }
   for (int i = 0; i < Count(*f, "ret"); ++i) {
     pb::Message* e = At(f, "ret", i);
-    if (Str(*e, "value") == from) e->GetReflection()->SetString(e, Field(*e, "value"), to);
+    if (StringField(*e, "value") == from) e->GetReflection()->SetString(e, Field(*e, "value"), to);
   }
 }
 
@@ -86,8 +73,8 @@ class Converter {
   explicit Converter(pb::Message* graph) : graph_(graph) {}
 
   void Call(pb::Message* call, int index, int dtype) {
-    const std::string op = Str(*call, "op");
-    const std::string name = Str(*call, "name");
+    const std::string op = StringField(*call, "op");
+    const std::string name = StringField(*call, "name");
     if (!IsFunctionCall(op)) {
       CmdFail(SG_UNIMPLEMENTED, "node '" + name + "' (" + op +
                                     ") takes a variable's handle; only reads and function calls of "
@@ -116,33 +103,33 @@ class Converter {
     pb::Message* arg = At(sig, "input_arg", k);
     const pb::FieldDescriptor* type = Field(*arg, "type");
     if (arg->GetReflection()->GetEnumValue(*arg, type) != SG_RESOURCE) {
-      CmdFail(SG_INVALID_ARGUMENT, "argument '" + Str(*arg, "name") + "' of function '" + fname +
+      CmdFail(SG_INVALID_ARGUMENT, "argument '" + StringField(*arg, "name") + "' of function '" + fname +
                                        "' is not a resource");
     }
     arg->GetReflection()->SetEnumValue(arg, type, dtype);
-    Uses(f, fname, Str(*arg, "name"), dtype);
+    Uses(f, fname, StringField(*arg, "name"), dtype);
   }
 
   // Converts the nodes of `f` that use `ref` (an argument, or an output "node:output:0").
   void Uses(pb::Message* f, const std::string& fname, const std::string& ref, int dtype) {
     for (int i = 0; i < Count(*f, "ret"); ++i) {
-      if (Str(*At(f, "ret", i), "value") == ref) {
+      if (StringField(*At(f, "ret", i), "value") == ref) {
         CmdFail(SG_UNIMPLEMENTED, "function '" + fname + "' returns the handle of a variable ('" +
                                       ref + "'), which a constant cannot stand for");
       }
     }
     for (int n = 0; n < Count(*f, "node_def"); ++n) {
       pb::Message* node = At(f, "node_def", n);
-      const std::vector<std::string> inputs = Inputs(*node);
+      const std::vector<std::string> inputs = NodeInputs(*node);
       for (size_t i = 0; i < inputs.size(); ++i) {
         if (inputs[i] != ref) continue;
-        const std::string op = Str(*node, "op");
-        const std::string name = Str(*node, "name");
+        const std::string op = StringField(*node, "op");
+        const std::string name = StringField(*node, "name");
         if (op == "ReadVariableOp") {
           node->GetReflection()->SetString(node, Field(*node, "op"), "Identity");
           for (int a = 0; a < Count(*node, "attr"); ++a) {
             pb::Message* e = At(node, "attr", a);
-            if (Str(*e, "key") == "dtype") e->GetReflection()->SetString(e, Field(*e, "key"), "T");
+            if (StringField(*e, "key") == "dtype") e->GetReflection()->SetString(e, Field(*e, "key"), "T");
           }
           RenameUses(f, name + ":value:0", name + ":output:0");
         } else if (op == "Identity") {
@@ -166,15 +153,15 @@ class Converter {
 
 // The function names `node` refers to: its op (when a library function) and func attrs.
 void Refs(pb::Message* node, const std::set<std::string>& library, std::vector<std::string>* out) {
-  const std::string op = Str(*node, "op");
+  const std::string op = StringField(*node, "op");
   if (library.count(op)) out->push_back(op);
   for (int a = 0; a < Count(*node, "attr"); ++a) {
     pb::Message* v = Sub(At(node, "attr", a), "value");
     const pb::Reflection* r = v->GetReflection();
-    if (r->HasField(*v, Field(*v, "func"))) out->push_back(Str(*Sub(v, "func"), "name"));
+    if (r->HasField(*v, Field(*v, "func"))) out->push_back(StringField(*Sub(v, "func"), "name"));
     if (r->HasField(*v, Field(*v, "list"))) {
       pb::Message* list = Sub(v, "list");
-      for (int i = 0; i < Count(*list, "func"); ++i) out->push_back(Str(*At(list, "func", i), "name"));
+      for (int i = 0; i < Count(*list, "func"); ++i) out->push_back(StringField(*At(list, "func", i), "name"));
     }
   }
 }
@@ -193,7 +180,7 @@ void PruneLibrary(pb::Message* graph) {
   pb::Message* library = Sub(graph, "library");
   std::set<std::string> all;
   for (int i = 0; i < Count(*library, "function"); ++i) {
-    all.insert(Str(*Sub(At(library, "function", i), "signature"), "name"));
+    all.insert(StringField(*Sub(At(library, "function", i), "signature"), "name"));
   }
   if (all.empty()) return;
   std::vector<std::string> stack;
@@ -214,8 +201,8 @@ void PruneLibrary(pb::Message* graph) {
     for (int i = 0; i < r->FieldSize(*library, fd); ++i) {
       pb::Message* m = r->MutableRepeatedMessage(library, fd, i);
       const std::string name = std::string(field) == "function"
-                                   ? Str(*Sub(m, "signature"), "name")
-                                   : Str(*m, "function_name");
+                                   ? StringField(*Sub(m, "signature"), "name")
+                                   : StringField(*m, "function_name");
       if (!used.count(name)) continue;
       if (kept != i) r->SwapElements(library, fd, kept, i);
       ++kept;

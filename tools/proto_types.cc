@@ -111,6 +111,19 @@ const pb::FieldDescriptor* Field(const pb::Message& m, const char* name) {
   return f;
 }
 
+std::string StringField(const pb::Message& m, const char* name) {
+  return m.GetReflection()->GetString(m, Field(m, name));
+}
+
+std::vector<std::string> NodeInputs(const pb::Message& node) {
+  std::vector<std::string> v;
+  const pb::FieldDescriptor* f = Field(node, "input");
+  for (int i = 0; i < node.GetReflection()->FieldSize(node, f); ++i) {
+    v.push_back(node.GetReflection()->GetRepeatedString(node, f, i));
+  }
+  return v;
+}
+
 bool ReadSavedModelGraph(const std::string& dir, const std::vector<std::string>& tags,
                          pb::Message* graph, std::string* error) {
   auto sm = NewMessage("sg.SavedModel");

@@ -41,9 +41,12 @@ bool WriteProtoFile(const std::string& path, const google::protobuf::Message& ms
 bool ReadSavedModelGraph(const std::string& dir, const std::vector<std::string>& tags,
                          google::protobuf::Message* graph, std::string* error);
 
-// Reflection helpers for the dynamic messages: a field by name (aborts if absent).
+// Reflection helpers for the dynamic messages: a field by name (aborts if absent), the value of
+// a string field, and a NodeDef's inputs.
 const google::protobuf::FieldDescriptor* Field(const google::protobuf::Message& m,
                                                const char* name);
+std::string StringField(const google::protobuf::Message& m, const char* name);
+std::vector<std::string> NodeInputs(const google::protobuf::Message& node);
 
 }  // namespace sg_tool
 
