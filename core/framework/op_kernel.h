@@ -340,13 +340,11 @@ class KernelRegistry {
 };
 
 // A kernel file compiled once per x86-64 level (cmake/SgDispatch.cmake) is built with
-// SG_KERNEL_DISPATCHED defined, and its copy for level L also with SG_KERNEL_ISA=L (the baseline
-// copy is level 2). Each copy's registrars register only when L is the level chosen at run time
-// (core/util/cpu_isa.h), so exactly one copy's kernels are in the registry. Other files pass 0:
-// always registered.
-#if defined(SG_KERNEL_ISA)
-#define SG_KERNEL_REGISTRAR_ISA_ SG_KERNEL_ISA
-#elif defined(SG_KERNEL_DISPATCHED)
+// SG_KERNEL_DISPATCHED defined, and its copy for level L above the baseline also with
+// SG_KERNEL_ISA=L (registered through a section, below). The baseline copy's registrars pass
+// level 2 and register only when 2 is the level chosen at run time (core/util/cpu_isa.h), so
+// exactly one copy's kernels are in the registry. Other files pass 0: always registered.
+#if defined(SG_KERNEL_DISPATCHED)
 #define SG_KERNEL_REGISTRAR_ISA_ 2
 #else
 #define SG_KERNEL_REGISTRAR_ISA_ 0
