@@ -7,27 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sg/c_api.h"
+#include "c_check.h"
 
-static int failures = 0;
 static const char* testdata = ".";
 
-#define CHECK(cond)                                                       \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                         \
-    }                                                                     \
-  } while (0)
-
-#define CHECK_OK(s)                                                              \
-  do {                                                                           \
-    if (SG_GetCode(s) != SG_OK) {                                                \
-      fprintf(stderr, "%s:%d: status %d: %s\n", __FILE__, __LINE__, (int)SG_GetCode(s), \
-              SG_Message(s));                                                    \
-      ++failures;                                                                \
-    }                                                                            \
-  } while (0)
+#define CHECK_OK(s) CHECK_CODE(s, SG_OK)
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 
