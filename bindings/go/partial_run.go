@@ -32,14 +32,13 @@ func (s *Session) NewPartialRun(feeds []Output, fetches []Output, targets []*Ope
 	feedArray := outputPairs(feeds)
 	fetchArray := outputPairs(fetches)
 	targetArray := operationHandles(targets)
-	s.mu.RLock()
-	if s.c == nil {
-		s.mu.RUnlock()
-		return nil, newError(Canceled, "the Session is closed")
-	}
 	var err error
-	h := capi.Sgb_SessionPRunSetup(s.c, feedArray, fetchArray, targetArray, &err)
-	s.mu.RUnlock()
+	var h int64
+	if closed := s.call(func(c capi.Struct_SS_SG_Session) {
+		h = capi.Sgb_SessionPRunSetup(c, feedArray, fetchArray, targetArray, &err)
+	}); closed != nil {
+		return nil, closed
+	}
 	runtime.KeepAlive(feeds)
 	runtime.KeepAlive(fetches)
 	runtime.KeepAlive(targets)
@@ -70,14 +69,11 @@ func (pr *PartialRun) Run(feeds map[Output]*Tensor, fetches []Output, targets []
 	if pr.handle == 0 {
 		return nil, newError(InvalidArgument, "the PartialRun is closed")
 	}
-	s := pr.session
-	s.mu.RLock()
-	if s.c == nil {
-		s.mu.RUnlock()
-		return nil, newError(Canceled, "the Session is closed")
+	if closed := pr.session.call(func(c capi.Struct_SS_SG_Session) {
+		capi.Sgb_SessionPRun(c, pr.handle, feedArray, fetchArray, outputs, targetArray, &err)
+	}); closed != nil {
+		return nil, closed
 	}
-	capi.Sgb_SessionPRun(s.c, pr.handle, feedArray, fetchArray, outputs, targetArray, &err)
-	s.mu.RUnlock()
 	runtime.KeepAlive(feeds)
 	runtime.KeepAlive(fetches)
 	runtime.KeepAlive(targets)

@@ -110,13 +110,11 @@ func (s *Session) run(options *[]byte, feeds map[Output]*Tensor, fetches []Outpu
 		runMetadata = capi.SG_NewBuffer()
 		defer capi.SG_DeleteBuffer(runMetadata)
 	}
-	s.mu.RLock()
-	if s.c == nil {
-		s.mu.RUnlock()
-		return nil, nil, newError(Canceled, "the Session is closed")
+	if closed := s.call(func(c capi.Struct_SS_SG_Session) {
+		capi.Sgb_SessionRun(c, runOptions, feedArray, fetchArray, outputs, targetArray, runMetadata, &err)
+	}); closed != nil {
+		return nil, nil, closed
 	}
-	capi.Sgb_SessionRun(s.c, runOptions, feedArray, fetchArray, outputs, targetArray, runMetadata, &err)
-	s.mu.RUnlock()
 	runtime.KeepAlive(feeds)
 	runtime.KeepAlive(fetches)
 	runtime.KeepAlive(targets)
@@ -129,6 +127,18 @@ func (s *Session) run(options *[]byte, feeds map[Output]*Tensor, fetches []Outpu
 		md = append([]byte(nil), capi.Sgb_BufferView(runMetadata)...)
 	}
 	return tensorsFromHandles(outputs), md, nil
+}
+
+// call runs f with the session's C handle while holding the read lock that Close waits for; it
+// returns Canceled, without calling f, once the session is closed.
+func (s *Session) call(f func(c capi.Struct_SS_SG_Session)) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.c == nil {
+		return newError(Canceled, "the Session is closed")
+	}
+	f(s.c)
+	return nil
 }
 
 func tensorsFromHandles(handles []int64) []*Tensor {
