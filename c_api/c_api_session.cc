@@ -1,4 +1,5 @@
-// C API: sessions (made through the SessionFactory registry), runs, partial runs, devices.
+// C API: sessions (made through the SessionFactory registry), runs, partial runs, a step's
+// partition graphs, devices.
 #include <cstring>
 #include <map>
 
@@ -244,6 +245,27 @@ void SG_SessionRun(SG_Session* session, const SG_Buffer* run_options, const SG_O
       output_values[i] = nullptr;
     }
   }
+}
+
+void SG_SessionGetPartitionGraphs(SG_Session* session, const SG_Output* inputs, int ninputs,
+                                  const SG_Output* outputs, int noutputs,
+                                  const SG_Operation* const* target_opers, int ntargets,
+                                  SG_Buffer* run_metadata, SG_Status* status) {
+  Guard("SG_SessionGetPartitionGraphs", status, [&]() -> absl::Status {
+    if (session == nullptr) {
+      return errors::InvalidArgument("SG_SessionGetPartitionGraphs: session is NULL");
+    }
+    SG_RETURN_IF_ERROR(sg::c_api::CheckEmptyBuffer(run_metadata, "run_metadata"));
+    sg::c_api::RunArgs args;
+    SG_RETURN_IF_ERROR(sg::c_api::MakeRunArgs(session, inputs, nullptr, ninputs, false, outputs,
+                                              noutputs, target_opers, ntargets, &args));
+    SG_RETURN_IF_ERROR(sg::c_api::ExtendSession(session));
+    sg::RunMetadata metadata;
+    SG_RETURN_IF_ERROR(
+        session->session->PartitionGraphs(args.feed_names, args.fetches, args.targets, &metadata));
+    sg::c_api::FillBuffer(metadata.SerializeAsString(), run_metadata);
+    return absl::OkStatus();
+  });
 }
 
 void SG_SessionPRunSetup(SG_Session* session, const SG_Output* inputs, int ninputs,

@@ -18,6 +18,14 @@ std::map<std::string, SessionFactory*>* Factories() {
 
 }  // namespace
 
+absl::Status Session::PartitionGraphs(const std::vector<std::string>&,
+                                      const std::vector<std::string>&,
+                                      const std::vector<std::string>&, RunMetadata*) {
+  return errors::Unimplemented(
+      "this session partitions a step only when it runs it: ask for the graphs with "
+      "RunOptions.output_partition_graphs");
+}
+
 void SessionFactory::Register(const std::string& name, SessionFactory* factory) {
   absl::MutexLock lock(FactoriesMu());
   (*Factories())[name] = factory;

@@ -76,6 +76,18 @@ class Session {
   // Frees a partial run that will not be finished.
   virtual void ReleasePRun(const std::string& handle) = 0;
 
+  // Builds the step Run would run for these feeds (tensor names), fetches and targets, without
+  // running it, and sets run_metadata->partition_graphs to the graphs each device would run: the
+  // ones a run with RunOptions.output_partition_graphs returns. Nothing else of run_metadata is
+  // set. No kernel of the step runs; building it may evaluate constant subgraphs, as a run's
+  // first build does (core/graph/optimizer.h). Errors: Run's that come before a step starts
+  // (INVALID_ARGUMENT for a tensor fed twice, NOT_FOUND for an unknown tensor or node, CANCELLED
+  // after Close); UNIMPLEMENTED for a session that partitions only when it runs (the default).
+  virtual absl::Status PartitionGraphs(const std::vector<std::string>& input_names,
+                                       const std::vector<std::string>& output_names,
+                                       const std::vector<std::string>& target_nodes,
+                                       RunMetadata* run_metadata);
+
   virtual absl::Status ListDevices(std::vector<DeviceAttributes>* devices) = 0;
   // Waits for runs in flight, then releases the session's resources. Later calls fail with
   // CANCELLED. Calling Close twice is fine.

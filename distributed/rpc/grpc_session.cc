@@ -122,6 +122,22 @@ class GrpcSession : public Session {
     return DoRun(RunOptions(), inputs, output_names, {}, handle, outputs, nullptr);
   }
 
+  // Not on a cluster: the master registers one graph per task and each worker splits it again
+  // per device, so the graphs a run reports (RunGraphResponse.partition_graph) exist only in the
+  // workers; handing them over without a step would take new master and worker calls.
+  absl::Status PartitionGraphs(const std::vector<std::string>&, const std::vector<std::string>&,
+                               const std::vector<std::string>&, RunMetadata*) override {
+    {
+      mutex_lock lock(graph_mu_);
+      if (closed_) return errors::Cancelled("Session has been closed.");
+    }
+    return errors::Unimplemented(
+        "a cluster session (target '", options_.target,
+        "') partitions a step only when it runs it: run the step with "
+        "RunOptions.output_partition_graphs, or partition it in a local session (target \"\", "
+        "as many CPU devices through ConfigProto.device_count)");
+  }
+
   // Asks the master to end the partial run (ReleasePartialRun, sg's own call). Errors are
   // ignored: a master of an older sg answers UNIMPLEMENTED and keeps the partial run until the
   // session is closed; one that is gone has nothing left to free.

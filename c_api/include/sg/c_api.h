@@ -1198,6 +1198,33 @@ SG_CAPI_EXPORT extern void SG_SessionRun(SG_Session* session, const SG_Buffer* r
                                          const SG_Operation* const* target_opers, int ntargets,
                                          SG_Buffer* run_metadata, SG_Status* status);
 
+/* Builds the step SG_SessionRun would run for these feeds, fetches and targets, without running
+ * it, and writes into `run_metadata` a serialized RunMetadata whose partition_graphs are the
+ * GraphDefs each device would run: the ones SG_SessionRun returns with
+ * RunOptions.output_partition_graphs (a feed becomes an _Arg, a fetch a _Retval, an edge between
+ * devices a _Send/_Recv pair with the same tensor_name). Only the names of the feeds count: no
+ * values are given, and none need be (a feed left out here is a feed left out of the step, as in
+ * SG_SessionRun). No kernel of the step runs; building it may evaluate constant subgraphs, as the
+ * first SG_SessionRun of the step does (graph optimisation). A local session keeps the step it
+ * built for later runs of the same signature. sg's own function (TensorFlow's C API has none).
+ * Ownership: the arrays are borrowed; `run_metadata` must be an empty buffer (SG_NewBuffer), which
+ *   receives the bytes; it is untouched on failure.
+ * Errors: SG_INVALID_ARGUMENT for a NULL session, a NULL or non-empty run_metadata, and
+ *   SG_SessionRun's argument errors on feeds, fetches and targets (NULL arrays with non-zero
+ *   counts, negative counts, a tensor fed twice); SG_NOT_FOUND for an output index out of range
+ *   or an output or operation of another graph; SG_CANCELLED after SG_CloseSession;
+ *   SG_UNIMPLEMENTED for a cluster session (target "grpc://...": its workers split the step per
+ *   device only when it runs; the message names the alternatives: a run with
+ *   output_partition_graphs, or a local session); the graph's errors that building the step
+ *   finds (a placement that cannot be satisfied, naming the node).
+ * Preconditions: none. Threads: safe, also concurrently with runs of the session. */
+SG_CAPI_EXPORT extern void SG_SessionGetPartitionGraphs(SG_Session* session,
+                                                        const SG_Output* inputs, int ninputs,
+                                                        const SG_Output* outputs, int noutputs,
+                                                        const SG_Operation* const* target_opers,
+                                                        int ntargets, SG_Buffer* run_metadata,
+                                                        SG_Status* status);
+
 /* Declares a partial run: all the feeds, fetches and targets its SG_SessionPRun calls will use.
  * Ownership: *handle is a new string the caller frees with SG_DeletePRunHandle.
  * Errors: as SG_SessionRun's argument errors; *handle is set to NULL on failure.
