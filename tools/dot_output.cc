@@ -118,6 +118,19 @@ bool CheckName(const std::string& path, std::string* error) {
   return false;
 }
 
+bool IsSend(const std::string& op) { return op == "_Send" || op == "_HostSend"; }
+bool IsRecv(const std::string& op) { return op == "_Recv" || op == "_HostRecv"; }
+
+// A node of a partition graph, with the rendezvous key ("send_device;recv_device;tensor_name")
+// that pairs a _Send with its _Recv (";;" for other nodes).
+struct PartitionNode {
+  DotNode node;
+  std::string key;
+};
+struct Partition {
+  std::vector<PartitionNode> nodes;
+};
+
 // The string attr `key` of NodeDef `node`, or "".
 std::string StringAttr(const google::protobuf::Message& node, const std::string& key) {
   const auto* r = node.GetReflection();
@@ -129,6 +142,48 @@ std::string StringAttr(const google::protobuf::Message& node, const std::string&
     return v.GetReflection()->GetString(v, Field(v, "s"));
   }
   return "";
+}
+
+// The graphs of RunMetadata.partition_graphs, in order. Errors: SG_INVALID_ARGUMENT when there
+// are none or the metadata is malformed, SG_INTERNAL when a graph does not parse.
+SG_Code ReadPartitions(const std::string& run_metadata, std::vector<Partition>* out,
+                       std::string* error) {
+  WireReader r(run_metadata);
+  WireField f;
+  while (r.Next(&f)) {
+    if (f.number != 3 || f.type != 2) continue;  // RunMetadata.partition_graphs
+    auto graph = NewMessage("sg.GraphDef");
+    if (!graph->ParseFromArray(f.bytes.data(), static_cast<int>(f.bytes.size()))) {
+      *error = "a partition graph does not parse";
+      return SG_INTERNAL;
+    }
+    Partition& p = out->emplace_back();
+    const auto* gr = graph->GetReflection();
+    const auto* node_f = Field(*graph, "node");
+    for (int i = 0; i < gr->FieldSize(*graph, node_f); ++i) {
+      const auto& node = gr->GetRepeatedMessage(*graph, node_f, i);
+      const auto* nr = node.GetReflection();
+      PartitionNode& n = p.nodes.emplace_back();
+      n.node.name = nr->GetString(node, Field(node, "name"));
+      n.node.op = nr->GetString(node, Field(node, "op"));
+      n.node.device = nr->GetString(node, Field(node, "device"));
+      const auto* in_f = Field(node, "input");
+      for (int k = 0; k < nr->FieldSize(node, in_f); ++k) {
+        n.node.inputs.push_back(ParseDotInput(nr->GetRepeatedString(node, in_f, k)));
+      }
+      n.key = StringAttr(node, "send_device") + ";" + StringAttr(node, "recv_device") + ";" +
+              StringAttr(node, "tensor_name");
+    }
+  }
+  if (!r.ok()) {
+    *error = "the RunMetadata with the partition graphs is malformed";
+    return SG_INVALID_ARGUMENT;
+  }
+  if (out->empty()) {
+    *error = "the RunMetadata holds no partition graphs";
+    return SG_INVALID_ARGUMENT;
+  }
+  return SG_OK;
 }
 
 }  // namespace
@@ -144,44 +199,18 @@ SG_Code WriteGraphDot(SG_Graph* graph, const std::string& path, const std::strin
 SG_Code WritePartitionsDot(const std::string& run_metadata, const std::string& path,
                            const std::string& title, std::string* error) {
   if (!CheckName(path, error)) return SG_INVALID_ARGUMENT;
+  std::vector<Partition> partitions;
+  const SG_Code code = ReadPartitions(run_metadata, &partitions, error);
+  if (code != SG_OK) return code;
   std::vector<DotNode> nodes;
   std::map<std::string, std::string> send_of;  // rendezvous key -> the _Send's name
   std::vector<std::pair<size_t, std::string>> recvs;  // (node index, key)
-  WireReader r(run_metadata);
-  WireField f;
-  int partitions = 0;
-  while (r.Next(&f)) {
-    if (f.number != 3 || f.type != 2) continue;  // RunMetadata.partition_graphs
-    ++partitions;
-    auto graph = NewMessage("sg.GraphDef");
-    if (!graph->ParseFromArray(f.bytes.data(), static_cast<int>(f.bytes.size()))) {
-      *error = "a partition graph of the run does not parse";
-      return SG_INTERNAL;
+  for (Partition& p : partitions) {
+    for (PartitionNode& n : p.nodes) {
+      if (IsSend(n.node.op)) send_of[n.key] = n.node.name;
+      if (IsRecv(n.node.op)) recvs.emplace_back(nodes.size(), n.key);
+      nodes.push_back(std::move(n.node));
     }
-    const auto* gr = graph->GetReflection();
-    const auto* node_f = Field(*graph, "node");
-    for (int i = 0; i < gr->FieldSize(*graph, node_f); ++i) {
-      const auto& node = gr->GetRepeatedMessage(*graph, node_f, i);
-      const auto* nr = node.GetReflection();
-      DotNode n;
-      n.name = nr->GetString(node, Field(node, "name"));
-      n.op = nr->GetString(node, Field(node, "op"));
-      n.device = nr->GetString(node, Field(node, "device"));
-      const auto* in_f = Field(node, "input");
-      for (int k = 0; k < nr->FieldSize(node, in_f); ++k) {
-        n.inputs.push_back(ParseDotInput(nr->GetRepeatedString(node, in_f, k)));
-      }
-      const std::string key = StringAttr(node, "send_device") + ";" +
-                              StringAttr(node, "recv_device") + ";" +
-                              StringAttr(node, "tensor_name");
-      if (n.op == "_Send" || n.op == "_HostSend") send_of[key] = n.name;
-      if (n.op == "_Recv" || n.op == "_HostRecv") recvs.emplace_back(nodes.size(), key);
-      nodes.push_back(std::move(n));
-    }
-  }
-  if (!r.ok() || partitions == 0) {
-    *error = "the run returned no partition graphs to draw";
-    return SG_INVALID_ARGUMENT;
   }
   for (const auto& [i, key] : recvs) {
     auto s = send_of.find(key);
@@ -196,6 +225,25 @@ SG_Code WritePartitionsDot(const std::string& run_metadata, const std::string& p
   options.group_by_device = true;
   options.cluster_threshold = 1 << 30;  // clusters by device, never by scope
   return WriteDot(GraphToDot(nodes, options), path, error);
+}
+
+SG_Code SummarizePartitions(const std::string& run_metadata, std::vector<PartitionSummary>* out,
+                            std::string* error) {
+  std::vector<Partition> partitions;
+  const SG_Code code = ReadPartitions(run_metadata, &partitions, error);
+  if (code != SG_OK) return code;
+  out->clear();
+  for (const Partition& p : partitions) {
+    PartitionSummary sum;
+    sum.nodes = static_cast<int>(p.nodes.size());
+    for (const PartitionNode& n : p.nodes) {
+      if (sum.device.empty()) sum.device = n.node.device;
+      sum.sends += IsSend(n.node.op);
+      sum.recvs += IsRecv(n.node.op);
+    }
+    out->push_back(std::move(sum));
+  }
+  return SG_OK;
 }
 
 }  // namespace sg_tool

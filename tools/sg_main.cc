@@ -4,6 +4,8 @@
 //          [--repeat N] [--config KEY=VALUE] [--out DIR] [--session_target grpc://HOST:PORT]
 //          [--trace FILE.json] [--partition-dot FILE.dot|FILE.svg]
 //   sg inspect GRAPH [--dot FILE.dot|FILE.svg]
+//   sg inspect GRAPH --partition --fetch NAME ... [--feed NAME ...] [--target NAME]
+//          [--config KEY=VALUE] [--dot FILE.dot|FILE.svg]
 //   sg convert IN OUT [--strip-default-attrs]          (tools/convert_cmd.h)
 //   sg freeze --graph G.pb|--saved_model DIR ...       (tools/freeze_cmd.h)
 //
@@ -318,6 +320,42 @@ void ApplyConfig(SG_SessionOptions* opts, const std::string& kv, std::string* pr
   Check(s, "--config " + key);
 }
 
+// A session of `g` with the options of --config KEY=VALUE ... and --session_target (empty: in
+// process). The caller deletes it.
+SG_Session* NewSession(SG_Graph* g, const std::vector<std::string>& configs,
+                       const std::string& session_target, SG_Status* s) {
+  std::unique_ptr<SG_SessionOptions, void (*)(SG_SessionOptions*)> opts(SG_NewSessionOptions(),
+                                                                         SG_DeleteSessionOptions);
+  // SG_SetConfig sets the whole ConfigProto: first, so that the typed keys add to it.
+  std::string proto;
+  auto is_proto_key = [](const std::string& c) { return IsProtoKey(c.substr(0, c.find('='))); };
+  for (const auto& c : configs) {
+    if (is_proto_key(c)) ApplyConfig(opts.get(), c, &proto, s);
+  }
+  if (!proto.empty()) {
+    SG_SetConfig(opts.get(), proto.data(), proto.size(), s);
+    Check(s, "--config");
+  }
+  for (const auto& c : configs) {
+    if (!is_proto_key(c)) ApplyConfig(opts.get(), c, &proto, s);
+  }
+  if (!session_target.empty()) SG_SetTarget(opts.get(), session_target.c_str());
+  SG_Session* sess = SG_NewSession(g, opts.get(), s);
+  Check(s);
+  return sess;
+}
+
+// The operations of --target NAME ..., NOT_FOUND for a name the graph does not have.
+std::vector<const SG_Operation*> FindTargets(SG_Graph* g, const std::vector<std::string>& names) {
+  std::vector<const SG_Operation*> targets;
+  for (const auto& t : names) {
+    SG_Operation* op = SG_GraphOperationByName(g, t.c_str());
+    if (op == nullptr) CmdFail(SG_NOT_FOUND, "--target: the graph has no operation '" + t + "'");
+    targets.push_back(op);
+  }
+  return targets;
+}
+
 struct RunArgs {
   std::string graph;
   std::vector<std::string> feeds, fetches, targets, configs;
@@ -342,31 +380,9 @@ int Run(const RunArgs& args) {
   for (auto& t : owned) values.push_back(t.get());
   std::vector<SG_Output> outputs;
   for (const auto& f : args.fetches) outputs.push_back(FindOutput(g.get(), f));
-  std::vector<const SG_Operation*> targets;
-  for (const auto& t : args.targets) {
-    SG_Operation* op = SG_GraphOperationByName(g.get(), t.c_str());
-    if (op == nullptr) CmdFail(SG_NOT_FOUND, "--target: the graph has no operation '" + t + "'");
-    targets.push_back(op);
-  }
+  const std::vector<const SG_Operation*> targets = FindTargets(g.get(), args.targets);
 
-  std::unique_ptr<SG_SessionOptions, void (*)(SG_SessionOptions*)> opts(SG_NewSessionOptions(),
-                                                                         SG_DeleteSessionOptions);
-  // SG_SetConfig sets the whole ConfigProto: first, so that the typed keys add to it.
-  std::string proto;
-  auto is_proto_key = [](const std::string& c) { return IsProtoKey(c.substr(0, c.find('='))); };
-  for (const auto& c : args.configs) {
-    if (is_proto_key(c)) ApplyConfig(opts.get(), c, &proto, s.get());
-  }
-  if (!proto.empty()) {
-    SG_SetConfig(opts.get(), proto.data(), proto.size(), s.get());
-    Check(s.get(), "--config");
-  }
-  for (const auto& c : args.configs) {
-    if (!is_proto_key(c)) ApplyConfig(opts.get(), c, &proto, s.get());
-  }
-  if (!args.session_target.empty()) SG_SetTarget(opts.get(), args.session_target.c_str());
-  SG_Session* sess = SG_NewSession(g.get(), opts.get(), s.get());
-  Check(s.get());
+  SG_Session* sess = NewSession(g.get(), args.configs, args.session_target, s.get());
   const Step step{sess, inputs, values, outputs, targets};
   StepResult result =
       RunStep(step, args.repeat, !args.trace.empty() || !args.partition_dot.empty());
@@ -444,6 +460,58 @@ int Inspect(const std::string& path, const std::string& dot) {
   return 0;
 }
 
+// `sg inspect GRAPH --partition`: the step of these feeds, fetches and targets placed and
+// partitioned by a session without running it (SG_SessionGetPartitionGraphs), summarised per
+// device and drawn to `dot` when it is not empty.
+struct PartitionArgs {
+  std::string graph, dot;
+  std::vector<std::string> feeds;  // tensor names; "NAME=VALUES" as sg run takes them is fine
+  std::vector<std::string> fetches, targets, configs;
+  std::string session_target;
+};
+
+int InspectPartitions(const PartitionArgs& args) {
+  Status s(SG_NewStatus());
+  Graph g = LoadGraph(args.graph, s.get());
+  std::vector<SG_Output> feeds, fetches;
+  // Nothing runs, so a value after '=' is not read: sg run's --feed arguments can be reused.
+  for (const auto& f : args.feeds) feeds.push_back(FindOutput(g.get(), f.substr(0, f.find('='))));
+  for (const auto& f : args.fetches) fetches.push_back(FindOutput(g.get(), f));
+  const std::vector<const SG_Operation*> targets = FindTargets(g.get(), args.targets);
+  SG_Session* sess = NewSession(g.get(), args.configs, args.session_target, s.get());
+  SG_Buffer* buf = SG_NewBuffer();
+  SG_SessionGetPartitionGraphs(sess, feeds.data(), static_cast<int>(feeds.size()),
+                               fetches.data(), static_cast<int>(fetches.size()), targets.data(),
+                               static_cast<int>(targets.size()), buf, s.get());
+  const SG_Code code = SG_GetCode(s.get());
+  const std::string message = SG_Message(s.get());
+  const std::string metadata =
+      buf->length > 0 ? std::string(static_cast<const char*>(buf->data), buf->length) : "";
+  SG_DeleteBuffer(buf);
+  Status close_status(SG_NewStatus());
+  SG_DeleteSession(sess, close_status.get());
+  if (code == SG_UNIMPLEMENTED) {
+    CmdFail(code, "--partition: " + message + " (sg run ... --partition-dot FILE draws a run's)");
+  }
+  if (code != SG_OK) CmdFail(code, "--partition: " + message);
+
+  std::vector<PartitionSummary> parts;
+  std::string error;
+  SG_Code c = SummarizePartitions(metadata, &parts, &error);
+  if (c != SG_OK) CmdFail(c, "--partition: " + error);
+  if (!args.dot.empty()) {
+    c = WritePartitionsDot(metadata, args.dot, args.graph, &error);
+    if (c != SG_OK) CmdFail(c, error);
+  }
+  std::printf("partitions of %s: %zu\n", args.graph.c_str(), parts.size());
+  for (const PartitionSummary& p : parts) {
+    std::printf("  %s  %d nodes  %d _Send  %d _Recv\n", p.device.c_str(), p.nodes, p.sends,
+                p.recvs);
+  }
+  if (!args.dot.empty()) std::printf("partitions drawn to %s\n", args.dot.c_str());
+  return 0;
+}
+
 const char kUsage[] =
     "usage:\n"
     "  sg run GRAPH --feed NAME=VALUES|@file.npy ... --fetch NAME ... [--target NAME]\n"
@@ -451,6 +519,8 @@ const char kUsage[] =
     "         [--repeat N] [--config KEY=VALUE] [--out DIR] [--trace FILE.json]\n"
     "         [--partition-dot FILE.dot|FILE.svg]   the run's per-device partitions drawn\n"
     "  sg inspect GRAPH [--dot FILE.dot|FILE.svg]\n"
+    "  sg inspect GRAPH --partition --fetch NAME ... [--feed NAME ...] [--target NAME]\n"
+    "         [--config KEY=VALUE] [--dot FILE.dot|FILE.svg]   a step's partitions, not run\n"
     "  sg run --saved_model DIR [--tag serve] [--signature serving_default]\n"
     "         --input KEY=VALUES|@file.npy ... [--output KEY] [--out DIR] [--repeat N]\n"
     "         [--trace FILE.json] [--partition-dot FILE.dot|FILE.svg]\n"
@@ -472,6 +542,12 @@ const char kUsage[] =
     "(min, p50, p90, p99) and runs/s (items/s with a batch dim); progress shows on a terminal.\n"
     "--trace FILE.json writes the (last) run as a Chrome trace (chrome://tracing, Perfetto).\n"
     "--dot draws the graph with Graphviz (.svg needs `dot`); over 200 nodes, by name scope.\n"
+    "inspect --partition places and partitions the step of those feeds, fetches and targets as\n"
+    "sg run would (--config cpu_devices=N, round_robin_placement, graph_optimizer) without\n"
+    "running it: a feed is a tensor NAME (NAME=VALUES is taken too, the value unread); it prints\n"
+    "each device's node and _Send/_Recv counts, and --dot draws the partitions, a cluster per\n"
+    "device, each _Send joined to its _Recv. A cluster (--session_target) partitions a step\n"
+    "only when it runs it (UNIMPLEMENTED here): use sg run ... --partition-dot FILE there.\n"
     "freeze --saved_model without --checkpoint restores as the SavedModel loader does, so\n"
     "TensorFlow 2 models (object-based checkpoints, variables passed to functions) freeze too.\n";
 
@@ -490,23 +566,50 @@ int Main(int argc, char** argv) {
     return a[0] == "run" ? RunSavedModel(rest) : InspectSavedModel(rest);
   }
   if (a[0] == "inspect") {
-    std::string graph, dot;
+    PartitionArgs args;
+    bool partition = false;
+    std::string step_option;  // the first option that only --partition takes
     for (size_t i = 1; i < a.size(); ++i) {
-      if (a[i] == "--dot") {
-        if (i + 1 >= a.size()) CmdFail(SG_INVALID_ARGUMENT, "--dot needs a FILE.dot or FILE.svg");
-        dot = a[++i];
-      } else if (a[i] == "--partition") {
-        CmdFail(SG_UNIMPLEMENTED,
-                "--partition: libsg's C API partitions a graph only when it runs; "
-                               "draw a run's partitions with sg run ... --partition-dot FILE");
-      } else if (a[i].rfind("--", 0) == 0 || !graph.empty()) {
-        CmdFail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument and --dot FILE");
+      auto value = [&]() -> const std::string& {
+        if (i + 1 >= a.size()) {
+          CmdFail(SG_INVALID_ARGUMENT,
+                  a[i] == "--dot" ? "--dot needs a FILE.dot or FILE.svg" : a[i] + " needs a value");
+        }
+        return a[++i];
+      };
+      const std::string& opt = a[i];
+      if (opt == "--dot") {
+        args.dot = value();
+      } else if (opt == "--partition") {
+        partition = true;
+      } else if (opt == "--feed" || opt == "--fetch" || opt == "--target" || opt == "--config" ||
+                 opt == "--session_target") {
+        if (step_option.empty()) step_option = opt;
+        const std::string& v = value();
+        if (opt == "--feed") args.feeds.push_back(v);
+        if (opt == "--fetch") args.fetches.push_back(v);
+        if (opt == "--target") args.targets.push_back(v);
+        if (opt == "--config") args.configs.push_back(v);
+        if (opt == "--session_target") args.session_target = v;
+      } else if (opt.rfind("--", 0) == 0 || !args.graph.empty()) {
+        CmdFail(SG_INVALID_ARGUMENT,
+                "inspect takes one GRAPH argument, --dot FILE and --partition with its options");
       } else {
-        graph = a[i];
+        args.graph = opt;
       }
     }
-    if (graph.empty()) CmdFail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
-    return Inspect(graph, dot);
+    if (args.graph.empty()) CmdFail(SG_INVALID_ARGUMENT, "inspect takes one GRAPH argument");
+    if (!partition) {
+      if (!step_option.empty()) {
+        CmdFail(SG_INVALID_ARGUMENT, "inspect " + step_option + " goes with --partition");
+      }
+      return Inspect(args.graph, args.dot);
+    }
+    if (args.fetches.empty() && args.targets.empty()) {
+      CmdFail(SG_INVALID_ARGUMENT,
+              "inspect --partition needs the step: at least one --fetch or --target");
+    }
+    return InspectPartitions(args);
   }
   if (a[0] != "run") {
     CmdFail(SG_INVALID_ARGUMENT,

@@ -2,7 +2,8 @@
 """`sg inspect --dot`: the dot text of a small graph has exactly its nodes (name and op) and edges
 (output index, control edges dashed); a graph of 301 nodes is grouped by name scope into
 clusters with deep scopes collapsed; a run's partitions are drawn per device with their
-_Send/_Recv pairs (sg run --partition-dot); .svg goes through Graphviz's dot when it is installed and
+_Send/_Recv pairs (sg run --partition-dot), and without running the step (sg inspect --partition);
+.svg goes through Graphviz's dot when it is installed and
 fails with one clear line when it is not.
 
 Usage: sg_tool_dot_test.py SG_BINARY TOOLS_TESTDATA_DIR TESTDATA_DIR
@@ -111,8 +112,72 @@ transfers = [(s, d) for s, d, a in edges if "color=red" in a]
 check(len(transfers) == 2 and all(nodes[s].endswith('\\n_Send"') and nodes[d].endswith('\\n_Recv"') for s, d in transfers)
       and {member[s] for s, _ in transfers} == {"device:CPU:0", "device:CPU:1"},
       "a _Send -> _Recv transfer each way: %s" % transfers)
-p = run(["inspect", os.path.join(TOOLS, "two_devices.pbtxt"), "--dot", pdot, "--partition"])
-check(p.returncode == 1 and "--partition-dot" in p.stderr, "inspect --partition points to run --partition-dot: %r" % p.stderr)
+
+# ---- sg inspect --partition: the same step partitioned without running it. --------------------
+def members(path):
+    """{node: device} from the clusters of a partitions drawing."""
+    member, current = {}, None
+    for line in open(path).read().splitlines():
+        m = re.match(r'\s*label="(/job:[^"]*)";', line)
+        if m:
+            current = m.group(1)
+        m = NODE.match(line)
+        if m and current:
+            member[m.group(1)] = current.rsplit("/", 1)[-1]
+    return member
+
+
+two = os.path.join(TOOLS, "two_devices.pbtxt")
+idot = os.path.join(tmp, "inspect_partitions.dot")
+p = run(["inspect", two, "--partition", "--feed", "x", "--fetch", "z", "--config", "cpu_devices=2",
+         "--dot", idot])
+check(p.returncode == 0, "inspect --partition --dot: %r" % p.stderr)
+# Written down from the placement: CPU:0 has x's _Arg, the _Send of x, the _Recv of sq, z and its
+# _Retval; CPU:1 the _Recv of x, sq and the _Send of sq.
+want_summary = ["partitions of %s: 2" % two,
+                "  /job:localhost/replica:0/task:0/device:CPU:0  5 nodes  1 _Send  1 _Recv",
+                "  /job:localhost/replica:0/task:0/device:CPU:1  3 nodes  1 _Send  1 _Recv",
+                "partitions drawn to " + idot]
+check(p.stdout.splitlines() == want_summary, "inspect --partition summary: %r" % p.stdout)
+nodes, edges, clusters = parse(idot)
+check(sorted(clusters) == ["/job:localhost/replica:0/task:0/device:CPU:%d" % d for d in range(2)],
+      "inspect --partition: a cluster per device: %s" % clusters)
+member = members(idot)
+check(member.get("sq") == "device:CPU:1" and member.get("z") == "device:CPU:0",
+      "inspect --partition: sq on CPU:1, z on CPU:0: %s" % member)
+check(sum(1 for d in member.values() if d == "device:CPU:0") == 5 and
+      sum(1 for d in member.values() if d == "device:CPU:1") == 3, "5 + 3 nodes drawn: %s" % member)
+transfers = [(s, d, a) for s, d, a in edges if "color=red" in a]
+check(len(transfers) == 2 and all(nodes[s].endswith('\\n_Send"') and nodes[d].endswith('\\n_Recv"')
+                                  and member[s] != member[d] for s, d, _ in transfers)
+      and {member[s] for s, _, _ in transfers} == {"device:CPU:0", "device:CPU:1"},
+      "inspect --partition: a _Send -> _Recv edge each way between the devices: %s" % transfers)
+check(open(idot).read() == open(pdot).read(),
+      "inspect --partition draws exactly what run --partition-dot draws for the same step")
+
+# Without --feed x the step would fail to run (x is a Placeholder never fed), but it partitions:
+# x itself sits on CPU:0; run's --feed NAME=VALUES form is taken too, the value unread.
+p = run(["inspect", two, "--partition", "--fetch", "z", "--config", "cpu_devices=2", "--dot", idot])
+check(p.returncode == 0 and "device:CPU:0  5 nodes  1 _Send  1 _Recv" in p.stdout,
+      "inspect --partition without feeds: %r %r" % (p.stdout, p.stderr))
+nodes, _, _ = parse(idot)
+check(nodes.get("x", "").endswith('\\nPlaceholder"'), "the unfed x is drawn as its Placeholder: %s" % sorted(nodes))
+p = run(["run", two, "--fetch", "z", "--config", "cpu_devices=2"])
+check(p.returncode == 1, "running that step fails: %r" % p.stderr)
+
+# Errors: a placement the session cannot satisfy (one CPU device), no step, step options without
+# --partition, unknown names.
+p = run(["inspect", two, "--partition", "--feed", "x=[1,2]", "--fetch", "z"])
+check(p.returncode == 1 and p.stderr.startswith("sg: INVALID_ARGUMENT: --partition:") and "'sq'" in p.stderr
+      and "device:CPU:1" in p.stderr, "sq pinned to CPU:1 of a one-device session: %r" % p.stderr)
+p = run(["inspect", two, "--partition"])
+check(p.returncode == 1 and p.stderr.startswith("sg: INVALID_ARGUMENT:") and "--fetch" in p.stderr,
+      "inspect --partition needs a fetch: %r" % p.stderr)
+p = run(["inspect", two, "--fetch", "z"])
+check(p.returncode == 1 and "--fetch goes with --partition" in p.stderr, "--fetch alone: %r" % p.stderr)
+p = run(["inspect", two, "--partition", "--fetch", "nosuch"])
+check(p.returncode == 1 and p.stderr.startswith("sg: NOT_FOUND:") and "nosuch" in p.stderr,
+      "an unknown fetch: %r" % p.stderr)
 
 # ---- sg run --saved_model --partition-dot: the digits SavedModel's one partition. ----------------
 smdot = os.path.join(tmp, "sm_partitions.dot")

@@ -2,7 +2,8 @@
 """`sg run --trace FILE.json`: loads the Chrome trace with Python's json and checks it against the
 graph: one slice per executed node on the device the graph places it on, dur >= 0, thread and
 process names, and the Send/Recv pairs of a two-device graph as flows between the devices, in
-one process and over a cluster of two `sg server` tasks (the workers' parts merged).
+one process and over a cluster of two `sg server` tasks (the workers' parts merged); there, too,
+`sg inspect --partition` fails with UNIMPLEMENTED (a cluster partitions a step only when it runs).
 
 Usage: sg_tool_trace_test.py SG_BINARY TOOLS_TESTDATA_DIR TESTDATA_DIR
 """
@@ -162,6 +163,12 @@ try:
     tasks = {(procs[f["s"]["pid"]].split("/")[3], procs[f["f"]["pid"]].split("/")[3])
              for f in flows.values() if set(f) == {"s", "f"}}
     check(tasks == {("task:0", "task:1"), ("task:1", "task:0")}, "flows between the tasks both ways: %s" % tasks)
+    # A cluster partitions a step only when it runs it: inspect --partition says so, pointing to
+    # run --partition-dot.
+    p = run(["inspect", cluster_graph, "--partition", "--feed", "x", "--fetch", "z", "--session_target",
+             "grpc://127.0.0.1:%d" % ports[0]], expect_ok=False)
+    check(p.returncode == 1 and p.stderr.startswith("sg: UNIMPLEMENTED: --partition: a cluster session")
+          and "--partition-dot" in p.stderr, "inspect --partition on a cluster: %r" % p.stderr)
 finally:
     for srv in servers:
         srv.terminate()
