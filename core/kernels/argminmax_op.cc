@@ -1,6 +1,7 @@
 // ArgMax and ArgMin: the index of the first largest (smallest) value along one axis; NaNs are
 // skipped.
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -46,7 +47,7 @@ class ArgOp final : public OpKernel {
         OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
         const T* p = in.data<T>();
         I* o = out->data<I>();
-        ctx->eigen_cpu_device().parallelFor(
+        ParallelFor(ctx->eigen_cpu_device(),
             outer * inner, Eigen::TensorOpCost(len * sizeof(T), sizeof(I), len),
             [&](Eigen::Index begin, Eigen::Index end) {
               for (Eigen::Index i = begin; i < end; ++i) {

@@ -4,6 +4,7 @@
 
 #include "core/framework/resource_mgr.h"
 #include "core/kernels/element_copy.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -88,7 +89,7 @@ void CopyTyped(const Eigen::ThreadPoolDevice* device, const Simplified& v, const
     return;
   }
   const double bytes = static_cast<double>(inner * sizeof(T));
-  device->parallelFor(rows, Eigen::TensorOpCost(bytes, bytes, inner),
+  ParallelFor(*device, rows, Eigen::TensorOpCost(bytes, bytes, inner),
                       [&](Eigen::Index b, Eigen::Index e) { CopyRows<T>(v, s, d, b, e); });
 }
 
@@ -130,7 +131,7 @@ void FillWithScalar(const Eigen::ThreadPoolDevice* device, const Tensor& value, 
     if (device == nullptr || n < 32768) {
       std::fill(d, d + n, v);
     } else {
-      device->parallelFor(n, Eigen::TensorOpCost(0, sizeof(T), 1),
+      ParallelFor(*device, n, Eigen::TensorOpCost(0, sizeof(T), 1),
                           [&](Eigen::Index b, Eigen::Index e) { std::fill(d + b, d + e, v); });
     }
   };

@@ -9,6 +9,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/audio_dsp.h"
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -92,7 +93,7 @@ class AudioSpectrogramOp final : public OpKernel {
       }
     };
     const double cost = 5.0 * spec.fft_length() * std::log2(double(spec.fft_length()));
-    ctx->eigen_cpu_device().parallelFor(channels * frames,
+    ParallelFor(ctx->eigen_cpu_device(), channels * frames,
                                         Eigen::TensorOpCost(0, bins * sizeof(float), cost), work);
   }
 

@@ -7,6 +7,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -57,7 +58,7 @@ class BatchNormWithGlobalNormalizationOp final : public OpKernel {
         }
       };
       const double cost = static_cast<double>(depth * 3);
-      ctx->eigen_cpu_device().parallelFor(rows, Eigen::TensorOpCost(cost, cost, cost), run);
+      ParallelFor(ctx->eigen_cpu_device(), rows, Eigen::TensorOpCost(cost, cost, cost), run);
     });
   }
 

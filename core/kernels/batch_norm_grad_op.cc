@@ -25,6 +25,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -151,7 +152,7 @@ class FusedBatchNormGradOp final : public OpKernel {
       };
       if (x.NumElements() > 0) {
         const double cost = static_cast<double>(inner * 4);
-        ctx->eigen_cpu_device().parallelFor(outer * channels,
+        ParallelFor(ctx->eigen_cpu_device(), outer * channels,
                                             Eigen::TensorOpCost(cost, cost, cost), rows);
       }
     });

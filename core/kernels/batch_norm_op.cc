@@ -6,6 +6,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -97,7 +98,7 @@ class FusedBatchNormOp final : public OpKernel {
       }
     };
     if (x.NumElements() > 0) {
-      ctx->eigen_cpu_device().parallelFor(outer * channels,
+      ParallelFor(ctx->eigen_cpu_device(), outer * channels,
                                           Eigen::TensorOpCost(inner * sizeof(T),
                                                               inner * sizeof(T), 2 * inner),
                                           rows);

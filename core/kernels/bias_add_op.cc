@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -95,7 +96,7 @@ class BiasAddGradOp final : public OpKernel {
         // elements in row order, as below.
         constexpr int64_t kBlock = 64;
         const int64_t blocks = (channels + kBlock - 1) / kBlock;
-        ctx->eigen_cpu_device().parallelFor(
+        ParallelFor(ctx->eigen_cpu_device(),
             blocks, Eigen::TensorOpCost(outer * kBlock * sizeof(T), kBlock * sizeof(T),
                                         outer * kBlock),
             [=](Eigen::Index begin, Eigen::Index end) {
@@ -112,7 +113,7 @@ class BiasAddGradOp final : public OpKernel {
             });
         return;
       }
-      ctx->eigen_cpu_device().parallelFor(
+      ParallelFor(ctx->eigen_cpu_device(),
           channels, Eigen::TensorOpCost(outer * inner * sizeof(T), sizeof(T), outer * inner),
           [=](Eigen::Index begin, Eigen::Index end) {
             for (Eigen::Index c = begin; c < end; ++c) {

@@ -17,17 +17,24 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "core/framework/tensor_shape.h"
+#include "core/kernels/parallel_for.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sg {
 
 class BCast {
  public:
+  // Dims and strides of up to kInline folded dims live inside the object: a kernel call of a
+  // small op allocates nothing for its broadcast.
+  static constexpr int kInline = 6;
+  using Dims = absl::InlinedVector<int64_t, kInline>;
+
   BCast(const TensorShape& x, const TensorShape& y) {
     const int rank = std::max(x.dims(), y.dims());
-    std::vector<int64_t> out(rank);
-    std::vector<bool> xb(rank), yb(rank);
+    Dims out(rank);
+    absl::InlinedVector<bool, kInline> xb(rank), yb(rank);
     for (int i = 0; i < rank; ++i) {
       const int ix = i - (rank - x.dims()), iy = i - (rank - y.dims());
       const int64_t dx = ix >= 0 ? x.dim_size(ix) : 1;
@@ -42,7 +49,7 @@ class BCast {
     }
     output_shape_ = TensorShape(out);
     // Fold: drop size-1 dims, merge neighbours with the same broadcast pattern.
-    std::vector<bool> fxb, fyb;
+    absl::InlinedVector<bool, kInline> fxb, fyb;
     for (int i = 0; i < rank; ++i) {
       if (out[i] == 1) continue;
       if (!dims_.empty() && fxb.back() == xb[i] && fyb.back() == yb[i]) {
@@ -68,14 +75,14 @@ class BCast {
   bool valid() const { return valid_; }
   const TensorShape& output_shape() const { return output_shape_; }
   // The folded dims and each input's element strides over them (0 where it broadcasts).
-  const std::vector<int64_t>& dims() const { return dims_; }
-  const std::vector<int64_t>& x_strides() const { return x_strides_; }
-  const std::vector<int64_t>& y_strides() const { return y_strides_; }
+  const Dims& dims() const { return dims_; }
+  const Dims& x_strides() const { return x_strides_; }
+  const Dims& y_strides() const { return y_strides_; }
 
  private:
   bool valid_ = true;
   TensorShape output_shape_;
-  std::vector<int64_t> dims_, x_strides_, y_strides_;
+  Dims dims_, x_strides_, y_strides_;
 };
 
 // Strides of `in` (numpy-broadcast against `out`, which has at least its rank) over the dims of
@@ -99,7 +106,7 @@ void BroadcastBinaryLoop(const Eigen::ThreadPoolDevice& device, const BCast& bca
                          const T* y, Out* out, Fn fn, double cost = 1.0) {
   const int64_t total = bcast.output_shape().num_elements();
   if (total == 0) return;
-  const std::vector<int64_t>& dims = bcast.dims();
+  const BCast::Dims& dims = bcast.dims();
   const int r = static_cast<int>(dims.size());
   if (r == 0) {
     out[0] = fn(x[0], y[0]);
@@ -142,7 +149,7 @@ void BroadcastBinaryLoop(const Eigen::ThreadPoolDevice& device, const BCast& bca
       ++row;
     }
   };
-  device.parallelFor(total, Eigen::TensorOpCost(2 * sizeof(T), sizeof(Out), cost), block);
+  ParallelFor(device, total, Eigen::TensorOpCost(2 * sizeof(T), sizeof(Out), cost), block);
 }
 
 }  // namespace sg

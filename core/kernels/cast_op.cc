@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -106,7 +107,7 @@ class CastOp final : public OpKernel {
         OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
         const S* in = x.data<S>();
         D* o = out->data<D>();
-        ctx->eigen_cpu_device().parallelFor(
+        ParallelFor(ctx->eigen_cpu_device(),
             x.NumElements(), Eigen::TensorOpCost(sizeof(S), sizeof(D), 1),
             [&](Eigen::Index begin, Eigen::Index end) {
               if (truncate_) {

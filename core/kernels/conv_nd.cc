@@ -8,6 +8,7 @@
 #include "core/kernels/array_copy.h"
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/matmul_op.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -179,7 +180,7 @@ template <typename A, typename Fill>
 void ParallelRows(OpKernelContext* ctx, int64_t r0, int64_t r1, int64_t width, A* base,
                   Fill fill) {
   const double bytes = static_cast<double>(width) * sizeof(A);
-  ctx->eigen_cpu_device().parallelFor(
+  ParallelFor(ctx->eigen_cpu_device(),
       r1 - r0, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(width)),
       [&](Eigen::Index b, Eigen::Index e) { fill(r0 + b, r0 + e, base + b * width); });
 }

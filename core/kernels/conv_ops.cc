@@ -10,6 +10,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/onednn_conv.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/window_util.h"
 
 namespace sg {
@@ -191,7 +192,7 @@ void DepthwiseConv(const Eigen::ThreadPoolDevice& d, const ConvGeometry& g, cons
     }
   };
   const double cost = static_cast<double>(g.ow * g.kh * g.kw * out_c);
-  d.parallelFor(g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost), rows);
+  ParallelFor(d, g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost), rows);
 }
 
 template <typename T>
@@ -271,7 +272,7 @@ class Conv2DOp final : public OpKernel {
     for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
       const int64_t r1 = std::min(rows, r0 + chunk);
       T* p = patches.data<T>();
-      d.parallelFor(r1 - r0, Eigen::TensorOpCost(k * sizeof(T), k * sizeof(T), k),
+      ParallelFor(d, r1 - r0, Eigen::TensorOpCost(k * sizeof(T), k * sizeof(T), k),
                     [&](Eigen::Index b, Eigen::Index e) {
                       Im2Col<T>(g, in, 0, g.c, r0 + b, r0 + e, p + b * k);
                     });
@@ -308,7 +309,7 @@ class Conv2DOp final : public OpKernel {
     const T* f = filter.data<T>();
     T* o = out->data<T>();
     for (int64_t grp = 0; grp < groups; ++grp) {
-      d.parallelFor(rows, Eigen::TensorOpCost(k * sizeof(T), k * sizeof(T), k),
+      ParallelFor(d, rows, Eigen::TensorOpCost(k * sizeof(T), k * sizeof(T), k),
                     [&](Eigen::Index b, Eigen::Index e) {
                       Im2Col<T>(g, in, grp * fc, fc, b, e, p + b * k);
                     });

@@ -15,6 +15,7 @@
 #include <complex>
 
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -159,7 +160,7 @@ class GradOp final : public OpKernel {
       const T* y = b.data<T>();
       T* z = out->data<T>();
       const F f = f_;
-      ctx->eigen_cpu_device().parallelFor(
+      ParallelFor(ctx->eigen_cpu_device(),
           a.NumElements(), Eigen::TensorOpCost(2 * sizeof(T), sizeof(T), 10),
           [x, y, z, f](Eigen::Index begin, Eigen::Index end) {
             for (Eigen::Index i = begin; i < end; ++i) {

@@ -20,6 +20,7 @@
 #include "core/framework/tensor.h"
 #include "core/framework/types.h"
 #include "core/kernels/broadcast.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 
@@ -83,13 +84,13 @@ struct Bf16Plan<Bf16ViaFloat<L>> {
 // out[i] = float(in[i]) and out[i] = bfloat16(in[i]) (round to nearest even), over the pool.
 inline void WidenBf16(const Eigen::ThreadPoolDevice& d, const bfloat16* in, float* out,
                       int64_t n) {
-  d.parallelFor(n, Eigen::TensorOpCost(2, 4, 1), [in, out](Eigen::Index b, Eigen::Index e) {
+  ParallelFor(d, n, Eigen::TensorOpCost(2, 4, 1), [in, out](Eigen::Index b, Eigen::Index e) {
     for (Eigen::Index i = b; i < e; ++i) out[i] = static_cast<float>(in[i]);
   });
 }
 inline void NarrowToBf16(const Eigen::ThreadPoolDevice& d, const float* in, bfloat16* out,
                          int64_t n) {
-  d.parallelFor(n, Eigen::TensorOpCost(4, 2, 2), [in, out](Eigen::Index b, Eigen::Index e) {
+  ParallelFor(d, n, Eigen::TensorOpCost(4, 2, 2), [in, out](Eigen::Index b, Eigen::Index e) {
     for (Eigen::Index i = b; i < e; ++i) out[i] = static_cast<bfloat16>(in[i]);
   });
 }

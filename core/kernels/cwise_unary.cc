@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -27,7 +28,7 @@ template <typename T, typename Fn>
 void ForEach(const Device& d, In<T> x, OutF<T> y, Fn fn) {
   const T* in = x.data();
   T* out = y.data();
-  d.parallelFor(x.size(), Eigen::TensorOpCost(sizeof(T), sizeof(T), 40),
+  ParallelFor(d, x.size(), Eigen::TensorOpCost(sizeof(T), sizeof(T), 40),
                 [in, out, fn](Eigen::Index begin, Eigen::Index end) {
                   for (Eigen::Index i = begin; i < end; ++i) out[i] = fn(in[i]);
                 });

@@ -17,6 +17,7 @@
 #include "core/kernels/array_copy.h"
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/onednn_conv.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/window_util.h"
 
 namespace sg {
@@ -212,7 +213,7 @@ class DepthwiseBackpropInputOp final : public DepthwiseBackpropBase {
         }
       };
       const double cost = static_cast<double>(out_image * g.kh * g.kw * 2);
-      ctx->eigen_cpu_device().parallelFor(g.n, Eigen::TensorOpCost(cost, cost, cost), images);
+      ParallelFor(ctx->eigen_cpu_device(), g.n, Eigen::TensorOpCost(cost, cost, cost), images);
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, filter.dtype()));
   }
@@ -274,7 +275,7 @@ class DepthwiseBackpropFilterOp final : public DepthwiseBackpropBase {
         }
       };
       const double cost = static_cast<double>(g.n * out_image * g.kw * 2);
-      ctx->eigen_cpu_device().parallelFor(g.kh, Eigen::TensorOpCost(cost, cost, cost), rows);
+      ParallelFor(ctx->eigen_cpu_device(), g.kh, Eigen::TensorOpCost(cost, cost, cost), rows);
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, input.dtype()));
   }

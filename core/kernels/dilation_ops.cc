@@ -8,6 +8,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/window_util.h"
 
 namespace sg {
@@ -141,7 +142,7 @@ class Dilation2DOp final : public DilationBase {
         }
       };
       const double cost = static_cast<double>(g.ow) * g.c * g.fh * g.fw;
-      ctx->eigen_cpu_device().parallelFor(g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost),
+      ParallelFor(ctx->eigen_cpu_device(), g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost),
                                           rows);
     });
   }
@@ -183,7 +184,7 @@ class Dilation2DBackpropInputOp final : public DilationBase {
         }
       };
       const double cost = static_cast<double>(g.oh) * g.ow * g.c * g.fh * g.fw;
-      ctx->eigen_cpu_device().parallelFor(g.n, Eigen::TensorOpCost(cost, cost, cost), images);
+      ParallelFor(ctx->eigen_cpu_device(), g.n, Eigen::TensorOpCost(cost, cost, cost), images);
     });
   }
 };

@@ -12,6 +12,7 @@
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/einsum_spec.h"
 #include "core/kernels/matmul_op.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/reduction_ops.h"
 
 namespace sg {
@@ -106,7 +107,7 @@ absl::Status BatchedMatMulBf16(OpKernelContext* ctx, const Tensor& a, const Tens
   const int64_t a_row = adj_a ? 1 : k, a_col = adj_a ? m : 1;
   const int64_t b_row = adj_b ? 1 : n, b_col = adj_b ? k : 1;
   const bool fused = nb == 1;
-  ctx->eigen_cpu_device().parallelFor(
+  ParallelFor(ctx->eigen_cpu_device(),
       nb * m * n, Eigen::TensorOpCost(4.0 * k, 2, 4.0 * k),
       [&](Eigen::Index begin, Eigen::Index end) {
         for (Eigen::Index e = begin; e < end; ++e) {

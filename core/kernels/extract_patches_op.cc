@@ -7,6 +7,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/conv_nd.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -60,7 +61,7 @@ class ExtractImagePatchesOp final : public OpKernel {
     const char* in = static_cast<const char*>(images.raw_data());
     char* o = static_cast<char*>(out->raw_data());
     const double bytes = static_cast<double>(depth) * elem;
-    ctx->eigen_cpu_device().parallelFor(
+    ParallelFor(ctx->eigen_cpu_device(),
         g.n * g.OutPositions(), Eigen::TensorOpCost(bytes, bytes, 0),
         [&](Eigen::Index b, Eigen::Index e) {
           ConvNdPatches(g, in, elem, b, e, o + b * depth * elem);

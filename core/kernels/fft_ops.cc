@@ -18,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -160,7 +161,7 @@ class FftOp final : public OpKernel {
       }
     };
     const double cost = 5.0 * n * std::max(1.0, std::log2(static_cast<double>(n)));
-    ctx->eigen_cpu_device().parallelFor(
+    ParallelFor(ctx->eigen_cpu_device(),
         batch, Eigen::TensorOpCost(in_block * sizeof(C), out_block * sizeof(C), cost),
         [&](Eigen::Index begin, Eigen::Index end) {
           for (Eigen::Index b = begin; b < end; ++b) work(b);

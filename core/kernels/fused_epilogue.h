@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/kernels/parallel_for.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sg {
@@ -127,7 +128,7 @@ void ApplyFusedEpilogue(const Eigen::ThreadPoolDevice& d, T* y, int64_t rows, in
     return;
   }
   const double bytes = static_cast<double>(channels) * sizeof(T);
-  d.parallelFor(rows, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(channels) * 2), run);
+  ParallelFor(d, rows, Eigen::TensorOpCost(bytes, bytes, static_cast<double>(channels) * 2), run);
 }
 
 }  // namespace sg

@@ -5,6 +5,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/element_copy.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -32,7 +33,7 @@ void GatherBlocks(const Eigen::ThreadPoolDevice& device, const T* params, const 
     work(0, blocks);
   } else {
     const double bytes = static_cast<double>(inner * sizeof(T));
-    device.parallelFor(blocks, Eigen::TensorOpCost(bytes, bytes, inner), work);
+    ParallelFor(device, blocks, Eigen::TensorOpCost(bytes, bytes, inner), work);
   }
 }
 

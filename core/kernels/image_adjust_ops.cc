@@ -19,6 +19,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -58,7 +59,7 @@ void AdjustContrast(OpKernelContext* ctx, const Tensor& images, float factor, bo
   const int64_t batch = images.NumElements() / image_size;
   const T* in = images.data<T>();
   const float count = static_cast<float>(height * width);
-  ctx->eigen_cpu_device().parallelFor(
+  ParallelFor(ctx->eigen_cpu_device(),
       batch, Eigen::TensorOpCost(0, 0, 6.0 * image_size),
       [&](Eigen::Index begin, Eigen::Index end) {
         std::vector<float> column(width * channels), mean(channels);
@@ -152,7 +153,7 @@ void ForEachPixel(OpKernelContext* ctx, const Tensor& images, Tensor* out, Fn fn
   const int64_t pixels = images.NumElements() / 3;
   const float* in = images.data<float>();
   float* o = out->data<float>();
-  ctx->eigen_cpu_device().parallelFor(pixels, Eigen::TensorOpCost(12, 12, 40),
+  ParallelFor(ctx->eigen_cpu_device(), pixels, Eigen::TensorOpCost(12, 12, 40),
                                       [&](Eigen::Index begin, Eigen::Index end) {
                                         for (Eigen::Index p = begin; p < end; ++p) {
                                           fn(in + p * 3, o + p * 3);

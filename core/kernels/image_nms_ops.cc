@@ -20,6 +20,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -386,7 +387,7 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
       }
       out_valid->data<int32_t>()[b] = static_cast<int32_t>(count);
     };
-    ctx->eigen_cpu_device().parallelFor(
+    ParallelFor(ctx->eigen_cpu_device(),
         batch, Eigen::TensorOpCost(0, 0, 50.0 * num_boxes * num_classes),
         [&](Eigen::Index begin, Eigen::Index end) {
           for (Eigen::Index b = begin; b < end; ++b) image(b);

@@ -21,6 +21,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -187,7 +188,7 @@ class ImageProjectiveTransformOp final : public OpKernel {
                  int64_t width, int64_t channels, const float* transforms, bool shared,
                  T fill, int64_t out_h, int64_t out_w, T* out) const {
     const float fill_f = static_cast<float>(fill);
-    ctx->eigen_cpu_device().parallelFor(
+    ParallelFor(ctx->eigen_cpu_device(),
         batch * out_h, Eigen::TensorOpCost(0, 0, 20.0 * out_w * channels),
         [&](Eigen::Index begin, Eigen::Index end) {
           for (Eigen::Index row = begin; row < end; ++row) {

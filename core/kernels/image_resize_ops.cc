@@ -15,6 +15,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/image_resize_cubic.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -102,7 +103,7 @@ absl::Status ValidateResize(OpKernelContext* ctx, bool align_corners, bool half_
 // Runs fn(b, y) for every output row, split across the device's threads.
 template <typename Fn>
 void ForEachRow(OpKernelContext* ctx, const Resize& r, double cost_per_row, Fn fn) {
-  ctx->eigen_cpu_device().parallelFor(
+  ParallelFor(ctx->eigen_cpu_device(),
       r.batch * r.out_height, Eigen::TensorOpCost(0, 0, cost_per_row),
       [&](Eigen::Index begin, Eigen::Index end) {
         for (Eigen::Index i = begin; i < end; ++i) fn(i / r.out_height, i % r.out_height);

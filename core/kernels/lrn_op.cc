@@ -9,6 +9,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -55,7 +56,7 @@ class LRNOp final : public OpKernel {
       }
     };
     const double cost = static_cast<double>(depth * (2 * radius_ + 1));
-    ctx->eigen_cpu_device().parallelFor(rows, Eigen::TensorOpCost(cost, cost, cost), work);
+    ParallelFor(ctx->eigen_cpu_device(), rows, Eigen::TensorOpCost(cost, cost, cost), work);
   }
 
  private:
@@ -122,7 +123,7 @@ class LRNGradOp final : public OpKernel {
       }
     };
     const double cost = static_cast<double>(depth * (4 * radius_ + 2));
-    ctx->eigen_cpu_device().parallelFor(rows, Eigen::TensorOpCost(cost, cost, cost), work);
+    ParallelFor(ctx->eigen_cpu_device(), rows, Eigen::TensorOpCost(cost, cost, cost), work);
   }
 
  private:

@@ -17,6 +17,7 @@
 #ifdef SG_HAVE_DNNL
 #include <omp.h>
 
+#include "core/kernels/parallel_for.h"
 #include "dnnl.h"
 #endif
 
@@ -352,7 +353,7 @@ absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& 
         }
         return;
       }
-      d.parallelFor(nb,
+      ParallelFor(d, nb,
                     Eigen::TensorOpCost(sizeof(C) * (as + bs), sizeof(C) * cs, 2.0 * m * n * k),
                     [&](Eigen::Index begin, Eigen::Index end) {
                       for (Eigen::Index i = begin; i < end; ++i) {

@@ -21,6 +21,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/window_util.h"
 
 namespace sg {
@@ -224,7 +225,7 @@ class MaxPoolGradOp final : public OpKernel {
       T* dx = output->data<T>();
       const double cost = static_cast<double>(g.OutImage() * g.k[1] * g.k[2]);
       if (Tiles(g) && grad.NumElements() > 0) {
-        ctx->eigen_cpu_device().parallelFor(
+        ParallelFor(ctx->eigen_cpu_device(),
             g.n, Eigen::TensorOpCost(cost, cost, cost),
             [&](Eigen::Index begin, Eigen::Index end) { TiledGrad(g, x, dy, dx, begin, end); });
         return;
@@ -276,7 +277,7 @@ class MaxPoolGradOp final : public OpKernel {
           }
         }
       };
-      ctx->eigen_cpu_device().parallelFor(g.n, Eigen::TensorOpCost(cost, cost, cost), images);
+      ParallelFor(ctx->eigen_cpu_device(), g.n, Eigen::TensorOpCost(cost, cost, cost), images);
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, in.dtype()));
   }
@@ -438,7 +439,7 @@ class MaxPoolGradGradOp final : public OpKernel {
         }
       };
       const double cost = static_cast<double>(g.OutImage() * g.k[0] * g.k[1] * g.k[2]);
-      ctx->eigen_cpu_device().parallelFor(g.n, Eigen::TensorOpCost(cost, cost, cost), images);
+      ParallelFor(ctx->eigen_cpu_device(), g.n, Eigen::TensorOpCost(cost, cost, cost), images);
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, in.dtype()));
   }
@@ -587,7 +588,7 @@ class AvgPoolGradOp final : public OpKernel {
         }
       };
       const double cost = static_cast<double>(gimage * g.k[0] * g.k[1] * g.k[2]);
-      ctx->eigen_cpu_device().parallelFor(grad.dim_size(0),
+      ParallelFor(ctx->eigen_cpu_device(), grad.dim_size(0),
                                           Eigen::TensorOpCost(cost, cost, cost), images);
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, grad.dtype()));
@@ -665,7 +666,7 @@ class MaxPool3DGradOp final : public OpKernel {
         }
       };
       const double cost = static_cast<double>(g.OutImage() * g.k[0] * g.k[1] * g.k[2]);
-      ctx->eigen_cpu_device().parallelFor(g.n, Eigen::TensorOpCost(cost, cost, cost), images);
+      ParallelFor(ctx->eigen_cpu_device(), g.n, Eigen::TensorOpCost(cost, cost, cost), images);
     });
     if (!ok) ctx->CtxFailure(UnsupportedType(*this, in.dtype()));
   }

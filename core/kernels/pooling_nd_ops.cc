@@ -10,6 +10,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/window_util.h"
 
 namespace sg {
@@ -93,7 +94,7 @@ void ForEachWindow(OpKernelContext* ctx, const PoolNd& g, Body body) {
   const double cost = static_cast<double>(g.out[2]) * std::min<double>(
       static_cast<double>(g.in[0]) * g.in[1] * g.in[2],
       static_cast<double>(g.k[0]) * g.k[1] * g.k[2]) * static_cast<double>(g.c);
-  ctx->eigen_cpu_device().parallelFor(g.n * g.out[0] * g.out[1],
+  ParallelFor(ctx->eigen_cpu_device(), g.n * g.out[0] * g.out[1],
                                       Eigen::TensorOpCost(cost, cost, cost), rows);
 }
 

@@ -7,6 +7,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/array_copy.h"
 #include "core/kernels/onednn_pool.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/window_util.h"
 
 namespace sg {
@@ -103,7 +104,7 @@ class PoolBase : public OpKernel {
       }
     };
     const double cost = static_cast<double>(g.ow * g.kh * g.kw * g.c);
-    ctx->eigen_cpu_device().parallelFor(g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost), rows);
+    ParallelFor(ctx->eigen_cpu_device(), g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost), rows);
   }
 
  private:

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "core/framework/types.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/philox_random.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -120,7 +121,7 @@ void FillFixed(const Eigen::ThreadPoolDevice& device, const Philox4x32& gen, T* 
                GroupFn group_fn) {
   constexpr int kGroup = kGroupSize<T>;
   const int64_t groups = (n + kGroup - 1) / kGroup;
-  device.parallelFor(groups, Eigen::TensorOpCost(0, kGroup * sizeof(T), 60),
+  ParallelFor(device, groups, Eigen::TensorOpCost(0, kGroup * sizeof(T), 60),
                      [&](Eigen::Index begin, Eigen::Index end) {
                        Philox4x32 g = gen;
                        g.Skip(static_cast<uint64_t>(begin));
@@ -139,7 +140,7 @@ void FillTruncatedNormal(const Eigen::ThreadPoolDevice& device, const Philox4x32
                          int64_t n) {
   constexpr int kGroup = kGroupSize<T>;
   const int64_t groups = (n + kGroup - 1) / kGroup;
-  device.parallelFor(groups, Eigen::TensorOpCost(0, kGroup * sizeof(T), 200),
+  ParallelFor(device, groups, Eigen::TensorOpCost(0, kGroup * sizeof(T), 200),
                      [&](Eigen::Index begin, Eigen::Index end) {
                        for (Eigen::Index i = begin; i < end; ++i) {
                          Philox4x32 g = gen;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/philox_random.h"
 #include "core/kernels/random_op_util.h"
 
@@ -105,7 +106,7 @@ double GammaSample(double alpha, DoubleSampler* s) {
 template <typename T, typename Sample>
 void FillPerParameter(OpKernelContext* ctx, const Philox4x32& gen, int64_t num_params,
                       int64_t per_param, T* out, double cost, Sample sample) {
-  ctx->eigen_cpu_device().parallelFor(
+  ParallelFor(ctx->eigen_cpu_device(),
       num_params * per_param, Eigen::TensorOpCost(0, sizeof(T), cost),
       [&](Eigen::Index begin, Eigen::Index end) {
         for (Eigen::Index o = begin; o < end; ++o) {
@@ -307,7 +308,7 @@ template <typename T, typename OutT>
 void SampleMultinomial(OpKernelContext* ctx, const Philox4x32& gen, const T* logits,
                        int64_t batch, int64_t classes, int64_t samples, OutT* out) {
   const double cost = 50.0 * (samples * std::log2(static_cast<double>(classes)) + classes);
-  ctx->eigen_cpu_device().parallelFor(
+  ParallelFor(ctx->eigen_cpu_device(),
       batch, Eigen::TensorOpCost(0, 0, cost), [&](Eigen::Index begin, Eigen::Index end) {
         std::vector<double> cdf(classes);
         for (Eigen::Index b = begin; b < end; ++b) {

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -58,7 +59,7 @@ class ScanOp final : public OpKernel {
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
       const T* p = x.data<T>();
       T* o = out->data<T>();
-      ctx->eigen_cpu_device().parallelFor(
+      ParallelFor(ctx->eigen_cpu_device(),
           outer * inner, Eigen::TensorOpCost(len * sizeof(T), len * sizeof(T), len),
           [&](Eigen::Index begin, Eigen::Index end) {
             for (Eigen::Index i = begin; i < end; ++i) {

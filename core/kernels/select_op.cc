@@ -1,6 +1,7 @@
 // Select (TensorFlow 1 rules: scalar, same-shape or row-vector condition), SelectV2 (all three
 // broadcast), AddN (of TensorLists too) and ClipByValue.
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 #include "core/kernels/tensor_list.h"
 
 namespace sg {
@@ -44,7 +45,7 @@ class SelectOp final : public OpKernel {
       const T* pt = t.data<T>();
       const T* pe = e.data<T>();
       T* po = out->data<T>();
-      ctx->eigen_cpu_device().parallelFor(
+      ParallelFor(ctx->eigen_cpu_device(),
           n, Eigen::TensorOpCost(2 * sizeof(T), sizeof(T), 1),
           [&](Eigen::Index begin, Eigen::Index end) {
             for (Eigen::Index i = begin; i < end; ++i) po[i] = c[i / inner] ? pt[i] : pe[i];
@@ -85,7 +86,7 @@ class SelectV2Op final : public OpKernel {
       const T* pe = e.data<T>();
       T* po = out->data<T>();
       const int r = shape.dims();
-      ctx->eigen_cpu_device().parallelFor(
+      ParallelFor(ctx->eigen_cpu_device(),
           n, Eigen::TensorOpCost(2 * sizeof(T), sizeof(T), 4),
           [&](Eigen::Index begin, Eigen::Index end) {
             // Multi-index of `begin`, then counted up element by element.
@@ -158,7 +159,7 @@ class AddNOp final : public OpKernel {
       std::vector<const T*> ins(num);
       for (int i = 0; i < num; ++i) ins[i] = ctx->input(i).data<T>();
       T* po = out->data<T>();
-      ctx->eigen_cpu_device().parallelFor(
+      ParallelFor(ctx->eigen_cpu_device(),
           first.NumElements(), Eigen::TensorOpCost(num * sizeof(T), sizeof(T), num),
           [&](Eigen::Index begin, Eigen::Index end) {
             for (Eigen::Index j = begin; j < end; ++j) po[j] = AddValues(ins[0][j], ins[1][j]);
@@ -241,7 +242,7 @@ class ClipByValueOp final : public OpKernel {
       const T* ph = hi.data<T>();
       T* po = out->data<T>();
       const int64_t sl = lo_scalar ? 0 : 1, sh = hi_scalar ? 0 : 1;
-      ctx->eigen_cpu_device().parallelFor(
+      ParallelFor(ctx->eigen_cpu_device(),
           t.NumElements(), Eigen::TensorOpCost(3 * sizeof(T), sizeof(T), 2),
           [&](Eigen::Index begin, Eigen::Index end) {
             for (Eigen::Index i = begin; i < end; ++i) {

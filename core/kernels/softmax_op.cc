@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 namespace sg {
 namespace {
@@ -29,7 +30,7 @@ class SoftmaxOp final : public OpKernel {
       if (rows == 0) return;
       const T* in = logits.data<T>();
       T* o = out->data<T>();
-      ctx->eigen_cpu_device().parallelFor(
+      ParallelFor(ctx->eigen_cpu_device(),
           rows, Eigen::TensorOpCost(cols * sizeof(T), cols * sizeof(T), cols * 20.0),
           [&](Eigen::Index begin, Eigen::Index end) {
             Row x(cols), y(cols);

@@ -8,6 +8,8 @@
 #include <array>
 #include <vector>
 
+#include "core/kernels/parallel_for.h"
+
 namespace sg {
 namespace training {
 
@@ -84,7 +86,7 @@ class ApplyOp final : public TrainingOpBase<U, ApplyOp<U>> {
     const T* g = grad.data<T>();
     constexpr int kVars = Base::kVars;
     const Eigen::TensorOpCost cost((kVars + 1) * sizeof(T), kVars * sizeof(T), 8 * kVars);
-    ctx->eigen_cpu_device().parallelFor(
+    ParallelFor(ctx->eigen_cpu_device(),
         grad.NumElements(), cost, [&](Eigen::Index begin, Eigen::Index end) {
           ApplyElements(update, data.data(), begin, g + begin, end - begin,
                         std::make_index_sequence<kVars>());
