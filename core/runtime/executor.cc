@@ -48,6 +48,26 @@ thread_local AsyncCall* t_async_call = nullptr;
 thread_local int t_inline_depth = 0;
 constexpr int kMaxInlineDepth = 4;
 
+// Spare input vectors of kernel calls on this thread, with their capacity: a call takes one
+// instead of allocating its own (NodeRun). An asynchronous call's vector goes back to the thread
+// its callback ran on.
+thread_local std::vector<std::vector<TensorValue>> t_spare_inputs;
+constexpr size_t kMaxSpareInputVectors = 8;
+
+std::vector<TensorValue> TakeInputVector() {
+  if (t_spare_inputs.empty()) return {};
+  std::vector<TensorValue> v = std::move(t_spare_inputs.back());
+  t_spare_inputs.pop_back();
+  return v;
+}
+
+void GiveInputVector(std::vector<TensorValue>&& v) {
+  v.clear();
+  if (v.capacity() == 0 || t_spare_inputs.size() >= kMaxSpareInputVectors) return;
+  if (t_spare_inputs.capacity() == 0) t_spare_inputs.reserve(kMaxSpareInputVectors);
+  t_spare_inputs.push_back(std::move(v));
+}
+
 // An exception a kernel throws becomes its node's failure (the executor adds the node's name):
 // RESOURCE_EXHAUSTED for a failed allocation, INTERNAL for anything else. Nothing a kernel does
 // may unwind past the executor, whose threads share the step's state. Returns OK when fn did not
@@ -123,6 +143,15 @@ uint64_t Fnv(uint64_t h, absl::string_view s) {
   return h;
 }
 
+struct IterationState;
+
+// Spare iteration states of one static frame, kept between steps: a step takes one instead of
+// allocating its vectors and value-initialising one input slot per node input.
+struct IterationPool {
+  mutex mu;
+  std::vector<std::unique_ptr<IterationState>> spare ABSL_GUARDED_BY(mu);
+};
+
 class ExecutorImpl : public Executor {
  public:
   ExecutorImpl(Device* device, std::unique_ptr<const Graph> graph)
@@ -137,6 +166,8 @@ class ExecutorImpl : public Executor {
   std::vector<NodeItem> items_;  // by node id
   std::vector<FrameInfo> frames_;
   std::vector<int> roots_;
+  // By static frame index.
+  std::unique_ptr<IterationPool[]> iteration_pools_;
 };
 
 absl::Status ExecutorImpl::Initialize() {
@@ -260,6 +291,7 @@ absl::Status ExecutorImpl::Initialize() {
           item.is_merge ? item.num_control_inputs : item.num_data_inputs + item.num_control_inputs;
     }
   }
+  iteration_pools_ = std::make_unique<IterationPool[]>(frames_.size());
   return absl::OkStatus();
 }
 
@@ -277,6 +309,16 @@ struct IterationState {
         pending(info.initial_pending),
         dead_count(info.nodes.size(), 0),
         merge_state(info.nodes.size(), 0) {}
+  // Back to the state of a new iteration of `info`, for a state whose iteration finished
+  // without error: its input slots are already empty (every node of a finished iteration ran and
+  // took its inputs out of their slots; a Merge's slots of dead inputs were never written).
+  void Reset(const FrameInfo& info) {
+    pending = info.initial_pending;
+    std::fill(dead_count.begin(), dead_count.end(), 0);
+    std::fill(merge_state.begin(), merge_state.end(), 0);
+    outstanding_ops = 0;
+    outstanding_frame_count = 0;
+  }
   std::vector<TensorValue> inputs;
   std::vector<int> pending;
   std::vector<int> dead_count;
@@ -350,7 +392,7 @@ class ExecutorState {
       : impl_(impl), args_(args), done_(std::move(done)) {
     root_ = std::make_unique<FrameState>();
     root_->info = &impl_->frames_[0];
-    root_->iterations[0] = std::make_unique<IterationState>(*root_->info);
+    root_->iterations[0] = NewIteration(0);
   }
 
   void Start() {
@@ -424,11 +466,7 @@ class ExecutorState {
       TaggedNode tn = inline_ready.pop_front();
       const NodeItem& item = impl_->items_[tn.node_id];
       EntryVector outputs;
-      bool aborted;
-      {
-        mutex_lock lock(mu_);
-        aborted = !status_.ok();
-      }
+      bool aborted = failed_.load(std::memory_order_acquire);
       if (!aborted && args_.cancellation_manager != nullptr &&
           args_.cancellation_manager->IsCancelled()) {
         RecordError(errors::Cancelled("step ", args_.step_id, " was cancelled"));
@@ -684,6 +722,7 @@ class ExecutorState {
       mutex_lock lock(mu_);
       if (status_.ok()) {
         status_ = s;
+        failed_.store(true, std::memory_order_release);
         first = true;
       }
     }
@@ -818,6 +857,32 @@ class ExecutorState {
     }
   }
 
+  // A state for a new iteration of static frame `static_index`: a spare one when there is one.
+  std::unique_ptr<IterationState> NewIteration(int static_index) {
+    IterationPool& pool = impl_->iteration_pools_[static_index];
+    std::unique_ptr<IterationState> st;
+    {
+      mutex_lock lock(pool.mu);
+      if (!pool.spare.empty()) {
+        st = std::move(pool.spare.back());
+        pool.spare.pop_back();
+      }
+    }
+    const FrameInfo& info = impl_->frames_[static_index];
+    if (st == nullptr) return std::make_unique<IterationState>(info);
+    st->Reset(info);
+    return st;
+  }
+
+  // Keeps the state of a finished iteration for a later one (a few per frame: as many as run at
+  // once in the common cases, one step of a root frame or a loop's parallel iterations).
+  void RecycleIteration(int static_index, std::unique_ptr<IterationState> st) {
+    IterationPool& pool = impl_->iteration_pools_[static_index];
+    mutex_lock lock(pool.mu);
+    if (pool.spare.size() < kMaxSpareIterations) pool.spare.push_back(std::move(st));
+  }
+  static constexpr size_t kMaxSpareIterations = 4;
+
   FrameState* FindOrCreateChildFrame(FrameState* parent, int64_t iter, int static_index)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     auto key = std::make_tuple(parent, iter, static_index);
@@ -832,7 +897,7 @@ class ExecutorState {
     uint64_t h = Fnv(14695981039346656037ull, f->info->name);
     h = Fnv(h, absl::StrCat(parent->frame_id, ":", iter));
     f->frame_id = h;
-    f->iterations[0] = std::make_unique<IterationState>(*f->info);
+    f->iterations[0] = NewIteration(static_index);
     parent->iterations[iter]->outstanding_frame_count++;
     FrameState* raw = f.get();
     children_.emplace(key, std::move(f));
@@ -843,7 +908,7 @@ class ExecutorState {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     frame->iteration_count++;
     const int64_t next = frame->iteration_count;
-    frame->iterations[next] = std::make_unique<IterationState>(*frame->info);
+    frame->iterations[next] = NewIteration(frame->static_index);
     frame->num_outstanding_iterations++;
     frame->dead_exits.clear();
     // The NextIteration outputs that waited for this iteration.
@@ -874,7 +939,9 @@ class ExecutorState {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     int64_t curr = iter;
     while (curr <= frame->iteration_count && IsIterationDone(frame, curr)) {
-      frame->iterations.erase(curr);
+      auto done = frame->iterations.find(curr);
+      if (status_.ok()) RecycleIteration(frame->static_index, std::move(done->second));
+      frame->iterations.erase(done);
       frame->num_outstanding_iterations--;
       ++curr;
       if (!frame->next_iter_roots.empty()) IncrementIteration(frame, ready);
@@ -913,6 +980,11 @@ class ExecutorState {
   }
 
   struct NodeRun {
+    NodeRun() : inputs(TakeInputVector()) {}
+    ~NodeRun() {
+      ctx.reset();
+      GiveInputVector(std::move(inputs));
+    }
     std::vector<TensorValue> inputs;
     OpKernelContext::Params params;
     std::optional<OpKernelContext> ctx;
@@ -925,6 +997,8 @@ class ExecutorState {
   std::atomic<int64_t> num_outstanding_{0};
   mutex mu_;
   absl::Status status_ ABSL_GUARDED_BY(mu_);
+  // Whether status_ holds an error: read without the lock before each kernel call.
+  std::atomic<bool> failed_{false};
   std::unique_ptr<FrameState> root_;
   std::map<std::tuple<FrameState*, int64_t, int>, std::unique_ptr<FrameState>> children_
       ABSL_GUARDED_BY(mu_);
