@@ -13,7 +13,7 @@
 
 #include "sg/c_api.h"
 #include "tools/cmd_error.h"
-#include "tools/freeze_functions.h"
+#include "tools/freeze_handles.h"
 #include "tools/npy_tensor.h"
 #include "tools/proto_types.h"
 
@@ -37,30 +37,11 @@ std::string NodeOf(const std::string& input) {
   return s;
 }
 
-// The attr entry `key` of `node`, or nullptr.
-pb::Message* MutableAttr(pb::Message* node, const std::string& key) {
-  const pb::Reflection* r = node->GetReflection();
-  const pb::FieldDescriptor* f = Field(*node, "attr");
-  for (int i = 0; i < r->FieldSize(*node, f); ++i) {
-    pb::Message* e = r->MutableRepeatedMessage(node, f, i);
-    if (StringField(*e, "key") == key) return e;
-  }
-  return nullptr;
-}
-
 // The "type" of attr `key` of `node`, or -1.
 int AttrType(pb::Message* node, const std::string& key) {
-  pb::Message* e = MutableAttr(node, key);
-  if (e == nullptr) return -1;
-  const pb::Message& v = e->GetReflection()->GetMessage(*e, Field(*e, "value"));
-  return v.GetReflection()->GetEnumValue(v, Field(v, "type"));
-}
-
-// Adds attr `key` to `node` and returns its (empty) AttrValue.
-pb::Message* AddAttr(pb::Message* node, const std::string& key) {
-  pb::Message* e = node->GetReflection()->AddMessage(node, Field(*node, "attr"));
-  e->GetReflection()->SetString(e, Field(*e, "key"), key);
-  return e->GetReflection()->MutableMessage(e, Field(*e, "value"));
+  pb::Message* v = MapValue(node, "attr", key);
+  if (v == nullptr) return -1;
+  return v->GetReflection()->GetEnumValue(*v, Field(*v, "type"));
 }
 
 void SetEnum(pb::Message* m, const char* field, int value) {
@@ -289,16 +270,13 @@ int Freeze(const std::vector<std::string>& a) {
     }
   }
 
-  // The variables left, and what reads them.
+  // The variables left. A ref variable (VariableV2) is used as a tensor; the uses of a
+  // VarHandleOp's handle are rewritten in the frozen graph (tools/freeze_handles.h).
   std::vector<int> variables;
   std::vector<std::string> keys;
   std::vector<SG_DataType> dtypes;
   std::vector<bool> resource;
-  // Function calls that take a variable's handle: (node, input index, the variable's dtype).
-  struct CallInput {
-    int node, index, dtype;
-  };
-  std::vector<CallInput> call_inputs;
+  std::vector<FrozenHandle> handles;
   for (int i = 0; i < total; ++i) {
     if (!keep[i]) continue;
     pb::Message* node = gr->MutableRepeatedMessage(graph.get(), node_f, i);
@@ -310,22 +288,20 @@ int Freeze(const std::vector<std::string>& a) {
       keys.push_back(StringField(*node, "name"));
       dtypes.push_back(static_cast<SG_DataType>(dt));
       resource.push_back(op == "VarHandleOp");
+      if (op == "VarHandleOp") {
+        pb::Message* shape = MapValue(node, "attr", "shape");
+        handles.push_back({keys.back(), dt,
+                           shape == nullptr ? nullptr
+                                            : &shape->GetReflection()->GetMessage(*shape, Field(*shape, "shape"))});
+      }
     }
     const std::vector<std::string> inputs = NodeInputs(*node);
     for (size_t k = 0; k < inputs.size(); ++k) {
       if (inputs[k][0] == '^') continue;
       const pb::Message& src = gr->GetRepeatedMessage(*graph, node_f, index[NodeOf(inputs[k])]);
       const std::string src_op = StringField(src, "op");
-      if (!IsVariable(src_op)) continue;
-      if (src_op == "VarHandleOp" && IsFunctionCall(op)) {
-        pb::Message* var = gr->MutableRepeatedMessage(graph.get(), node_f, index[NodeOf(inputs[k])]);
-        call_inputs.push_back({i, static_cast<int>(k), AttrType(var, "dtype")});
-        continue;
-      }
-      const bool ok = src_op == "VarHandleOp" ? op == "ReadVariableOp"
-                                              : op != "Assign" && op != "AssignAdd" &&
-                                                    op != "AssignSub" && op.rfind("Scatter", 0) != 0;
-      if (!ok) {
+      if (!IsVariable(src_op) || src_op == "VarHandleOp") continue;
+      if (op == "Assign" || op == "AssignAdd" || op == "AssignSub" || op.rfind("Scatter", 0) == 0) {
         CmdFail(SG_UNIMPLEMENTED, "node '" + StringField(*node, "name") + "' (" + op +
                                       ") uses variable '" + StringField(src, "name") +
                                       "' in a way a constant cannot stand for; the outputs " +
@@ -333,6 +309,20 @@ int Freeze(const std::vector<std::string>& a) {
       }
     }
   }
+
+  // The frozen graph: the kept nodes in their order, the uses of the handles rewritten; the
+  // variables become constants once their values are read.
+  auto frozen = NewMessage("sg.GraphDef");
+  frozen->CopyFrom(*graph);
+  const pb::Reflection* fr = frozen->GetReflection();
+  fr->ClearField(frozen.get(), node_f);
+  std::map<int, int> frozen_at;  // graph node -> frozen node
+  for (int i = 0; i < total; ++i) {
+    if (!keep[i]) continue;
+    frozen_at[i] = fr->FieldSize(*frozen, node_f);
+    fr->AddMessage(frozen.get(), node_f)->CopyFrom(gr->GetRepeatedMessage(*graph, node_f, i));
+  }
+  ConvertHandleUses(frozen.get(), handles);
 
   std::vector<SG_Tensor*> values;
   if (!variables.empty()) {
@@ -347,39 +337,17 @@ int Freeze(const std::vector<std::string>& a) {
     }
   } cleanup{&values};
 
-  // The frozen graph: the kept nodes in their order, the variables as constants.
-  auto frozen = NewMessage("sg.GraphDef");
-  frozen->CopyFrom(*graph);
-  const pb::Reflection* fr = frozen->GetReflection();
-  fr->ClearField(frozen.get(), node_f);
-  std::map<int, size_t> variable_at;
-  for (size_t v = 0; v < variables.size(); ++v) variable_at[variables[v]] = v;
-  for (int i = 0; i < total; ++i) {
-    if (!keep[i]) continue;
-    const pb::Message& node = gr->GetRepeatedMessage(*graph, node_f, i);
-    pb::Message* out = fr->AddMessage(frozen.get(), node_f);
-    auto v = variable_at.find(i);
-    if (v != variable_at.end()) {
-      const pb::Reflection* r = out->GetReflection();
-      r->SetString(out, Field(*out, "name"), StringField(node, "name"));
-      r->SetString(out, Field(*out, "op"), "Const");
-      r->SetString(out, Field(*out, "device"), StringField(node, "device"));
-      SetEnum(AddAttr(out, "dtype"), "type", SG_TensorType(values[v->second]));
-      pb::Message* value = AddAttr(out, "value");
-      ToTensorProto(values[v->second],
-                    value->GetReflection()->MutableMessage(value, Field(*value, "tensor")));
-      continue;
-    }
-    out->CopyFrom(node);
-    if (StringField(node, "op") == "ReadVariableOp") {
-      // Reads a VarHandleOp, now a constant of the value: an Identity of it.
-      out->GetReflection()->SetString(out, Field(*out, "op"), "Identity");
-      pb::Message* dtype = MutableAttr(out, "dtype");
-      if (dtype != nullptr) dtype->GetReflection()->SetString(dtype, Field(*dtype, "key"), "T");
-    }
-    for (const CallInput& c : call_inputs) {
-      if (c.node == i) ConvertCallInput(frozen.get(), out, c.index, c.dtype);
-    }
+  for (size_t v = 0; v < variables.size(); ++v) {
+    pb::Message* out = fr->MutableRepeatedMessage(frozen.get(), node_f, frozen_at[variables[v]]);
+    const std::string name = StringField(*out, "name"), device = StringField(*out, "device");
+    out->Clear();
+    const pb::Reflection* r = out->GetReflection();
+    r->SetString(out, Field(*out, "name"), name);
+    r->SetString(out, Field(*out, "op"), "Const");
+    r->SetString(out, Field(*out, "device"), device);
+    SetEnum(AddMapValue(out, "attr", "dtype"), "type", SG_TensorType(values[v]));
+    pb::Message* value = AddMapValue(out, "attr", "value");
+    ToTensorProto(values[v], value->GetReflection()->MutableMessage(value, Field(*value, "tensor")));
   }
   PruneLibrary(frozen.get());
   if (!WriteProtoFile(args.out, *frozen, &error)) CmdFail(SG_INVALID_ARGUMENT, error);

@@ -9,7 +9,7 @@
 // of its value, keeping its name and device; each ReadVariableOp of a VarHandleOp becomes an
 // Identity (attr T = its dtype); a function call (StatefulPartitionedCall, PartitionedCall) that
 // takes a variable's handle takes the value instead, its function rewritten
-// (tools/freeze_functions.h), and the functions no node calls any more are dropped. The values:
+// (tools/freeze_handles.h), and the functions no node calls any more are dropped. The values:
 //   --checkpoint PREFIX  read by key = the variable's node name, as TensorFlow 1's Saver writes
 //                        it, with sg's RestoreV2 kernel through the C API;
 //   a SavedModel without --checkpoint: loaded with SG_LoadSessionFromSavedModel, which restores

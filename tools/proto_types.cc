@@ -124,6 +124,22 @@ std::vector<std::string> NodeInputs(const pb::Message& node) {
   return v;
 }
 
+pb::Message* MapValue(pb::Message* m, const char* field, const std::string& key) {
+  const pb::Reflection* r = m->GetReflection();
+  const pb::FieldDescriptor* f = Field(*m, field);
+  for (int i = 0; i < r->FieldSize(*m, f); ++i) {
+    pb::Message* e = r->MutableRepeatedMessage(m, f, i);
+    if (StringField(*e, "key") == key) return e->GetReflection()->MutableMessage(e, Field(*e, "value"));
+  }
+  return nullptr;
+}
+
+pb::Message* AddMapValue(pb::Message* m, const char* field, const std::string& key) {
+  pb::Message* e = m->GetReflection()->AddMessage(m, Field(*m, field));
+  e->GetReflection()->SetString(e, Field(*e, "key"), key);
+  return e->GetReflection()->MutableMessage(e, Field(*e, "value"));
+}
+
 bool ReadSavedModelGraph(const std::string& dir, const std::vector<std::string>& tags,
                          pb::Message* graph, std::string* error) {
   auto sm = NewMessage("sg.SavedModel");

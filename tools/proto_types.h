@@ -48,6 +48,13 @@ const google::protobuf::FieldDescriptor* Field(const google::protobuf::Message& 
 std::string StringField(const google::protobuf::Message& m, const char* name);
 std::vector<std::string> NodeInputs(const google::protobuf::Message& node);
 
+// The value of entry `key` of the map<string, message> field `field` of `m` (a NodeDef's "attr"),
+// or nullptr when there is none; AddMapValue adds the entry and returns its (empty) value.
+google::protobuf::Message* MapValue(google::protobuf::Message* m, const char* field,
+                                    const std::string& key);
+google::protobuf::Message* AddMapValue(google::protobuf::Message* m, const char* field,
+                                       const std::string& key);
+
 }  // namespace sg_tool
 
 #endif  // SG_TOOLS_PROTO_TYPES_H_
