@@ -26,17 +26,6 @@ bool IsVariable(const std::string& op) {
   return op == "VariableV2" || op == "Variable" || op == "VarHandleOp";
 }
 
-// "name", "name:2", "^name" -> "name".
-std::string NodeOf(const std::string& input) {
-  std::string s = input[0] == '^' ? input.substr(1) : input;
-  const size_t colon = s.rfind(':');
-  if (colon != std::string::npos && colon + 1 < s.size() &&
-      s.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
-    s.resize(colon);
-  }
-  return s;
-}
-
 // The "type" of attr `key` of `node`, or -1.
 int AttrType(pb::Message* node, const std::string& key) {
   pb::Message* v = MapValue(node, "attr", key);

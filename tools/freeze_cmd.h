@@ -6,10 +6,11 @@
 //
 // The graph is pruned to the nodes the outputs (op names, ":k" and "^" accepted) need through
 // data and control inputs; each variable left (VariableV2, Variable, VarHandleOp) becomes a Const
-// of its value, keeping its name and device; each ReadVariableOp of a VarHandleOp becomes an
-// Identity (attr T = its dtype); a function call (StatefulPartitionedCall, PartitionedCall) that
-// takes a variable's handle takes the value instead, its function rewritten
-// (tools/freeze_handles.h), and the functions no node calls any more are dropped. The values:
+// of its value, keeping its name and device; the uses of a VarHandleOp's handle are rewritten for
+// the value (tools/freeze_handles.h: reads become Identity, ResourceGather GatherV2,
+// ResourceGatherNd GatherNd, VariableShape Shape; the handle passed through Identity, IdentityN,
+// v1 control flow, calls, If, Case and While takes the dtype), and the functions no node calls
+// any more are dropped. The values:
 //   --checkpoint PREFIX  read by key = the variable's node name, as TensorFlow 1's Saver writes
 //                        it, with sg's RestoreV2 kernel through the C API;
 //   a SavedModel without --checkpoint: loaded with SG_LoadSessionFromSavedModel, which restores
@@ -19,8 +20,9 @@
 // OUT is binary unless it ends in .pbtxt/.txt. The versions are kept.
 // Errors (one line, exit 1): an output that is not in the graph (NOT_FOUND); a variable the
 // checkpoint lacks or holds with another dtype (the restore's message, naming the variable); an
-// output that needs a variable's assignment or a resource op other than a read or a call, in the
-// graph or in a function (UNIMPLEMENTED, naming the node and function).
+// output that needs a use of a variable a constant cannot stand for (an assignment, a
+// ResourceApply*, a ResourceScatter*, a function returning the handle...), in the graph or in a
+// function (UNIMPLEMENTED, naming the node, function and variable, before the values are read).
 #ifndef SG_TOOLS_FREEZE_CMD_H_
 #define SG_TOOLS_FREEZE_CMD_H_
 

@@ -1,9 +1,13 @@
 #include "tools/freeze_handles.h"
 
+#include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
+
+#include <google/protobuf/unknown_field_set.h>
 
 #include "sg/c_api.h"
 #include "tools/cmd_error.h"
@@ -104,6 +108,17 @@ class Scope {
     return input;
   }
 
+  // A new node named `name`, or `name` with a suffix when that is taken.
+  pb::Message* AddNode(const std::string& name) const {
+    std::set<std::string> names;
+    for (int n = 0; n < size(); ++n) names.insert(StringField(*node(n), "name"));
+    std::string unique = name;
+    for (int i = 1; names.count(unique); ++i) unique = name + "_" + std::to_string(i);
+    pb::Message* node = msg_->GetReflection()->AddMessage(msg_, Field(*msg_, nodes_));
+    SetString(node, "name", unique);
+    return node;
+  }
+
   // Rewrites the uses of `from` as an input or a return value to `to`.
   void RenameUses(const std::string& from, const std::string& to) const {
     for (int n = 0; n < size(); ++n) {
@@ -129,11 +144,56 @@ class Scope {
   std::string function_;  // empty for the graph
 };
 
+constexpr int kHandleDataField = 7;
+
 struct Var {
   std::string name;
   int dtype;
-  const pb::Message* shape;
+  const pb::Message* shape;  // the VarHandleOp's declared shape, or nullptr
 };
+
+// Entry `index` of list(shape) attr value `v` (when it has one) becomes `shape` (unknown when
+// nullptr): the shape recorded for a handle is a scalar's, the value has the variable's.
+void SetListShape(pb::Message* v, int index, const pb::Message* shape) {
+  if (v == nullptr) return;
+  pb::Message* list = Sub(v, "list");
+  if (index >= Count(*list, "shape")) return;
+  pb::Message* s = At(list, "shape", index);
+  if (shape != nullptr) {
+    s->CopyFrom(*shape);
+  } else {
+    s->Clear();
+    s->GetReflection()->SetBool(s, Field(*s, "unknown_rank"), true);
+  }
+}
+
+void RemoveAttr(pb::Message* node, const char* key) {
+  const pb::Reflection* r = node->GetReflection();
+  const pb::FieldDescriptor* f = Field(*node, "attr");
+  for (int a = 0; a < r->FieldSize(*node, f); ++a) {
+    if (StringField(r->GetRepeatedMessage(*node, f, a), "key") != key) continue;
+    r->SwapElements(node, f, a, r->FieldSize(*node, f) - 1);
+    r->RemoveLast(node, f);
+    return;
+  }
+}
+
+// The functions of list(func) attr `key` of `node`.
+std::vector<std::string> FuncListAttr(pb::Message* node, const char* key) {
+  std::vector<std::string> names;
+  pb::Message* v = MapValue(node, "attr", key);
+  if (v == nullptr) return names;
+  pb::Message* list = Sub(v, "list");
+  for (int i = 0; i < Count(*list, "func"); ++i) names.push_back(StringField(*At(list, "func", i), "name"));
+  return names;
+}
+
+bool Is(const std::string& op, std::initializer_list<const char*> ops) {
+  for (const char* o : ops) {
+    if (op == o) return true;
+  }
+  return false;
+}
 
 class Converter {
  public:
@@ -141,20 +201,66 @@ class Converter {
 
   void Variable(const FrozenHandle& v) {
     Scope graph(graph_);
-    Walk(&graph, v.name, Var{v.name, v.dtype, v.shape});
+    std::vector<int> returned;  // stays empty: the graph returns nothing
+    Walk(&graph, v.name, Var{v.name, v.dtype, v.shape}, &returned);
+  }
+
+  // Each Merge that took a handle joins only handles of variables being frozen (else the value
+  // would meet a handle there).
+  void CheckMerges() {
+    for (const Merge& m : merges_) {
+      pb::Message* f = m.function.empty() ? nullptr : FindFunction(graph_, m.function);
+      Scope scope = f == nullptr ? Scope(graph_) : Scope(f, m.function);
+      for (int n = 0; n < scope.size(); ++n) {
+        pb::Message* node = scope.node(n);
+        if (StringField(*node, "name") != m.node) continue;
+        for (const std::string& in : NodeInputs(*node)) {
+          if (in[0] == '^' || seen_.count(m.function + "\n" + scope.Canonical(in))) continue;
+          CmdFail(SG_UNIMPLEMENTED, "node '" + m.node + "' (Merge)" + scope.Where() +
+                                        " joins the handle of variable '" + m.variable + "' with '" +
+                                        in + "', which is not the handle of a variable being frozen");
+        }
+      }
+    }
   }
 
  private:
-  // Rewrites the uses of `ref`, a tensor of `scope` that holds the handle of `var`.
-  void Walk(Scope* scope, const std::string& ref, const Var& var) {
+  struct Merge {
+    std::string function, node, variable;
+  };
+  struct Argument {
+    int dtype;
+    std::vector<int> returned;
+  };
+
+  [[noreturn]] static void Refuse(Scope* scope, const std::string& name, const std::string& op,
+                                  const Var& var) {
+    CmdFail(SG_UNIMPLEMENTED, "node '" + name + "' (" + op + ")" + scope->Where() + " uses variable '" +
+                                  var.name + "' in a way a constant cannot stand for; the outputs " +
+                                  "must need only reads, gathers and shapes of the variables");
+  }
+
+  // Rewrites the uses of `ref`, a tensor of `scope` that holds the handle of `var`; adds to
+  // `returned` the function's outputs that return it.
+  void Walk(Scope* scope, const std::string& ref, const Var& var, std::vector<int>* returned) {
     auto seen = seen_.emplace(scope->function() + "\n" + ref, var.dtype);
-    if (!seen.second) return;
+    if (!seen.second) {
+      if (seen.first->second != var.dtype) {
+        CmdFail(SG_UNIMPLEMENTED, "'" + ref + "'" + scope->Where() + " holds the handles of variables of two "
+                                      "dtypes, one of them '" + var.name + "'");
+      }
+      return;
+    }
     if (scope->is_function()) {
       pb::Message* f = scope->function_def();
-      for (int i = 0; i < Count(*f, "ret"); ++i) {
-        if (StringField(*At(f, "ret", i), "value") == ref) {
-          CmdFail(SG_UNIMPLEMENTED, "function '" + scope->function() + "' returns the handle of variable '" +
-                                        var.name + "' ('" + ref + "'), which a constant cannot stand for");
+      pb::Message* sig = Sub(f, "signature");
+      for (int j = 0; j < Count(*sig, "output_arg"); ++j) {
+        for (int i = 0; i < Count(*f, "ret"); ++i) {
+          pb::Message* e = At(f, "ret", i);
+          if (StringField(*e, "key") == StringField(*At(sig, "output_arg", j), "name") &&
+              StringField(*e, "value") == ref) {
+            returned->push_back(j);
+          }
         }
       }
     }
@@ -163,42 +269,90 @@ class Converter {
       const std::vector<std::string> inputs = NodeInputs(*node);
       for (size_t i = 0; i < inputs.size(); ++i) {
         if (inputs[i][0] != '^' && scope->Canonical(inputs[i]) == ref) {
-          Use(scope, node, static_cast<int>(i), var);
+          Use(scope, node, static_cast<int>(i), var, returned);
         }
       }
     }
   }
 
   // Rewrites `node` of `scope`, whose data input `k` holds the handle of `var`.
-  void Use(Scope* scope, pb::Message* node, int k, const Var& var) {
+  void Use(Scope* scope, pb::Message* node, int k, const Var& var, std::vector<int>* returned) {
     const std::string op = StringField(*node, "op");
     const std::string name = StringField(*node, "name");
     if (op == "ReadVariableOp") {
       SetString(node, "op", "Identity");
       RenameAttr(node, "dtype", "T");
       if (scope->is_function()) scope->RenameUses(name + ":value:0", name + ":output:0");
-    } else if (op == "Identity") {
+    } else if (op == "ResourceGather" && k == 0) {
+      ToGatherV2(scope, node);
+    } else if (op == "ResourceGatherNd" && k == 0) {
+      SetString(node, "op", "GatherNd");
+      RenameAttr(node, "dtype", "Tparams");
+    } else if (op == "VariableShape") {
+      SetString(node, "op", "Shape");
       SetTypeAttr(node, "T", var.dtype);
-      Walk(scope, scope->Output(name, "output", 0, 0), var);
-    } else if (op == "StatefulPartitionedCall" || op == "PartitionedCall") {
+    } else if (Is(op, {"Identity", "Enter", "Exit", "NextIteration", "Merge"}) || (op == "Switch" && k == 0)) {
+      // v1 control flow (and Identity) pass the handle on, as they will pass the value.
+      SetTypeAttr(node, "T", var.dtype);
+      RemoveAttr(node, "_output_shapes");
+      if (op == "Merge") merges_.push_back({scope->function(), name, var.name});
+      Walk(scope, scope->Output(name, op == "Switch" ? "output_false" : "output", 0, 0), var, returned);
+      if (op == "Switch") Walk(scope, scope->Output(name, "output_true", 0, 1), var, returned);
+    } else if (op == "IdentityN") {
+      SetListTypeAttr(node, "T", k, var.dtype);
+      RemoveAttr(node, "_output_shapes");
+      Walk(scope, scope->Output(name, "output", k, k), var, returned);
+    } else if (Is(op, {"StatefulPartitionedCall", "PartitionedCall"})) {
       SetListTypeAttr(node, "Tin", k, var.dtype);
-      Argument(FuncAttr(node, "f"), k, var);
+      NothingReturned(scope, node, FuncAttr(node, "f"), k, var);
+    } else if (Is(op, {"If", "StatelessIf", "Case", "StatelessCase"}) && k > 0) {
+      // Input 0 is the condition or branch index; the rest are the branches' arguments.
+      SetListTypeAttr(node, "Tin", k - 1, var.dtype);
+      const std::vector<std::string> branches =
+          op == "If" || op == "StatelessIf"
+              ? std::vector<std::string>{FuncAttr(node, "then_branch"), FuncAttr(node, "else_branch")}
+              : FuncListAttr(node, "branches");
+      for (const std::string& b : branches) NothingReturned(scope, node, b, k - 1, var);
+    } else if (Is(op, {"While", "StatelessWhile"})) {
+      SetListTypeAttr(node, "T", k, var.dtype);
+      SetListShape(MapValue(node, "attr", "output_shapes"), k, var.shape);
+      NothingReturned(scope, node, FuncAttr(node, "cond"), k, var);
+      // The body must give the handle back as the same loop variable, as a loop over a
+      // captured variable does: then the While's output k is the value too.
+      const std::string body = FuncAttr(node, "body");
+      if (ConvertArgument(body, k, var) != std::vector<int>{k}) {
+        CmdFail(SG_UNIMPLEMENTED, "node '" + name + "' (" + op + ")" + scope->Where() + " passes variable '" +
+                                      var.name + "' as loop variable " + std::to_string(k) + ", which its body '" +
+                                      body + "' does not return unchanged; a constant cannot stand for it");
+      }
+      Walk(scope, scope->Output(name, "output", k, k), var, returned);
     } else {
-      CmdFail(SG_UNIMPLEMENTED, "node '" + name + "' (" + op + ")" + scope->Where() + " uses variable '" +
-                                    var.name + "' in a way a constant cannot stand for; the outputs " +
-                                    "must need only reads of the variables");
+      Refuse(scope, name, op, var);
     }
   }
 
-  // Argument `k` of function `fname` takes the value of `var` instead of its handle.
-  void Argument(const std::string& fname, int k, const Var& var) {
-    auto done = arguments_.emplace(fname + "#" + std::to_string(k), var.dtype);
+  // `node` of `scope` calls `fname` with the handle of `var` as argument `k`, which the function
+  // must not return.
+  void NothingReturned(Scope* scope, pb::Message* node, const std::string& fname, int k, const Var& var) {
+    const std::vector<int> returned = ConvertArgument(fname, k, var);
+    if (returned.empty()) return;
+    CmdFail(SG_UNIMPLEMENTED, "function '" + fname + "', called by node '" + StringField(*node, "name") +
+                                  "' (" + StringField(*node, "op") + ")" + scope->Where() +
+                                  ", returns the handle of variable '" + var.name + "' (output " +
+                                  std::to_string(returned[0]) + "), which a constant cannot stand for");
+  }
+
+  // Argument `k` of function `fname` takes the value of `var` instead of its handle; returns the
+  // function's outputs that return it (their type becomes the dtype too).
+  std::vector<int> ConvertArgument(const std::string& fname, int k, const Var& var) {
+    auto done = arguments_.emplace(fname + "#" + std::to_string(k), Argument{var.dtype, {}});
     if (!done.second) {
-      if (done.first->second != var.dtype) {
+      if (done.first->second.dtype != var.dtype) {
         CmdFail(SG_UNIMPLEMENTED, "argument " + std::to_string(k) + " of function '" + fname +
-                                      "' takes the handles of variables of two dtypes");
+                                      "' takes the handles of variables of two dtypes, one of them '" +
+                                      var.name + "'");
       }
-      return;
+      return done.first->second.returned;
     }
     pb::Message* f = FindFunction(graph_, fname);
     if (f == nullptr) CmdFail(SG_INVALID_ARGUMENT, "the library has no function '" + fname + "'");
@@ -213,13 +367,64 @@ class Converter {
                                        "' is not a resource");
     }
     arg->GetReflection()->SetEnumValue(arg, type, var.dtype);
+    // TensorFlow's ArgDef.handle_data (field 7, which sg's proto lacks) described the resource.
+    arg->GetReflection()->MutableUnknownFields(arg)->DeleteByNumber(kHandleDataField);
+    // The shapes recorded for the argument (the function's "_input_shapes", the argument's
+    // "_output_shapes") were the handle's.
+    SetListShape(MapValue(f, "attr", "_input_shapes"), k, var.shape);
+    for (int i = 0; i < Count(*f, "arg_attr"); ++i) {
+      pb::Message* e = At(f, "arg_attr", i);
+      if (e->GetReflection()->GetUInt32(*e, Field(*e, "key")) != static_cast<uint32_t>(k)) continue;
+      SetListShape(MapValue(Sub(e, "value"), "attr", "_output_shapes"), 0, var.shape);
+    }
     Scope scope(f, fname);
-    Walk(&scope, StringField(*arg, "name"), var);
+    std::vector<int> returned;
+    Walk(&scope, StringField(*arg, "name"), var, &returned);
+    for (int j : returned) {
+      pb::Message* out = At(sig, "output_arg", j);
+      out->GetReflection()->SetEnumValue(out, Field(*out, "type"), var.dtype);
+      out->GetReflection()->MutableUnknownFields(out)->DeleteByNumber(kHandleDataField);
+    }
+    arguments_[fname + "#" + std::to_string(k)].returned = returned;
+    return returned;
+  }
+
+  // ResourceGather(handle, indices) -> GatherV2(value, indices, axis): the axis a new Const of
+  // batch_dims (ResourceGather gathers along its first non-batch dimension), batch_dims and
+  // Tindices kept, dtype renamed Tparams, validate_indices (which GatherV2 lacks) dropped.
+  void ToGatherV2(Scope* scope, pb::Message* node) {
+    const std::string name = StringField(*node, "name");
+    pb::Message* b = MapValue(node, "attr", "batch_dims");
+    const int64_t batch_dims = b == nullptr ? 0 : b->GetReflection()->GetInt64(*b, Field(*b, "i"));
+    pb::Message* axis = scope->AddNode(name + "/axis");
+    SetString(axis, "op", "Const");
+    SetString(axis, "device", StringField(*node, "device"));
+    const std::vector<std::string> inputs = NodeInputs(*node);
+    // In the graph the Const runs where the indices are made: in the same while frame or cond
+    // branch as the gather.
+    if (!scope->is_function() && inputs.size() > 1) {
+      axis->GetReflection()->AddString(axis, Field(*axis, "input"), "^" + NodeOf(inputs[1]));
+    }
+    SetTypeAttr(axis, "dtype", SG_INT32);
+    pb::Message* t = Sub(AddMapValue(axis, "attr", "value"), "tensor");
+    t->GetReflection()->SetEnumValue(t, Field(*t, "dtype"), SG_INT32);
+    Sub(t, "tensor_shape");
+    t->GetReflection()->AddInt32(t, Field(*t, "int_val"), static_cast<int32_t>(batch_dims));
+    // The axis goes in as input 2, before the control inputs.
+    const pb::Reflection* r = node->GetReflection();
+    const pb::FieldDescriptor* in = Field(*node, "input");
+    r->AddString(node, in, scope->Output(StringField(*axis, "name"), "output", 0, 0));
+    for (int i = r->FieldSize(*node, in) - 1; i > 2; --i) r->SwapElements(node, in, i, i - 1);
+    SetString(node, "op", "GatherV2");
+    RenameAttr(node, "dtype", "Tparams");
+    RemoveAttr(node, "validate_indices");
+    SetTypeAttr(node, "Taxis", SG_INT32);
   }
 
   pb::Message* graph_;
-  std::map<std::string, int> seen_;       // "function\nref" walked (function "" for the graph) -> dtype
-  std::map<std::string, int> arguments_;  // "function#index" converted -> dtype
+  std::map<std::string, int> seen_;  // "function\nref" walked (function "" for the graph) -> dtype
+  std::map<std::string, Argument> arguments_;  // "function#index" converted
+  std::vector<Merge> merges_;
 };
 
 // The function names `node` refers to: its op (when a library function) and func attrs.
@@ -242,6 +447,7 @@ void Refs(pb::Message* node, const std::set<std::string>& library, std::vector<s
 void ConvertHandleUses(pb::Message* graph, const std::vector<FrozenHandle>& variables) {
   Converter converter(graph);
   for (const FrozenHandle& v : variables) converter.Variable(v);
+  converter.CheckMerges();
 }
 
 void PruneLibrary(pb::Message* graph) {

@@ -124,6 +124,16 @@ std::vector<std::string> NodeInputs(const pb::Message& node) {
   return v;
 }
 
+std::string NodeOf(const std::string& input) {
+  std::string s = input[0] == '^' ? input.substr(1) : input;
+  const size_t colon = s.rfind(':');
+  if (colon != std::string::npos && colon + 1 < s.size() &&
+      s.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+    s.resize(colon);
+  }
+  return s;
+}
+
 pb::Message* MapValue(pb::Message* m, const char* field, const std::string& key) {
   const pb::Reflection* r = m->GetReflection();
   const pb::FieldDescriptor* f = Field(*m, field);

@@ -48,6 +48,9 @@ const google::protobuf::FieldDescriptor* Field(const google::protobuf::Message& 
 std::string StringField(const google::protobuf::Message& m, const char* name);
 std::vector<std::string> NodeInputs(const google::protobuf::Message& node);
 
+// The node of a GraphDef node's input: "name", "name:2", "^name" -> "name".
+std::string NodeOf(const std::string& input);
+
 // The value of entry `key` of the map<string, message> field `field` of `m` (a NodeDef's "attr"),
 // or nullptr when there is none; AddMapValue adds the entry and returns its (empty) value.
 google::protobuf::Message* MapValue(google::protobuf::Message* m, const char* field,

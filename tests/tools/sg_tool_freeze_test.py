@@ -2,7 +2,9 @@
 """`sg freeze`: the digits SavedModel frozen to `probs` gives, run as a plain GraphDef, the same
 probabilities as the SavedModel run with its checkpoint restored (and TensorFlow's, recorded in
 tests/testdata); a graph of resource variables, with a checkpoint sg writes at test time, frozen
-to y = x * v gives the values written down here; and the errors are one line each.
+to y = x * v gives the values written down here, as do handles passed through a While, IdentityN
+and ResourceGather (tests/tools/freeze_handles.pbtxt); and the errors, refusals of uses a constant
+cannot stand for among them, are one line each.
 
 Usage: sg_tool_freeze_test.py SG_BINARY TOOLS_TESTDATA_DIR TESTDATA_DIR
 """
@@ -83,6 +85,27 @@ check(re.search(r'name: "read_v"\n  op: "Identity"\n  input: "v"\n  attr \{\n   
 p = run(["run", rfrozen, "--feed", "x=[1,2]", "--fetch", "y"])
 check(p.stdout.split("\n")[1].split() == ["3", "8"], "y = x * v = [3, 8]: %r" % p.stdout)
 
+# ---- Handles passed on (freeze_handles.pbtxt, the same checkpoint): a While whose body gives the
+# handle back, IdentityN, ResourceGather. ---------------------------------------------------------
+hgraph = os.path.join(TOOLS, "freeze_handles.pbtxt")
+hfrozen = os.path.join(tmp, "handles_frozen.pbtxt")
+p = run(["freeze", "--graph", hgraph, "--checkpoint", ckpt, "--outputs", "after,g,rw", "--out", hfrozen])
+check(p.stdout.startswith("froze 2 variables into constants; kept 9 of 18 nodes"), "v and w frozen: %r" % p.stdout)
+body = open(hfrozen).read()
+for gone in ("DT_RESOURCE", 'op: "VarHandleOp"', 'op: "ReadVariableOp"', 'op: "ResourceGather"', "validate_indices"):
+    check(gone not in body, "no %s left in the frozen handles graph" % gone)
+check(re.search(r'name: "g"\n  op: "GatherV2"\n  input: "both"\n  input: "rows"\n  input: "g/axis"\n', body) is not None,
+      "g is GatherV2(both, rows, g/axis)")
+check(re.search(r'name: "g/axis"\n  op: "Const"\n  input: "\^rows"\n', body) is not None,
+      "the axis runs where the indices are made")
+check(re.search(r'key: "output_shapes"\n    value \{\n      list \{\n        shape \{\n        \}\n'
+                r'        shape \{\n          dim \{\n            size: 2\n', body) is not None,
+      "the loop's output 1 has v's shape [2]")
+p = run(["run", hfrozen, "--fetch", "after", "--fetch", "g", "--fetch", "rw"])
+lines = p.stdout.split("\n")
+check([lines[1].split(), lines[3].split(), lines[5].split()] == [["3", "4"], ["4", "3"], ["10"]],
+      "after = v = [3,4], g = v[[1,0]] = [4,3], rw = w = 10: %r" % p.stdout)
+
 # ---- Errors. ------------------------------------------------------------------------------------
 def fails(args, code, text):
     p = run(args, expect_ok=False)
@@ -93,6 +116,12 @@ def fails(args, code, text):
 out = os.path.join(tmp, "never.pb")
 fails(["freeze", "--graph", graph, "--checkpoint", ckpt, "--outputs", "read_v_save", "--out", out],
       "UNIMPLEMENTED", "node 'assign_v' (AssignVariableOp) uses variable 'v'")
+for output, text in (
+        ("read_pass", "function 'pass', called by node 'pass_call' (StatefulPartitionedCall), returns the handle of variable 'v'"),
+        ("read_m", "node 'm' (Merge) joins the handle of variable 'v' with 'other'"),
+        ("read_swapped", "node 'swapped' (While) passes variable 'v' as loop variable 0, which its body 'swap_body' does not return"),
+        ("read_scatter", "node 'scatter' (ResourceScatterAdd) uses variable 'v' in a way a constant cannot stand for")):
+    fails(["freeze", "--graph", hgraph, "--checkpoint", ckpt, "--outputs", output, "--out", out], "UNIMPLEMENTED", text)
 fails(["freeze", "--graph", graph, "--checkpoint", os.path.join(tmp, "nope"), "--outputs", "y", "--out", out],
       "NOT_FOUND", "reading checkpoint")
 fails(["freeze", "--graph", graph, "--checkpoint", ckpt, "--outputs", "nope", "--out", out],
