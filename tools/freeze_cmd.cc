@@ -278,10 +278,9 @@ int Freeze(const std::vector<std::string>& a) {
       dtypes.push_back(static_cast<SG_DataType>(dt));
       resource.push_back(op == "VarHandleOp");
       if (op == "VarHandleOp") {
-        pb::Message* shape = MapValue(node, "attr", "shape");
-        handles.push_back({keys.back(), dt,
-                           shape == nullptr ? nullptr
-                                            : &shape->GetReflection()->GetMessage(*shape, Field(*shape, "shape"))});
+        const pb::Message* shape = MapValue(node, "attr", "shape");
+        if (shape != nullptr) shape = &shape->GetReflection()->GetMessage(*shape, Field(*shape, "shape"));
+        handles.push_back({keys.back(), dt, shape});
       }
     }
     const std::vector<std::string> inputs = NodeInputs(*node);

@@ -184,7 +184,9 @@ std::vector<std::string> FuncListAttr(pb::Message* node, const char* key) {
   pb::Message* v = MapValue(node, "attr", key);
   if (v == nullptr) return names;
   pb::Message* list = Sub(v, "list");
-  for (int i = 0; i < Count(*list, "func"); ++i) names.push_back(StringField(*At(list, "func", i), "name"));
+  for (int i = 0; i < Count(*list, "func"); ++i) {
+    names.push_back(StringField(*At(list, "func", i), "name"));
+  }
   return names;
 }
 
@@ -216,9 +218,10 @@ class Converter {
         if (StringField(*node, "name") != m.node) continue;
         for (const std::string& in : NodeInputs(*node)) {
           if (in[0] == '^' || seen_.count(m.function + "\n" + scope.Canonical(in))) continue;
-          CmdFail(SG_UNIMPLEMENTED, "node '" + m.node + "' (Merge)" + scope.Where() +
-                                        " joins the handle of variable '" + m.variable + "' with '" +
-                                        in + "', which is not the handle of a variable being frozen");
+          CmdFail(SG_UNIMPLEMENTED,
+                  "node '" + m.node + "' (Merge)" + scope.Where() +
+                      " joins the handle of variable '" + m.variable + "' with '" + in +
+                      "', which is not the handle of a variable being frozen");
         }
       }
     }
@@ -235,9 +238,10 @@ class Converter {
 
   [[noreturn]] static void Refuse(Scope* scope, const std::string& name, const std::string& op,
                                   const Var& var) {
-    CmdFail(SG_UNIMPLEMENTED, "node '" + name + "' (" + op + ")" + scope->Where() + " uses variable '" +
-                                  var.name + "' in a way a constant cannot stand for; the outputs " +
-                                  "must need only reads, gathers and shapes of the variables");
+    CmdFail(SG_UNIMPLEMENTED, "node '" + name + "' (" + op + ")" + scope->Where() +
+                                  " uses variable '" + var.name +
+                                  "' in a way a constant cannot stand for; the outputs must need " +
+                                  "only reads, gathers and shapes of the variables");
   }
 
   // Rewrites the uses of `ref`, a tensor of `scope` that holds the handle of `var`; adds to
@@ -246,8 +250,9 @@ class Converter {
     auto seen = seen_.emplace(scope->function() + "\n" + ref, var.dtype);
     if (!seen.second) {
       if (seen.first->second != var.dtype) {
-        CmdFail(SG_UNIMPLEMENTED, "'" + ref + "'" + scope->Where() + " holds the handles of variables of two "
-                                      "dtypes, one of them '" + var.name + "'");
+        CmdFail(SG_UNIMPLEMENTED, "'" + ref + "'" + scope->Where() +
+                                      " holds the handles of variables of two dtypes, one of " +
+                                      "them '" + var.name + "'");
       }
       return;
     }
@@ -291,12 +296,14 @@ class Converter {
     } else if (op == "VariableShape") {
       SetString(node, "op", "Shape");
       SetTypeAttr(node, "T", var.dtype);
-    } else if (Is(op, {"Identity", "Enter", "Exit", "NextIteration", "Merge"}) || (op == "Switch" && k == 0)) {
+    } else if (Is(op, {"Identity", "Enter", "Exit", "NextIteration", "Merge"}) ||
+               (op == "Switch" && k == 0)) {
       // v1 control flow (and Identity) pass the handle on, as they will pass the value.
       SetTypeAttr(node, "T", var.dtype);
       RemoveAttr(node, "_output_shapes");
       if (op == "Merge") merges_.push_back({scope->function(), name, var.name});
-      Walk(scope, scope->Output(name, op == "Switch" ? "output_false" : "output", 0, 0), var, returned);
+      const char* arg = op == "Switch" ? "output_false" : "output";
+      Walk(scope, scope->Output(name, arg, 0, 0), var, returned);
       if (op == "Switch") Walk(scope, scope->Output(name, "output_true", 0, 1), var, returned);
     } else if (op == "IdentityN") {
       SetListTypeAttr(node, "T", k, var.dtype);
@@ -308,10 +315,10 @@ class Converter {
     } else if (Is(op, {"If", "StatelessIf", "Case", "StatelessCase"}) && k > 0) {
       // Input 0 is the condition or branch index; the rest are the branches' arguments.
       SetListTypeAttr(node, "Tin", k - 1, var.dtype);
-      const std::vector<std::string> branches =
-          op == "If" || op == "StatelessIf"
-              ? std::vector<std::string>{FuncAttr(node, "then_branch"), FuncAttr(node, "else_branch")}
-              : FuncListAttr(node, "branches");
+      std::vector<std::string> branches = FuncListAttr(node, "branches");
+      if (op == "If" || op == "StatelessIf") {
+        branches = {FuncAttr(node, "then_branch"), FuncAttr(node, "else_branch")};
+      }
       for (const std::string& b : branches) NothingReturned(scope, node, b, k - 1, var);
     } else if (Is(op, {"While", "StatelessWhile"})) {
       SetListTypeAttr(node, "T", k, var.dtype);
@@ -321,9 +328,10 @@ class Converter {
       // captured variable does: then the While's output k is the value too.
       const std::string body = FuncAttr(node, "body");
       if (ConvertArgument(body, k, var) != std::vector<int>{k}) {
-        CmdFail(SG_UNIMPLEMENTED, "node '" + name + "' (" + op + ")" + scope->Where() + " passes variable '" +
-                                      var.name + "' as loop variable " + std::to_string(k) + ", which its body '" +
-                                      body + "' does not return unchanged; a constant cannot stand for it");
+        CmdFail(SG_UNIMPLEMENTED,
+                "node '" + name + "' (" + op + ")" + scope->Where() + " passes variable '" +
+                    var.name + "' as loop variable " + std::to_string(k) + ", which its body '" +
+                    body + "' does not return unchanged; a constant cannot stand for it");
       }
       Walk(scope, scope->Output(name, "output", k, k), var, returned);
     } else {
@@ -333,13 +341,15 @@ class Converter {
 
   // `node` of `scope` calls `fname` with the handle of `var` as argument `k`, which the function
   // must not return.
-  void NothingReturned(Scope* scope, pb::Message* node, const std::string& fname, int k, const Var& var) {
+  void NothingReturned(Scope* scope, pb::Message* node, const std::string& fname, int k,
+                       const Var& var) {
     const std::vector<int> returned = ConvertArgument(fname, k, var);
     if (returned.empty()) return;
-    CmdFail(SG_UNIMPLEMENTED, "function '" + fname + "', called by node '" + StringField(*node, "name") +
-                                  "' (" + StringField(*node, "op") + ")" + scope->Where() +
-                                  ", returns the handle of variable '" + var.name + "' (output " +
-                                  std::to_string(returned[0]) + "), which a constant cannot stand for");
+    CmdFail(SG_UNIMPLEMENTED,
+            "function '" + fname + "', called by node '" + StringField(*node, "name") + "' (" +
+                StringField(*node, "op") + ")" + scope->Where() +
+                ", returns the handle of variable '" + var.name + "' (output " +
+                std::to_string(returned[0]) + "), which a constant cannot stand for");
   }
 
   // Argument `k` of function `fname` takes the value of `var` instead of its handle; returns the
@@ -349,8 +359,8 @@ class Converter {
     if (!done.second) {
       if (done.first->second.dtype != var.dtype) {
         CmdFail(SG_UNIMPLEMENTED, "argument " + std::to_string(k) + " of function '" + fname +
-                                      "' takes the handles of variables of two dtypes, one of them '" +
-                                      var.name + "'");
+                                      "' takes the handles of variables of two dtypes, one of " +
+                                      "them '" + var.name + "'");
       }
       return done.first->second.returned;
     }
@@ -363,8 +373,8 @@ class Converter {
     pb::Message* arg = At(sig, "input_arg", k);
     const pb::FieldDescriptor* type = Field(*arg, "type");
     if (arg->GetReflection()->GetEnumValue(*arg, type) != SG_RESOURCE) {
-      CmdFail(SG_INVALID_ARGUMENT, "argument '" + StringField(*arg, "name") + "' of function '" + fname +
-                                       "' is not a resource");
+      CmdFail(SG_INVALID_ARGUMENT, "argument '" + StringField(*arg, "name") + "' of function '" +
+                                       fname + "' is not a resource");
     }
     arg->GetReflection()->SetEnumValue(arg, type, var.dtype);
     // TensorFlow's ArgDef.handle_data (field 7, which sg's proto lacks) described the resource.
@@ -437,7 +447,9 @@ void Refs(pb::Message* node, const std::set<std::string>& library, std::vector<s
     if (r->HasField(*v, Field(*v, "func"))) out->push_back(StringField(*Sub(v, "func"), "name"));
     if (r->HasField(*v, Field(*v, "list"))) {
       pb::Message* list = Sub(v, "list");
-      for (int i = 0; i < Count(*list, "func"); ++i) out->push_back(StringField(*At(list, "func", i), "name"));
+      for (int i = 0; i < Count(*list, "func"); ++i) {
+        out->push_back(StringField(*At(list, "func", i), "name"));
+      }
     }
   }
 }

@@ -117,9 +117,11 @@ out = os.path.join(tmp, "never.pb")
 fails(["freeze", "--graph", graph, "--checkpoint", ckpt, "--outputs", "read_v_save", "--out", out],
       "UNIMPLEMENTED", "node 'assign_v' (AssignVariableOp) uses variable 'v'")
 for output, text in (
-        ("read_pass", "function 'pass', called by node 'pass_call' (StatefulPartitionedCall), returns the handle of variable 'v'"),
+        ("read_pass", "function 'pass', called by node 'pass_call' (StatefulPartitionedCall), "
+                      "returns the handle of variable 'v'"),
         ("read_m", "node 'm' (Merge) joins the handle of variable 'v' with 'other'"),
-        ("read_swapped", "node 'swapped' (While) passes variable 'v' as loop variable 0, which its body 'swap_body' does not return"),
+        ("read_swapped", "node 'swapped' (While) passes variable 'v' as loop variable 0, "
+                         "which its body 'swap_body' does not return"),
         ("read_scatter", "node 'scatter' (ResourceScatterAdd) uses variable 'v' in a way a constant cannot stand for")):
     fails(["freeze", "--graph", hgraph, "--checkpoint", ckpt, "--outputs", output, "--out", out], "UNIMPLEMENTED", text)
 fails(["freeze", "--graph", graph, "--checkpoint", os.path.join(tmp, "nope"), "--outputs", "y", "--out", out],
