@@ -100,6 +100,9 @@ struct EdgeInfo {
   int src_output;
   int dst_input;
   bool is_control;
+  // The last data edge of the node's out edges that reads src_output: it may take the value
+  // instead of copying it.
+  bool last_use = false;
 };
 
 struct NodeItem {
@@ -277,6 +280,12 @@ absl::Status ExecutorImpl::Initialize() {
     }
     for (const Edge* e : node->out_edges()) {
       item.out.push_back(EdgeInfo{e->dst->id(), e->src_output, e->dst_input, e->IsControlEdge()});
+    }
+    std::vector<bool> used(node->num_outputs(), false);
+    for (auto e = item.out.rbegin(); e != item.out.rend(); ++e) {
+      if (e->is_control || e->src_output < 0 || e->src_output >= node->num_outputs()) continue;
+      e->last_use = !used[e->src_output];
+      used[e->src_output] = true;
     }
     SG_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
         device_, device_->device_type(), node->shared_def(), &node->op_def(), &item.kernel));
@@ -484,15 +493,15 @@ class ExecutorState {
       std::unique_ptr<NodeRun> heap_run;
       if (item.is_async) heap_run = std::make_unique<NodeRun>();
       NodeRun* run = item.is_async ? heap_run.get() : &stack_run;
-      run->inputs.resize(item.num_inputs);
+      run->inputs.reserve(item.num_inputs);
       std::string uninitialized;
       for (int i = 0; i < item.num_inputs; ++i) {
         TensorValue& slot = tn.iter_state->inputs[item.input_start + i];
         if (item.input_is_ref[i] || !slot.is_ref()) {
-          run->inputs[i] = std::move(slot);
+          run->inputs.push_back(std::move(slot));
         } else {
-          run->inputs[i] = TensorValue{slot.Get()};
-          if (!run->inputs[i].value.IsInitialized() && !tn.is_dead) {
+          run->inputs.push_back(TensorValue{slot.Get()});
+          if (!run->inputs.back().value.IsInitialized() && !tn.is_dead) {
             uninitialized = item.node->input_edge(i)->src->name();
           }
         }
@@ -746,7 +755,7 @@ class ExecutorState {
     ReadyQueue ready;
     {
       mutex_lock lock(mu_);
-      if (outputs != nullptr && status_.ok()) PropagateOutputs(tn, *outputs, &ready);
+      if (outputs != nullptr && status_.ok()) PropagateOutputs(tn, outputs, &ready);
       tn.iter_state->outstanding_ops--;
       if (tn.iter_state->outstanding_ops == 0) CleanupFramesIterations(tn.frame, tn.iter, &ready);
     }
@@ -760,7 +769,8 @@ class ExecutorState {
     return false;
   }
 
-  void PropagateOutputs(const TaggedNode& tn, const EntryVector& outputs,
+  // Takes the values out of `outputs` where it can.
+  void PropagateOutputs(const TaggedNode& tn, EntryVector* outputs,
                         ReadyQueue* ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     const NodeItem& item = impl_->items_[tn.node_id];
     FrameState* frame = tn.frame;
@@ -768,13 +778,13 @@ class ExecutorState {
     if (item.is_enter) {
       FrameState* child = FindOrCreateChildFrame(frame, iter, item.enter_frame);
       if (item.is_constant_enter) {
-        Entry v = outputs.empty() ? Entry() : outputs[0];
+        Entry v = outputs->empty() ? Entry() : (*outputs)[0];
         child->loop_invariants.push_back({tn.node_id, v, tn.is_dead});
         for (auto& kv : child->iterations) {
-          ActivateNodes(item, tn.is_dead, child, kv.first, outputs, ready);
+          ActivateNodes(item, tn.is_dead, child, kv.first, outputs, /*take=*/false, ready);
         }
       } else {
-        ActivateNodes(item, tn.is_dead, child, 0, outputs, ready);
+        ActivateNodes(item, tn.is_dead, child, 0, outputs, /*take=*/true, ready);
       }
       child->num_pending_inputs--;
       if (child->num_pending_inputs == 0) CleanupFramesIterations(child, 0, ready);
@@ -785,7 +795,8 @@ class ExecutorState {
         if (iter == frame->iteration_count) frame->dead_exits.push_back(tn.node_id);
         return;
       }
-      ActivateNodes(item, false, frame->parent, frame->parent_iter, outputs, ready);
+      ActivateNodes(item, false, frame->parent, frame->parent_iter, outputs, /*take=*/true,
+                    ready);
       return;
     }
     if (item.is_next_iteration) {
@@ -795,19 +806,21 @@ class ExecutorState {
         // waits until the oldest is done (CleanupIterations starts it).
         if (frame->num_outstanding_iterations >= frame->info->max_parallel_iterations) {
           frame->next_iter_roots.push_back(
-              {tn.node_id, outputs.empty() ? Entry() : outputs[0]});
+              {tn.node_id, outputs->empty() ? Entry() : std::move((*outputs)[0])});
           return;
         }
         IncrementIteration(frame, ready);
       }
-      ActivateNodes(item, false, frame, iter + 1, outputs, ready);
+      ActivateNodes(item, false, frame, iter + 1, outputs, /*take=*/true, ready);
       return;
     }
-    ActivateNodes(item, tn.is_dead, frame, iter, outputs, ready);
+    ActivateNodes(item, tn.is_dead, frame, iter, outputs, /*take=*/true, ready);
   }
 
+  // Delivers `outputs` of `item` to its consumers in iteration `iter` of `frame`. With `take`,
+  // each output's last consumer takes the value instead of a copy (`outputs` is not read again).
   void ActivateNodes(const NodeItem& item, bool is_dead, FrameState* frame, int64_t iter,
-                     const EntryVector& outputs, ReadyQueue* ready)
+                     EntryVector* outputs, bool take, ReadyQueue* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     auto it = frame->iterations.find(iter);
     if (it == frame->iterations.end()) return;
@@ -816,9 +829,18 @@ class ExecutorState {
       const NodeItem& dst = impl_->items_[e.dst_id];
       const int local = dst.local_id;
       bool dst_ready = false, dst_dead = false;
-      const bool live_data =
-          !e.is_control && !is_dead && e.src_output < outputs.size() &&
-          outputs[e.src_output].has_value;
+      const bool live_data = !e.is_control && !is_dead &&
+                             e.src_output < static_cast<int>(outputs->size()) &&
+                             (*outputs)[e.src_output].has_value;
+      auto deliver = [&]() {
+        TensorValue& v = (*outputs)[e.src_output].val;
+        TensorValue& slot = st->inputs[dst.input_start + e.dst_input];
+        if (take && e.last_use) {
+          slot = std::move(v);
+        } else {
+          slot = v;
+        }
+      };
       if (dst.is_merge) {
         if (e.is_control) {
           st->pending[local]--;
@@ -827,7 +849,7 @@ class ExecutorState {
         } else if (live_data) {
           if (st->merge_state[local] == 0) {
             st->merge_state[local] = 1;
-            st->inputs[dst.input_start + e.dst_input] = outputs[e.src_output].val;
+            deliver();
             dst_ready = st->pending[local] == 0;
           }
         } else {
@@ -843,7 +865,7 @@ class ExecutorState {
         if (e.is_control) {
           if (is_dead) st->dead_count[local]++;
         } else if (live_data) {
-          st->inputs[dst.input_start + e.dst_input] = outputs[e.src_output].val;
+          deliver();
         } else {
           st->dead_count[local]++;
         }
@@ -916,11 +938,12 @@ class ExecutorState {
     roots.swap(frame->next_iter_roots);
     for (const auto& root : roots) {
       EntryVector outs{root.value};
-      ActivateNodes(impl_->items_[root.node_id], false, frame, next, outs, ready);
+      ActivateNodes(impl_->items_[root.node_id], false, frame, next, &outs, /*take=*/true, ready);
     }
     for (const auto& inv : frame->loop_invariants) {
       EntryVector outs{inv.value};
-      ActivateNodes(impl_->items_[inv.node_id], inv.is_dead, frame, next, outs, ready);
+      ActivateNodes(impl_->items_[inv.node_id], inv.is_dead, frame, next, &outs, /*take=*/true,
+                    ready);
     }
   }
 
@@ -958,7 +981,7 @@ class ExecutorState {
       // A loop whose every Exit stayed dead (a loop in an untaken branch) hands deadness on.
       EntryVector none;
       for (int exit_id : frame->dead_exits) {
-        ActivateNodes(impl_->items_[exit_id], true, parent, piter, none, ready);
+        ActivateNodes(impl_->items_[exit_id], true, parent, piter, &none, /*take=*/true, ready);
       }
       auto pit = parent->iterations.find(piter);
       if (pit != parent->iterations.end()) pit->second->outstanding_frame_count--;
