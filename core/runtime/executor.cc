@@ -171,6 +171,9 @@ class ExecutorImpl : public Executor {
   std::vector<int> roots_;
   // By static frame index.
   std::unique_ptr<IterationPool[]> iteration_pools_;
+  // No frames but the root and no Merge or NextIteration: nodes finish without the step's lock
+  // (ExecutorState::ActivateNodesLockFree).
+  bool lock_free_ = false;
 };
 
 absl::Status ExecutorImpl::Initialize() {
@@ -301,6 +304,10 @@ absl::Status ExecutorImpl::Initialize() {
     }
   }
   iteration_pools_ = std::make_unique<IterationPool[]>(frames_.size());
+  lock_free_ = frames_.size() == 1;
+  for (const NodeItem& item : items_) {
+    if (item.node != nullptr && (item.is_merge || item.is_next_iteration)) lock_free_ = false;
+  }
   return absl::OkStatus();
 }
 
@@ -312,25 +319,53 @@ struct Entry {
 };
 using EntryVector = absl::InlinedVector<Entry, 4>;
 
+// One counter per node of a frame. Graphs with control flow update them under the step's lock
+// (Get and Add, plain loads and stores); graphs without it with atomic read-modify-writes and no
+// lock (Atomic; ExecutorImpl::lock_free_).
+class NodeCounters {
+ public:
+  explicit NodeCounters(size_t n) : n_(n), c_(new std::atomic<int>[n]) {}
+  void Assign(const std::vector<int>& values) {
+    for (size_t i = 0; i < n_; ++i) c_[i].store(values[i], std::memory_order_relaxed);
+  }
+  void Zero() {
+    for (size_t i = 0; i < n_; ++i) c_[i].store(0, std::memory_order_relaxed);
+  }
+  int Get(int i) const { return c_[i].load(std::memory_order_relaxed); }
+  int Add(int i, int delta) {
+    const int v = c_[i].load(std::memory_order_relaxed) + delta;
+    c_[i].store(v, std::memory_order_relaxed);
+    return v;
+  }
+  std::atomic<int>& Atomic(int i) { return c_[i]; }
+
+ private:
+  size_t n_;
+  std::unique_ptr<std::atomic<int>[]> c_;
+};
+
 struct IterationState {
   explicit IterationState(const FrameInfo& info)
       : inputs(info.total_inputs),
-        pending(info.initial_pending),
-        dead_count(info.nodes.size(), 0),
-        merge_state(info.nodes.size(), 0) {}
+        pending(info.nodes.size()),
+        dead_count(info.nodes.size()),
+        merge_state(info.nodes.size(), 0) {
+    pending.Assign(info.initial_pending);
+    dead_count.Zero();
+  }
   // Back to the state of a new iteration of `info`, for a state whose iteration finished
   // without error: its input slots are already empty (every node of a finished iteration ran and
   // took its inputs out of their slots; a Merge's slots of dead inputs were never written).
   void Reset(const FrameInfo& info) {
-    pending = info.initial_pending;
-    std::fill(dead_count.begin(), dead_count.end(), 0);
+    pending.Assign(info.initial_pending);
+    dead_count.Zero();
     std::fill(merge_state.begin(), merge_state.end(), 0);
     outstanding_ops = 0;
     outstanding_frame_count = 0;
   }
   std::vector<TensorValue> inputs;
-  std::vector<int> pending;
-  std::vector<int> dead_count;
+  NodeCounters pending;
+  NodeCounters dead_count;
   std::vector<char> merge_state;  // 0: waiting, 1: a live input came, 2: dead
   int outstanding_ops = 0;
   int outstanding_frame_count = 0;
@@ -753,7 +788,11 @@ class ExecutorState {
   bool NodeDone(const TaggedNode& tn, EntryVector* outputs,
                 ReadyQueue* inline_ready) {
     ReadyQueue ready;
-    {
+    if (impl_->lock_free_) {
+      if (outputs != nullptr && !failed_.load(std::memory_order_acquire)) {
+        ActivateNodesLockFree(tn, outputs, &ready);
+      }
+    } else {
       mutex_lock lock(mu_);
       if (outputs != nullptr && status_.ok()) PropagateOutputs(tn, outputs, &ready);
       tn.iter_state->outstanding_ops--;
@@ -843,38 +882,68 @@ class ExecutorState {
       };
       if (dst.is_merge) {
         if (e.is_control) {
-          st->pending[local]--;
-          dst_ready = st->pending[local] == 0 && st->merge_state[local] != 0;
+          dst_ready = st->pending.Add(local, -1) == 0 && st->merge_state[local] != 0;
           dst_dead = st->merge_state[local] == 2;
         } else if (live_data) {
           if (st->merge_state[local] == 0) {
             st->merge_state[local] = 1;
             deliver();
-            dst_ready = st->pending[local] == 0;
+            dst_ready = st->pending.Get(local) == 0;
           }
         } else {
-          st->dead_count[local]++;
-          if (st->merge_state[local] == 0 &&
-              (st->dead_count[local] == dst.num_data_inputs || item.is_enter)) {
+          const int dead = st->dead_count.Add(local, 1);
+          if (st->merge_state[local] == 0 && (dead == dst.num_data_inputs || item.is_enter)) {
             st->merge_state[local] = 2;
-            dst_ready = st->pending[local] == 0;
+            dst_ready = st->pending.Get(local) == 0;
             dst_dead = true;
           }
         }
       } else {
         if (e.is_control) {
-          if (is_dead) st->dead_count[local]++;
+          if (is_dead) st->dead_count.Add(local, 1);
         } else if (live_data) {
           deliver();
         } else {
-          st->dead_count[local]++;
+          st->dead_count.Add(local, 1);
         }
-        dst_ready = --st->pending[local] == 0;
-        dst_dead = st->dead_count[local] > 0;
+        dst_ready = st->pending.Add(local, -1) == 0;
+        dst_dead = st->dead_count.Get(local) > 0;
       }
       if (dst_ready) {
         st->outstanding_ops++;
         ready->push_back(TaggedNode{e.dst_id, frame, iter, st, dst_dead});
+      }
+    }
+  }
+
+  // ActivateNodes for a graph without control flow frames or Merges (ExecutorImpl::lock_free_):
+  // each input slot has one producer, which writes it before its release decrement of the
+  // consumer's pending count; the decrement that reaches zero (acquire) sees every slot and dead
+  // count and makes the consumer ready. The root iteration ends with the step (Finish), so no
+  // per-iteration bookkeeping.
+  void ActivateNodesLockFree(const TaggedNode& tn, EntryVector* outputs, ReadyQueue* ready) {
+    const NodeItem& item = impl_->items_[tn.node_id];
+    IterationState* st = tn.iter_state;
+    for (const EdgeInfo& e : item.out) {
+      const NodeItem& dst = impl_->items_[e.dst_id];
+      const int local = dst.local_id;
+      if (e.is_control) {
+        if (tn.is_dead) st->dead_count.Atomic(local).fetch_add(1, std::memory_order_relaxed);
+      } else if (!tn.is_dead && e.src_output < static_cast<int>(outputs->size()) &&
+                 (*outputs)[e.src_output].has_value) {
+        TensorValue& v = (*outputs)[e.src_output].val;
+        TensorValue& slot = st->inputs[dst.input_start + e.dst_input];
+        if (e.last_use) {
+          slot = std::move(v);
+        } else {
+          slot = v;
+        }
+      } else {
+        st->dead_count.Atomic(local).fetch_add(1, std::memory_order_relaxed);
+      }
+      if (st->pending.Atomic(local).fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        const bool dead = st->dead_count.Atomic(local).load(std::memory_order_relaxed) > 0;
+        ready->push_back(TaggedNode{e.dst_id, tn.frame, tn.iter, st, dead});
       }
     }
   }
@@ -996,6 +1065,11 @@ class ExecutorState {
     {
       mutex_lock lock(mu_);
       s = status_;
+    }
+    // Without control flow the root iteration is never cleaned up during the step (NodeDone).
+    if (impl_->lock_free_ && s.ok()) {
+      auto root = root_->iterations.find(0);
+      if (root != root_->iterations.end()) RecycleIteration(0, std::move(root->second));
     }
     Executor::DoneCallback done = std::move(done_);
     delete this;
