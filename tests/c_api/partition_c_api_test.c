@@ -11,68 +11,14 @@
 #include <string.h>
 
 #include "c_check.h"
+#include "pb_reader.h"
 
 #define CHECK_OK(s) CHECK_CODE(s, SG_OK)
 
 static const char kCpu0[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 static const char kCpu1[] = "/job:localhost/replica:0/task:0/device:CPU:1";
 
-/* ---- reading RunMetadata.partition_graphs ---------------------------------------------------- */
-
-typedef struct Reader {
-  const unsigned char* p;
-  const unsigned char* end;
-} Reader;
-
-static int ReadVarint(Reader* r, uint64_t* v) {
-  int shift;
-  *v = 0;
-  for (shift = 0; shift < 64 && r->p < r->end; shift += 7) {
-    unsigned char byte = *r->p++;
-    *v |= (uint64_t)(byte & 127) << shift;
-    if (byte < 128) return 1;
-  }
-  return 0;
-}
-
-/* Reads one field: its number and, for a length-delimited one, its bytes (`sub`); other wire
- * types are skipped over. 0 at the end or on malformed input (which counts as a failure). */
-static int NextField(Reader* r, int* field, Reader* sub) {
-  uint64_t key, len, v;
-  if (r->p >= r->end) return 0;
-  if (!ReadVarint(r, &key)) goto bad;
-  *field = (int)(key >> 3);
-  sub->p = sub->end = NULL;
-  switch (key & 7) {
-    case 0:
-      if (!ReadVarint(r, &v)) goto bad;
-      return 1;
-    case 1: /* fixed64 */
-    case 5: /* fixed32 */
-      len = (key & 7) == 1 ? 8 : 4;
-      if (len > (uint64_t)(r->end - r->p)) goto bad;
-      r->p += len;
-      return 1;
-    case 2:
-      if (!ReadVarint(r, &len) || len > (uint64_t)(r->end - r->p)) goto bad;
-      sub->p = r->p;
-      sub->end = r->p + len;
-      r->p += len;
-      return 1;
-    default:
-      break;
-  }
-bad:
-  fprintf(stderr, "malformed RunMetadata\n");
-  ++failures;
-  return 0;
-}
-
-static void CopyString(Reader s, char* out, size_t size) {
-  size_t n = (size_t)(s.end - s.p) < size - 1 ? (size_t)(s.end - s.p) : size - 1;
-  memcpy(out, s.p, n);
-  out[n] = '\0';
-}
+/* ---- reading RunMetadata.partition_graphs (with pb_reader.h) ------------------------------ */
 
 /* The fields of a NodeDef the test looks at. */
 typedef struct Node {
@@ -92,12 +38,13 @@ typedef struct Partition {
 static void ReadAttr(Reader entry, Node* n) {
   char key[32] = "";
   Reader sub, value = {NULL, NULL}, s = {NULL, NULL};
-  int field;
-  while (NextField(&entry, &field, &sub)) {
+  int field, wire;
+  uint64_t v;
+  while (NextField(&entry, &field, &wire, &v, &sub)) {
     if (field == 1 && sub.p != NULL) CopyString(sub, key, sizeof key);
     if (field == 2 && sub.p != NULL) value = sub;
   }
-  while (value.p != NULL && NextField(&value, &field, &sub)) {
+  while (value.p != NULL && NextField(&value, &field, &wire, &v, &sub)) {
     if (field == 2 && sub.p != NULL) s = sub;
   }
   if (s.p == NULL) return;
@@ -109,9 +56,10 @@ static void ReadAttr(Reader entry, Node* n) {
 /* NodeDef: name 1, op 2, device 4, attr 5. */
 static void ReadNode(Reader r, Node* n) {
   Reader sub;
-  int field;
+  int field, wire;
+  uint64_t v;
   memset(n, 0, sizeof *n);
-  while (NextField(&r, &field, &sub)) {
+  while (NextField(&r, &field, &wire, &v, &sub)) {
     if (sub.p == NULL) continue;
     if (field == 1) CopyString(sub, n->name, sizeof n->name);
     if (field == 2) CopyString(sub, n->op, sizeof n->op);
@@ -124,15 +72,16 @@ static void ReadNode(Reader r, Node* n) {
  * number of partitions (at most kMaxPartitions are read). */
 static int ReadPartitions(const SG_Buffer* buf, Partition* parts) {
   Reader r, graph, sub;
-  int field, n = 0;
+  int field, wire, n = 0;
+  uint64_t v;
   r.p = (const unsigned char*)buf->data;
   r.end = r.p + buf->length;
-  while (NextField(&r, &field, &graph)) {
+  while (NextField(&r, &field, &wire, &v, &graph)) {
     if (field != 3 || graph.p == NULL) continue;
     if (n < kMaxPartitions) {
       Partition* p = &parts[n];
       p->num_nodes = 0;
-      while (NextField(&graph, &field, &sub)) {
+      while (NextField(&graph, &field, &wire, &v, &sub)) {
         if (field == 1 && sub.p != NULL && p->num_nodes < kMaxNodes) {
           ReadNode(sub, &p->nodes[p->num_nodes++]);
         }

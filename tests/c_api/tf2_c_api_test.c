@@ -16,6 +16,7 @@
 #include "sg/c_api.h"
 #include "sg/tf_c_api.h"
 #include "c_check.h"
+#include "pb_reader.h"
 
 /* ---- graph building ------------------------------------------------------------------------- */
 
@@ -425,59 +426,12 @@ static void TestUniquifyPrefix(void) {
 
 /* ---- kernel lists --------------------------------------------------------------------------- */
 
-/* A protobuf reader over [p, end): enough for KernelList. */
-typedef struct Reader {
-  const unsigned char* p;
-  const unsigned char* end;
-} Reader;
-
-static int ReadVarint(Reader* r, uint64_t* v) {
-  int shift;
-  *v = 0;
-  for (shift = 0; shift < 64 && r->p < r->end; shift += 7) {
-    unsigned char byte = *r->p++;
-    *v |= (uint64_t)(byte & 127) << shift;
-    if (byte < 128) return 1;
-  }
-  return 0;
-}
-
-/* Reads one field: its number, its wire type, and either its varint value (type 0) or its
- * bytes (type 2, `sub`). 0 at the end or on malformed input (which counts as a failure). */
-static int NextField(Reader* r, int* field, int* wire, uint64_t* value, Reader* sub) {
-  uint64_t key, len;
-  if (r->p >= r->end) return 0;
-  if (!ReadVarint(r, &key)) goto bad;
-  *field = (int)(key >> 3);
-  *wire = (int)(key & 7);
-  if (*wire == 0) {
-    if (!ReadVarint(r, value)) goto bad;
-    return 1;
-  }
-  if (*wire == 2) {
-    if (!ReadVarint(r, &len) || len > (uint64_t)(r->end - r->p)) goto bad;
-    sub->p = r->p;
-    sub->end = r->p + len;
-    r->p += len;
-    return 1;
-  }
-bad:
-  fprintf(stderr, "malformed KernelList\n");
-  ++failures;
-  return 0;
-}
-
 /* One KernelDef, as read. */
 typedef struct Kernel {
   char op[64], device[16], constraint[16], host_memory[64];
   int types[32], num_types, num_constraints, priority;
 } Kernel;
 
-static void CopyString(Reader s, char* out, size_t size) {
-  size_t n = (size_t)(s.end - s.p) < size - 1 ? (size_t)(s.end - s.p) : size - 1;
-  memcpy(out, s.p, n);
-  out[n] = '\0';
-}
 
 /* The types of a ListValue (field 6, packed or one per field). */
 static void ReadTypes(Reader list, Kernel* k) {
