@@ -92,28 +92,6 @@ want_edges = {("input", "layer0/block", "")} | {("layer%d/block" % i, "layer%d/b
 check(set(edges) == want_edges, "edges between the collapsed scopes: %s" % sorted(edges)[:5])
 
 # ---- sg run --partition-dot: the per-device partitions of a run, transfers in red. --------------
-pdot = os.path.join(tmp, "partitions.dot")
-p = run(["run", os.path.join(TOOLS, "two_devices.pbtxt"), "--feed", "x=[1,2]", "--fetch", "z",
-         "--config", "cpu_devices=2", "--partition-dot", pdot])
-check(p.returncode == 0, "run --partition-dot: %r" % p.stderr)
-nodes, edges, clusters = parse(pdot)
-check(sorted(clusters) == ["/job:localhost/replica:0/task:0/device:CPU:%d" % d for d in range(2)],
-      "a cluster per device: %s" % clusters)
-member, current = {}, None
-for line in open(pdot).read().splitlines():
-    m = re.match(r'\s*label="(/job:[^"]*)";', line)
-    if m:
-        current = m.group(1)
-    m = NODE.match(line)
-    if m and current:
-        member[m.group(1)] = current.rsplit("/", 1)[-1]
-check(member.get("sq") == "device:CPU:1" and member.get("z") == "device:CPU:0", "sq on CPU:1, z on CPU:0: %s" % member)
-transfers = [(s, d) for s, d, a in edges if "color=red" in a]
-check(len(transfers) == 2 and all(nodes[s].endswith('\\n_Send"') and nodes[d].endswith('\\n_Recv"') for s, d in transfers)
-      and {member[s] for s, _ in transfers} == {"device:CPU:0", "device:CPU:1"},
-      "a _Send -> _Recv transfer each way: %s" % transfers)
-
-# ---- sg inspect --partition: the same step partitioned without running it. --------------------
 def members(path):
     """{node: device} from the clusters of a partitions drawing."""
     member, current = {}, None
@@ -127,6 +105,21 @@ def members(path):
     return member
 
 
+pdot = os.path.join(tmp, "partitions.dot")
+p = run(["run", os.path.join(TOOLS, "two_devices.pbtxt"), "--feed", "x=[1,2]", "--fetch", "z",
+         "--config", "cpu_devices=2", "--partition-dot", pdot])
+check(p.returncode == 0, "run --partition-dot: %r" % p.stderr)
+nodes, edges, clusters = parse(pdot)
+check(sorted(clusters) == ["/job:localhost/replica:0/task:0/device:CPU:%d" % d for d in range(2)],
+      "a cluster per device: %s" % clusters)
+member = members(pdot)
+check(member.get("sq") == "device:CPU:1" and member.get("z") == "device:CPU:0", "sq on CPU:1, z on CPU:0: %s" % member)
+transfers = [(s, d) for s, d, a in edges if "color=red" in a]
+check(len(transfers) == 2 and all(nodes[s].endswith('\\n_Send"') and nodes[d].endswith('\\n_Recv"') for s, d in transfers)
+      and {member[s] for s, _ in transfers} == {"device:CPU:0", "device:CPU:1"},
+      "a _Send -> _Recv transfer each way: %s" % transfers)
+
+# ---- sg inspect --partition: the same step partitioned without running it. --------------------
 two = os.path.join(TOOLS, "two_devices.pbtxt")
 idot = os.path.join(tmp, "inspect_partitions.dot")
 p = run(["inspect", two, "--partition", "--feed", "x", "--fetch", "z", "--config", "cpu_devices=2",
