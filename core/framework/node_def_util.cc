@@ -6,6 +6,12 @@
 
 namespace sg {
 
+void AddTensorAttrsToNodeDef(const TensorAttrs& attrs, NodeDef* node) {
+  for (const auto& [name, value] : attrs) {
+    value.AsProtoTensorContent((*node->mutable_attr())[name].mutable_tensor());
+  }
+}
+
 void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node) {
   for (const auto& attr : op_def.attr()) {
     if (attr.has_default_value() && !node->attr().contains(attr.name())) {
@@ -61,9 +67,34 @@ bool TypeMatches(const std::string& want, const AttrValue& v) {
 
 }  // namespace
 
-absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def) {
+absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def,
+                             const TensorAttrs* tensor_attrs) {
+  if (tensor_attrs != nullptr) {
+    for (const auto& [name, value] : *tensor_attrs) {
+      if (node.attr().contains(name)) {
+        return errors::InvalidArgument("attr '", name, "' of node '", node.name(), "' (op ",
+                                       node.op(), ") is given twice: in the NodeDef and decoded");
+      }
+      if (absl::StartsWith(name, "_")) continue;
+      bool tensor_typed = false, known = false;
+      for (const auto& def : op_def.attr()) {
+        if (def.name() != name) continue;
+        known = true;
+        tensor_typed = def.type() == "tensor";
+      }
+      if (!known || !tensor_typed) {
+        return errors::InvalidArgument("decoded attr '", name, "' of node '", node.name(),
+                                       "': op ", node.op(),
+                                       known ? " does not give it type tensor"
+                                             : " does not define it");
+      }
+    }
+  }
   for (const auto& def : op_def.attr()) {
     auto it = node.attr().find(def.name());
+    if (it == node.attr().end() && tensor_attrs != nullptr && tensor_attrs->count(def.name())) {
+      continue;
+    }
     if (it == node.attr().end()) {
       return errors::InvalidArgument("NodeDef '", node.name(), "' (op ", node.op(),
                                      ") is missing attr '", def.name(), "'");

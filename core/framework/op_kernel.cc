@@ -19,12 +19,30 @@ void AsyncOpKernel::Compute(OpKernelContext* ctx) {
 
 OpKernelConstruction::OpKernelConstruction(Device* device, std::shared_ptr<const NodeDef> def,
                                            const OpDef* op_def, std::vector<DataType> input_types,
-                                           std::vector<DataType> output_types)
+                                           std::vector<DataType> output_types,
+                                           const TensorAttrs* tensor_attrs)
     : device_(device),
       def_(std::move(def)),
       op_def_(op_def),
       input_types_(std::move(input_types)),
-      output_types_(std::move(output_types)) {}
+      output_types_(std::move(output_types)),
+      tensor_attrs_(tensor_attrs) {}
+
+absl::Status OpKernelConstruction::GetAttr(absl::string_view name, Tensor* value) const {
+  if (tensor_attrs_ != nullptr) {
+    auto it = tensor_attrs_->find(name);
+    if (it != tensor_attrs_->end()) {
+      *value = it->second;
+      return absl::OkStatus();
+    }
+  }
+  absl::Status s = ::sg::GetAttr(def_->attr(), name, value);
+  if (!s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(s.message(), " (node '", def_->name(), "', op ",
+                                               def_->op(), ")"));
+  }
+  return s;
+}
 
 Tensor TensorValue::Get() const {
   if (ref == nullptr) return value;
@@ -189,7 +207,8 @@ bool KernelRegistry::HasKernelFor(const std::string& device_type, const NodeDef&
 absl::Status KernelRegistry::CreateKernel(Device* device, const std::string& device_type,
                                           std::shared_ptr<const NodeDef> node,
                                           const OpDef* op_def,
-                                          std::unique_ptr<OpKernel>* kernel) const {
+                                          std::unique_ptr<OpKernel>* kernel,
+                                          const TensorAttrs* tensor_attrs) const {
   const Entry* best;
   {
     absl::MutexLock lock(&mu_);
@@ -208,7 +227,8 @@ absl::Status KernelRegistry::CreateKernel(Device* device, const std::string& dev
   }
   std::vector<DataType> in, out;
   SG_RETURN_IF_ERROR(InOutTypesForNode(*node, *op_def, &in, &out));
-  OpKernelConstruction construction(device, node, op_def, std::move(in), std::move(out));
+  OpKernelConstruction construction(device, node, op_def, std::move(in), std::move(out),
+                                    tensor_attrs);
   std::unique_ptr<OpKernel> k(best->factory(&construction));
   if (!construction.status().ok()) return construction.status();
   *kernel = std::move(k);

@@ -27,6 +27,7 @@
 #include "core/framework/attr_value_util.h"
 #include "core/framework/cancellation.h"
 #include "core/framework/device.h"
+#include "core/framework/node_def_util.h"
 #include "core/framework/rendezvous.h"
 #include "core/framework/resource_mgr.h"
 #include "core/framework/status.h"
@@ -93,8 +94,11 @@ class AsyncOpKernel : public OpKernel {
 
 class OpKernelConstruction {
  public:
+  // `tensor_attrs` (may be null; borrowed for the construction only) are the node's tensor attrs
+  // held decoded beside its NodeDef (TensorAttrs, node_def_util.h).
   OpKernelConstruction(Device* device, std::shared_ptr<const NodeDef> def, const OpDef* op_def,
-                       std::vector<DataType> input_types, std::vector<DataType> output_types);
+                       std::vector<DataType> input_types, std::vector<DataType> output_types,
+                       const TensorAttrs* tensor_attrs = nullptr);
 
   template <typename T>
   absl::Status GetAttr(absl::string_view name, T* value) const {
@@ -105,7 +109,13 @@ class OpKernelConstruction {
     }
     return s;
   }
-  bool HasAttr(absl::string_view name) const { return def_->attr().contains(std::string(name)); }
+  // A tensor attr: the node's decoded Tensor when it has one (shared, not copied: a kernel must
+  // not write into it, as into any input), otherwise decoded from the NodeDef. Errors as above.
+  absl::Status GetAttr(absl::string_view name, Tensor* value) const;
+  bool HasAttr(absl::string_view name) const {
+    return def_->attr().contains(std::string(name)) ||
+           (tensor_attrs_ != nullptr && tensor_attrs_->count(name) > 0);
+  }
 
   const NodeDef& def() const { return *def_; }
   const OpDef* op_def() const { return op_def_; }
@@ -127,6 +137,7 @@ class OpKernelConstruction {
   std::shared_ptr<const NodeDef> def_;
   const OpDef* op_def_;
   std::vector<DataType> input_types_, output_types_;
+  const TensorAttrs* tensor_attrs_;
   absl::Status status_;
 };
 
@@ -314,11 +325,14 @@ class KernelRegistry {
  public:
   static KernelRegistry* Global();
   void Register(const KernelDefBuilder& def, KernelFactory factory);
-  // Makes the kernel for `node` on a device of `device_type`. NOT_FOUND "No registered kernel for
-  // op X with attrs ..." when none matches; the constructor's error otherwise.
+  // Makes the kernel for `node` on a device of `device_type`; `tensor_attrs` (may be null, read
+  // during the call only) are the node's tensor attrs held beside the NodeDef (a graph Node's
+  // tensor_attrs()). NOT_FOUND "No registered kernel for op X with attrs ..." when none
+  // matches; the constructor's error otherwise.
   absl::Status CreateKernel(Device* device, const std::string& device_type,
                             std::shared_ptr<const NodeDef> node, const OpDef* op_def,
-                            std::unique_ptr<OpKernel>* kernel) const;
+                            std::unique_ptr<OpKernel>* kernel,
+                            const TensorAttrs* tensor_attrs = nullptr) const;
   bool HasKernel(absl::string_view op) const;
   // Whether CreateKernel would find a kernel for `node` on a device of `device_type` (its
   // constructor may still fail).

@@ -19,7 +19,13 @@ NodeDef* MutableNodeDef(std::shared_ptr<const NodeDef>* def) {
 }
 
 void Node::AddAttr(const std::string& name, const AttrValue& value) {
+  tensor_attrs_.erase(name);
   (*MutableNodeDef(&def_)->mutable_attr())[name] = value;
+}
+
+void Node::WriteDef(NodeDef* out) const {
+  *out = *def_;
+  AddTensorAttrsToNodeDef(tensor_attrs_, out);
 }
 
 Graph::Graph() = default;
@@ -42,6 +48,15 @@ bool LacksDefaults(const OpDef& op, const NodeDef& def) {
 }  // namespace
 
 absl::StatusOr<Node*> Graph::AddNode(std::shared_ptr<const NodeDef> def) {
+  return AddNode(std::move(def), TensorAttrs());
+}
+
+absl::StatusOr<Node*> Graph::AddNode(NodeDef def, TensorAttrs tensor_attrs) {
+  return AddNode(std::make_shared<NodeDef>(std::move(def)), std::move(tensor_attrs));
+}
+
+absl::StatusOr<Node*> Graph::AddNode(std::shared_ptr<const NodeDef> def,
+                                     TensorAttrs tensor_attrs) {
   if (def->name().empty()) {
     return errors::InvalidArgument("a node has no name (op ", def->op(), ")");
   }
@@ -54,7 +69,8 @@ absl::StatusOr<Node*> Graph::AddNode(std::shared_ptr<const NodeDef> def) {
                             "')");
   }
   if (LacksDefaults(reg->op_def, *def)) AddDefaultsToNodeDef(reg->op_def, MutableNodeDef(&def));
-  SG_RETURN_IF_ERROR(ValidateNodeDef(*def, reg->op_def));
+  SG_RETURN_IF_ERROR(
+      ValidateNodeDef(*def, reg->op_def, tensor_attrs.empty() ? nullptr : &tensor_attrs));
   auto node = std::make_unique<Node>();
   SG_RETURN_IF_ERROR(
       InOutTypesForNode(*def, reg->op_def, &node->input_types_, &node->output_types_));
@@ -62,6 +78,7 @@ absl::StatusOr<Node*> Graph::AddNode(std::shared_ptr<const NodeDef> def) {
   node->graph_ = this;
   node->requested_device_ = def->device();
   node->def_ = std::move(def);
+  node->tensor_attrs_ = std::move(tensor_attrs);
   node->op_def_ = &reg->op_def;
   node->op_reg_ = reg;
   node->inputs_.assign(node->input_types_.size(), nullptr);
@@ -163,7 +180,7 @@ void Graph::ToGraphDef(GraphDef* out) const {
   }
   for (Node* n : nodes()) {
     NodeDef* def = out->add_node();
-    *def = n->def();
+    n->WriteDef(def);
     def->clear_input();
     for (int i = 0; i < n->num_inputs(); ++i) {
       const Edge* e = n->input_edge(i);
@@ -190,7 +207,7 @@ std::unique_ptr<Graph> Graph::Clone() const {
   for (Node* n : nodes()) {
     // The NodeDef was validated (and given its defaults) when first added, so this cannot fail
     // and shares it.
-    Node* c = *g->AddNode(n->def_);
+    Node* c = *g->AddNode(n->def_, n->tensor_attrs_);
     c->requested_device_ = n->requested_device_;
     c->assigned_device_ = n->assigned_device_;
     c->output_shapes_ = n->output_shapes_;

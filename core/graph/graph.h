@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/framework/node_def_util.h"
 #include "core/framework/op.h"
 #include "core/framework/status.h"
 #include "core/framework/tensor_shape.h"
@@ -48,6 +49,14 @@ class Node {
   // on write). Its `device` is the request the node was added with; requested_device() is the
   // node's current one (ToGraphDef writes that).
   std::shared_ptr<const NodeDef> shared_def() const { return def_; }
+  // Tensor attrs the node holds decoded instead of in its NodeDef (TensorAttrs in
+  // node_def_util.h): the value of a Const the graph optimiser made. The executor hands them to
+  // the node's kernel, which shares the Tensors; clones share them too; ToGraphDef and
+  // PartitionGraph write them into the NodeDefs they make (WriteDef).
+  const TensorAttrs& tensor_attrs() const { return tensor_attrs_; }
+  // def() with the tensor attrs written in: what a GraphDef gets for this node (its inputs are
+  // def()'s, not rebuilt from the edges).
+  void WriteDef(NodeDef* out) const;
   const OpDef& op_def() const { return *op_def_; }
   const OpRegistrationData& op_reg() const { return *op_reg_; }
 
@@ -63,7 +72,8 @@ class Node {
   void set_assigned_device_name(std::string d) { assigned_device_ = std::move(d); }
   // Kept in the node, not written into the shared NodeDef: placing a graph copies no NodeDef.
   void set_requested_device(std::string d) { requested_device_ = std::move(d); }
-  // Replaces (or adds) an attr; the op's types are not recomputed.
+  // Replaces (or adds) an attr (a decoded tensor attr of that name is dropped); the op's types
+  // are not recomputed.
   void AddAttr(const std::string& name, const AttrValue& value);
 
   // The data edge into input slot i, or nullptr while it is not connected.
@@ -97,6 +107,7 @@ class Node {
   int id_ = -1;
   const Graph* graph_ = nullptr;
   std::shared_ptr<const NodeDef> def_;
+  TensorAttrs tensor_attrs_;
   const OpDef* op_def_ = nullptr;
   const OpRegistrationData* op_reg_ = nullptr;
   std::vector<DataType> input_types_, output_types_;
@@ -122,6 +133,10 @@ class Graph {
   // The same with a shared NodeDef, which the node shares rather than copies unless defaults
   // must be added to it (then the node gets its own copy; `def` is never changed).
   absl::StatusOr<Node*> AddNode(std::shared_ptr<const NodeDef> def);
+  // The same with tensor attrs held decoded (Node::tensor_attrs), absent from `def`: validated
+  // as ValidateNodeDef does with them.
+  absl::StatusOr<Node*> AddNode(NodeDef def, TensorAttrs tensor_attrs);
+  absl::StatusOr<Node*> AddNode(std::shared_ptr<const NodeDef> def, TensorAttrs tensor_attrs);
   void RemoveNode(Node* node);
   // Data edge src:x -> dst:y. INVALID_ARGUMENT when the slot is out of range, already taken, or
   // the dtypes do not fit (a reference output may feed a value input).
@@ -144,11 +159,11 @@ class Graph {
   // A name not used by any node, starting with `prefix`.
   std::string NewName(absl::string_view prefix);
 
-  // Writes every node (inputs rebuilt from the edges, in slot order, then control inputs) with
-  // the versions and the function library.
+  // Writes every node (inputs rebuilt from the edges, in slot order, then control inputs; tensor
+  // attrs held decoded written into the NodeDef) with the versions and the function library.
   void ToGraphDef(GraphDef* out) const;
   // A copy of this graph (nodes, edges, devices, library, versions); the nodes share their
-  // NodeDefs with this graph's.
+  // NodeDefs and decoded tensor attrs with this graph's.
   std::unique_ptr<Graph> Clone() const;
 
  private:

@@ -50,7 +50,10 @@ absl::Status InferNodeShapes(Node* node) {
     const Edge* e = node->input_edge(i);
     if (e == nullptr) continue;
     if (!e->src->IsNextIteration()) shapes[i] = e->src->output_shapes()[e->src_output];
-    if (e->src->type_string() == "Const") {
+    auto held = e->src->tensor_attrs().find("value");
+    if (e->src->type_string() == "Const" && held != e->src->tensor_attrs().end()) {
+      if (held->second.NumElements() <= 1024) consts[i] = &held->second;
+    } else if (e->src->type_string() == "Const") {
       auto it = e->src->def().attr().find("value");
       // Only small values are decoded (a shape, an axis): weights are not copied to be looked at.
       if (it != e->src->def().attr().end() && SmallTensorProto(it->second.tensor(), 1024)) {

@@ -31,6 +31,10 @@
 //   6. Conv2D, _FusedConv2D, DepthwiseConv2dNative and _FusedDepthwiseConv2dNative nodes whose
 //      filter is a Const get the attr `_sg_const_filter` = true (their kernels may then keep the
 //      filter in their own layout).
+// A Const a pass makes (a folded value, a scaled filter, a bias) holds its value as a Tensor
+// beside its NodeDef (Node::tensor_attrs), which the Const kernel shares: the value is never
+// encoded into a TensorProto and decoded again. GraphDefs written from the graph (ToGraphDef,
+// PartitionGraph, so RunMetadata.partition_graphs) get the value in the NodeDef.
 // A rewrite fires only when every node it removes has no other consumer, is not fetched, has no
 // control edges (the last node of a pattern may have control inputs, which the new node takes)
 // and sits on the same device. The node that replaces a pattern takes the name of its last node,

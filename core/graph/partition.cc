@@ -62,7 +62,7 @@ absl::Status PartitionGraph(const Graph& g, const PartitionOptions& options,
     GraphDef& part = (*partitions)[dev];
     if (!part.has_versions()) *part.mutable_versions() = g.versions();
     NodeDef* def = part.add_node();
-    *def = n->def();
+    n->WriteDef(def);
     def->clear_input();
     def->set_device(dev);
     defs[n->id()] = def;

@@ -291,7 +291,8 @@ absl::Status ExecutorImpl::Initialize() {
       used[e->src_output] = true;
     }
     SG_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
-        device_, device_->device_type(), node->shared_def(), &node->op_def(), &item.kernel));
+        device_, device_->device_type(), node->shared_def(), &node->op_def(), &item.kernel,
+        &node->tensor_attrs()));
     item.is_async = item.kernel->AsAsync() != nullptr;
     item.expensive = item.kernel->IsExpensive();
   }

@@ -12,9 +12,12 @@
 #include <random>
 
 #include "core/framework/attr_value_util.h"
+#include "core/framework/op_kernel.h"
 #include "core/graph/graph_constructor.h"
+#include "core/graph/partition.h"
 #include "core/runtime/session.h"
 #include "core/runtime/step_builder.h"
+#include "tests/core/ops_testutil.h"
 
 namespace sg {
 namespace {
@@ -1259,6 +1262,265 @@ TEST(ResidualFusion, KernelAgainstSeparateOpsAndAResidualOfAnotherShape) {
                              &bad);
     EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
   }
+}
+
+// ---- Constants the optimiser makes, held decoded ---------------------------------------------
+
+// Keras's frozen batch norm before constant folding: the scale is gamma * rsqrt(var + eps), the
+// shift beta - mean * scale, both computed in the graph, then Mul and AddV2 after the Conv2D.
+struct KerasBatchNorm {
+  Tensor w = Random({3, 3, 3, 4}, -1, 1, 4);
+  Tensor gamma = Random({4}, 0.5, 1.5, 5);
+  Tensor beta = Random({4}, -0.5, 0.5, 6);
+  Tensor mean = Random({4}, -0.5, 0.5, 7);
+  Tensor var = Random({4}, 0.5, 2, 8);
+  float eps = 1e-3f;
+  G g;
+  KerasBatchNorm() {
+    g.Placeholder("x", {1, 5, 5, 3})
+        .Const("w", w)
+        .Conv("conv", "x", "w")
+        .Const("gamma", gamma)
+        .Const("beta", beta)
+        .Const("mean", mean)
+        .Const("var", var)
+        .Const("eps", Tensor::Scalar<float>(eps))
+        .Op("var_eps", "AddV2", {"var", "eps"})
+        .Op("rsqrt", "Rsqrt", {"var_eps"})
+        .Op("scale", "Mul", {"gamma", "rsqrt"})
+        .Op("mean_scale", "Mul", {"mean", "scale"})
+        .Op("shift", "Sub", {"beta", "mean_scale"})
+        .Op("mul", "Mul", {"conv", "scale"})
+        .Op("add", "AddV2", {"mul", "shift"})
+        .Op("act", "Relu", {"add"});
+  }
+  // The folded filter, worked out here in double: w[..., c] * gamma[c] / sqrt(var[c] + eps).
+  std::vector<double> FoldedFilter() const {
+    std::vector<double> out(w.NumElements());
+    for (int64_t i = 0; i < w.NumElements(); ++i) {
+      const int64_t c = i % 4;
+      out[i] = static_cast<double>(w.data<float>()[i]) * gamma.data<float>()[c] /
+               std::sqrt(static_cast<double>(var.data<float>()[c]) + eps);
+    }
+    return out;
+  }
+};
+
+// The Const feeding the filter input of `conv` in `g`.
+const Node* FilterConst(const Graph& g, const std::string& conv) {
+  const Node* n = g.FindNode(conv);
+  if (n == nullptr || n->input_edge(1) == nullptr) return nullptr;
+  const Node* f = n->input_edge(1)->src;
+  return f->type_string() == "Const" ? f : nullptr;
+}
+
+void ExpectValues(const Tensor& t, const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(t.dtype(), DT_FLOAT) << what;
+  ASSERT_EQ(t.NumElements(), static_cast<int64_t>(want.size())) << what;
+  int bad = 0;
+  for (size_t i = 0; i < want.size() && bad < 5; ++i) {
+    const double got = t.data<float>()[i];
+    if (std::abs(got - want[i]) > 1e-5 * std::max(1.0, std::abs(want[i]))) {
+      ADD_FAILURE() << what << " element " << i << ": " << got << ", want " << want[i];
+      ++bad;
+    }
+  }
+}
+
+TEST(HeldConstants, AFoldedFilterReachesItsKernelWithoutANodeDefRoundTrip) {
+  KerasBatchNorm bn;
+  auto step = StepGraph(bn.g.def(), {"x:0"}, {"act:0"});
+  ASSERT_NE(Find(*step, "act"), nullptr);
+  ASSERT_EQ(Find(*step, "act")->type_string(), "_FusedConv2D");
+  const Node* filter = FilterConst(*step, "act");
+  ASSERT_NE(filter, nullptr);
+  EXPECT_NE(filter->name(), "w");  // a new Const, not the client's
+  // The value is held as a Tensor; the NodeDef has only the name, op and dtype.
+  EXPECT_FALSE(filter->def().attr().contains("value")) << filter->def().DebugString();
+  EXPECT_LT(filter->def().ByteSizeLong(), 200u) << filter->def().DebugString();
+  auto held = filter->tensor_attrs().find("value");
+  ASSERT_NE(held, filter->tensor_attrs().end());
+  EXPECT_EQ(held->second.shape(), TensorShape({3, 3, 3, 4}));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(held->second.raw_data()) % kTensorAlignment, 0u);
+  ExpectValues(held->second, bn.FoldedFilter(), "held filter");
+
+  // The Const kernel made as the executor makes it outputs that very buffer: no decode.
+  std::unique_ptr<OpKernel> kernel;
+  absl::Status s = KernelRegistry::Global()->CreateKernel(
+      test::TestDevice(), DEVICE_CPU, filter->shared_def(), &filter->op_def(), &kernel,
+      &filter->tensor_attrs());
+  ASSERT_TRUE(s.ok()) << s;
+  std::vector<TensorValue> no_inputs;
+  OpKernelContext::Params params;
+  params.device = test::TestDevice();
+  params.op_kernel = kernel.get();
+  params.inputs = &no_inputs;
+  params.runner = [](std::function<void()> fn) { fn(); };
+  OpKernelContext ctx(&params);
+  kernel->Compute(&ctx);
+  ASSERT_TRUE(ctx.status().ok()) << ctx.status();
+  EXPECT_TRUE(ctx.output_value(0).value.SharesBufferWith(held->second));
+  // The NodeDef alone is not a Const: made without the held value, the kernel fails (no zeros).
+  s = KernelRegistry::Global()->CreateKernel(test::TestDevice(), DEVICE_CPU,
+                                             filter->shared_def(), &filter->op_def(), &kernel);
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
+
+  // The constant-folded scale and shift are held too (the shift as the fused bias).
+  const Node* act = Find(*step, "act");
+  ASSERT_NE(act->input_edge(2), nullptr);
+  const Node* bias = act->input_edge(2)->src;
+  EXPECT_EQ(bias->type_string(), "Const");
+  EXPECT_FALSE(bias->def().attr().contains("value"));
+  EXPECT_EQ(bias->tensor_attrs().count("value"), 1u);
+
+  RunBoth(bn.g.def(), {{"x:0", Random({1, 5, 5, 3}, -2, 2, 9)}}, {"act:0"});
+}
+
+TEST(HeldConstants, ConstantFoldingHoldsWhatItComputes) {
+  G g;
+  g.Placeholder("x", {2, 3})
+      .Const("a", Tensor::Vector<float>({1, 2, 3}))
+      .Const("b", Tensor::Vector<float>({10, 20, 30}))
+      .Op("ab", "Mul", {"a", "b"})
+      .Op("y", "AddV2", {"x", "ab"});
+  auto step = StepGraph(g.def(), {"x:0"}, {"y:0"});
+  const Node* ab = Find(*step, "ab");
+  ASSERT_NE(ab, nullptr);
+  EXPECT_EQ(ab->type_string(), "Const");
+  EXPECT_FALSE(ab->def().attr().contains("value"));
+  auto held = ab->tensor_attrs().find("value");
+  ASSERT_NE(held, ab->tensor_attrs().end());
+  ExpectValues(held->second, {10, 40, 90}, "ab");
+  // Written back wherever a GraphDef is made of the graph.
+  GraphDef out;
+  step->ToGraphDef(&out);
+  bool found = false;
+  for (const NodeDef& n : out.node()) {
+    if (n.name() != "ab") continue;
+    found = true;
+    Tensor t;
+    ASSERT_TRUE(GetAttr(n.attr(), "value", &t).ok()) << n.DebugString();
+    ExpectValues(t, {10, 40, 90}, "ab in ToGraphDef");
+  }
+  EXPECT_TRUE(found);
+  std::vector<Tensor> y = RunBoth(g.def(), {{"x:0", Random({2, 3})}}, {"y:0"});
+  ASSERT_EQ(y.size(), 1u);
+}
+
+TEST(HeldConstants, GraphDefsPartitionsAndRunMetadataShowTheValue) {
+  KerasBatchNorm bn;
+  const std::vector<double> want = bn.FoldedFilter();
+  auto step = StepGraph(bn.g.def(), {"x:0"}, {"act:0"});
+  const Node* filter = FilterConst(*step, "act");
+  ASSERT_NE(filter, nullptr);
+  const std::string name = filter->name();
+  auto value_in = [&](const GraphDef& gd, const std::string& what) {
+    for (const NodeDef& n : gd.node()) {
+      if (n.name() != name) continue;
+      Tensor t;
+      absl::Status s = GetAttr(n.attr(), "value", &t);
+      ASSERT_TRUE(s.ok()) << what << ": " << s;
+      ExpectValues(t, want, what);
+      return;
+    }
+    ADD_FAILURE() << what << " has no node " << name;
+  };
+  GraphDef whole;
+  step->ToGraphDef(&whole);
+  value_in(whole, "ToGraphDef");
+  PartitionOptions popts;
+  popts.get_incarnation = [](const std::string&) -> uint64_t { return 7; };
+  std::map<std::string, GraphDef> parts;
+  ASSERT_TRUE(PartitionGraph(*step, popts, &parts).ok());
+  ASSERT_EQ(parts.size(), 1u);
+  value_in(parts.begin()->second, "PartitionGraph");
+  // A clone shares the held Tensor.
+  std::unique_ptr<Graph> clone = step->Clone();
+  const Node* cloned = clone->FindNode(name);
+  ASSERT_NE(cloned, nullptr);
+  ASSERT_EQ(cloned->tensor_attrs().count("value"), 1u);
+  EXPECT_TRUE(cloned->tensor_attrs().at("value").SharesBufferWith(
+      filter->tensor_attrs().at("value")));
+
+  // RunMetadata.partition_graphs of a session run, on one device and on two (where the step
+  // is partitioned, and each device's executor imports its GraphDef).
+  for (int devices : {1, 2}) {
+    SessionOptions opts;
+    (*opts.config.mutable_device_count())["CPU"] = devices;
+    std::unique_ptr<Session> s;
+    ASSERT_TRUE(NewSession(opts, &s).ok());
+    GraphDef def = bn.g.def();
+    if (devices == 2) {
+      for (NodeDef& n : *def.mutable_node()) {
+        if (n.name() == "act") n.set_device(kCpu1);
+      }
+    }
+    ASSERT_TRUE(s->Create(def).ok());
+    RunOptions run;
+    run.set_output_partition_graphs(true);
+    RunMetadata metadata;
+    std::vector<Tensor> out;
+    absl::Status st =
+        s->Run(run, {{"x:0", Random({1, 5, 5, 3}, -2, 2, 9)}}, {"act:0"}, {}, &out, &metadata);
+    ASSERT_TRUE(st.ok()) << st;
+    EXPECT_EQ(metadata.partition_graphs_size(), devices);
+    bool found = false;
+    for (const GraphDef& gd : metadata.partition_graphs()) {
+      for (const NodeDef& n : gd.node()) {
+        if (n.op() != "Const" || !n.attr().contains("value")) continue;
+        Tensor t;
+        if (!GetAttr(n.attr(), "value", &t).ok() || t.shape() != TensorShape({3, 3, 3, 4})) {
+          continue;
+        }
+        found = true;
+        ExpectValues(t, want, absl::StrCat("partition graph, ", devices, " devices"));
+      }
+    }
+    EXPECT_TRUE(found) << devices << " devices";
+    std::vector<Tensor> ref =
+        RunSession(bn.g.def(), Unoptimised(), {{"x:0", Random({1, 5, 5, 3}, -2, 2, 9)}},
+                   {"act:0"});
+    ASSERT_EQ(out.size(), 1u);
+    ASSERT_EQ(ref.size(), 1u);
+    for (int64_t i = 0; i < ref[0].NumElements(); ++i) {
+      ASSERT_NEAR(out[0].data<float>()[i], ref[0].data<float>()[i], 1e-4) << i;
+    }
+  }
+}
+
+TEST(HeldConstants, AGraphChecksTheTensorAttrsItIsGiven) {
+  Graph g;
+  NodeDef def;
+  def.set_name("c");
+  def.set_op("Const");
+  (*def.mutable_attr())["dtype"] = TypeAttr(DT_FLOAT);
+  const Tensor v = Tensor::Vector<float>({1, 2});
+  // Without the value anywhere: the NodeDef misses an attr.
+  EXPECT_EQ(g.AddNode(def).status().code(), absl::StatusCode::kInvalidArgument);
+  // In both places, held under an attr that is not a tensor, or one the op lacks.
+  NodeDef both = def;
+  (*both.mutable_attr())["value"] = Attr(v);
+  EXPECT_EQ(g.AddNode(both, {{"value", v}}).status().code(), absl::StatusCode::kInvalidArgument);
+  NodeDef no_dtype = def;
+  no_dtype.mutable_attr()->erase("dtype");
+  (*no_dtype.mutable_attr())["value"] = Attr(v);
+  EXPECT_EQ(g.AddNode(no_dtype, {{"dtype", v}}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(g.AddNode(both, {{"scale", v}}).status().code(), absl::StatusCode::kInvalidArgument);
+  absl::StatusOr<Node*> n = g.AddNode(def, {{"value", v}});
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_TRUE((*n)->tensor_attrs().at("value").SharesBufferWith(v));
+  NodeDef written;
+  (*n)->WriteDef(&written);
+  Tensor back;
+  ASSERT_TRUE(GetAttr(written.attr(), "value", &back).ok());
+  ExpectValues(back, {1, 2}, "WriteDef");
+  // Setting the attr in the NodeDef replaces the held one.
+  (*n)->AddAttr("value", Attr(Tensor::Vector<float>({3, 4})));
+  EXPECT_TRUE((*n)->tensor_attrs().empty());
+  Tensor t;
+  ASSERT_TRUE(GetAttr((*n)->def().attr(), "value", &t).ok());
+  ExpectValues(t, {3, 4}, "after AddAttr");
 }
 
 TEST(GraphOptimizer, OptLevelL0LeavesTheGraphAsItIs) {

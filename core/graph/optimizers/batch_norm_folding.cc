@@ -33,18 +33,11 @@ struct Head {
   int out_rank = 4;
 };
 
-// The shape of a Const node's value, without decoding its elements (a filter may be large and
-// most candidates are rejected before its values are needed).
+// The shape of a float Const node's value, without decoding its elements (a filter may be large
+// and most candidates are rejected before its values are needed).
 bool ConstShape(const Node* n, TensorShape* shape) {
-  if (n->type_string() != "Const") return false;
-  auto it = n->def().attr().find("value");
-  if (it == n->def().attr().end() || !it->second.has_tensor()) return false;
-  const TensorProto& t = it->second.tensor();
-  if (t.dtype() != DT_FLOAT) return false;
-  absl::StatusOr<TensorShape> s = TensorShape::FromProto(t.tensor_shape());
-  if (!s.ok()) return false;
-  *shape = *s;
-  return true;
+  DataType dtype;
+  return ConstDtypeAndShape(n, &dtype, shape) && dtype == DT_FLOAT;
 }
 
 // A head with a Const float filter whose output channels are known. The filter's values are
@@ -114,31 +107,37 @@ bool Absorbable(const Node* n, const Node* consumer, const std::string& device,
          n->assigned_device_name() == device;
 }
 
-// The head's filter times s, channel by channel, as the value of a new Const. A large filter is
-// read straight from its Const's bytes and written once, into `out`: not decoded into a Tensor
-// first (ResNet50 has 100 MB of them). False when the Const does not hold the shape's floats.
-bool ScaledFilter(const Head& h, const std::vector<float>& s, TensorProto* out) {
-  const TensorProto& src = h.filter_node->def().attr().at("value").tensor();
+// The head's filter times s, channel by channel, as the value of a new Const: written once,
+// into a Tensor the new Const then holds (ResNet50 has 100 MB of filters). A filter the node
+// holds decoded is read in place, one in a NodeDef's tensor_content straight from its bytes
+// (not decoded into a Tensor first). False when the Const does not hold the shape's floats, or
+// the memory cannot be had.
+bool ScaledFilter(const Head& h, const std::vector<float>& s, Tensor* out) {
   const int64_t n = h.filter_shape.num_elements();
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
+  const char* in = nullptr;
   Tensor decoded;
-  const char* in = src.tensor_content().data();
-  if (src.tensor_content().size() != bytes) {
-    // Values in float_val (small constants, or one value repeated): decode.
+  auto held = h.filter_node->tensor_attrs().find("value");
+  if (held == h.filter_node->tensor_attrs().end()) {
+    const TensorProto& src = h.filter_node->def().attr().at("value").tensor();
+    if (src.tensor_content().size() == bytes) in = src.tensor_content().data();
+  }
+  if (in == nullptr) {
+    // Held decoded, or values in float_val (small constants, or one value repeated).
     if (!ConstValue(h.filter_node, &decoded) || decoded.dtype() != DT_FLOAT ||
         decoded.NumElements() != n) {
       return false;
     }
     in = static_cast<const char*>(decoded.raw_data());
   }
-  std::string content(bytes, '\0');
-  char* dst = content.data();
-  // Elements through memcpy: the bytes of a std::string are not floats to the compiler.
+  absl::StatusOr<Tensor> scaled = Tensor::Allocate(DT_FLOAT, h.filter_shape);
+  if (!scaled.ok()) return false;
+  float* dst = scaled->data<float>();
+  // Source elements through memcpy: the bytes of a std::string are not floats to the compiler.
   auto scale = [&](int64_t i, float f) {
     float v;
     std::memcpy(&v, in + i * sizeof(float), sizeof(float));
-    v *= f;
-    std::memcpy(dst + i * sizeof(float), &v, sizeof(float));
+    dst[i] = v * f;
   };
   bool tb = false;
   if (h.kind == HeadKind::kMatMul) GetAttr(h.node->def().attr(), "transpose_b", &tb).IgnoreError();
@@ -154,10 +153,7 @@ bool ScaledFilter(const Head& h, const std::vector<float>& s, TensorProto* out) 
       for (int64_t c = 0; c < h.channels; ++c) scale(row + c, s[c]);
     }
   }
-  out->Clear();
-  out->set_dtype(DT_FLOAT);
-  h.filter_shape.AsProto(out->mutable_tensor_shape());
-  out->set_tensor_content(std::move(content));
+  *out = *std::move(scaled);
   return true;
 }
 
@@ -287,7 +283,7 @@ absl::StatusOr<bool> Fold(Graph* g, Node* p, Match m) {
   const int64_t n = h.channels;
   bool scales = false;
   for (float s : m.scale) scales = scales || s != 1.0f;
-  TensorProto scaled;
+  Tensor scaled;
   if (scales && !ScaledFilter(h, m.scale, &scaled)) return false;
   const bool bias_out = m.bias_add != nullptr || m.has_shift;
   std::vector<float> bias(n);
@@ -309,7 +305,7 @@ absl::StatusOr<bool> Fold(Graph* g, Node* p, Match m) {
   std::pair<Node*, int> filter{h.filter_node, InputIndex(h.node, 1)};
   if (scales) {
     SG_ASSIGN_OR_RETURN(Node * w, AddConst(g, g->NewName(h.node->name() + "/folded_filter"),
-                                           std::move(scaled), head_at, controls));
+                                           scaled, head_at, controls));
     filter = {w, 0};
   }
   if (!bias_out) {

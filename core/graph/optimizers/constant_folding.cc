@@ -90,7 +90,8 @@ class Evaluator {
     }
     std::unique_ptr<OpKernel> kernel;
     if (!KernelRegistry::Global()
-             ->CreateKernel(device_.get(), DEVICE_CPU, n->shared_def(), &n->op_def(), &kernel)
+             ->CreateKernel(device_.get(), DEVICE_CPU, n->shared_def(), &n->op_def(), &kernel,
+                            &n->tensor_attrs())
              .ok()) {
       return std::nullopt;
     }
@@ -299,10 +300,7 @@ absl::StatusOr<int> FoldConstants(Graph* g, const GraphOptimizerOptions& options
       values.push_back(*v);
     }
     if (n->num_outputs() == 1) {
-      NodeDef def = ConstNodeDef(n->name(), values[0]);
-      SG_ASSIGN_OR_RETURN(Node * c, ReplaceNode(g, n, std::move(def), {}, ni.controls,
-                                                /*keep_control_inputs=*/false));
-      *c->mutable_output_shapes() = {PartialTensorShape(values[0].shape())};
+      SG_RETURN_IF_ERROR(ReplaceWithConst(g, n, values[0], ni.controls).status());
       ++folded;
       continue;
     }

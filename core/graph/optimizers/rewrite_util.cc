@@ -1,6 +1,7 @@
 #include "core/graph/optimizers/rewrite_util.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 
 #include "core/framework/attr_value_util.h"
@@ -102,7 +103,29 @@ std::optional<Tensor> StaticShapeValue(const Node* n) {
 
 bool ConstValue(const Node* n, Tensor* value) {
   if (n->type_string() != "Const") return false;
+  auto held = n->tensor_attrs().find("value");
+  if (held != n->tensor_attrs().end()) {
+    *value = held->second;
+    return value->IsInitialized();
+  }
   return GetAttr(n->def().attr(), "value", value).ok() && value->IsInitialized();
+}
+
+bool ConstDtypeAndShape(const Node* n, DataType* dtype, TensorShape* shape) {
+  if (n->type_string() != "Const") return false;
+  auto held = n->tensor_attrs().find("value");
+  if (held != n->tensor_attrs().end()) {
+    *dtype = held->second.dtype();
+    *shape = held->second.shape();
+    return true;
+  }
+  auto it = n->def().attr().find("value");
+  if (it == n->def().attr().end() || !it->second.has_tensor()) return false;
+  absl::StatusOr<TensorShape> s = TensorShape::FromProto(it->second.tensor().tensor_shape());
+  if (!s.ok()) return false;
+  *dtype = it->second.tensor().dtype();
+  *shape = *s;
+  return true;
 }
 
 NodeDef ConstNodeDef(const std::string& name, const Tensor& value) {
@@ -114,14 +137,26 @@ NodeDef ConstNodeDef(const std::string& name, const Tensor& value) {
   return def;
 }
 
-NodeDef ConstNodeDef(const std::string& name, TensorProto value) {
+namespace {
+
+// A Const's NodeDef without its value, and the value as the node's decoded attr.
+NodeDef ConstDefWithoutValue(const std::string& name, DataType dtype) {
   NodeDef def;
   def.set_name(name);
   def.set_op("Const");
-  AddNodeAttr("dtype", value.dtype(), &def);
-  *(*def.mutable_attr())["value"].mutable_tensor() = std::move(value);
+  AddNodeAttr("dtype", dtype, &def);
   return def;
 }
+
+TensorAttrs HeldValue(const Tensor& value) {
+  // Kernels read a Const's output through aligned Eigen maps; a kernel's output is aligned
+  // unless it shares caller memory (a fed tensor's, a mapped file's).
+  const bool aligned =
+      reinterpret_cast<uintptr_t>(value.raw_data()) % kTensorAlignment == 0;
+  return {{"value", aligned ? value : value.DeepCopy()}};
+}
+
+}  // namespace
 
 std::vector<Node*> ControlInputs(const Node* n) {
   std::vector<Node*> out;
@@ -133,26 +168,27 @@ std::vector<Node*> ControlInputs(const Node* n) {
 
 absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, const Tensor& value,
                                const Placement& where, const std::vector<Node*>& controls) {
-  return AddNodeAt(g, ConstNodeDef(name, value), where, {}, controls,
-                   {PartialTensorShape(value.shape())});
+  return AddNodeAt(g, ConstDefWithoutValue(name, value.dtype()), where, {}, controls,
+                   {PartialTensorShape(value.shape())}, HeldValue(value));
 }
 
-absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, TensorProto value,
-                               const Placement& where, const std::vector<Node*>& controls) {
-  absl::StatusOr<PartialTensorShape> shape = PartialTensorShape::FromProto(value.tensor_shape());
-  std::vector<PartialTensorShape> shapes;
-  if (shape.ok()) shapes.push_back(*shape);
-  return AddNodeAt(g, ConstNodeDef(name, std::move(value)), where, {}, controls,
-                   std::move(shapes));
+absl::StatusOr<Node*> ReplaceWithConst(Graph* g, Node* old, const Tensor& value,
+                                       const std::vector<Node*>& controls) {
+  SG_ASSIGN_OR_RETURN(Node * c, ReplaceNode(g, old, ConstDefWithoutValue("", value.dtype()), {},
+                                            controls, /*keep_control_inputs=*/false,
+                                            HeldValue(value)));
+  *c->mutable_output_shapes() = {PartialTensorShape(value.shape())};
+  return c;
 }
 
 absl::StatusOr<Node*> AddNodeAt(Graph* g, NodeDef def, const Placement& where,
                                 const std::vector<std::pair<Node*, int>>& inputs,
                                 const std::vector<Node*>& controls,
-                                std::vector<PartialTensorShape> shapes) {
+                                std::vector<PartialTensorShape> shapes,
+                                TensorAttrs tensor_attrs) {
   def.set_device(where.requested);
   def.clear_input();
-  SG_ASSIGN_OR_RETURN(Node * n, g->AddNode(std::move(def)));
+  SG_ASSIGN_OR_RETURN(Node * n, g->AddNode(std::move(def), std::move(tensor_attrs)));
   n->set_assigned_device_name(where.assigned);
   if (static_cast<int>(inputs.size()) != n->num_inputs()) {
     const std::string msg = absl::StrCat("graph optimizer: node '", n->name(), "' made with ",
@@ -177,7 +213,8 @@ absl::StatusOr<Node*> AddNodeAt(Graph* g, NodeDef def, const Placement& where,
 
 absl::StatusOr<Node*> ReplaceNode(Graph* g, Node* old, NodeDef def,
                                   const std::vector<std::pair<Node*, int>>& inputs,
-                                  std::vector<Node*> controls, bool keep_control_inputs) {
+                                  std::vector<Node*> controls, bool keep_control_inputs,
+                                  TensorAttrs tensor_attrs) {
   struct Out {
     int src_output;
     Node* dst;
@@ -197,7 +234,7 @@ absl::StatusOr<Node*> ReplaceNode(Graph* g, Node* old, NodeDef def,
   g->RemoveNode(old);
   def.set_device(where.requested);
   def.clear_input();
-  SG_ASSIGN_OR_RETURN(Node * n, g->AddNode(std::move(def)));
+  SG_ASSIGN_OR_RETURN(Node * n, g->AddNode(std::move(def), std::move(tensor_attrs)));
   n->set_assigned_device_name(where.assigned);
   auto fail = [&](const std::string& what) {
     return errors::Internal("graph optimizer: replacing node '", n->name(), "': ", what);

@@ -54,8 +54,12 @@ Node* SoleConsumer(const Node* n);
 std::string StringAttr(const Node* n, const std::string& name);
 // Whether the node's attr `T` is `dtype`.
 bool HasType(const Node* n, DataType dtype);
-// Whether `n` is a "Const" node and decodes its value into `value` (false when it does not).
+// Whether `n` is a "Const" node, with its value in `value` (false when it has none that
+// decodes): the Tensor the node holds (tensor_attrs, shared), or the NodeDef's decoded.
 bool ConstValue(const Node* n, Tensor* value);
+// The dtype and shape of a Const node's value without decoding its elements (false when `n` is
+// not a Const or its value does not say).
+bool ConstDtypeAndShape(const Node* n, DataType* dtype, TensorShape* shape);
 // The value of a Shape, Size or Rank node (int32 or int64) whose input's static shape is known
 // well enough (fully for Shape and Size, its rank for Rank); nullopt otherwise.
 std::optional<Tensor> StaticShapeValue(const Node* n);
@@ -67,21 +71,23 @@ struct Placement {
       : requested(n->requested_device()), assigned(n->assigned_device_name()) {}
 };
 
-// A NodeDef for a Const named `name` holding `value` (its device is set when it is added).
+// A NodeDef for a Const named `name` holding `value` (its device is set when it is added), for
+// a GraphDef; the passes make Consts that hold their value decoded (AddConst, ReplaceWithConst).
 NodeDef ConstNodeDef(const std::string& name, const Tensor& value);
-NodeDef ConstNodeDef(const std::string& name, TensorProto value);
 
-// Adds `def` to `g` at `where` (requested and assigned device), connects `inputs` to its input
-// slots in order and `controls` as control inputs. The node's output shapes are `shapes` (left
-// unknown unless there is one per output).
+// Adds `def` (with `tensor_attrs` held decoded beside it) to `g` at `where` (requested and
+// assigned device), connects `inputs` to its input slots in order and `controls` as control
+// inputs. The node's output shapes are `shapes` (left unknown unless there is one per output).
 absl::StatusOr<Node*> AddNodeAt(Graph* g, NodeDef def, const Placement& where,
                                 const std::vector<std::pair<Node*, int>>& inputs,
                                 const std::vector<Node*>& controls,
-                                std::vector<PartialTensorShape> shapes = {});
-// A Const holding `value` named `name`, at `where`, after `controls`.
+                                std::vector<PartialTensorShape> shapes = {},
+                                TensorAttrs tensor_attrs = {});
+// A Const named `name` holding `value`, at `where`, after `controls`. The node holds `value`
+// itself as its decoded "value" attr (shared, not encoded into the NodeDef), which the Const
+// kernel then shares: `value` must not be written afterwards. A value whose buffer is not
+// kTensorAlignment-aligned (caller memory) is copied first.
 absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, const Tensor& value,
-                               const Placement& where, const std::vector<Node*>& controls);
-absl::StatusOr<Node*> AddConst(Graph* g, const std::string& name, TensorProto value,
                                const Placement& where, const std::vector<Node*>& controls);
 // The sources of `n`'s control inputs.
 std::vector<Node*> ControlInputs(const Node* n);
@@ -91,10 +97,16 @@ std::vector<Node*> ControlInputs(const Node* n);
 // every out edge of old (output i of old becomes output i of the new node, control edges stay
 // control edges), and old's output shapes. old is removed. `inputs` and `controls` must not name
 // old.
+// `tensor_attrs` are held decoded beside `def` (AddNodeAt).
 absl::StatusOr<Node*> ReplaceNode(Graph* g, Node* old, NodeDef def,
                                   const std::vector<std::pair<Node*, int>>& inputs,
                                   std::vector<Node*> controls = {},
-                                  bool keep_control_inputs = true);
+                                  bool keep_control_inputs = true,
+                                  TensorAttrs tensor_attrs = {});
+// Replaces `old` (one output) by a Const of its name holding `value` as AddConst does, after
+// `controls` only (old's control inputs are dropped), with `value`'s shape as its output's.
+absl::StatusOr<Node*> ReplaceWithConst(Graph* g, Node* old, const Tensor& value,
+                                       const std::vector<Node*>& controls);
 
 }  // namespace graph_opt
 }  // namespace sg
