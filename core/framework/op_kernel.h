@@ -202,6 +202,9 @@ class OpKernelContext {
   absl::Status forward_input_or_allocate_output(int in, int out, const TensorShape& shape,
                                                 Tensor** out_tensor);
   const TensorValue& output_value(int i) const { return outputs_[i]; }
+  // Output i moved out of the context, for the executor once the kernel has returned (or called
+  // its done callback): output_value(i) is empty afterwards, has_output(i) unchanged.
+  TensorValue release_output(int i) { return std::move(outputs_[i]); }
   bool has_output(int i) const { return has_output_[i]; }
   // A kernel (_Recv) that receives a dead tensor sets this; all outputs are then dead.
   bool* is_output_dead() { return &is_output_dead_; }

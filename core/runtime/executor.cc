@@ -737,12 +737,12 @@ class ExecutorState {
       return false;
     }
     const int n = item.node->num_outputs();
-    outputs->resize(n);
+    outputs->clear();
+    outputs->reserve(n);
     for (int i = 0; i < n; ++i) {
       if (ctx->has_output(i) && !*ctx->is_output_dead()) {
-        (*outputs)[i].val = ctx->output_value(i);
-        (*outputs)[i].has_value = true;
-        const TensorValue& v = (*outputs)[i].val;
+        outputs->push_back(Entry{ctx->release_output(i), true});
+        const TensorValue& v = outputs->back().val;
         DataType want = item.node->output_type(i);
         DataType got = v.is_ref() ? MakeRefType(v.ref->dtype()) : v.value.dtype();
         if (v.is_ref() && !v.ref->IsInitialized()) got = want;  // uninitialized variable
@@ -756,6 +756,8 @@ class ExecutorState {
         RecordError(errors::Internal("node '", item.node->name(), "' (", item.node->type_string(),
                                      ") did not produce output ", i));
         return false;
+      } else {
+        outputs->emplace_back();  // dead, or a Switch's untaken side
       }
     }
     return true;
