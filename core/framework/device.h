@@ -1,5 +1,6 @@
 // Device: where kernels run. sg has CPU devices; each owns a ResourceMgr (variables live there
-// across steps) and shares an intra-op Eigen thread pool with the other devices of its process.
+// across steps) and shares an intra-op thread pool (IntraOpPool) with the other devices of its
+// process.
 #ifndef SG_CORE_FRAMEWORK_DEVICE_H_
 #define SG_CORE_FRAMEWORK_DEVICE_H_
 
@@ -17,7 +18,7 @@
 
 namespace sg {
 
-// An Eigen thread pool and the Eigen device over it, for intra-op parallelism.
+// The intra-op pool (IntraOpPool) and the Eigen device over it, for intra-op parallelism.
 class IntraOpThreadPool {
  public:
   // `num_threads` <= 0 picks the number of cores.
@@ -28,7 +29,7 @@ class IntraOpThreadPool {
 
  private:
   int num_threads_;
-  std::unique_ptr<Eigen::ThreadPool> pool_;
+  std::unique_ptr<Eigen::ThreadPoolInterface> pool_;  // an IntraOpPool
   std::unique_ptr<Eigen::ThreadPoolDevice> device_;
 };
 

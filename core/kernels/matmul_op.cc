@@ -8,16 +8,13 @@
 #include "core/kernels/matmul_op.h"
 
 #include <algorithm>
-#include <atomic>
-#include <memory>
-#include <thread>
 
 #include "core/kernels/cwise_ops_common.h"
+#include "core/kernels/parallel_for.h"
 
 #ifdef SG_HAVE_DNNL
 #include <omp.h>
 
-#include "core/kernels/parallel_for.h"
 #include "dnnl.h"
 #endif
 
@@ -41,33 +38,13 @@ constexpr int64_t kFewRows = 4;
 constexpr int64_t kSplitColumnsMinB = 128 * 1024;
 
 // Runs product(j0, j1) over [0, n) in chunks of columns on the caller's thread and up to
-// d.numThreads() - 1 pool threads. Chunks are claimed from a shared counter, so a pool thread
-// that starts late (a sleeping thread took 45-60 us to wake on the 2-core VM) finds the chunks
-// already done by the caller and returns without touching the operands: the caller never waits
-// for a thread to wake, only for chunks a helper has already claimed.
+// d.numThreads() - 1 pool threads (ParallelForChunks: the caller never waits for a thread to
+// wake). Chunks of whole cache lines of c, about four per participant for balance.
 template <typename Product>
 void SplitColumns(const Device& d, int64_t n, const Product& product) {
-  struct Shared {
-    std::atomic<int64_t> next{0};
-    std::atomic<int64_t> done{0};
-  };
   const int helpers = d.numThreads() - 1;
-  // Chunks of whole cache lines of c, about four per participant for balance.
   const int64_t chunk = std::max<int64_t>(16, (n / (4 * (helpers + 1)) + 15) / 16 * 16);
-  const int64_t chunks = (n + chunk - 1) / chunk;
-  auto shared = std::make_shared<Shared>();
-  // A helper owns a reference to `shared` only: `product` may be gone by the time it runs, but
-  // then no chunk is left for it to claim and it does not call it.
-  auto work = [shared, chunks, chunk, n, p = &product] {
-    for (int64_t i; (i = shared->next.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
-      (*p)(i * chunk, std::min(n, (i + 1) * chunk));
-      shared->done.fetch_add(1, std::memory_order_release);
-    }
-  };
-  for (int h = 0; h < helpers && h + 1 < chunks; ++h) d.getPool()->Schedule(work);
-  work();
-  // Only chunks a helper claimed and is computing remain.
-  while (shared->done.load(std::memory_order_acquire) < chunks) std::this_thread::yield();
+  ParallelForChunks(d, n, chunk, helpers, product);
 }
 
 template <typename T>

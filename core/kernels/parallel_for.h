@@ -1,33 +1,82 @@
-// ParallelFor: Eigen's ThreadPoolDevice::parallelFor without its cost for small work.
+// ParallelFor: a loop split over the intra-op pool and the calling thread, as Eigen's
+// ThreadPoolDevice::parallelFor, without its costs for the small work of small steps.
 //
 //   ParallelFor(ctx->eigen_cpu_device(), n, Eigen::TensorOpCost(bytes_in, bytes_out, cycles),
 //               [&](Eigen::Index begin, Eigen::Index end) { ... });
 //
-// Same split as parallelFor (fn gets disjoint [begin, end) ranges covering [0, n), on the
-// device's pool and the calling thread). When Eigen's cost model gives the work one thread, fn
-// runs here directly: parallelFor would first wrap it in a std::function, which allocates for a
-// lambda holding more than two pointers, once per kernel call of every small op.
+// fn gets disjoint [begin, end) ranges covering [0, n), on the calling thread and up to
+// device.numThreads() - 1 pool threads; it returns when every range is done.
+//   - When Eigen's cost model gives the work one thread, fn(0, n) runs here directly (parallelFor
+//     would first wrap it in a std::function, which allocates for a lambda holding more than two
+//     pointers, once per kernel call of every small op).
+//   - Otherwise the ranges are claimed from a shared counter. A pool thread that starts late (a
+//     sleeping thread took 45-60 us to wake on the 2-core VM) finds them already done by the
+//     caller and returns without calling fn, so the caller never waits for a thread to wake, only
+//     for ranges a pool thread has claimed and is running. It waits by yielding, not on a
+//     condition variable (parallelFor's barrier put it to sleep and woke it: two context switches
+//     per call).
+// Nothing here blocks on the pool, so a ParallelFor may run inside another's fn.
 #ifndef SG_CORE_KERNELS_PARALLEL_FOR_H_
 #define SG_CORE_KERNELS_PARALLEL_FOR_H_
 
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
 #include <utility>
 
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sg {
 
+// Runs fn over [0, n) in ranges of `chunk` (the last may be shorter) on the calling thread and
+// up to `helpers` pool threads, as described above; with no helper or a single range, as
+// fn(0, n) on the calling thread.
 template <typename Fn>
-void ParallelFor(const Eigen::ThreadPoolDevice& device, Eigen::Index n,
-                 const Eigen::TensorOpCost& cost, Fn&& fn) {
+void ParallelForChunks(const Eigen::ThreadPoolDevice& device, Eigen::Index n, Eigen::Index chunk,
+                       int helpers, const Fn& fn) {
   if (n <= 0) return;
-  const int threads = device.numThreads();
-  if (n == 1 || threads <= 1 ||
-      Eigen::TensorCostModel<Eigen::ThreadPoolDevice>::numThreads(static_cast<double>(n), cost,
-                                                                 threads) == 1) {
+  chunk = std::max<Eigen::Index>(1, chunk);
+  const Eigen::Index chunks = (n + chunk - 1) / chunk;
+  helpers = static_cast<int>(std::min<Eigen::Index>(helpers, chunks - 1));
+  if (helpers <= 0) {
     fn(Eigen::Index{0}, n);
     return;
   }
-  device.parallelFor(n, cost, std::forward<Fn>(fn));
+  struct Shared {
+    std::atomic<Eigen::Index> next{0};
+    std::atomic<Eigen::Index> done{0};
+  };
+  auto shared = std::make_shared<Shared>();
+  // A pool thread owns a reference to `shared` only: fn may be gone by the time it runs, but then
+  // no range is left for it to claim and it does not call fn.
+  auto work = [shared, chunks, chunk, n, f = &fn] {
+    for (Eigen::Index i; (i = shared->next.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
+      (*f)(i * chunk, std::min(n, (i + 1) * chunk));
+      shared->done.fetch_add(1, std::memory_order_release);
+    }
+  };
+  for (int h = 0; h < helpers; ++h) device.getPool()->Schedule(work);
+  work();
+  while (shared->done.load(std::memory_order_acquire) < chunks) std::this_thread::yield();
+}
+
+template <typename Fn>
+void ParallelFor(const Eigen::ThreadPoolDevice& device, Eigen::Index n,
+                 const Eigen::TensorOpCost& cost, const Fn& fn) {
+  if (n <= 0) return;
+  const int threads =
+      n == 1 || device.numThreads() <= 1
+          ? 1
+          : Eigen::TensorCostModel<Eigen::ThreadPoolDevice>::numThreads(static_cast<double>(n),
+                                                                        cost, device.numThreads());
+  if (threads <= 1) {
+    fn(Eigen::Index{0}, n);
+    return;
+  }
+  // About four ranges per thread, for balance when one thread is slowed.
+  const Eigen::Index chunk = (n + 4 * threads - 1) / (4 * threads);
+  ParallelForChunks(device, n, chunk, threads - 1, fn);
 }
 
 }  // namespace sg
