@@ -3,14 +3,17 @@
 // Small blocks come from the C heap (aligned_alloc), through per-thread free lists for blocks up
 // to 64 KiB: a freed block of up to 64 KiB is kept by the freeing thread (at most 16 per size
 // class and 1 MiB per thread) for its next allocation of that class, and the rest go back to the
-// heap when the thread ends. Blocks of kLargeBlockBytes or more are mapped
-// with mmap, aligned to 2 MiB and advised to use transparent huge pages, and when freed they go to
-// a bounded cache instead of back to the kernel: the next large tensor of the same rounded size
-// (the next step's RecvTensor reply, activation or gradient) reuses pages that are already mapped,
-// instead of faulting in and zeroing fresh ones (for a 64 MiB tensor that is 16384 page faults,
-// about a third of the cost of receiving it over loopback).
+// heap when the thread ends. Larger blocks go, when freed, to a bounded process-wide cache instead
+// of back to the heap or the kernel, and the next tensor of the same rounded size reuses one:
+//   - up to kLargeBlockBytes, heap blocks aligned to 4 KiB, four sizes per power of two (a
+//     convolution network's activations at batch 1, which the heap otherwise hands back to the
+//     kernel and faults in again every step);
+//   - from kLargeBlockBytes, blocks mapped with mmap, aligned to 2 MiB and advised to use
+//     transparent huge pages (the next step's RecvTensor reply, activation or gradient reuses
+//     pages that are already mapped, instead of faulting in and zeroing fresh ones: for a 64 MiB
+//     tensor that is 16384 page faults, about a third of the cost of receiving it over loopback).
 //
-// The cache holds at most 256 MiB by default, oldest blocks unmapped first. A session or server
+// The cache holds at most 256 MiB by default, oldest blocks released first. A session or server
 // made with ConfigProto.experimental.sg_tensor_cache_mb sets the limit for the process
 // (SetHostMemoryCacheMiB); the environment variable SG_TENSOR_CACHE_MB (MiB; 0 turns the cache
 // off) overrides both. Builds with AddressSanitizer use the heap for every size,
@@ -25,7 +28,7 @@
 
 namespace sg {
 
-// Blocks of at least this many bytes are mapped and cached (1 MiB).
+// Blocks of at least this many bytes are mapped (1 MiB); smaller ones above 64 KiB are heap blocks.
 constexpr size_t kLargeBlockBytes = size_t{1} << 20;
 
 // Returns `bytes` (> 0) of uninitialized memory aligned to `alignment` (a power of two, at most
@@ -49,7 +52,7 @@ struct HostMemoryUsage {
 void ResetThreadHostMemoryUsage();
 HostMemoryUsage ThreadHostMemoryUsage();
 
-// What the large-block cache holds now, in bytes (for tests and benchmarks).
+// What the cache of blocks above 64 KiB holds now, in bytes (for tests and benchmarks).
 size_t CachedHostMemoryBytes();
 
 // Sets how much the large-block cache may hold, in MiB (0 or less turns it off), unmapping the

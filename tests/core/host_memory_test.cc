@@ -19,7 +19,8 @@ namespace {
 bool Aligned(const void* p, size_t a) { return reinterpret_cast<uintptr_t>(p) % a == 0; }
 
 TEST(HostMemory, SmallAndLargeBlocksAreAlignedAndWritable) {
-  for (size_t bytes : {size_t{1}, size_t{100}, size_t{4096}, kLargeBlockBytes - 1,
+  for (size_t bytes : {size_t{1}, size_t{100}, size_t{4096}, size_t{65537}, size_t{100000},
+                       kLargeBlockBytes - 1,
                        kLargeBlockBytes, size_t{3} << 20}) {
     void* p = AllocateHostMemory(bytes, kTensorAlignment);
     ASSERT_NE(p, nullptr) << bytes;
@@ -112,6 +113,29 @@ TEST(HostMemory, AFreedLargeBlockIsReusedForTheSameSize) {
   FreeHostMemory(q, (size_t{6} << 20) - 5, kTensorAlignment);
   FreeHostMemory(r, size_t{9} << 20, kTensorAlignment);
   EXPECT_EQ(CachedHostMemoryBytes(), before + (size_t{16} << 20));  // 6 + 9 rounded to 10
+}
+
+TEST(HostMemory, AFreedMidSizeBlockIsReusedForTheSameSizeClass) {
+  if (!HostMemoryCacheEnabled()) GTEST_SKIP() << "the block cache is off in this build";
+  // Above the small lists (64 KiB) and below kLargeBlockBytes: four sizes per power of two, so
+  // 300000 and 320000 bytes both round to 320 KiB (327680).
+  const size_t before = CachedHostMemoryBytes();
+  void* p = AllocateHostMemory(300000, kTensorAlignment);
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(Aligned(p, 4096));
+  static_cast<char*>(p)[299999] = 9;
+  FreeHostMemory(p, 300000, kTensorAlignment);
+  EXPECT_EQ(CachedHostMemoryBytes(), before + 327680);
+  void* q = AllocateHostMemory(320000, 4096);
+  EXPECT_EQ(q, p);
+  EXPECT_EQ(static_cast<char*>(q)[299999], 9);
+  EXPECT_EQ(CachedHostMemoryBytes(), before);
+  // The next class up (384 KiB) does not take it.
+  FreeHostMemory(q, 320000, 4096);
+  void* r = AllocateHostMemory(330000, kTensorAlignment);
+  EXPECT_NE(r, p);
+  FreeHostMemory(r, 330000, kTensorAlignment);
+  EXPECT_EQ(CachedHostMemoryBytes(), before + 327680 + 393216);
 }
 
 TEST(HostMemory, TheCacheIsBoundedOldestBlocksGoFirst) {
