@@ -43,10 +43,15 @@ namespace fused_epilogue_internal {
 // The per-channel vectors repeated `rows_per_block` times, so that a block of that many rows is
 // one flat, vectorised expression even when rows are short (16 channels): Eigen's colwise
 // broadcast and a loop per row both ran at scalar speed there.
+// With one row per block the caller's vectors are used as they are (a batch-1 dense layer's
+// epilogue then allocates nothing).
 template <typename T>
 struct Tiled {
   int64_t rows_per_block = 1;
-  std::vector<T> sub, mul, add;  // sub and mul empty for a bias only
+  std::vector<T> sub_tiles, mul_tiles, add_tiles;  // empty for one row per block
+  const T* sub = nullptr;  // null for a bias only
+  const T* mul = nullptr;
+  const T* add = nullptr;
 };
 
 template <typename T, FusedActivation kAct, bool kAffine>
@@ -55,9 +60,9 @@ void Rows(T* y, int64_t begin, int64_t end, int64_t channels, const Tiled<T>& t,
   for (int64_t r = begin; r < end; r += t.rows_per_block) {
     const int64_t n = std::min(t.rows_per_block, end - r) * channels;
     Eigen::Map<Flat> v(y + r * channels, n);
-    const Eigen::Map<const Flat> add(t.add.data(), n);
+    const Eigen::Map<const Flat> add(t.add, n);
     if constexpr (kAffine) {
-      const Eigen::Map<const Flat> sub(t.sub.data(), n), mul(t.mul.data(), n);
+      const Eigen::Map<const Flat> sub(t.sub, n), mul(t.mul, n);
       v = (v - sub) * mul + add;
     } else {
       v += add;
@@ -105,16 +110,18 @@ void ApplyFusedEpilogue(const Eigen::ThreadPoolDevice& d, T* y, int64_t rows, in
   fused_epilogue_internal::Tiled<T> t;
   // About 2048 values a block: in L1 between the arithmetic and the activation.
   t.rows_per_block = std::max<int64_t>(1, std::min<int64_t>(rows, 2048 / channels));
-  auto tile = [&](const T* v, std::vector<T>* out) {
+  auto tile = [&](const T* v, std::vector<T>* out) -> const T* {
+    if (t.rows_per_block == 1) return v;
     out->resize(t.rows_per_block * channels);
     for (int64_t i = 0; i < t.rows_per_block; ++i) {
       std::copy(v, v + channels, out->data() + i * channels);
     }
+    return out->data();
   };
-  tile(add, &t.add);
+  t.add = tile(add, &t.add_tiles);
   if (affine) {
-    tile(sub, &t.sub);
-    tile(mul, &t.mul);
+    t.sub = tile(sub, &t.sub_tiles);
+    t.mul = tile(mul, &t.mul_tiles);
   }
   auto run = [&](Eigen::Index begin, Eigen::Index end) {
     if (affine) {
