@@ -11,7 +11,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
 #include "core/util/mutex.h"
 #include "dnnl.hpp"
 
@@ -104,10 +103,15 @@ struct Operand {
 // argument map over them. Made once and kept by the plan for the next run, which only points
 // the objects at its buffers: making them afresh (dnnl_memory_create, the map's nodes, the
 // stream) was about a tenth of a batch-1 MobileNetV2 step, in malloc and free.
+// A memory object and the buffer it was last pointed at (asking oneDNN costs more).
+struct BoundMemory {
+  memory m;
+  const void* at = nullptr;
+};
 struct BoundArgs {
   explicit BoundArgs(const dnnl::engine& eng) : stream(eng) {}
   dnnl::stream stream;
-  memory scratch, a_user, a_prim, b_user, b_prim, bias, scale, shift, out_user, out_prim;
+  BoundMemory scratch, a_user, a_prim, b_user, b_prim, bias, scale, shift, out_user, out_prim;
   std::unordered_map<int, memory> args;
 };
 
@@ -136,7 +140,7 @@ struct PackedFilter {
 };
 
 struct OneDnnConv::Impl {
-  absl::Mutex mu;
+  mutex mu;  // sg's: taken on every run (core/util/mutex.h says why not absl::Mutex)
   // A few geometries per kernel at most (a node sees one shape in most graphs); oldest first.
   std::vector<std::pair<std::vector<int64_t>, std::shared_ptr<const ConvPlan>>> plans
       ABSL_GUARDED_BY(mu);
@@ -367,9 +371,11 @@ void Relayout(const Operand& op, bool to_user, const memory& from, const memory&
   omp_set_num_threads(threads);
 }
 
-// Points `m` at `p`, unless it already points there (a constant filter, the same buffer again).
-void Point(const memory& m, const void* p) {
-  if (m.get_data_handle() != p) m.set_data_handle(const_cast<void*>(p));
+// Points `b` at `p`, unless it already points there (a constant filter, the same buffer again).
+void Point(BoundMemory* b, const void* p) {
+  if (b->at == p) return;
+  b->m.set_data_handle(const_cast<void*>(p));
+  b->at = p;
 }
 
 // A BoundArgs for `plan`: a spare one, or a new one with every argument the plan uses in its map
@@ -385,30 +391,32 @@ std::unique_ptr<BoundArgs> TakeBoundArgs(const ConvPlan& plan) {
   }
   const dnnl::engine& eng = CpuEngine();
   auto b = std::make_unique<BoundArgs>(eng);
-  auto make = [&](memory* m, const memory::desc& md) { *m = memory(md, eng, DNNL_MEMORY_NONE); };
+  auto make = [&](BoundMemory* m, const memory::desc& md) {
+    m->m = memory(md, eng, DNNL_MEMORY_NONE);
+  };
   if (plan.scratch_md.get_size() > 0) {
     make(&b->scratch, plan.scratch_md);
-    b->args[DNNL_ARG_SCRATCHPAD] = b->scratch;
+    b->args[DNNL_ARG_SCRATCHPAD] = b->scratch.m;
   }
   make(&b->a_user, plan.a.user);
   if (plan.a.reordered) make(&b->a_prim, plan.a.prim);
-  b->args[plan.a.arg] = plan.a.reordered ? b->a_prim : b->a_user;
+  b->args[plan.a.arg] = plan.a.reordered ? b->a_prim.m : b->a_user.m;
   make(&b->b_user, plan.b.user);
   if (plan.b.reordered) make(&b->b_prim, plan.b.prim);
-  b->args[plan.b.arg] = plan.b.reordered ? b->b_prim : b->b_user;
+  b->args[plan.b.arg] = plan.b.reordered ? b->b_prim.m : b->b_user.m;
   if (!plan.bias_md.is_zero()) {
     make(&b->bias, plan.bias_md);
-    b->args[DNNL_ARG_BIAS] = b->bias;
+    b->args[DNNL_ARG_BIAS] = b->bias.m;
   }
   if (!plan.channel_md.is_zero()) {
     make(&b->scale, plan.channel_md);
     make(&b->shift, plan.channel_md);
-    b->args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = b->scale;
-    b->args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1] = b->shift;
+    b->args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = b->scale.m;
+    b->args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1] = b->shift.m;
   }
   make(&b->out_user, plan.out.user);
   if (plan.out.reordered) make(&b->out_prim, plan.out.prim);
-  b->args[plan.out.arg] = plan.out.reordered ? b->out_prim : b->out_user;
+  b->args[plan.out.arg] = plan.out.reordered ? b->out_prim.m : b->out_user.m;
   return b;
 }
 
@@ -419,39 +427,40 @@ absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, co
                      float* out) {
   std::unique_ptr<BoundArgs> bound = TakeBoundArgs(plan);
   Tensor temps[4];
-  auto temp = [&](int i, const memory& m, const memory::desc& md) -> absl::Status {
+  auto temp = [&](int i, BoundMemory* m, const memory::desc& md) -> absl::Status {
     SG_RETURN_IF_ERROR(ctx->allocate_temp(
         DT_UINT8, TensorShape({static_cast<int64_t>(md.get_size())}), &temps[i]));
     Point(m, temps[i].raw_data());
     return absl::OkStatus();
   };
-  if (plan.scratch_md.get_size() > 0) SG_RETURN_IF_ERROR(temp(0, bound->scratch, plan.scratch_md));
+  if (plan.scratch_md.get_size() > 0) SG_RETURN_IF_ERROR(temp(0, &bound->scratch, plan.scratch_md));
   const Operand* inputs[2] = {&plan.a, &plan.b};
   const float* in_data[2] = {a, b};
-  const memory* user_mem[2] = {&bound->a_user, &bound->b_user};
-  const memory* prim_mem[2] = {&bound->a_prim, &bound->b_prim};
+  BoundMemory* user_mem[2] = {&bound->a_user, &bound->b_user};
+  BoundMemory* prim_mem[2] = {&bound->a_prim, &bound->b_prim};
   for (int i = 0; i < 2; ++i) {
     const Operand& op = *inputs[i];
     if (i == 1 && packed_b != nullptr) {
-      Point(bound->b_prim, packed_b);
+      Point(&bound->b_prim, packed_b);
       continue;
     }
-    Point(*user_mem[i], in_data[i]);
+    Point(user_mem[i], in_data[i]);
     if (!op.reordered) continue;
-    SG_RETURN_IF_ERROR(temp(1 + i, *prim_mem[i], op.prim));
-    Relayout(op, /*to_user=*/false, *user_mem[i], *prim_mem[i], bound->stream, threads);
+    SG_RETURN_IF_ERROR(temp(1 + i, prim_mem[i], op.prim));
+    Relayout(op, /*to_user=*/false, user_mem[i]->m, prim_mem[i]->m, bound->stream, threads);
   }
-  if (!plan.bias_md.is_zero()) Point(bound->bias, epilogue->bias);
+  if (!plan.bias_md.is_zero()) Point(&bound->bias, epilogue->bias);
   if (!plan.channel_md.is_zero()) {
-    Point(bound->scale, epilogue->scale);
-    Point(bound->shift, epilogue->shift);
+    Point(&bound->scale, epilogue->scale);
+    Point(&bound->shift, epilogue->shift);
   }
-  Point(bound->out_user, out);
-  if (plan.out.reordered) SG_RETURN_IF_ERROR(temp(3, bound->out_prim, plan.out.prim));
+  Point(&bound->out_user, out);
+  if (plan.out.reordered) SG_RETURN_IF_ERROR(temp(3, &bound->out_prim, plan.out.prim));
   plan.conv.execute(bound->stream, bound->args);
   bound->stream.wait();
   if (plan.out.reordered) {
-    Relayout(plan.out, /*to_user=*/true, bound->out_prim, bound->out_user, bound->stream, threads);
+    Relayout(plan.out, /*to_user=*/true, bound->out_prim.m, bound->out_user.m, bound->stream,
+             threads);
   }
   mutex_lock lock(plan.bound_mu);
   plan.bound.push_back(std::move(bound));
@@ -510,7 +519,7 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
   std::shared_ptr<const ConvPlan> plan;
   bool found = false;
   {
-    absl::MutexLock lock(&impl_->mu);
+    mutex_lock lock(impl_->mu);
     for (const auto& [k, p] : impl_->plans) {
       if (k == key) {
         plan = p;
@@ -525,7 +534,7 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
     } catch (const dnnl::error&) {
       plan = nullptr;  // oneDNN has no implementation: remembered as such
     }
-    absl::MutexLock lock(&impl_->mu);
+    mutex_lock lock(impl_->mu);
     if (impl_->plans.size() >= kMaxPlans) impl_->plans.erase(impl_->plans.begin());
     impl_->plans.emplace_back(std::move(key), plan);
   }
@@ -536,14 +545,14 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
     std::shared_ptr<const PackedFilter> packed;
     if (constant_filter_ && pass == kForward && plan->b.reordered) {
       {
-        absl::MutexLock lock(&impl_->mu);
+        mutex_lock lock(impl_->mu);
         if (impl_->packed != nullptr && impl_->packed->plan == plan && impl_->packed->user == b) {
           packed = impl_->packed;
         }
       }
       if (packed == nullptr) {
         packed = PackFilter(plan, b, threads);
-        absl::MutexLock lock(&impl_->mu);
+        mutex_lock lock(impl_->mu);
         if (packed != nullptr) impl_->packed = packed;
       }
     }

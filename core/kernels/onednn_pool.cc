@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
+#include "core/util/mutex.h"
 #include "dnnl.hpp"
 
 namespace sg {
@@ -66,7 +66,7 @@ std::shared_ptr<const PoolPlan> MakePlan(const OneDnnPool::Geometry& g) {
 }  // namespace
 
 struct OneDnnPool::Impl {
-  absl::Mutex mu;
+  mutex mu;  // sg's: taken on every run (core/util/mutex.h says why not absl::Mutex)
   std::vector<std::pair<std::vector<int64_t>, std::shared_ptr<const PoolPlan>>> plans
       ABSL_GUARDED_BY(mu);
 };
@@ -94,7 +94,7 @@ bool OneDnnPool::Run(OpKernelContext* ctx, const Geometry& g, const float* in, f
   std::shared_ptr<const PoolPlan> plan;
   bool found = false;
   {
-    absl::MutexLock lock(&impl_->mu);
+    mutex_lock lock(impl_->mu);
     for (const auto& [k, p] : impl_->plans) {
       if (k == key) {
         plan = p;
@@ -109,7 +109,7 @@ bool OneDnnPool::Run(OpKernelContext* ctx, const Geometry& g, const float* in, f
     } catch (const dnnl::error&) {
       plan = nullptr;  // remembered as such
     }
-    absl::MutexLock lock(&impl_->mu);
+    mutex_lock lock(impl_->mu);
     if (impl_->plans.size() >= kMaxPlans) impl_->plans.erase(impl_->plans.begin());
     impl_->plans.emplace_back(key, plan);
   }
