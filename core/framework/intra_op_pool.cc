@@ -21,8 +21,14 @@ inline void CpuRelax() {
 
 }  // namespace
 
+std::atomic<int>& ActiveParallelSections() {
+  static std::atomic<int> active{0};
+  return active;
+}
+
 IntraOpPool::IntraOpPool(int num_threads, absl::Duration spin)
-    : spin_ns_(absl::ToInt64Nanoseconds(spin)), max_spinners_(num_threads > 1 ? num_threads - 1 : 1) {
+    : spin_ns_(absl::ToInt64Nanoseconds(spin)),
+      max_spinners_(num_threads > 1 ? num_threads - 1 : 1) {
   threads_.reserve(num_threads);
   for (int i = 0; i < num_threads; ++i) threads_.emplace_back([this, i] { WorkerLoop(i); });
 }

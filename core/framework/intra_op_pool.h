@@ -62,6 +62,11 @@ class IntraOpPool : public Eigen::ThreadPoolInterface {
   std::vector<std::thread> threads_;
 };
 
+// The number of kernel calls in this process splitting their work over intra-op threads right now
+// (ParallelSection, core/kernels/parallel_for.h). Defined here, outside the kernels compiled once
+// per x86-64 level, so that every copy counts in the same place.
+std::atomic<int>& ActiveParallelSections();
+
 }  // namespace sg
 
 #endif  // SG_CORE_FRAMEWORK_INTRA_OP_POOL_H_

@@ -111,7 +111,9 @@ void MatMulOne(const Device& d, bool threaded, bool may_split, const T* a, const
   // spends JIT-compiling its kernels on a process's first call (issue 15's first-run cost).
   if constexpr (std::is_same_v<T, float>) {
     if (m > kFewRows || threaded) {
-      omp_set_num_threads(threaded ? d.numThreads() : 1);
+      // With another kernel call already splitting its work (steps side by side), on this thread.
+      const ParallelSection section;
+      omp_set_num_threads(threaded && section.alone() ? d.numThreads() : 1);
       dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, ta ? m : k, b, tb ? k : n,
                  0.0f, c, n);
       return;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/kernels/parallel_for.h"
 #include "core/util/mutex.h"
 #include "dnnl.hpp"
 
@@ -506,7 +507,10 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
   // there, waking the team costs more than it saves, and much more when the cores are busy.
   const double macs = static_cast<double>(g.n) * g.OutPositions() * g.out_c * g.WindowSize() *
                       g.filter_c;
-  const int threads = macs < kSerialMacs ? 1 : ctx->eigen_cpu_device().numThreads();
+  // With another kernel call already splitting its work (steps side by side), on this thread.
+  const ParallelSection section;
+  const int threads =
+      macs < kSerialMacs || !section.alone() ? 1 : ctx->eigen_cpu_device().numThreads();
   omp_set_num_threads(threads);
   std::vector<int64_t> key = {pass, nd, threads, g.n, g.c, g.filter_c, g.out_c};
   for (const int64_t* v : {g.in, g.k, g.s, g.d, g.pad, g.out}) key.insert(key.end(), v, v + 3);

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/kernels/parallel_for.h"
 #include "core/util/mutex.h"
 #include "dnnl.hpp"
 
@@ -87,7 +88,10 @@ bool OneDnnPool::Run(OpKernelContext* ctx, const Geometry& g, const float* in, f
   // there, and much more when the cores are busy (a 7x7x1280 global pool: 11 us on one thread,
   // 14 us on two, milliseconds on two busy cores).
   const double work = static_cast<double>(g.n) * g.oh * g.ow * g.c * g.kh * g.kw;
-  const int threads = work < (1 << 18) ? 1 : ctx->eigen_cpu_device().numThreads();
+  // With another kernel call already splitting its work (steps side by side), on this thread.
+  const ParallelSection section;
+  const int threads =
+      work < (1 << 18) || !section.alone() ? 1 : ctx->eigen_cpu_device().numThreads();
   omp_set_num_threads(threads);
   const std::vector<int64_t> key = {threads, g.n,  g.h,  g.w,  g.c,  g.kh,      g.kw,
                                     g.sh,    g.sw, g.oh, g.ow, g.pad_top, g.pad_left};

@@ -25,13 +25,31 @@
 #include <thread>
 #include <utility>
 
+#include "core/framework/intra_op_pool.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sg {
 
+// Held by a kernel call while it splits its work over the intra-op threads (ParallelFor, a
+// oneDNN primitive on an OpenMP team). When another call already does so (callers running steps
+// on one session side by side, or inter-op parallelism), alone() is false and the kernel should
+// run on its own thread instead: the cores are busy with the other steps, and handing ranges to
+// pool threads only adds wake-ups and context switches.
+class ParallelSection {
+ public:
+  ParallelSection() : alone_(ActiveParallelSections().fetch_add(1) == 0) {}
+  ~ParallelSection() { ActiveParallelSections().fetch_sub(1); }
+  ParallelSection(const ParallelSection&) = delete;
+  ParallelSection& operator=(const ParallelSection&) = delete;
+  bool alone() const { return alone_; }
+
+ private:
+  const bool alone_;
+};
+
 // Runs fn over [0, n) in ranges of `chunk` (the last may be shorter) on the calling thread and
-// up to `helpers` pool threads, as described above; with no helper or a single range, as
-// fn(0, n) on the calling thread.
+// up to `helpers` pool threads, as described above; with no helper, a single range or another
+// ParallelSection open, as fn(0, n) on the calling thread.
 template <typename Fn>
 void ParallelForChunks(const Eigen::ThreadPoolDevice& device, Eigen::Index n, Eigen::Index chunk,
                        int helpers, const Fn& fn) {
@@ -40,6 +58,11 @@ void ParallelForChunks(const Eigen::ThreadPoolDevice& device, Eigen::Index n, Ei
   const Eigen::Index chunks = (n + chunk - 1) / chunk;
   helpers = static_cast<int>(std::min<Eigen::Index>(helpers, chunks - 1));
   if (helpers <= 0) {
+    fn(Eigen::Index{0}, n);
+    return;
+  }
+  ParallelSection section;
+  if (!section.alone()) {
     fn(Eigen::Index{0}, n);
     return;
   }

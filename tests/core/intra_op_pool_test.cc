@@ -1,7 +1,8 @@
 // IntraOpPool (core/framework/intra_op_pool.h) and ParallelFor / ParallelForChunks
 // (core/kernels/parallel_for.h): every closure runs once, on a pool thread that knows its index;
 // the destructor runs what is still queued; a loop covers each index exactly once whatever the
-// split; and a loop finishes on the calling thread alone when every pool thread is held up.
+// split; a loop finishes on the calling thread alone when every pool thread is held up, and
+// runs as one range there while another kernel call splits its work.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -90,7 +91,8 @@ TEST(ParallelFor, CoversEachIndexOnceForAnySplit) {
           if (e - b > chunk) too_long.fetch_add(1);
           for (Eigen::Index i = b; i < e; ++i) visits[i].fetch_add(1);
         });
-        SCOPED_TRACE(testing::Message() << "n=" << n << " chunk=" << chunk << " helpers=" << helpers);
+        SCOPED_TRACE(testing::Message()
+                     << "n=" << n << " chunk=" << chunk << " helpers=" << helpers);
         ExpectEachIndexOnce(visits);
         if (helpers == 0 || chunk >= n) {
           EXPECT_EQ(ranges.load(), 1);  // no split: fn(0, n) on this thread
@@ -104,10 +106,11 @@ TEST(ParallelFor, CoversEachIndexOnceForAnySplit) {
     for (double cycles : {1e6, 1.0}) {
       std::vector<std::atomic<int>> visits(n);
       std::atomic<int> ranges{0};
-      ParallelFor(device, n, Eigen::TensorOpCost(4, 4, cycles), [&](Eigen::Index b, Eigen::Index e) {
-        ranges.fetch_add(1);
-        for (Eigen::Index i = b; i < e; ++i) visits[i].fetch_add(1);
-      });
+      ParallelFor(device, n, Eigen::TensorOpCost(4, 4, cycles),
+                  [&](Eigen::Index b, Eigen::Index e) {
+                    ranges.fetch_add(1);
+                    for (Eigen::Index i = b; i < e; ++i) visits[i].fetch_add(1);
+                  });
       ExpectEachIndexOnce(visits);
       if (cycles == 1.0) EXPECT_EQ(ranges.load(), 1) << "n=" << n;
       if (cycles == 1e6 && n >= 12) EXPECT_GT(ranges.load(), 1) << "n=" << n;
@@ -140,6 +143,30 @@ TEST(ParallelFor, FinishesOnTheCallerWhenEveryPoolThreadIsBusy) {
   ExpectEachIndexOnce(visits);
   EXPECT_EQ(threads, std::set<std::thread::id>{std::this_thread::get_id()});
   release.Notify();
+}
+
+TEST(ParallelFor, RunsAsOneRangeWhileAnotherCallSplitsItsWork) {
+  IntraOpPool pool(2, absl::Microseconds(50));
+  Eigen::ThreadPoolDevice device(&pool, 3);
+  auto count_ranges = [&] {
+    std::atomic<int> ranges{0};
+    std::vector<std::atomic<int>> visits(1000);
+    ParallelForChunks(device, 1000, 10, 2, [&](Eigen::Index b, Eigen::Index e) {
+      ranges.fetch_add(1);
+      for (Eigen::Index i = b; i < e; ++i) visits[i].fetch_add(1);
+    });
+    ExpectEachIndexOnce(visits);
+    return ranges.load();
+  };
+  EXPECT_EQ(count_ranges(), 100);
+  {
+    const ParallelSection other;  // as a kernel of another step splitting its work
+    EXPECT_TRUE(other.alone());
+    const ParallelSection mine;
+    EXPECT_FALSE(mine.alone());
+    EXPECT_EQ(count_ranges(), 1);
+  }
+  EXPECT_EQ(count_ranges(), 100);
 }
 
 TEST(ParallelFor, NestedLoopsFinish) {
