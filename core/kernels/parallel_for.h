@@ -15,6 +15,8 @@
 //     for ranges a pool thread has claimed and is running. It waits by yielding, not on a
 //     condition variable (parallelFor's barrier put it to sleep and woke it: two context switches
 //     per call).
+//   - While another kernel call splits its work (a ParallelSection is open: steps running side
+//     by side), fn(0, n) runs here directly too.
 // Nothing here blocks on the pool, so a ParallelFor may run inside another's fn.
 #ifndef SG_CORE_KERNELS_PARALLEL_FOR_H_
 #define SG_CORE_KERNELS_PARALLEL_FOR_H_
