@@ -31,7 +31,7 @@ size_t RoundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 // and are cached like large ones: a 1-thread MobileNetV2 step at batch 1 has dozens of
 // activations of 100-600 KiB, and giving them back to the C heap cost it page faults and heap
 // consolidation every step (about a tenth of its time in perf).
-constexpr size_t kMidMinBytes = (size_t{64} << 10) + 1;
+[[maybe_unused]] constexpr size_t kMidMinBytes = (size_t{64} << 10) + 1;
 
 // The rounded size of a cached block: a whole number of huge pages for a large (mapped) block;
 // for a mid-size (heap) block, four sizes per power of two.
@@ -165,7 +165,7 @@ BlockCache& Cache() {
 // a larger request) took about a fifth of a 1-thread LSTM step in perf. A block freed on another
 // thread joins that thread's lists.
 constexpr size_t kSmallAlignment = 64;
-constexpr size_t kSmallMaxBytes = size_t{64} << 10;
+[[maybe_unused]] constexpr size_t kSmallMaxBytes = size_t{64} << 10;
 // Up to 1 KiB in steps of 64 bytes (16 classes), then four classes per power of two up to
 // 64 KiB (24 classes).
 constexpr int kSmallClasses = 40;
