@@ -1,7 +1,8 @@
 // The float convolution kernels that run on oneDNN's primitives (core/kernels/onednn_conv.h):
-// DepthwiseConv2dNative and its gradients, grouped Conv2D, and the filters kept in oneDNN's
-// layout between runs under the _sg_const_filter attr, checked against plain reference loops in
-// double written here, on odd shapes, strides, dilations, each padding, multipliers and batches.
+// DepthwiseConv2dNative and its gradients, grouped Conv2D, strided 1x1 Conv2D gradients, and the
+// filters kept in oneDNN's layout between runs under the _sg_const_filter attr, checked against
+// plain reference loops in double written here, on odd shapes, strides, dilations, each padding,
+// multipliers and batches.
 // Without oneDNN (or with SG_ONEDNN_CONV=0) the same tests check sg's own loops.
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_join.h"
@@ -257,6 +259,33 @@ TEST(OneDnnConv, DepthwiseBackprop) {
                          dy});
     ASSERT_TRUE(dw.ok()) << k.Name() << ": " << dw.status();
     ExpectNear((*dw)[0], {k.kh, k.kw, k.c, m}, RefBackpropFilter(k, x, dy), "dw " + k.Name());
+  }
+}
+
+// Conv2D's gradients for 1x1 filters with stride 2, on channel counts below oneDNN's blocks:
+// oneDNN 2.6's 1x1 backward-weights kernel for AVX2 wrote past the end of the filter's gradient
+// on these (heap corruption), so sg takes its next implementation. Each kernel runs three times,
+// as a node does step after step.
+TEST(OneDnnConv, Conv2DBackpropOf1x1Strided) {
+  std::mt19937 rng(6);
+  for (const auto& [c, out_c] : std::vector<std::pair<int64_t, int64_t>>{
+           {3, 2}, {3, 3}, {2, 2}, {3, 16}, {1, 1}, {16, 16}}) {
+    Case k = {1, 6, 6, c, 1, 1, out_c, 1, 2, 2, 1, 1, "VALID", {}};
+    k.Resolve();
+    Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
+    Tensor f = Random({1, 1, k.c, k.out_c}, &rng);
+    Tensor dy = Random({k.n, k.oh, k.ow, k.out_c}, &rng);
+    Kernel dx_kernel(ConvNode("Conv2DBackpropInput", k));
+    Kernel dw_kernel(ConvNode("Conv2DBackpropFilter", k));
+    for (int run = 0; run < 3; ++run) {
+      auto dx = dx_kernel.Run({IntVector({1, 6, 6, static_cast<int32_t>(c)}), f, dy});
+      ASSERT_TRUE(dx.ok()) << k.Name() << ": " << dx.status();
+      ExpectNear(*dx, {k.n, k.h, k.w, k.c}, RefBackpropInput(k, f, dy), "dx " + k.Name());
+      auto dw = dw_kernel.Run(
+          {x, IntVector({1, 1, static_cast<int32_t>(c), static_cast<int32_t>(out_c)}), dy});
+      ASSERT_TRUE(dw.ok()) << k.Name() << ": " << dw.status();
+      ExpectNear(*dw, {1, 1, k.c, k.out_c}, RefBackpropFilter(k, x, dy), "dw " + k.Name());
+    }
   }
 }
 
