@@ -1,6 +1,13 @@
 #include "core/kernels/array_copy.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/framework/resource_mgr.h"
 #include "core/kernels/element_copy.h"
@@ -121,6 +128,40 @@ void CopyStrided(const Eigen::ThreadPoolDevice* device, DataType dtype,
   }
 }
 
+namespace {
+
+// Fills larger than this bypass the caches. A fixed size: sysconf's last-level cache size is
+// not one to go by (256 MiB on this 2-core VM, whose CPU has 32 MiB), and a fill of 8 MiB does
+// not stay in the two private caches a core has on the machines seen anyway.
+constexpr size_t kStreamingFillBytes = size_t{8} << 20;
+
+// d[0, n) = v. When `stream`, with non-temporal stores: a fill larger than the caches would
+// otherwise read every line from memory before writing it. Filling 64 MiB of floats on one
+// thread of the 2-core VM took 3.7 ms so and 13.7 ms with std::fill.
+template <typename T>
+void FillRange(T* d, int64_t n, const T& v, bool stream) {
+#if defined(__SSE2__)
+  if constexpr (std::is_trivially_copyable_v<T> && 16 % sizeof(T) == 0) {
+    if (stream) {
+      int64_t i = 0;
+      for (; i < n && reinterpret_cast<uintptr_t>(d + i) % 16 != 0; ++i) d[i] = v;
+      alignas(16) T pattern[16 / sizeof(T)];
+      std::fill(pattern, pattern + 16 / sizeof(T), v);
+      const __m128i p = _mm_load_si128(reinterpret_cast<const __m128i*>(pattern));
+      constexpr int64_t kPer = 16 / sizeof(T);
+      for (; i + kPer <= n; i += kPer) _mm_stream_si128(reinterpret_cast<__m128i*>(d + i), p);
+      for (; i < n; ++i) d[i] = v;
+      _mm_sfence();  // the stores are weakly ordered: done before the range is reported done
+      return;
+    }
+  }
+#endif
+  (void)stream;
+  std::fill(d, d + n, v);
+}
+
+}  // namespace
+
 void FillWithScalar(const Eigen::ThreadPoolDevice* device, const Tensor& value, Tensor* out) {
   const int64_t n = out->NumElements();
   if (n == 0) return;
@@ -128,11 +169,12 @@ void FillWithScalar(const Eigen::ThreadPoolDevice* device, const Tensor& value, 
     using T = decltype(tag);
     const T v = value.data<T>()[0];
     T* d = out->data<T>();
+    const bool stream = static_cast<size_t>(n) * sizeof(T) > kStreamingFillBytes;
     if (device == nullptr || n < 32768) {
-      std::fill(d, d + n, v);
+      FillRange(d, n, v, stream);
     } else {
       ParallelFor(*device, n, Eigen::TensorOpCost(0, sizeof(T), 1),
-                          [&](Eigen::Index b, Eigen::Index e) { std::fill(d + b, d + e, v); });
+                  [&](Eigen::Index b, Eigen::Index e) { FillRange(d + b, e - b, v, stream); });
     }
   };
   if (out->dtype() == DT_RESOURCE) {

@@ -380,6 +380,25 @@ TEST(Fill, FillsAndLikeOpsMatchShape) {
   EXPECT_EQ(Values<bool>((*ones)[0]), (std::vector<bool>{true, true, true}));
 }
 
+// Fills larger than the last-level cache take non-temporal stores in 16-byte units, on ranges
+// split at any element: every element is set, sizes are not multiples of 16 bytes.
+TEST(Fill, LargeFillsSetEveryElement) {
+  auto check = [](DataType dt, const Tensor& value, int64_t n, auto want) {
+    using T = decltype(want);
+    auto out = RunKernel(NodeDefFor("Fill", {{"T", dt}, {"index_type", DT_INT64}}),
+                         {MakeTensor<int64_t>({1}, {n}), value});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ASSERT_EQ((*out)[0].NumElements(), n);
+    const T* d = (*out)[0].data<T>();
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i) wrong += d[i] != want;
+    EXPECT_EQ(wrong, 0) << DataTypeString(dt) << " x " << n;
+  };
+  check(DT_FLOAT, Tensor::Scalar<float>(1.5f), (int64_t{16} << 20) + 5, 1.5f);
+  check(DT_INT64, Tensor::Scalar<int64_t>(-3), (int64_t{8} << 20) + 3, int64_t{-3});
+  check(DT_INT8, Tensor::Scalar<int8_t>(9), (int64_t{64} << 20) + 7, int8_t{9});
+}
+
 TEST(Tile, RepeatsLikeAReferenceLoop) {
   Tensor x = Iota({2, 3});
   auto out = RunKernel(NodeDefFor("Tile", {{"T", DT_FLOAT}}), {x, Ints({3, 2})});
