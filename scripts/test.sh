@@ -16,6 +16,9 @@
 #                   SG_SKIP_FUZZ=1 likewise (quick local runs; CI never sets them)
 #   SG_SKIP_ORACLE=1  do not make the TensorFlow oracle's venv (the model corpus's Keras
 #                   applications are then skipped, and ctest says so)
+#   SG_FREE_BUILDS=1  remove each build directory once its tests have run (ccache keeps the
+#                   objects), so that the disk holds one build at a time, not three; .ci/run
+#                   sets it, its clone being thrown away after the run
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -27,9 +30,18 @@ JOBS="${JOBS:-$(nproc)}"
 export JOBS
 
 phase_start=$SECONDS
-phase() {  # phase NAME: prints the time taken by the previous phase, then NAME
-  echo "=== test.sh: ${1} (previous phase took $((SECONDS - phase_start)) s, total $SECONDS s)"
+phase() {  # phase NAME: prints the time taken by the previous phase and the free disk, then NAME
+  local free
+  free=$(df -Pm . 2>/dev/null | awk 'NR == 2 { print $4 }')
+  echo "=== test.sh: ${1} (previous phase took $((SECONDS - phase_start)) s, total $SECONDS s;" \
+       "${free:-?} MiB free on this disk)"
   phase_start=$SECONDS
+}
+free_build() {  # free_build DIR: with SG_FREE_BUILDS=1, removes a build directory done with
+  if [ "${SG_FREE_BUILDS:-0}" = 1 ]; then
+    echo "=== test.sh: removing $1 (SG_FREE_BUILDS=1)"
+    rm -rf "$1"
+  fi
 }
 
 ctest_args=(--output-on-failure --timeout 600 -j "$JOBS")
@@ -78,6 +90,7 @@ phase "ctest ($BUILD_DIR)"
 if ! (cd "$BUILD_DIR" && ctest "${ctest_args[@]}"); then
   failed+=("ctest in $BUILD_DIR")
 fi
+free_build "$BUILD_DIR"
 
 if [ "${SG_SKIP_ASAN:-0}" != 1 ]; then
   phase "build under ASan+UBSan, with the fuzz targets and thread-safety analysis ($ASAN_BUILD_DIR)"
@@ -101,6 +114,7 @@ if [ "${SG_SKIP_ASAN:-0}" != 1 ]; then
       failed+=("scripts/fuzz.sh")
     fi
   fi
+  free_build "$ASAN_BUILD_DIR"
 fi
 
 # The concurrency tests under ThreadSanitizer: sessions under concurrent Run and Close, the
@@ -124,6 +138,7 @@ if [ "${SG_SKIP_TSAN:-0}" != 1 ]; then
         ctest "${ctest_args[@]}" -R "$tsan_regex"); then
     failed+=("ctest under TSan in $TSAN_BUILD_DIR")
   fi
+  free_build "$TSAN_BUILD_DIR"
 fi
 
 phase "done"
