@@ -131,13 +131,13 @@ void CopyStrided(const Eigen::ThreadPoolDevice* device, DataType dtype,
 namespace {
 
 // Fills larger than this bypass the caches. A fixed size: sysconf's last-level cache size is
-// not one to go by (256 MiB on this 2-core VM, whose CPU has 32 MiB), and a fill of 8 MiB does
-// not stay in the two private caches a core has on the machines seen anyway.
+// not one to go by (256 MiB on the 2-core VM, whose CPU has 32 MiB), and 8 MiB is already more
+// than a core's private caches hold on the machines seen.
 constexpr size_t kStreamingFillBytes = size_t{8} << 20;
 
 // d[0, n) = v. When `stream`, with non-temporal stores: a fill larger than the caches would
 // otherwise read every line from memory before writing it. Filling 64 MiB of floats on one
-// thread of the 2-core VM took 3.7 ms so and 13.7 ms with std::fill.
+// thread of the 2-core VM took 3.7 ms with these stores and 13.7 ms with std::fill.
 template <typename T>
 void FillRange(T* d, int64_t n, const T& v, bool stream) {
 #if defined(__SSE2__)
