@@ -1,6 +1,9 @@
 #include "core/framework/intra_op_pool.h"
 
+#include <cstdint>
 #include <utility>
+
+#include "core/framework/openmp_team.h"
 
 #include "absl/time/clock.h"
 
@@ -24,6 +27,20 @@ inline void CpuRelax() {
 std::atomic<int>& ActiveParallelSections() {
   static std::atomic<int> active{0};
   return active;
+}
+
+namespace {
+constexpr int64_t kOpenMpTeamWindowNs = 10'000'000;
+std::atomic<int64_t> g_openmp_team_used_ns{0};
+}  // namespace
+
+void NoteOpenMpTeamUsed() {
+  g_openmp_team_used_ns.store(absl::GetCurrentTimeNanos(), std::memory_order_relaxed);
+}
+
+bool OpenMpTeamRecentlyUsed() {
+  const int64_t used = g_openmp_team_used_ns.load(std::memory_order_relaxed);
+  return used != 0 && absl::GetCurrentTimeNanos() - used < kOpenMpTeamWindowNs;
 }
 
 IntraOpPool::IntraOpPool(int num_threads, absl::Duration spin)
@@ -78,10 +95,12 @@ void IntraOpPool::WorkerLoop(int index) {
       fn = nullptr;
       continue;
     }
-    // Poll for work a while, if fewer than max_spinners_ threads already do.
+    // Poll for work a while, if fewer than max_spinners_ threads already do and oneDNN's
+    // OpenMP threads are not spinning on the cores themselves (openmp_team.h).
     int spinners = spinning_.load(std::memory_order_relaxed);
     bool spin = false;
-    while (spin_ns_ > 0 && spinners < max_spinners_) {
+    const bool may_spin = spin_ns_ > 0 && !OpenMpTeamRecentlyUsed();
+    while (may_spin && spinners < max_spinners_) {
       if (spinning_.compare_exchange_weak(spinners, spinners + 1)) {
         spin = true;
         break;

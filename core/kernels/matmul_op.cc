@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "core/framework/openmp_team.h"
 #include "core/kernels/cwise_ops_common.h"
 #include "core/kernels/parallel_for.h"
 
@@ -113,9 +114,11 @@ void MatMulOne(const Device& d, bool threaded, bool may_split, const T* a, const
     if (m > kFewRows || threaded) {
       // With another kernel call already splitting its work (steps side by side), on this thread.
       const ParallelSection section;
-      omp_set_num_threads(threaded && section.alone() ? d.numThreads() : 1);
+      const bool team = threaded && section.alone() && d.numThreads() > 1;
+      omp_set_num_threads(team ? d.numThreads() : 1);
       dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, ta ? m : k, b, tb ? k : n,
                  0.0f, c, n);
+      if (team) NoteOpenMpTeamUsed();
       return;
     }
   }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/framework/openmp_team.h"
 #include "core/kernels/parallel_for.h"
 #include "core/util/mutex.h"
 #include "dnnl.hpp"
@@ -589,6 +590,7 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
     }
     status = Execute(ctx, *plan, threads, a, b, packed ? packed->data.get() : nullptr, epilogue,
                      out);
+    if (threads > 1) NoteOpenMpTeamUsed();
   } catch (const dnnl::error& e) {
     status = errors::Internal("oneDNN convolution failed: ", e.what(), " (node '",
                               ctx->op_kernel().name(), "')");

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/framework/openmp_team.h"
 #include "core/kernels/parallel_for.h"
 #include "core/util/mutex.h"
 #include "dnnl.hpp"
@@ -136,6 +137,7 @@ bool OneDnnPool::Run(OpKernelContext* ctx, const Geometry& g, const float* in, f
     if (status.ok()) {
       plan->pool.execute(stream, args);
       stream.wait();
+      if (threads > 1) NoteOpenMpTeamUsed();
     }
   } catch (const dnnl::error& e) {
     status = errors::Internal("oneDNN pooling failed: ", e.what(), " (node '",

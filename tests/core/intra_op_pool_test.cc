@@ -2,7 +2,8 @@
 // (core/kernels/parallel_for.h): every closure runs once, on a pool thread that knows its index;
 // the destructor runs what is still queued; a loop covers each index exactly once whatever the
 // split; a loop finishes on the calling thread alone when every pool thread is held up, and
-// runs as one range there while another kernel call splits its work.
+// runs as one range there while another kernel call splits its work; closures run while idle
+// threads sleep at once because oneDNN's OpenMP team was just used.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -13,6 +14,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "core/framework/intra_op_pool.h"
+#include "core/framework/openmp_team.h"
 #include "core/kernels/parallel_for.h"
 #include "core/util/mutex.h"
 
@@ -66,6 +68,21 @@ TEST(IntraOpPool, SleepingThreadsWakeForWork) {
   // No spinning: every closure after the first idle period needs a sleeping thread woken.
   IntraOpPool pool(2, absl::ZeroDuration());
   for (int round = 0; round < 20; ++round) {
+    absl::Notification done;
+    pool.Schedule([&] { done.Notify(); });
+    ASSERT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(30))) << "round " << round;
+    absl::SleepFor(absl::Microseconds(200));
+  }
+}
+
+TEST(IntraOpPool, ThreadsWakeForWorkWhileAnOpenMpTeamWasUsed) {
+  // A pool that would poll, while oneDNN's OpenMP team has just run (openmp_team.h): its idle
+  // threads sleep at once, and every closure still runs, on a thread woken for it.
+  NoteOpenMpTeamUsed();
+  EXPECT_TRUE(OpenMpTeamRecentlyUsed());
+  IntraOpPool pool(2, absl::Milliseconds(50));
+  for (int round = 0; round < 20; ++round) {
+    NoteOpenMpTeamUsed();
     absl::Notification done;
     pool.Schedule([&] { done.Notify(); });
     ASSERT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(30))) << "round " << round;
