@@ -3,9 +3,8 @@
 #include <cstdint>
 #include <utility>
 
-#include "core/framework/openmp_team.h"
-
 #include "absl/time/clock.h"
+#include "core/framework/openmp_team.h"
 
 namespace sg {
 namespace {
