@@ -445,8 +445,9 @@ absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, co
   // of known bytes, checked after the run: a primitive that writes past its buffer is an error
   // naming the node, not heap corruption found later.
   Tensor temps[4];
-  auto temp = [&](int i, BoundMemory* m, const memory::desc& md) -> absl::Status {
-    const int64_t guard = i == 0 || i == 3 ? kGuardBytes : 0;
+  auto temp = [&](int i, BoundMemory* m, const memory::desc& md,
+                  bool guarded = false) -> absl::Status {
+    const int64_t guard = guarded ? kGuardBytes : 0;
     SG_RETURN_IF_ERROR(ctx->allocate_temp(
         DT_UINT8, TensorShape({static_cast<int64_t>(md.get_size()) + guard}), &temps[i]));
     std::memset(static_cast<char*>(temps[i].raw_data()) + md.get_size(), kGuardByte, guard);
@@ -457,7 +458,9 @@ absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, co
     const auto* p = static_cast<const unsigned char*>(temps[i].raw_data()) + md.get_size();
     return std::all_of(p, p + kGuardBytes, [](unsigned char c) { return c == kGuardByte; });
   };
-  if (plan.scratch_md.get_size() > 0) SG_RETURN_IF_ERROR(temp(0, &bound->scratch, plan.scratch_md));
+  if (plan.scratch_md.get_size() > 0) {
+    SG_RETURN_IF_ERROR(temp(0, &bound->scratch, plan.scratch_md, /*guarded=*/true));
+  }
   const Operand* inputs[2] = {&plan.a, &plan.b};
   const float* in_data[2] = {a, b};
   BoundMemory* user_mem[2] = {&bound->a_user, &bound->b_user};
@@ -479,7 +482,9 @@ absl::Status Execute(OpKernelContext* ctx, const ConvPlan& plan, int threads, co
     Point(&bound->shift, epilogue->shift);
   }
   Point(&bound->out_user, out);
-  if (plan.out.reordered) SG_RETURN_IF_ERROR(temp(3, &bound->out_prim, plan.out.prim));
+  if (plan.out.reordered) {
+    SG_RETURN_IF_ERROR(temp(3, &bound->out_prim, plan.out.prim, /*guarded=*/true));
+  }
   plan.conv.execute(bound->stream, bound->args);
   bound->stream.wait();
   if ((plan.scratch_md.get_size() > 0 && !guard_intact(0, plan.scratch_md)) ||
