@@ -36,9 +36,10 @@ case "$preset" in
     # UndefinedBehaviorSanitizer without the checks that double the build time of the Eigen
     # kernels (CMakeLists.txt, SG_SANITIZE_EXCLUDE): AddressSanitizer already reports what
     # they would (null and out-of-object accesses), or they are not bugs on x86-64 (alignment).
-    # Each test links all of sg_core, instrumented: about 200 MB a binary, 15 GB in all, so the
-    # executables are linked without PIE (its relocations were 24 MB of each) and their line
-    # tables compressed (zlib; the symbolizer reads them so): 127 MB a binary.
+    # Each test links all of sg_core, instrumented: about 200 MB a binary, so the build tree was
+    # on its way to about 15 GB. The executables are linked without PIE (its relocations were
+    # 24 MB of each) and their line tables compressed (zlib; the symbolizer reads them so):
+    # 121-127 MB a binary, 8.9 GB for the whole tree.
     preset_args=("${clang_args[@]}" -DSG_SANITIZE=address,undefined -DSG_BUILD_FUZZERS=ON
                  "-DSG_SANITIZE_EXCLUDE=alignment,null,object-size,pointer-overflow,vptr,function"
                  "-DCMAKE_EXE_LINKER_FLAGS=-no-pie -Wl,--compress-debug-sections=zlib"

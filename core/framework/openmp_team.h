@@ -16,8 +16,8 @@ namespace sg {
 // Called by a kernel after running oneDNN on an OpenMP team of more than one thread.
 void NoteOpenMpTeamUsed();
 
-// True when NoteOpenMpTeamUsed was called within the last 10 ms (libgomp's default spin, 300000
-// iterations, is a few milliseconds).
+// True when NoteOpenMpTeamUsed was called within the last 10 ms: a window chosen to outlast
+// libgomp's default spin (GOMP_SPINCOUNT, 300000 iterations), not tuned.
 bool OpenMpTeamRecentlyUsed();
 
 }  // namespace sg

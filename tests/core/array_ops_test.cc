@@ -380,8 +380,8 @@ TEST(Fill, FillsAndLikeOpsMatchShape) {
   EXPECT_EQ(Values<bool>((*ones)[0]), (std::vector<bool>{true, true, true}));
 }
 
-// Fills larger than the last-level cache take non-temporal stores in 16-byte units, on ranges
-// split at any element: every element is set, sizes are not multiples of 16 bytes.
+// Fills larger than 8 MiB take non-temporal stores in 16-byte units, on ranges split at any
+// element: every element is set, sizes are not multiples of 16 bytes.
 TEST(Fill, LargeFillsSetEveryElement) {
   auto check = [](DataType dt, const Tensor& value, int64_t n, auto want) {
     using T = decltype(want);
