@@ -28,20 +28,6 @@ std::atomic<int>& ActiveParallelSections() {
   return active;
 }
 
-namespace {
-constexpr int64_t kOpenMpTeamWindowNs = 10'000'000;
-std::atomic<int64_t> g_openmp_team_used_ns{0};
-}  // namespace
-
-void NoteOpenMpTeamUsed() {
-  g_openmp_team_used_ns.store(absl::GetCurrentTimeNanos(), std::memory_order_relaxed);
-}
-
-bool OpenMpTeamRecentlyUsed() {
-  const int64_t used = g_openmp_team_used_ns.load(std::memory_order_relaxed);
-  return used != 0 && absl::GetCurrentTimeNanos() - used < kOpenMpTeamWindowNs;
-}
-
 IntraOpPool::IntraOpPool(int num_threads, absl::Duration spin)
     : spin_ns_(absl::ToInt64Nanoseconds(spin)),
       max_spinners_(num_threads > 1 ? num_threads - 1 : 1) {

@@ -17,6 +17,8 @@
 //     per call).
 //   - While another kernel call splits its work (a ParallelSection is open: steps running side
 //     by side), fn(0, n) runs here directly too.
+//   - Within a while of a kernel running oneDNN on its OpenMP team (openmp_team.h), the ranges
+//     go to that team instead of the pool: its threads are spinning, the pool's asleep.
 // Nothing here blocks on the pool, so a ParallelFor may run inside another's fn.
 #ifndef SG_CORE_KERNELS_PARALLEL_FOR_H_
 #define SG_CORE_KERNELS_PARALLEL_FOR_H_
@@ -28,6 +30,7 @@
 #include <utility>
 
 #include "core/framework/intra_op_pool.h"
+#include "core/framework/openmp_team.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sg {
@@ -67,6 +70,22 @@ void ParallelForChunks(const Eigen::ThreadPoolDevice& device, Eigen::Index n, Ei
   if (!section.alone()) {
     fn(Eigen::Index{0}, n);
     return;
+  }
+  if (OpenMpTeamRecentlyUsed()) {
+    // On the calling thread's OpenMP team, whose threads spin from the last oneDNN kernel while
+    // the pool's sleep (openmp_team.h): the team's members claim ranges until none is left.
+    struct Team {
+      std::atomic<Eigen::Index> next{0};
+      Eigen::Index chunks, chunk, n;
+      const Fn* fn;
+    } team{{0}, chunks, chunk, n, &fn};
+    auto member = [](void* arg) {
+      Team& t = *static_cast<Team*>(arg);
+      for (Eigen::Index i; (i = t.next.fetch_add(1, std::memory_order_relaxed)) < t.chunks;) {
+        (*t.fn)(i * t.chunk, std::min(t.n, (i + 1) * t.chunk));
+      }
+    };
+    if (RunOnOpenMpTeam(helpers + 1, member, &team)) return;
   }
   struct Shared {
     std::atomic<Eigen::Index> next{0};

@@ -3,8 +3,11 @@
 // the destructor runs what is still queued; a loop covers each index exactly once whatever the
 // split; a loop finishes on the calling thread alone when every pool thread is held up, and
 // runs as one range there while another kernel call splits its work; closures run while idle
-// threads sleep at once because oneDNN's OpenMP team was just used.
+// threads sleep at once because oneDNN's OpenMP team was just used, and loops run on that team.
 #include <gtest/gtest.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <atomic>
 #include <set>
@@ -135,7 +138,13 @@ TEST(ParallelFor, CoversEachIndexOnceForAnySplit) {
   }
 }
 
+// Waits until the loops no longer go to the OpenMP team (an earlier test noted it as used).
+void WaitForOpenMpTeamWindowToPass() {
+  while (OpenMpTeamRecentlyUsed()) absl::SleepFor(absl::Milliseconds(1));
+}
+
 TEST(ParallelFor, FinishesOnTheCallerWhenEveryPoolThreadIsBusy) {
+  WaitForOpenMpTeamWindowToPass();
   IntraOpPool pool(2, absl::Microseconds(50));
   Eigen::ThreadPoolDevice device(&pool, 3);
   absl::Notification release;
@@ -184,6 +193,32 @@ TEST(ParallelFor, RunsAsOneRangeWhileAnotherCallSplitsItsWork) {
     EXPECT_EQ(count_ranges(), 1);
   }
   EXPECT_EQ(count_ranges(), 100);
+}
+
+TEST(ParallelFor, RunsOnTheOpenMpTeamAfterItWasUsed) {
+#ifndef _OPENMP
+  GTEST_SKIP() << "sg is built without OpenMP";
+#else
+  // Right after oneDNN's team was used, the ranges run inside a parallel region of that team
+  // (two threads: the caller and one of the team's), not on the pool. The window is 10 ms, so
+  // an attempt may miss it on a stalled machine: any of 50 attempts will do.
+  IntraOpPool pool(2, absl::Microseconds(50));
+  Eigen::ThreadPoolDevice device(&pool, 2);
+  bool on_team = false;
+  for (int attempt = 0; attempt < 50 && !on_team; ++attempt) {
+    NoteOpenMpTeamUsed();
+    std::vector<std::atomic<int>> visits(1000);
+    std::atomic<int> in_team{0}, on_pool{0};
+    ParallelForChunks(device, 1000, 10, 1, [&](Eigen::Index b, Eigen::Index e) {
+      if (omp_in_parallel() && omp_get_num_threads() == 2) in_team.fetch_add(1);
+      if (pool.CurrentThreadId() >= 0) on_pool.fetch_add(1);
+      for (Eigen::Index i = b; i < e; ++i) visits[i].fetch_add(1);
+    });
+    ExpectEachIndexOnce(visits);
+    on_team = in_team.load() == 100 && on_pool.load() == 0;
+  }
+  EXPECT_TRUE(on_team);
+#endif
 }
 
 TEST(ParallelFor, NestedLoopsFinish) {
