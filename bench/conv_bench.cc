@@ -153,6 +153,9 @@ const ConvShape kConv[] = {
     {1, 14, 14, 96, 1, 576, 1},   // 2: a MobileNetV2 expansion
     {1, 224, 224, 3, 7, 64, 2},   // 3: ResNet50's stem
     {64, 28, 28, 1, 5, 32, 1},    // 4: MNIST CNN's first layer, batch 64
+    {1, 2, 2, 512, 1, 2048, 1},   // 5: ResNet50's last 1x1 at 64x64 input (2x2, a 4 MB filter)
+    {1, 2, 2, 160, 1, 960, 1},    // 6: a MobileNetV2 expansion at 64x64 input
+    {1, 4, 4, 96, 1, 576, 1},     // 7: another, 4x4
 };
 
 double ConvFlops(const ConvShape& d) {
@@ -168,7 +171,7 @@ void BM_Conv2D(benchmark::State& state) {
         state.range(1), ConvFlops(d));
 }
 BENCHMARK(BM_Conv2D)
-    ->ArgsProduct({{0, 1, 2, 3, 4}, {1, 2}, {0, 1}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {1, 2}, {0, 1}})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 

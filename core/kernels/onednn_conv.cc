@@ -13,6 +13,7 @@
 
 #include "core/framework/openmp_team.h"
 #include "core/kernels/parallel_for.h"
+#include "core/kernels/pointwise_conv.h"
 #include "core/util/mutex.h"
 #include "dnnl.hpp"
 
@@ -148,6 +149,8 @@ struct OneDnnConv::Impl {
       ABSL_GUARDED_BY(mu);
   // The last filter packed for a forward run, with set_constant_filter(true).
   std::shared_ptr<const PackedFilter> packed ABSL_GUARDED_BY(mu);
+  // 1x1 convolutions of few positions (pointwise_conv.h).
+  PointwiseConv pointwise;
 };
 
 namespace {
@@ -533,6 +536,13 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
       g.OutPositions() == 0 || g.WindowSize() == 0 || g.c % g.filter_c != 0 ||
       g.out_c % g.Groups() != 0) {
     return false;
+  }
+  // A 1x1 convolution of few positions, which oneDNN runs on one thread, is split over the
+  // team by sg's own product (pointwise_conv.h).
+  if (pass == kForward && constant_filter_ &&
+      PointwiseConv::Takes(g, ctx->eigen_cpu_device().numThreads()) &&
+      impl_->pointwise.Run(ctx->eigen_cpu_device(), g, a, b, out, epilogue)) {
+    return true;
   }
   // oneDNN runs on the calling thread's OpenMP team, which it sizes when it builds a primitive
   // as well as when it runs one: as many threads as the intra-op pool (omp_set_num_threads

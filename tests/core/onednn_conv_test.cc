@@ -2,7 +2,8 @@
 // DepthwiseConv2dNative and its gradients, grouped Conv2D, strided 1x1 Conv2D gradients, and the
 // filters kept in oneDNN's layout between runs under the _sg_const_filter attr, checked against
 // plain reference loops in double written here, on odd shapes, strides, dilations, each padding,
-// multipliers and batches.
+// multipliers and batches. Also PointwiseConv (core/kernels/pointwise_conv.h), which takes 1x1
+// convolutions of few positions from them, directly and through _FusedConv2D.
 // Without oneDNN (or with SG_ONEDNN_CONV=0) the same tests check sg's own loops.
 #include <gtest/gtest.h>
 
@@ -11,12 +12,15 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_join.h"
 #include "core/framework/node_def_util.h"
+#include "core/framework/intra_op_pool.h"
 #include "core/framework/op.h"
+#include "core/kernels/pointwise_conv.h"
 #include "tests/core/ops_testutil.h"
 
 namespace sg {
@@ -301,6 +305,9 @@ TEST(OneDnnConv, FusedConv2DEpilogues) {
       {1, 11, 10, 5, 3, 3, 19, 1, 2, 2, 1, 1, "VALID", {}},
       {1, 7, 7, 32, 1, 1, 48, 1, 1, 1, 1, 1, "VALID", {}},
       {1, 8, 9, 8, 3, 2, 16, 1, 1, 1, 2, 1, "EXPLICIT", {1, 2, 0, 1}},
+      // 1x1 over few positions: PointwiseConv's, with a constant filter.
+      {1, 2, 2, 24, 1, 1, 40, 1, 1, 1, 1, 1, "VALID", {}},
+      {2, 3, 3, 17, 1, 1, 33, 1, 2, 2, 1, 1, "SAME", {}},
   };
   std::mt19937 rng(6);
   const float epsilon = 0.001f, alpha = 0.3f;
@@ -407,6 +414,152 @@ TEST(OneDnnConv, ConstFilterDepthwise) {
   Case k = {1, 14, 13, 40, 3, 3, 40, 40, 2, 2, 1, 1, "SAME", {}};
   k.Resolve();
   CheckConstFilter("DepthwiseConv2dNative", k, 80);  // then multiplier 2
+}
+
+// PointwiseConv run directly, against the reference loops: 1x1 convolutions of 1 to 8
+// positions (strided too, batches above 1), output channels that are and are not multiples of
+// its 16-channel panels, each epilogue, on 2 threads and on 1, twice each (the second with the
+// filter already packed), then with another filter shape (packed again).
+struct PointwiseEpilogue {
+  std::string name;
+  bool bias, affine, sum;
+  OneDnnConv::Epilogue::Act act;
+};
+
+double ApplyEpilogue(const PointwiseEpilogue& e, double v, double bias, double scale,
+                     double shift, double before, float alpha) {
+  using Act = OneDnnConv::Epilogue::Act;
+  if (e.bias) v += bias;
+  if (e.affine) v = v * scale + shift;
+  if (e.sum) v += before;
+  switch (e.act) {
+    case Act::kNone: break;
+    case Act::kRelu: v = std::isnan(v) ? v : std::max(v, 0.0); break;
+    case Act::kRelu6: v = std::isnan(v) ? v : std::min(std::max(v, 0.0), 6.0); break;
+    case Act::kElu: v = v < 0 ? std::expm1(v) : v; break;
+    case Act::kLeakyRelu: v = v > 0 ? v : v * alpha; break;
+  }
+  return v;
+}
+
+TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
+  using Act = OneDnnConv::Epilogue::Act;
+  const std::vector<PointwiseEpilogue> epilogues = {
+      {"none", false, false, false, Act::kNone},
+      {"bias", true, false, false, Act::kNone},
+      {"bias relu", true, false, false, Act::kRelu},
+      {"scale relu6", false, true, false, Act::kRelu6},
+      {"bias sum relu", true, false, true, Act::kRelu},
+      {"bias elu", true, false, false, Act::kElu},
+      {"bias scale leaky", true, true, false, Act::kLeakyRelu},
+      {"sum", false, false, true, Act::kNone},
+  };
+  std::vector<Case> cases = {
+      {1, 2, 2, 40, 1, 1, 56, 1, 1, 1, 1, 1, "VALID", {}},   // 4 positions, 3.5 panels
+      {2, 2, 2, 17, 1, 1, 16, 1, 1, 1, 1, 1, "VALID", {}},   // 8 positions, one panel
+      {1, 1, 1, 3, 1, 1, 5, 1, 1, 1, 1, 1, "VALID", {}},     // one position, part of a panel
+      {1, 3, 3, 24, 1, 1, 40, 1, 2, 2, 1, 1, "SAME", {}},    // strided: 2x2 of 3x3
+      {1, 4, 3, 9, 1, 1, 33, 1, 2, 1, 1, 1, "VALID", {}},    // 2x3 of 4x3
+      {2, 1, 3, 64, 1, 1, 100, 1, 1, 1, 1, 1, "SAME", {}},   // 6 positions
+      {1, 2, 2, 300, 1, 1, 160, 1, 1, 1, 1, 1, "VALID", {}},  // longer rows
+  };
+  IntraOpPool pool(1, absl::Microseconds(50));
+  const Eigen::ThreadPoolDevice two(&pool, 2), one(&pool, 1);
+  std::mt19937 rng(9);
+  const float alpha = 0.3f;
+  for (Case& k : cases) {
+    k.Resolve();
+    ConvNdGeometry g;
+    ASSERT_TRUE(MakeConvNdGeometry(2, TensorShape({k.n, k.h, k.w, k.c}),
+                                   TensorShape({1, 1, k.c, k.out_c}), {1, k.sh, k.sw, 1},
+                                   {1, 1, 1, 1}, k.padding == "SAME" ? Padding::kSame
+                                                                     : Padding::kValid,
+                                   {}, &g)
+                    .ok());
+    ASSERT_TRUE(PointwiseConv::Takes(g, 2)) << k.Name();
+    EXPECT_FALSE(PointwiseConv::Takes(g, 1)) << k.Name();
+    Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
+    x.data<float>()[k.c + 1] = std::nanf("");  // one NaN: in a row that is read when unstrided
+    Tensor f = Random({1, 1, k.c, k.out_c}, &rng);
+    Tensor other = Random({1, 1, k.c, k.out_c + 8}, &rng);
+    Tensor bias = Random({k.out_c}, &rng), scale = Random({k.out_c}, &rng),
+           shift = Random({k.out_c}, &rng);
+    const std::vector<double> conv = RefForward(k, x, f);
+    const int64_t size = k.n * k.oh * k.ow * k.out_c;
+    Tensor residual = Random({size}, &rng);
+    PointwiseConv pointwise;
+    for (const PointwiseEpilogue& e : epilogues) {
+      OneDnnConv::Epilogue ep;
+      ep.bias = e.bias ? bias.data<float>() : nullptr;
+      ep.scale = e.affine ? scale.data<float>() : nullptr;
+      ep.shift = e.affine ? shift.data<float>() : nullptr;
+      ep.sum = e.sum;
+      ep.act = e.act;
+      ep.alpha = alpha;
+      for (const Eigen::ThreadPoolDevice* d : {&two, &one}) {
+        for (int run = 0; run < 2; ++run) {
+          const std::string what = absl::StrCat(k.Name(), " ", e.name, d == &two ? " 2" : " 1",
+                                                " threads, run ", run);
+          std::vector<float> out(residual.data<float>(), residual.data<float>() + size);
+          ASSERT_TRUE(pointwise.Run(*d, g, x.data<float>(), f.data<float>(), out.data(),
+                                    e.name == "none" ? nullptr : &ep))
+              << what;
+          int bad = 0;
+          for (int64_t i = 0; i < size && bad < 5; ++i) {
+            const int64_t c = i % k.out_c;
+            const double want =
+                ApplyEpilogue(e, conv[i], bias.data<float>()[c], scale.data<float>()[c],
+                              shift.data<float>()[c], residual.data<float>()[i], alpha);
+            const double got = out[i];
+            const bool ok = std::isnan(want) ? std::isnan(got)
+                                             : std::abs(got - want) <= 1e-4 + 1e-5 * std::abs(want);
+            if (!ok) {
+              ADD_FAILURE() << what << ": element " << i << " is " << got << ", want " << want;
+              ++bad;
+            }
+          }
+        }
+      }
+    }
+    // Another shape at another address: packed again, then the first again.
+    Case wide = k;
+    wide.out_c = k.out_c + 8;
+    ConvNdGeometry gw = g;
+    gw.out_c = wide.out_c;
+    for (const auto& [geometry, c, filter] :
+         {std::tuple(&gw, &wide, &other), std::tuple(&g, &k, &f)}) {
+      std::vector<float> out(geometry->n * geometry->OutPositions() * geometry->out_c);
+      ASSERT_TRUE(pointwise.Run(two, *geometry, x.data<float>(), filter->data<float>(),
+                                out.data(), nullptr));
+      const std::vector<double> want = RefForward(*c, x, *filter);
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_TRUE(std::isnan(want[i]) ? std::isnan(out[i])
+                                        : std::abs(out[i] - want[i]) <= 1e-4 + 1e-5 * std::abs(want[i]))
+            << c->Name() << " after another shape: element " << i;
+      }
+    }
+  }
+}
+
+TEST(PointwiseConv, TakesOnlyFewPositionsOfA1x1Window) {
+  auto geometry = [](std::vector<int64_t> in, std::vector<int64_t> filter, int64_t stride,
+                     Padding padding) {
+    ConvNdGeometry g;
+    EXPECT_TRUE(MakeConvNdGeometry(2, TensorShape(in), TensorShape(filter), {1, stride, stride, 1},
+                                   {1, 1, 1, 1}, padding, {0, 0, 1, 1, 1, 1, 0, 0}, &g)
+                    .ok());
+    return g;
+  };
+  EXPECT_TRUE(PointwiseConv::Takes(geometry({1, 2, 4, 8}, {1, 1, 8, 4}, 1, Padding::kValid), 2));
+  EXPECT_FALSE(PointwiseConv::Takes(geometry({1, 3, 3, 8}, {1, 1, 8, 4}, 1, Padding::kValid), 2))
+      << "9 positions";
+  EXPECT_FALSE(PointwiseConv::Takes(geometry({1, 2, 2, 8}, {3, 3, 8, 4}, 1, Padding::kSame), 2))
+      << "3x3 window";
+  EXPECT_FALSE(PointwiseConv::Takes(geometry({1, 2, 2, 8}, {1, 1, 4, 4}, 1, Padding::kValid), 2))
+      << "two groups";
+  EXPECT_FALSE(
+      PointwiseConv::Takes(geometry({1, 1, 1, 8}, {1, 1, 8, 4}, 1, Padding::kExplicit), 2))
+      << "padded";
 }
 
 }  // namespace
