@@ -147,8 +147,10 @@ struct OneDnnConv::Impl {
   // A few geometries per kernel at most (a node sees one shape in most graphs); oldest first.
   std::vector<std::pair<std::vector<int64_t>, std::shared_ptr<const ConvPlan>>> plans
       ABSL_GUARDED_BY(mu);
-  // The last filter packed for a forward run, with set_constant_filter(true).
-  std::shared_ptr<const PackedFilter> packed ABSL_GUARDED_BY(mu);
+  // The filters last packed for forward runs, with set_constant_filter(true), at most
+  // kMaxPacked layouts, oldest first. Plans that differ only in their number of threads (a run
+  // alone, and one beside other steps' kernels) share one.
+  std::vector<std::shared_ptr<const PackedFilter>> packed ABSL_GUARDED_BY(mu);
   // 1x1 convolutions of few positions (pointwise_conv.h).
   PointwiseConv pointwise;
 };
@@ -156,6 +158,7 @@ struct OneDnnConv::Impl {
 namespace {
 
 constexpr size_t kMaxPlans = 8;
+constexpr size_t kMaxPacked = 2;
 
 // The guard after a buffer a primitive writes (Execute).
 constexpr int64_t kGuardBytes = 64;
@@ -593,14 +596,17 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
     if (constant_filter_ && pass == kForward && plan->b.reordered) {
       {
         mutex_lock lock(impl_->mu);
-        if (impl_->packed != nullptr && impl_->packed->plan == plan && impl_->packed->user == b) {
-          packed = impl_->packed;
+        for (const auto& p : impl_->packed) {
+          if (p->user == b && p->plan->b.prim == plan->b.prim) packed = p;
         }
       }
       if (packed == nullptr) {
         packed = PackFilter(plan, b, threads);
         mutex_lock lock(impl_->mu);
-        if (packed != nullptr) impl_->packed = packed;
+        if (packed != nullptr) {
+          if (impl_->packed.size() >= kMaxPacked) impl_->packed.erase(impl_->packed.begin());
+          impl_->packed.push_back(packed);
+        }
       }
     }
     status = Execute(ctx, *plan, threads, a, b, packed ? packed->data.get() : nullptr, epilogue,
