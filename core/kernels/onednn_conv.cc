@@ -136,7 +136,7 @@ struct PackedFilter {
   struct Free {
     void operator()(float* p) const { std::free(p); }
   };
-  // The plan whose layout this is: held, so that its address identifies it while cached.
+  // The plan whose filter layout (b.prim) this is: runs of plans with the same layout share it.
   std::shared_ptr<const ConvPlan> plan;
   const float* user = nullptr;  // the filter it was made from
   std::unique_ptr<float, Free> data;
@@ -540,8 +540,8 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
       g.out_c % g.Groups() != 0) {
     return false;
   }
-  // A 1x1 convolution of few positions, which oneDNN runs on one thread, is split over the
-  // team by sg's own product (pointwise_conv.h).
+  // A 1x1 convolution of few positions, which oneDNN's kernels do not speed up with a second
+  // thread, is split over the team by sg's own product (pointwise_conv.h).
   if (pass == kForward && constant_filter_ &&
       PointwiseConv::Takes(g, ctx->eigen_cpu_device().numThreads()) &&
       impl_->pointwise.Run(ctx->eigen_cpu_device(), g, a, b, out, epilogue)) {

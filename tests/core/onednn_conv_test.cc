@@ -442,6 +442,12 @@ double ApplyEpilogue(const PointwiseEpilogue& e, double v, double bias, double s
   return v;
 }
 
+// ExpectNear's tolerance, with NaN equal to NaN.
+bool CloseOrBothNan(double got, double want) {
+  if (std::isnan(want)) return std::isnan(got);
+  return std::abs(got - want) <= 1e-4 + 1e-5 * std::abs(want);
+}
+
 TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
   using Act = OneDnnConv::Epilogue::Act;
   const std::vector<PointwiseEpilogue> epilogues = {
@@ -510,11 +516,8 @@ TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
             const double want =
                 ApplyEpilogue(e, conv[i], bias.data<float>()[c], scale.data<float>()[c],
                               shift.data<float>()[c], residual.data<float>()[i], alpha);
-            const double got = out[i];
-            const bool ok = std::isnan(want) ? std::isnan(got)
-                                             : std::abs(got - want) <= 1e-4 + 1e-5 * std::abs(want);
-            if (!ok) {
-              ADD_FAILURE() << what << ": element " << i << " is " << got << ", want " << want;
+            if (!CloseOrBothNan(out[i], want)) {
+              ADD_FAILURE() << what << ": element " << i << " is " << out[i] << ", want " << want;
               ++bad;
             }
           }
@@ -533,9 +536,9 @@ TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
                                 out.data(), nullptr));
       const std::vector<double> want = RefForward(*c, x, *filter);
       for (size_t i = 0; i < want.size(); ++i) {
-        ASSERT_TRUE(std::isnan(want[i]) ? std::isnan(out[i])
-                                        : std::abs(out[i] - want[i]) <= 1e-4 + 1e-5 * std::abs(want[i]))
-            << c->Name() << " after another shape: element " << i;
+        ASSERT_TRUE(CloseOrBothNan(out[i], want[i]))
+            << c->Name() << " after another shape: element " << i << " is " << out[i]
+            << ", want " << want[i];
       }
     }
   }
