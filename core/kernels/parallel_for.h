@@ -52,6 +52,27 @@ class ParallelSection {
   const bool alone_;
 };
 
+// Runs fn over [0, n) in ranges of `chunk` (the last may be shorter, chunk >= 1) on `threads`
+// threads of the calling thread's OpenMP team (RunOnOpenMpTeam, openmp_team.h), each claiming
+// ranges until none is left; returns when all are done. Returns false, calling nothing, when sg
+// is built without OpenMP. The caller holds the ParallelSection (ParallelForChunks does).
+template <typename Fn>
+bool ParallelForChunksOnOpenMpTeam(Eigen::Index n, Eigen::Index chunk, int threads,
+                                   const Fn& fn) {
+  struct Team {
+    std::atomic<Eigen::Index> next{0};
+    Eigen::Index chunks, chunk, n;
+    const Fn* fn;
+  } team{{0}, (n + chunk - 1) / chunk, chunk, n, &fn};
+  auto member = [](void* arg) {
+    Team& t = *static_cast<Team*>(arg);
+    for (Eigen::Index i; (i = t.next.fetch_add(1, std::memory_order_relaxed)) < t.chunks;) {
+      (*t.fn)(i * t.chunk, std::min(t.n, (i + 1) * t.chunk));
+    }
+  };
+  return RunOnOpenMpTeam(threads, member, &team);
+}
+
 // Runs fn over [0, n) in ranges of `chunk` (the last may be shorter) on the calling thread and
 // up to `helpers` pool threads, as described above; with no helper, a single range or another
 // ParallelSection open, as fn(0, n) on the calling thread.
@@ -71,21 +92,10 @@ void ParallelForChunks(const Eigen::ThreadPoolDevice& device, Eigen::Index n, Ei
     fn(Eigen::Index{0}, n);
     return;
   }
-  if (OpenMpTeamRecentlyUsed()) {
-    // On the calling thread's OpenMP team, whose threads spin from the last oneDNN kernel while
-    // the pool's sleep (openmp_team.h): the team's members claim ranges until none is left.
-    struct Team {
-      std::atomic<Eigen::Index> next{0};
-      Eigen::Index chunks, chunk, n;
-      const Fn* fn;
-    } team{{0}, chunks, chunk, n, &fn};
-    auto member = [](void* arg) {
-      Team& t = *static_cast<Team*>(arg);
-      for (Eigen::Index i; (i = t.next.fetch_add(1, std::memory_order_relaxed)) < t.chunks;) {
-        (*t.fn)(i * t.chunk, std::min(t.n, (i + 1) * t.chunk));
-      }
-    };
-    if (RunOnOpenMpTeam(helpers + 1, member, &team)) return;
+  // On the calling thread's OpenMP team, whose threads spin from the last oneDNN kernel while
+  // the pool's sleep (openmp_team.h).
+  if (OpenMpTeamRecentlyUsed() && ParallelForChunksOnOpenMpTeam(n, chunk, helpers + 1, fn)) {
+    return;
   }
   struct Shared {
     std::atomic<Eigen::Index> next{0};

@@ -1,7 +1,6 @@
 #include "core/kernels/pointwise_conv.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -11,7 +10,6 @@
 #include <immintrin.h>
 #endif
 
-#include "core/framework/openmp_team.h"
 #include "core/kernels/parallel_for.h"
 #include "core/util/cpu_isa.h"
 #include "core/util/mutex.h"
@@ -265,20 +263,7 @@ bool PointwiseConv::Run(const Eigen::ThreadPoolDevice& device, const ConvNdGeome
     }
     // On the calling thread's OpenMP team, the one oneDNN's convolutions run on: its threads
     // spin from the last convolution while the intra-op pool's sleep (openmp_team.h).
-    struct Team {
-      std::atomic<int> next{0};
-      int parts;
-      const decltype(part)* fn;
-    } team{{0}, parts, &part};
-    done = RunOnOpenMpTeam(
-        parts,
-        [](void* arg) {
-          Team& t = *static_cast<Team*>(arg);
-          for (int i; (i = t.next.fetch_add(1, std::memory_order_relaxed)) < t.parts;) {
-            (*t.fn)(i, i + 1);
-          }
-        },
-        &team);
+    done = ParallelForChunksOnOpenMpTeam(parts, 1, parts, part);
   }
   // Without OpenMP, on the intra-op pool.
   if (!done) ParallelForChunks(device, parts, 1, parts - 1, part);
