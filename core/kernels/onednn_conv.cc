@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -127,6 +128,7 @@ struct ConvPlan {
   // A forward pass's epilogue: the bias's layout (zero when none), and that of the per-channel
   // scale and shift of its first two post-ops (zero when none).
   memory::desc bias_md, channel_md;
+  bool blocked = false;  // a forward pass relaying its input and output out (BlocksActivations)
   mutable mutex bound_mu;
   mutable std::vector<std::unique_ptr<BoundArgs>> bound ABSL_GUARDED_BY(bound_mu);
 };
@@ -166,6 +168,10 @@ constexpr unsigned char kGuardByte = 0xa5;
 
 // Convolutions of fewer multiply-adds run on one thread (about 30 us on this machine).
 constexpr double kSerialMacs = 1 << 19;
+
+// Forward runs on blocked activations so far, without and with an epilogue
+// (OneDnnConv::BlockedRuns).
+std::atomic<int64_t> blocked_runs[2];
 
 // The offset in blocked layout `md` of the element at logical index idx (md.ndims entries), as
 // oneDNN lays blocks out: outer blocks by `strides`, inner blocks innermost-last.
@@ -240,12 +246,13 @@ bool SetOperand(int arg, const memory::desc& user, const memory::desc& prim, boo
 // Builds the plan, or returns nullptr when oneDNN has no fast implementation for it. Throws
 // dnnl::error when oneDNN rejects the descriptors. Filters take the layout oneDNN prefers (with
 // TensorFlow's, it falls back to slower GEMM-based code); activations keep the caller's
-// channels-last layout (letting oneDNN choose measured slower: its reorders cost more than they
-// saved).
+// channels-last layout, except where BlocksActivations says (letting oneDNN choose for every
+// convolution measured slower: its reorders cost more than they saved).
 std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const ConvNdGeometry& g,
                                          const OneDnnConv::Epilogue* epilogue) {
   const dnnl::engine& eng = CpuEngine();
   const Tag act = nd == 2 ? Tag::nhwc : Tag::ndhwc;
+  const bool blocked = OneDnnConv::BlocksActivations(pass, nd, g, epilogue);
   // Grouped weights are (groups, out_c / groups, c / groups, window...); TensorFlow's filter
   // [window..., c / groups, out_c] holds them in the order window, in, group, out: hwigo.
   const int64_t groups = g.Groups();
@@ -266,12 +273,17 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
   }
   const auto f32 = memory::data_type::f32;
   const memory::desc src_md(src_dims, f32, act), dst_md(dst_dims, f32, act);
+  // The layouts the convolution runs on: the caller's, or those oneDNN prefers.
+  const memory::desc conv_src_md(src_dims, f32, blocked ? Tag::any : act);
+  const memory::desc conv_dst_md(dst_dims, f32, blocked ? Tag::any : act);
   const memory::desc user_w_md(w_dims, f32, filt);
   const memory::desc any_w_md(w_dims, f32, Tag::any);
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  // The convolution's attributes: the epilogue's post-ops besides (not for the reorders).
-  dnnl::primitive_attr conv_attr = attr;
+  // The convolution's attributes: the epilogue's post-ops besides (not for the reorders). A
+  // separate object: copying a dnnl::primitive_attr copies a handle to the same attributes.
+  dnnl::primitive_attr conv_attr;
+  conv_attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   auto plan = std::make_shared<ConvPlan>();
   if (epilogue != nullptr) {
     using Act = OneDnnConv::Epilogue::Act;
@@ -303,11 +315,11 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
   const auto fwd_desc =
       plan->bias_md.is_zero()
           ? dnnl::convolution_forward::desc(fwd_prop, dnnl::algorithm::convolution_direct,
-                                            src_md, any_w_md, dst_md, strides, dilates, pad_l,
-                                            pad_r)
+                                            conv_src_md, any_w_md, conv_dst_md, strides,
+                                            dilates, pad_l, pad_r)
           : dnnl::convolution_forward::desc(fwd_prop, dnnl::algorithm::convolution_direct,
-                                            src_md, any_w_md, plan->bias_md, dst_md, strides,
-                                            dilates, pad_l, pad_r);
+                                            conv_src_md, any_w_md, plan->bias_md, conv_dst_md,
+                                            strides, dilates, pad_l, pad_r);
   const dnnl::convolution_forward::primitive_desc fwd_pd(fwd_desc, conv_attr, eng);
 
   dnnl::primitive_desc_base pd = fwd_pd;
@@ -362,9 +374,10 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
   // The reference implementations are slower than the im2col path.
   if (!ok || std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
   // A sum reads the destination in the primitive's layout, and the caller's values are in its
-  // own (never seen: the destination keeps the caller's channels-last layout).
+  // own (never seen: BlocksActivations leaves a convolution with a sum on the caller's layout).
   if (epilogue != nullptr && epilogue->sum && plan->out.reordered) return nullptr;
   plan->scratch_md = pd.scratchpad_desc();
+  plan->blocked = plan->a.reordered && pass == OneDnnConv::kForward;
   return plan;
 }
 
@@ -528,6 +541,12 @@ std::shared_ptr<const PackedFilter> PackFilter(std::shared_ptr<const ConvPlan> p
 OneDnnConv::OneDnnConv() : impl_(std::make_unique<Impl>()) {}
 OneDnnConv::~OneDnnConv() = default;
 
+bool OneDnnConv::Available() { return EnabledByEnvironment(); }
+
+int64_t OneDnnConv::BlockedRuns(bool fused) {
+  return blocked_runs[fused].load(std::memory_order_relaxed);
+}
+
 bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeometry& g,
                      const float* a, const float* b, float* out, const Epilogue* epilogue) {
   if (!EnabledByEnvironment() || (nd != 2 && nd != 3)) return false;
@@ -612,6 +631,9 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
     status = Execute(ctx, *plan, threads, a, b, packed ? packed->data.get() : nullptr, epilogue,
                      out);
     if (threads > 1) NoteOpenMpTeamUsed();
+    if (status.ok() && plan->blocked) {
+      blocked_runs[epilogue != nullptr].fetch_add(1, std::memory_order_relaxed);
+    }
   } catch (const dnnl::error& e) {
     status = errors::Internal("oneDNN convolution failed: ", e.what(), " (node '",
                               ctx->op_kernel().name(), "')");
@@ -636,11 +658,22 @@ bool OneDnnConv::Run(OpKernelContext*, Pass, int, const ConvNdGeometry&, const f
   return false;
 }
 
+bool OneDnnConv::Available() { return false; }
+
+int64_t OneDnnConv::BlockedRuns(bool) { return 0; }
+
 }  // namespace sg
 
 #endif  // SG_HAVE_DNNL
 
 namespace sg {
+
+bool OneDnnConv::BlocksActivations(Pass pass, int nd, const ConvNdGeometry& g,
+                                   const Epilogue* epilogue) {
+  return pass == kForward && nd == 2 && (epilogue == nullptr || !epilogue->sum) &&
+         g.Groups() == 1 && g.c >= kBlockedMinChannels && g.out_c >= kBlockedMinChannels &&
+         g.k[1] > 1 && g.k[2] > 1 && g.in[1] * g.in[2] >= kBlockedMinPositions;
+}
 
 bool OneDnnConv::ConstFilterAttr(OpKernelConstruction* ctx) {
   bool constant = false;

@@ -70,6 +70,32 @@ class OneDnnConv {
   // The node's kConstFilterAttr: false when absent or not a bool.
   static bool ConstFilterAttr(OpKernelConstruction* ctx);
 
+  // Whether oneDNN is built in and not switched off by SG_ONEDNN_CONV=0.
+  static bool Available();
+
+  // Channels (in and out) and input positions per image from which a forward pass may run on
+  // blocked activations (BlocksActivations).
+  static constexpr int64_t kBlockedMinChannels = 64;
+  static constexpr int64_t kBlockedMinPositions = 64;
+
+  // Whether Run lays the input out in oneDNN's blocked channel layout (8 channels innermost on
+  // AVX2) before the primitive and its output back to channels-last after it, rather than
+  // running the primitive on channels-last data: a forward pass with two spatial dims, one
+  // group, a window of at least 2x2, at least kBlockedMinChannels input and output channels,
+  // at least kBlockedMinPositions input positions per image, and no residual sum. Why: oneDNN
+  // 2.6's AVX2 kernel is slower on channels-last data for such convolutions, by more than the
+  // two relayouts cost. VGG16's 64 -> 64 channels 3x3 over 64x64, batch 8, 1 thread took 44 ms
+  // channels-last and 29 ms blocked; the whole of VGG16 at 64x64 (bench/infer_bench_sg, minimum
+  // of each process, median of 3 alternated processes) went from 316 to 275 ms at batch 8 on
+  // 1 thread, 154 to 142 on 2, 39.7 to 38.3 at batch 1 on 1 thread (22.9 on 2 either way).
+  // Elsewhere (1x1, depthwise, few positions) the relayouts cost more than they save.
+  static bool BlocksActivations(Pass pass, int nd, const ConvNdGeometry& g,
+                                const Epilogue* epilogue);
+
+  // Forward runs in this process that ran on blocked activations (for tests): with `fused`,
+  // those given an epilogue (run in the same primitive), else those without.
+  static int64_t BlockedRuns(bool fused);
+
   // Runs `pass` for geometry `g` with nd (2 or 3) spatial dims, each operand of the shape the
   // pass gives it; `epilogue` (forward only; may be null) is fused into the primitive. Returns
   // false, touching nothing, when oneDNN cannot take the case (not built in, switched off, an

@@ -308,6 +308,9 @@ TEST(OneDnnConv, FusedConv2DEpilogues) {
       // 1x1 over few positions: PointwiseConv's, with a constant filter.
       {1, 2, 2, 24, 1, 1, 40, 1, 1, 1, 1, 1, "VALID", {}},
       {2, 3, 3, 17, 1, 1, 33, 1, 2, 2, 1, 1, "SAME", {}},
+      // On blocked activations (OneDnnConv::BlocksActivations): out_c off the blocks, strided.
+      {1, 9, 8, 64, 3, 3, 68, 1, 1, 1, 1, 1, "SAME", {}},
+      {2, 10, 9, 72, 3, 3, 64, 1, 2, 2, 1, 1, "VALID", {}},
   };
   std::mt19937 rng(6);
   const float epsilon = 0.001f, alpha = 0.3f;
@@ -408,6 +411,62 @@ TEST(OneDnnConv, ConstFilterConv2D) {
   Case strided = {1, 11, 12, 16, 5, 3, 32, 1, 2, 2, 1, 1, "VALID", {}};
   strided.Resolve();
   CheckConstFilter("Conv2D", strided, 16);
+}
+
+// Convolutions that OneDnnConv::BlocksActivations takes run on blocked activations (counted by
+// OneDnnConv::BlockedRuns) and match the reference, plain and with a bias and Relu fused into
+// the primitive; those it does not take (a 1x1 window, few channels, few positions) keep
+// channels-last.
+TEST(OneDnnConv, BlockedActivations) {
+  if (!OneDnnConv::Available()) GTEST_SKIP() << "built without oneDNN";
+  struct Blocked {
+    Case k;
+    bool blocked;
+  };
+  std::vector<Blocked> cases = {
+      {{1, 8, 8, 64, 3, 3, 64, 1, 1, 1, 1, 1, "SAME", {}}, true},
+      {{2, 12, 11, 80, 3, 3, 70, 1, 2, 2, 1, 1, "SAME", {}}, true},
+      {{1, 9, 9, 64, 3, 3, 96, 1, 1, 1, 2, 2, "VALID", {}}, true},
+      {{1, 8, 8, 64, 1, 1, 64, 1, 1, 1, 1, 1, "VALID", {}}, false},
+      {{1, 8, 8, 32, 3, 3, 64, 1, 1, 1, 1, 1, "SAME", {}}, false},
+      {{1, 7, 7, 64, 3, 3, 64, 1, 1, 1, 1, 1, "SAME", {}}, false},
+  };
+  std::mt19937 rng(8);
+  for (Blocked& b : cases) {
+    Case& k = b.k;
+    k.Resolve();
+    for (bool fused : {false, true}) {
+      NodeDef def = ConvNode(fused ? "_FusedConv2D" : "Conv2D", k);
+      if (fused) {
+        AddNodeAttr("fused_ops", std::vector<std::string>{"BiasAdd", "Relu"}, &def);
+        AddNodeAttr("num_args", 1, &def);
+        AddNodeAttr("TArgs", std::vector<DataType>{DT_FLOAT}, &def);
+      }
+      Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
+      Tensor f = Random({k.kh, k.kw, k.c, k.out_c}, &rng);
+      Tensor bias = Random({k.out_c}, &rng);
+      std::vector<Tensor> inputs = {x, f};
+      if (fused) inputs.push_back(bias);
+      std::vector<double> want = RefForward(k, x, f);
+      if (fused) {
+        for (size_t i = 0; i < want.size(); ++i) {
+          want[i] = std::max(want[i] + bias.data<float>()[i % k.out_c], 0.0);
+        }
+      }
+      const std::string what = absl::StrCat(k.Name(), fused ? " BiasAdd,Relu" : "");
+      Kernel kernel(def);
+      const int64_t before = OneDnnConv::BlockedRuns(fused);
+      const int64_t other_before = OneDnnConv::BlockedRuns(!fused);
+      for (int run = 0; run < 2; ++run) {
+        auto got = kernel.Run(inputs);
+        ASSERT_TRUE(got.ok()) << what << ": " << got.status();
+        ExpectNear(*got, {k.n, k.oh, k.ow, k.out_c}, want, what);
+      }
+      // The fused op's epilogue in the primitive, not in a second pass after a plain one.
+      EXPECT_EQ(OneDnnConv::BlockedRuns(fused) - before, b.blocked ? 2 : 0) << what;
+      EXPECT_EQ(OneDnnConv::BlockedRuns(!fused) - other_before, 0) << what;
+    }
+  }
 }
 
 TEST(OneDnnConv, ConstFilterDepthwise) {
