@@ -61,7 +61,8 @@ class FusedConv2DOp final : public OpKernel {
     const bool known = !ops.empty() && ops.size() <= base + 1 &&
                        (ops[0] == "BiasAdd" || ops[0] == "FusedBatchNorm");
     const std::string act = ops.size() == base + 1 ? ops[base] : "";
-    // The activations sg's fused convolution has always taken (not Tanh / Sigmoid).
+    // The activations sg's fused convolution has always taken (not Tanh / Sigmoid), and swish
+    // (_MklSwish).
     const bool act_known = act != "Tanh" && act != "Sigmoid" &&
                            ParseFusedActivation(act, &activation_);
     OP_REQUIRES(ctx, known && act_known,
@@ -188,6 +189,7 @@ class FusedConv2DOp final : public OpKernel {
       case FusedActivation::kRelu6: ep.act = OneDnnConv::Epilogue::Act::kRelu6; break;
       case FusedActivation::kElu: ep.act = OneDnnConv::Epilogue::Act::kElu; break;
       case FusedActivation::kLeakyRelu: ep.act = OneDnnConv::Epilogue::Act::kLeakyRelu; break;
+      case FusedActivation::kSwish: ep.act = OneDnnConv::Epilogue::Act::kSwish; break;
       case FusedActivation::kTanh:
       case FusedActivation::kSigmoid: return false;  // not taken by the constructor
     }

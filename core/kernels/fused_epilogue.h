@@ -20,7 +20,8 @@
 
 namespace sg {
 
-enum class FusedActivation { kNone, kRelu, kRelu6, kElu, kLeakyRelu, kTanh, kSigmoid };
+// kSwish is x * sigmoid(x) (fused_ops' "_MklSwish", as TensorFlow's oneDNN build names it).
+enum class FusedActivation { kNone, kRelu, kRelu6, kElu, kLeakyRelu, kTanh, kSigmoid, kSwish };
 
 // The activation a fused_ops entry names ("" for none); false for another name.
 inline bool ParseFusedActivation(const std::string& name, FusedActivation* act) {
@@ -28,7 +29,7 @@ inline bool ParseFusedActivation(const std::string& name, FusedActivation* act) 
       {"", FusedActivation::kNone},         {"Relu", FusedActivation::kRelu},
       {"Relu6", FusedActivation::kRelu6},   {"Elu", FusedActivation::kElu},
       {"LeakyRelu", FusedActivation::kLeakyRelu}, {"Tanh", FusedActivation::kTanh},
-      {"Sigmoid", FusedActivation::kSigmoid}};
+      {"Sigmoid", FusedActivation::kSigmoid},   {"_MklSwish", FusedActivation::kSwish}};
   for (const auto& [n, a] : kNames) {
     if (name == n) {
       *act = a;
@@ -67,13 +68,15 @@ void Rows(T* y, int64_t begin, int64_t end, int64_t channels, const Tiled<T>& t,
     } else {
       v += add;
     }
-    // As the Relu, Relu6, Elu, LeakyRelu, Tanh and Sigmoid kernels compute them.
+    // As the Relu, Relu6, Elu, LeakyRelu, Tanh and Sigmoid kernels compute them; swish as
+    // Mul(x, Sigmoid(x)) does.
     if constexpr (kAct == FusedActivation::kRelu) v = v.max(T(0));
     if constexpr (kAct == FusedActivation::kRelu6) v = v.max(T(0)).min(T(6));
     if constexpr (kAct == FusedActivation::kElu) v = (v < T(0)).select(v.exp() - T(1), v);
     if constexpr (kAct == FusedActivation::kLeakyRelu) v = (v > T(0)).select(v, v * alpha);
     if constexpr (kAct == FusedActivation::kTanh) v = v.tanh();
     if constexpr (kAct == FusedActivation::kSigmoid) v = v.logistic();
+    if constexpr (kAct == FusedActivation::kSwish) v = v * v.logistic();
   }
 }
 
@@ -92,6 +95,7 @@ void Dispatch(FusedActivation act, T* y, int64_t begin, int64_t end, int64_t cha
     SG_FUSED_EPILOGUE_CASE_(kLeakyRelu)
     SG_FUSED_EPILOGUE_CASE_(kTanh)
     SG_FUSED_EPILOGUE_CASE_(kSigmoid)
+    SG_FUSED_EPILOGUE_CASE_(kSwish)
 #undef SG_FUSED_EPILOGUE_CASE_
   }
 }

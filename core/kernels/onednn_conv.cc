@@ -302,6 +302,9 @@ std::shared_ptr<const ConvPlan> MakePlan(OneDnnConv::Pass pass, int nd, const Co
       case Act::kRelu: ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f); break;
       case Act::kRelu6: ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f); break;
       case Act::kElu: ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_elu, 1.0f, 0.0f); break;
+      case Act::kSwish:  // x * sigmoid(alpha * x), alpha 1
+        ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_swish, 1.0f, 0.0f);
+        break;
       case Act::kLeakyRelu:
         ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, epilogue->alpha, 0.0f);
         break;

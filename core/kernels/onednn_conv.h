@@ -42,7 +42,7 @@ class OneDnnConv {
   // result overwrites; when Run returns false, out is untouched and still holds it. The values
   // are read during Run only.
   struct Epilogue {
-    enum class Act { kNone, kRelu, kRelu6, kElu, kLeakyRelu };
+    enum class Act { kNone, kRelu, kRelu6, kElu, kLeakyRelu, kSwish };  // kSwish: x * sigmoid(x)
     const float* bias = nullptr;   // out_c values, or null
     const float* scale = nullptr;  // out_c values each, both or neither
     const float* shift = nullptr;

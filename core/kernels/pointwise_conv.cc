@@ -25,6 +25,9 @@ using Act = Epilogue::Act;
 constexpr int64_t kPanel = 16;
 constexpr int kMaxRows = 6;
 
+// x * sigmoid(x), as Mul(x, Sigmoid(x)).
+inline float Swish(float x) { return x * (1.0f / (1.0f + std::exp(-x))); }
+
 // The epilogue on value v of output channel j, whose value before was `before`.
 inline float Finish(float v, int64_t j, float before, const Epilogue* ep) {
   if (ep == nullptr) return v;
@@ -37,6 +40,7 @@ inline float Finish(float v, int64_t j, float before, const Epilogue* ep) {
     case Act::kRelu6: v = std::min(std::max(v, 0.0f), 6.0f); break;
     case Act::kElu: v = v < 0 ? std::expm1(v) : v; break;
     case Act::kLeakyRelu: v = v > 0 ? v : ep->alpha * v; break;
+    case Act::kSwish: v = Swish(v); break;
   }
   return v;
 }
@@ -100,7 +104,8 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const float* const* x, int64_t
         if (ep->sum) v = _mm256_add_ps(v, _mm256_loadu_ps(out));
         switch (ep->act) {
           case Act::kNone:
-          case Act::kElu: break;  // below, on the stored values
+          case Act::kElu:
+          case Act::kSwish: break;  // below, on the stored values
           // max and min return their second operand when either is NaN: NaN stays NaN.
           case Act::kRelu: v = _mm256_max_ps(zero, v); break;
           case Act::kRelu6: v = _mm256_min_ps(six, _mm256_max_ps(zero, v)); break;
@@ -113,6 +118,9 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const float* const* x, int64_t
       _mm256_storeu_ps(out, v);
       if (ep != nullptr && ep->act == Act::kElu) {
         for (int u = 0; u < 8; ++u) out[u] = out[u] < 0 ? std::expm1(out[u]) : out[u];
+      }
+      if (ep != nullptr && ep->act == Act::kSwish) {
+        for (int u = 0; u < 8; ++u) out[u] = Swish(out[u]);
       }
     }
   }

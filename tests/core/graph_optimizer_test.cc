@@ -11,6 +11,7 @@
 #include <map>
 #include <random>
 
+#include "absl/strings/str_cat.h"
 #include "core/framework/attr_value_util.h"
 #include "core/framework/op_kernel.h"
 #include "core/graph/graph_constructor.h"
@@ -742,6 +743,80 @@ TEST(Fusion, Conv2DBiasAddLeakyReluWithExplicitPadding) {
   EXPECT_TRUE(GetAttr(n->def().attr(), "leakyrelu_alpha", &alpha).ok());
   EXPECT_FLOAT_EQ(alpha, 0.3f);
   RunBoth(g.def(), {{"x:0", Random({1, 5, 5, 2}, -2, 2, 9)}}, {"act:0"});
+}
+
+// Swish of a convolution's BiasAdd y, Mul(y, Sigmoid(y)) or Keras's Mul(y, Sigmoid(Mul(y, 1))),
+// becomes the fused node's _MklSwish, with the Muls' operands in either order, after Conv2D and
+// a depthwise convolution.
+TEST(Fusion, SwishAfterConvolutionsBiasAdd) {
+  for (const std::string op : {"Conv2D", "DepthwiseConv2dNative"}) {
+    for (bool sigmoid_first : {false, true}) {
+      for (bool keras : {false, true}) {
+      const bool depthwise = op == "DepthwiseConv2dNative";
+      G g;
+      g.Placeholder("x", {2, 7, 6, 3})
+          .Const("w", Random({3, 3, 3, depthwise ? 2 : 5}, -1, 1, 4))
+          .Op("conv", op, {"x", "w"},
+              {{"strides", IntList({1, 1, 1, 1})}, {"padding", Attr(std::string("SAME"))}})
+          .Const("b", Random({depthwise ? 6 : 5}, -1, 1, 7))
+          .Op("bias", "BiasAdd", {"conv", "b"});
+      if (keras) {
+        g.Const("one", Tensor::Scalar<float>(1)).Op("beta_y", "Mul", {sigmoid_first ? "one" : "bias",
+                                                          sigmoid_first ? "bias" : "one"});
+      }
+      g.Op("sig", "Sigmoid", {keras ? "beta_y" : "bias"});
+      if (sigmoid_first) {
+        g.Op("swish", "Mul", {"sig", "bias"});
+      } else {
+        g.Op("swish", "Mul", {"bias", "sig"});
+      }
+      auto step = StepGraph(g.def(), {"x:0"}, {"swish:0"});
+      const std::string what = absl::StrCat(op, sigmoid_first ? " Mul(sig, y)" : " Mul(y, sig)",
+                                            keras ? " Keras" : "");
+      const Node* n = Find(*step, "swish");
+      ASSERT_NE(n, nullptr) << what;
+      EXPECT_EQ(n->type_string(), depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedConv2D")
+          << what;
+      EXPECT_EQ(FusedOps(n), std::vector<std::string>({"BiasAdd", "_MklSwish"})) << what;
+      EXPECT_EQ(Find(*step, "sig"), nullptr) << what;
+      EXPECT_EQ(Find(*step, "beta_y"), nullptr) << what;
+      EXPECT_EQ(step->num_nodes(), 5) << what;  // _Arg, w, b, the fused node, _Retval
+      RunBoth(g.def(), {{"x:0", Random({2, 7, 6, 3}, -3, 3, 8)}}, {"swish:0"});
+      }
+    }
+  }
+}
+
+// Swish does not fuse when the Sigmoid is fetched, when the Mul multiplies by another
+// Sigmoid, when the BiasAdd has a third consumer, or when Keras's beta is not 1.
+TEST(Fusion, SwishStaysWhenAnIntermediateIsUsedElsewhere) {
+  G g;
+  g.Placeholder("x", {1, 5, 5, 2})
+      .Const("w", Random({3, 3, 2, 4}, -1, 1, 4))
+      .Const("b", Random({4}, -1, 1, 7));
+  for (const char* k : {"1", "2", "3", "4"}) {  // bias4: no Sigmoid of its own
+    const std::string c = absl::StrCat("conv", k), y = absl::StrCat("bias", k);
+    g.Op(c, "Conv2D", {"x", "w"},
+         {{"strides", IntList({1, 1, 1, 1})}, {"padding", Attr(std::string("SAME"))}})
+        .Op(y, "BiasAdd", {c, "b"});
+    if (std::string(k) != "4") g.Op(absl::StrCat("sig", k), "Sigmoid", {y});
+  }
+  g.Const("two", Tensor::Scalar<float>(2))
+      .Op("beta_y4", "Mul", {"bias4", "two"})
+      .Op("sig_beta4", "Sigmoid", {"beta_y4"})
+      .Op("mul4", "Mul", {"bias4", "sig_beta4"});
+  g.Op("mul1", "Mul", {"bias1", "sig1"})     // sig1 is fetched
+      .Op("mul2", "Mul", {"bias2", "sig3"})  // another tensor's Sigmoid
+      .Op("mul3", "Mul", {"bias3", "sig3"})
+      .Op("other3", "Neg", {"bias3"});       // bias3's third consumer
+  const std::vector<std::string> fetches = {"sig1:0", "mul1:0", "mul2:0", "mul3:0", "other3:0",
+                                            "sig2:0", "mul4:0"};
+  auto step = StepGraph(g.def(), {"x:0"}, fetches);
+  for (const char* m : {"mul1", "mul2", "mul3", "mul4"}) {
+    ASSERT_NE(Find(*step, m), nullptr) << m;
+    EXPECT_EQ(Find(*step, m)->type_string(), "Mul") << m;
+  }
+  RunBoth(g.def(), {{"x:0", Random({1, 5, 5, 2}, -2, 2, 9)}}, fetches);
 }
 
 TEST(Fusion, StopsAtAnIntermediateWithAnotherUseOrAControlEdge) {

@@ -299,7 +299,8 @@ TEST(OneDnnConv, FusedConv2DEpilogues) {
   const std::vector<std::vector<std::string>> fused_ops = {
       {"BiasAdd"}, {"BiasAdd", "Relu"}, {"BiasAdd", "Relu6"}, {"BiasAdd", "Elu"},
       {"BiasAdd", "LeakyRelu"}, {"FusedBatchNorm"}, {"FusedBatchNorm", "Relu"},
-      {"FusedBatchNorm", "Relu6"}, {"FusedBatchNorm", "Elu"}, {"FusedBatchNorm", "LeakyRelu"}};
+      {"FusedBatchNorm", "Relu6"}, {"FusedBatchNorm", "Elu"}, {"FusedBatchNorm", "LeakyRelu"},
+      {"BiasAdd", "_MklSwish"}, {"FusedBatchNorm", "_MklSwish"}};
   std::vector<Case> cases = {
       {2, 9, 8, 24, 3, 3, 40, 1, 1, 1, 1, 1, "SAME", {}},
       {1, 11, 10, 5, 3, 3, 19, 1, 2, 2, 1, 1, "VALID", {}},
@@ -348,6 +349,7 @@ TEST(OneDnnConv, FusedConv2DEpilogues) {
           if (act == "Relu6") v = std::min(std::max(v, 0.0), 6.0);
           if (act == "Elu") v = v < 0 ? std::expm1(v) : v;
           if (act == "LeakyRelu") v = v > 0 ? v : v * alpha;
+          if (act == "_MklSwish") v = v / (1 + std::exp(-v));
           want[i] = v;
         }
         const std::string what = absl::StrCat(k.Name(), " ", absl::StrJoin(ops, ","),
@@ -497,6 +499,7 @@ double ApplyEpilogue(const PointwiseEpilogue& e, double v, double bias, double s
     case Act::kRelu6: v = std::isnan(v) ? v : std::min(std::max(v, 0.0), 6.0); break;
     case Act::kElu: v = v < 0 ? std::expm1(v) : v; break;
     case Act::kLeakyRelu: v = v > 0 ? v : v * alpha; break;
+    case Act::kSwish: v = v / (1 + std::exp(-v)); break;
   }
   return v;
 }
@@ -517,6 +520,7 @@ TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
       {"bias sum relu", true, false, true, Act::kRelu},
       {"bias elu", true, false, false, Act::kElu},
       {"bias scale leaky", true, true, false, Act::kLeakyRelu},
+      {"bias swish", true, false, false, Act::kSwish},
       {"sum", false, false, true, Act::kNone},
   };
   std::vector<Case> cases = {

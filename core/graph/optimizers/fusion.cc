@@ -4,6 +4,9 @@
 //   Conv2D (float, NHWC) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu]        -> _FusedConv2D
 //   DepthwiseConv2dNative (float, NHWC) + BiasAdd [+ the same]  -> _FusedDepthwiseConv2dNative
 //   MatMul (float) + BiasAdd [+ Relu | Relu6 | Elu | LeakyRelu | Tanh | Sigmoid] -> _FusedMatMul
+// and, for EfficientNet's activation, swish (y * sigmoid(y), which Keras writes as
+// Mul(y, Sigmoid(Mul(y, 1)))) after either convolution's BiasAdd -> fused_ops
+// [BiasAdd, _MklSwish], the name TensorFlow's oneDNN build gives it;
 // with TensorFlow's attrs (fused_ops = ["BiasAdd", activation], leakyrelu_alpha), so the graph
 // stays one TensorFlow could run; and then, for ResNet's residual blocks,
 //   _FusedConv2D [BiasAdd] + Add / AddV2 of a tensor of the same shape [+ Relu | Relu6 | Elu |
@@ -33,6 +36,68 @@ bool IsActivation(const Node* n, bool matmul) {
 bool Absorbable(const Node* n, const Node* consumer, const std::set<std::string>& preserve) {
   return SoleConsumer(n) == consumer && !HasControlInputs(n) && !preserve.count(n->name()) &&
          n->assigned_device_name() == consumer->assigned_device_name() && HasType(n, DT_FLOAT);
+}
+
+// Whether `n` is a float Const scalar equal to 1.
+bool IsScalarOne(const Node* n) {
+  Tensor v;
+  return n != nullptr && ConstValue(n, &v) && v.dtype() == DT_FLOAT && v.NumElements() == 1 &&
+         v.dims() == 0 && v.data<float>()[0] == 1.0f;
+}
+
+// The Mul of swish when `y` (a float node's output 0) feeds only swish: Mul(y, Sigmoid(y)), or
+// Keras's Mul(y, Sigmoid(Mul(y, 1))) (its silu's beta of 1), each Mul's operands in either
+// order. The nodes between y and that Mul (the Sigmoid, and the inner Mul with its 1 unless
+// something else reads that) are set in `between`. nullptr when the pattern is not there or a node of it cannot disappear into the
+// node that replaces the outer Mul.
+Node* SwishMul(const Node* y, const std::set<std::string>& preserve,
+               std::vector<Node*>* between) {
+  if (y->out_edges().size() != 2 || HasControlInputs(y) || preserve.count(y->name()) ||
+      !HasType(y, DT_FLOAT)) {
+    return nullptr;
+  }
+  const Edge* e0 = y->out_edges()[0];
+  const Edge* e1 = y->out_edges()[1];
+  if (e0->IsControlEdge() || e1->IsControlEdge() || e0->src_output != 0 || e1->src_output != 0) {
+    return nullptr;
+  }
+  // Mul's operands, in either order, are output 0 of `a` and of `b`.
+  auto takes = [](const Node* mul, const Node* a, const Node* b) {
+    if (mul->type_string() != "Mul" || mul->num_inputs() != 2 || InputIndex(mul, 0) != 0 ||
+        InputIndex(mul, 1) != 0) {
+      return false;
+    }
+    const Node* x0 = InputNode(mul, 0);
+    const Node* x1 = InputNode(mul, 1);
+    return (x0 == a && x1 == b) || (x0 == b && x1 == a);
+  };
+  for (const auto& [first, mul] : {std::pair(e0->dst, e1->dst), std::pair(e1->dst, e0->dst)}) {
+    if (mul->type_string() != "Mul" || preserve.count(mul->name()) || !HasType(mul, DT_FLOAT) ||
+        y->assigned_device_name() != mul->assigned_device_name()) {
+      continue;
+    }
+    std::vector<Node*> nodes;
+    Node* s = first;
+    if (first->type_string() == "Mul") {  // Mul(y, 1), then its Sigmoid
+      Node* one = InputNode(first, 0) == y ? InputNode(first, 1) : InputNode(first, 0);
+      if (!takes(first, y, one) || !IsScalarOne(one)) continue;
+      s = SoleConsumer(first);
+      if (s == nullptr || !Absorbable(first, s, preserve)) continue;
+      nodes.push_back(first);
+      // The 1 goes too when nothing else reads it.
+      if (SoleConsumer(one) == first && !HasControlInputs(one) && !preserve.count(one->name())) {
+        nodes.push_back(one);
+      }
+    }
+    if (s->type_string() != "Sigmoid" || InputIndex(s, 0) != 0 || !Absorbable(s, mul, preserve) ||
+        !takes(mul, y, s)) {
+      continue;
+    }
+    nodes.push_back(s);
+    *between = std::move(nodes);
+    return mul;
+  }
+  return nullptr;
 }
 
 void CopyAttr(const Node* from, const std::string& name, NodeDef* to) {
@@ -107,9 +172,15 @@ absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const GraphOptimizerOption
   }
   Node* last = bias_add;
   Node* act = SoleConsumer(bias_add);
+  std::string act_name;
+  std::vector<Node*> swish_between;  // the Sigmoid (and Keras's Mul by 1) of a swish
   if (act != nullptr && IsActivation(act, matmul) && HasType(act, DT_FLOAT) &&
       !preserve.count(act->name()) && Absorbable(bias_add, act, preserve)) {
     last = act;
+    act_name = act->type_string();
+  } else if (!matmul && (act = SwishMul(bias_add, preserve, &swish_between)) != nullptr) {
+    last = act;
+    act_name = "_MklSwish";
   } else {
     act = nullptr;
   }
@@ -119,9 +190,9 @@ absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const GraphOptimizerOption
   AddNodeAttr("T", DT_FLOAT, &def);
   AddNodeAttr("num_args", int64_t{1}, &def);
   std::vector<std::string> ops = {"BiasAdd"};
-  if (act != nullptr) ops.push_back(act->type_string());
+  if (act != nullptr) ops.push_back(act_name);
   AddNodeAttr("fused_ops", absl::Span<const std::string>(ops), &def);
-  if (act != nullptr && act->type_string() == "LeakyRelu") {
+  if (act_name == "LeakyRelu") {
     float alpha = 0.2f;
     GetAttr(act->def().attr(), "alpha", &alpha).IgnoreError();
     AddNodeAttr("leakyrelu_alpha", alpha, &def);
@@ -149,6 +220,7 @@ absl::StatusOr<bool> FuseAt(Graph* g, Node* bias_add, const GraphOptimizerOption
   }
   // Only the last node may have control inputs; the fused node keeps them.
   g->RemoveNode(head);
+  for (Node* n : swish_between) g->RemoveNode(n);
   if (last != bias_add) g->RemoveNode(bias_add);
   SG_RETURN_IF_ERROR(ReplaceNode(g, last, std::move(def), inputs).status());
   return true;
