@@ -104,6 +104,57 @@ TEST(Reductions, FloatReductionsMatchReferenceOverAxisPatterns) {
   }
 }
 
+// Float and double sums and means with the kept dims innermost (a global average pool of
+// channels-last data) add whole rows (reduction_ops.h's SumRows): kept sizes below and above
+// its 256-column ranges, one and several kept outer rows, against the reference.
+TEST(Reductions, SumsWithKeptDimsInnermostMatchTheReference) {
+  struct Case {
+    std::vector<int64_t> shape;
+    std::vector<int32_t> axes;
+  };
+  const std::vector<Case> cases = {{{2, 7, 9, 300}, {1, 2}},
+                                   {{1, 5, 5, 8}, {1, 2}},
+                                   {{40, 1000}, {0}},
+                                   {{3, 2, 17}, {1}},
+                                   {{2, 3, 4, 5, 9}, {0, 2}}};
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    for (const char* op : {"Sum", "Mean"}) {
+      for (const Case& c : cases) {
+        Tensor in_f = RandomFloats(c.shape, 4);
+        Tensor in(dt, in_f.shape());
+        for (int64_t i = 0; i < in.NumElements(); ++i) {
+          if (dt == DT_FLOAT) {
+            in.data<float>()[i] = in_f.data<float>()[i];
+          } else {
+            in.data<double>()[i] = in_f.data<float>()[i];
+          }
+        }
+        std::set<int> ax(c.axes.begin(), c.axes.end());
+        std::vector<int64_t> dims;
+        std::vector<double> want =
+            RefReduce(in_f, ax, 0, [](double a, double b) { return a + b; }, &dims);
+        if (std::string(op) == "Mean") {
+          int64_t count = 1;
+          for (int a : ax) count *= c.shape[a];
+          for (double& w : want) w /= count;
+        }
+        Tensor axes_t(DT_INT32, TensorShape({static_cast<int64_t>(c.axes.size())}));
+        std::copy(c.axes.begin(), c.axes.end(), axes_t.data<int32_t>());
+        auto out = RunKernel(NodeDefFor(op, {{"T", dt}}), {in, axes_t});
+        ASSERT_TRUE(out.ok()) << op << ": " << out.status();
+        const Tensor& got = (*out)[0];
+        ASSERT_EQ(got.shape(), TensorShape(dims)) << op;
+        for (size_t i = 0; i < want.size(); ++i) {
+          const double g = dt == DT_FLOAT ? got.data<float>()[i] : got.data<double>()[i];
+          EXPECT_NEAR(g, want[i], 1e-4 * (1 + std::abs(want[i])))
+              << op << " " << DataTypeString(dt) << " " << TensorShape(c.shape).DebugString()
+              << " at " << i;
+        }
+      }
+    }
+  }
+}
+
 // As TensorFlow: an axis named twice (2 and -2 of a rank-4 input) is an error.
 TEST(Reductions, RejectsDuplicateAxes) {
   Tensor in = RandomFloats({3, 4, 5, 6}, 1);
