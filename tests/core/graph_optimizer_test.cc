@@ -749,41 +749,42 @@ TEST(Fusion, Conv2DBiasAddLeakyReluWithExplicitPadding) {
 // becomes the fused node's _MklSwish, with the Muls' operands in either order, after Conv2D and
 // a depthwise convolution.
 TEST(Fusion, SwishAfterConvolutionsBiasAdd) {
-  for (const std::string op : {"Conv2D", "DepthwiseConv2dNative"}) {
-    for (bool sigmoid_first : {false, true}) {
-      for (bool keras : {false, true}) {
-      const bool depthwise = op == "DepthwiseConv2dNative";
-      G g;
-      g.Placeholder("x", {2, 7, 6, 3})
-          .Const("w", Random({3, 3, 3, depthwise ? 2 : 5}, -1, 1, 4))
-          .Op("conv", op, {"x", "w"},
-              {{"strides", IntList({1, 1, 1, 1})}, {"padding", Attr(std::string("SAME"))}})
-          .Const("b", Random({depthwise ? 6 : 5}, -1, 1, 7))
-          .Op("bias", "BiasAdd", {"conv", "b"});
-      if (keras) {
-        g.Const("one", Tensor::Scalar<float>(1)).Op("beta_y", "Mul", {sigmoid_first ? "one" : "bias",
-                                                          sigmoid_first ? "bias" : "one"});
-      }
-      g.Op("sig", "Sigmoid", {keras ? "beta_y" : "bias"});
+  for (int variant = 0; variant < 8; ++variant) {
+    const bool depthwise = variant & 1, sigmoid_first = variant & 2, keras = variant & 4;
+    const std::string op = depthwise ? "DepthwiseConv2dNative" : "Conv2D";
+    G g;
+    g.Placeholder("x", {2, 7, 6, 3})
+        .Const("w", Random({3, 3, 3, depthwise ? 2 : 5}, -1, 1, 4))
+        .Op("conv", op, {"x", "w"},
+            {{"strides", IntList({1, 1, 1, 1})}, {"padding", Attr(std::string("SAME"))}})
+        .Const("b", Random({depthwise ? 6 : 5}, -1, 1, 7))
+        .Op("bias", "BiasAdd", {"conv", "b"});
+    if (keras) {
+      g.Const("one", Tensor::Scalar<float>(1));
       if (sigmoid_first) {
-        g.Op("swish", "Mul", {"sig", "bias"});
+        g.Op("beta_y", "Mul", {"one", "bias"});
       } else {
-        g.Op("swish", "Mul", {"bias", "sig"});
-      }
-      auto step = StepGraph(g.def(), {"x:0"}, {"swish:0"});
-      const std::string what = absl::StrCat(op, sigmoid_first ? " Mul(sig, y)" : " Mul(y, sig)",
-                                            keras ? " Keras" : "");
-      const Node* n = Find(*step, "swish");
-      ASSERT_NE(n, nullptr) << what;
-      EXPECT_EQ(n->type_string(), depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedConv2D")
-          << what;
-      EXPECT_EQ(FusedOps(n), std::vector<std::string>({"BiasAdd", "_MklSwish"})) << what;
-      EXPECT_EQ(Find(*step, "sig"), nullptr) << what;
-      EXPECT_EQ(Find(*step, "beta_y"), nullptr) << what;
-      EXPECT_EQ(step->num_nodes(), 5) << what;  // _Arg, w, b, the fused node, _Retval
-      RunBoth(g.def(), {{"x:0", Random({2, 7, 6, 3}, -3, 3, 8)}}, {"swish:0"});
+        g.Op("beta_y", "Mul", {"bias", "one"});
       }
     }
+    g.Op("sig", "Sigmoid", {keras ? "beta_y" : "bias"});
+    if (sigmoid_first) {
+      g.Op("swish", "Mul", {"sig", "bias"});
+    } else {
+      g.Op("swish", "Mul", {"bias", "sig"});
+    }
+    auto step = StepGraph(g.def(), {"x:0"}, {"swish:0"});
+    const std::string what = absl::StrCat(op, sigmoid_first ? " Mul(sig, y)" : " Mul(y, sig)",
+                                          keras ? " Keras" : "");
+    const Node* n = Find(*step, "swish");
+    ASSERT_NE(n, nullptr) << what;
+    EXPECT_EQ(n->type_string(), depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedConv2D")
+        << what;
+    EXPECT_EQ(FusedOps(n), std::vector<std::string>({"BiasAdd", "_MklSwish"})) << what;
+    EXPECT_EQ(Find(*step, "sig"), nullptr) << what;
+    EXPECT_EQ(Find(*step, "beta_y"), nullptr) << what;
+    EXPECT_EQ(step->num_nodes(), 5) << what;  // _Arg, w, b, the fused node, _Retval
+    RunBoth(g.def(), {{"x:0", Random({2, 7, 6, 3}, -3, 3, 8)}}, {"swish:0"});
   }
 }
 

@@ -48,8 +48,8 @@ bool IsScalarOne(const Node* n) {
 // The Mul of swish when `y` (a float node's output 0) feeds only swish: Mul(y, Sigmoid(y)), or
 // Keras's Mul(y, Sigmoid(Mul(y, 1))) (its silu's beta of 1), each Mul's operands in either
 // order. The nodes between y and that Mul (the Sigmoid, and the inner Mul with its 1 unless
-// something else reads that) are set in `between`. nullptr when the pattern is not there or a node of it cannot disappear into the
-// node that replaces the outer Mul.
+// something else reads that) are set in `between`. nullptr when the pattern is not there or a
+// node of it cannot disappear into the node that replaces the outer Mul.
 Node* SwishMul(const Node* y, const std::set<std::string>& preserve,
                std::vector<Node*>* between) {
   if (y->out_edges().size() != 2 || HasControlInputs(y) || preserve.count(y->name()) ||
