@@ -70,7 +70,7 @@ class OneDnnConv {
   // The node's kConstFilterAttr: false when absent or not a bool.
   static bool ConstFilterAttr(OpKernelConstruction* ctx);
 
-  // Whether oneDNN is built in and not switched off by SG_ONEDNN_CONV=0.
+  // Whether oneDNN is built in and not switched off by SG_ONEDNN_CONV=0. Thread-safe.
   static bool Available();
 
   // Channels (in and out) and input positions per image from which a forward pass may run on
@@ -88,12 +88,14 @@ class OneDnnConv {
   // channels-last and 29 ms blocked; the whole of VGG16 at 64x64 (bench/infer_bench_sg, minimum
   // of each process, median of 3 alternated processes) went from 316 to 275 ms at batch 8 on
   // 1 thread, 154 to 142 on 2, 39.7 to 38.3 at batch 1 on 1 thread (22.9 on 2 either way).
-  // Elsewhere (1x1, depthwise, few positions) the relayouts cost more than they save.
+  // Elsewhere (1x1, depthwise, few positions) the relayouts cost more than they save. A pure
+  // function of its arguments: thread-safe, no errors.
   static bool BlocksActivations(Pass pass, int nd, const ConvNdGeometry& g,
                                 const Epilogue* epilogue);
 
   // Forward runs in this process that ran on blocked activations (for tests): with `fused`,
-  // those given an epilogue (run in the same primitive), else those without.
+  // those given an epilogue (run in the same primitive), else those without. 0 without oneDNN.
+  // Thread-safe (an atomic count, read relaxed).
   static int64_t BlockedRuns(bool fused);
 
   // Runs `pass` for geometry `g` with nd (2 or 3) spatial dims, each operand of the shape the
