@@ -84,8 +84,9 @@ class OneDnnConv {
   // group, a window of at least 2x2, at least kBlockedMinChannels input and output channels,
   // at least kBlockedMinPositions input positions per image, and no residual sum. Why: oneDNN
   // 2.6's AVX2 kernel is slower on channels-last data for such convolutions, by more than the
-  // two relayouts cost. VGG16's 64 -> 64 channels 3x3 over 64x64, batch 8, 1 thread took 44 ms
-  // channels-last and 29 ms blocked; the whole of VGG16 at 64x64 (bench/infer_bench_sg, minimum
+  // two relayouts cost. VGG16's 64 -> 64 channels 3x3 over 64x64, batch 8, 1 thread took 44-45
+  // ms channels-last and 29-34 ms blocked (medians of 8 runs, two processes each, a program
+  // calling oneDNN alone); the whole of VGG16 at 64x64 (bench/infer_bench_sg, minimum
   // of each process, median of 3 alternated processes) went from 316 to 275 ms at batch 8 on
   // 1 thread, 154 to 142 on 2, 39.7 to 38.3 at batch 1 on 1 thread (22.9 on 2 either way).
   // Elsewhere (1x1, depthwise, few positions) the relayouts cost more than they save. A pure
