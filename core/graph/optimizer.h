@@ -29,8 +29,8 @@
 //      _FusedConv2D [BiasAdd] + Add/AddV2 of a tensor of the same shape [+ Relu|Relu6|Elu|
 //      LeakyRelu] into _FusedConv2D [BiasAdd, Add(, act)] (ResNet's residual blocks);
 //   6. Conv2D, _FusedConv2D, DepthwiseConv2dNative and _FusedDepthwiseConv2dNative nodes whose
-//      filter is a Const get the attr `_sg_const_filter` = true (their kernels may then keep the
-//      filter in their own layout).
+//      filter is a Const, and MatMul and _FusedMatMul nodes whose b is, get the attr
+//      `_sg_const_filter` = true (their kernels may then keep that input in their own layout).
 // A Const a pass makes (a folded value, a scaled filter, a bias) holds its value as a Tensor
 // beside its NodeDef (Node::tensor_attrs), which the Const kernel shares: the value is never
 // encoded into a TensorProto and decoded again. GraphDefs written from the graph (ToGraphDef,

@@ -37,6 +37,7 @@ class FusedMatMulOp final : public OpKernel {
     OP_REQUIRES(ctx, num_args == 1,
                 errors::InvalidArgument("_FusedMatMul with BiasAdd takes 1 arg, got ", num_args,
                                         where));
+    const_b_ = OneDnnConv::ConstFilterAttr(ctx);
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -85,14 +86,48 @@ class FusedMatMulOp final : public OpKernel {
   void ComputeFloat(OpKernelContext* ctx, const Tensor& a, const Tensor& b, const Tensor& bias,
                     int64_t m, int64_t k, int64_t n, Tensor* out) {
     float* y = out->data<float>();
+    // A constant b (float only: the other types' b is a temporary here) on the packed product,
+    // the bias and an activation it has (all but Tanh and Sigmoid) in the same pass.
+    if (const_b_ && std::is_same_v<T, float>) {
+      OneDnnConv::Epilogue ep;
+      ep.bias = bias.data<float>();
+      ep.alpha = alpha_;
+      const bool in_tile = TileActivation(activation_, &ep.act);
+      if (ConstMatMulFloat(ctx, &product_, a.data<float>(), b, y, m, k, n, transpose_a_,
+                           transpose_b_, in_tile ? &ep : nullptr)) {
+        if (!in_tile) {
+          ApplyFusedEpilogue<float>(ctx->eigen_cpu_device(), y, m, n, nullptr, nullptr,
+                                    bias.data<float>(), activation_, alpha_);
+        }
+        return;
+      }
+    }
     MatMulFloat(ctx, a.data<float>(), b.data<float>(), y, m, k, n, transpose_a_, transpose_b_);
     ApplyFusedEpilogue<float>(ctx->eigen_cpu_device(), y, m, n, nullptr, nullptr,
                               bias.data<float>(), activation_, alpha_);
   }
 
+  // The tile epilogue's form of `act`; false for one it lacks (Tanh, Sigmoid).
+  static bool TileActivation(FusedActivation act, OneDnnConv::Epilogue::Act* out) {
+    using Act = OneDnnConv::Epilogue::Act;
+    switch (act) {
+      case FusedActivation::kNone: *out = Act::kNone; return true;
+      case FusedActivation::kRelu: *out = Act::kRelu; return true;
+      case FusedActivation::kRelu6: *out = Act::kRelu6; return true;
+      case FusedActivation::kElu: *out = Act::kElu; return true;
+      case FusedActivation::kLeakyRelu: *out = Act::kLeakyRelu; return true;
+      case FusedActivation::kSwish: *out = Act::kSwish; return true;
+      case FusedActivation::kTanh:
+      case FusedActivation::kSigmoid: return false;
+    }
+    return false;
+  }
+
   bool transpose_a_ = false, transpose_b_ = false;
   float alpha_ = 0.2f;
   FusedActivation activation_ = FusedActivation::kNone;
+  bool const_b_ = false;   // b is a Const node's tensor (ConstMatMulFloat)
+  PanelProduct product_;  // b packed, for ConstMatMulFloat
 };
 
 REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<float>("T"),

@@ -196,6 +196,7 @@ class MatMulOp final : public OpKernel {
   explicit MatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_a", &transpose_a_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("transpose_b", &transpose_b_));
+    const_b_ = OneDnnConv::ConstFilterAttr(ctx);
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -214,6 +215,13 @@ class MatMulOp final : public OpKernel {
       using T = decltype(tag);
       Tensor* out;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
+      if constexpr (std::is_same_v<T, float>) {
+        if (const_b_ && ConstMatMulFloat(ctx, &product_, a.data<float>(), b,
+                                         out->data<float>(), m, k, n, transpose_a_, transpose_b_,
+                                         nullptr)) {
+          return;
+        }
+      }
       OP_REQUIRES_OK(ctx, WithComputeType<T>(ctx, a, b, out, [&](auto* pa, auto* pb, auto* pc) {
                        const bool threaded = m * n * k >= kSmallProduct;
                        MatMulOne(ctx->eigen_cpu_device(), threaded, true, pa, pb, pc, m, k, n,
@@ -225,6 +233,8 @@ class MatMulOp final : public OpKernel {
 
  private:
   bool transpose_a_ = false, transpose_b_ = false;
+  bool const_b_ = false;   // b is a Const node's tensor (ConstMatMulFloat)
+  PanelProduct product_;  // b packed, for ConstMatMulFloat
 };
 
 // BatchMatMul (batch dims equal) and BatchMatMulV2 (batch dims broadcast).
@@ -314,6 +324,20 @@ void BroadcastBatchIndex(const TensorShape& a_batch, const TensorShape& b_batch,
 void MatMulFloat(OpKernelContext* ctx, const float* a, const float* b, float* c, int64_t m,
                  int64_t k, int64_t n, bool ta, bool tb) {
   MatMulOne(ctx->eigen_cpu_device(), m * n * k >= kSmallProduct, true, a, b, c, m, k, n, ta, tb);
+}
+
+bool ConstMatMulFloat(OpKernelContext* ctx, PanelProduct* product, const float* a,
+                      const Tensor& b_tensor, float* c, int64_t m, int64_t k, int64_t n, bool ta,
+                      bool tb, const OneDnnConv::Epilogue* epilogue) {
+  if (ta || m <= kFewRows || m > PanelProduct::kMaxRows || k == 0 || n == 0) return false;
+  const float* x[PanelProduct::kMaxRows];
+  float* y[PanelProduct::kMaxRows];
+  for (int64_t r = 0; r < m; ++r) {
+    x[r] = a + r * k;
+    y[r] = c + r * n;
+  }
+  return product->Run(ctx->eigen_cpu_device(), m * n * k >= kSmallProduct, x, m,
+                      b_tensor.data<float>(), k, n, tb, y, epilogue, &b_tensor);
 }
 
 absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& b,

@@ -8,6 +8,8 @@
 #include "absl/types/span.h"
 #include "core/framework/op_kernel.h"
 #include "core/framework/tensor.h"
+#include "core/kernels/onednn_conv.h"
+#include "core/kernels/panel_product.h"
 
 namespace sg {
 
@@ -32,6 +34,18 @@ absl::Status BatchedMatMul(OpKernelContext* ctx, const Tensor& a, const Tensor& 
 // one thread for a small product. c must not alias a or b.
 void MatMulFloat(OpKernelContext* ctx, const float* a, const float* b, float* c, int64_t m,
                  int64_t k, int64_t n, bool ta, bool tb);
+
+// c[m, n] = epilogue(a * op(b)) (a [m, k], not transposed; b [k, n], [n, k] when tb) for a
+// float product whose b is a Const node's tensor, as MatMul and _FusedMatMul compute it when
+// their node has the `_sg_const_filter` attr (OneDnnConv::kConstFilterAttr, set by the graph
+// optimiser): with m from 5 to PanelProduct::kMaxRows (an RNN step or a dense layer at a small
+// batch), on `product`, which keeps b packed between runs (panel_product.h), and returns true.
+// Otherwise, or when the packed b cannot be allocated, returns false having touched nothing, and
+// the caller computes the product as usual. epilogue (may be null) as PanelProduct::Run's; b is
+// b_tensor's data (float, [k, n] or [n, k]), whose packed copy kernels share.
+bool ConstMatMulFloat(OpKernelContext* ctx, PanelProduct* product, const float* a,
+                      const Tensor& b_tensor, float* c, int64_t m, int64_t k, int64_t n, bool ta,
+                      bool tb, const OneDnnConv::Epilogue* epilogue);
 
 }  // namespace sg
 

@@ -1,6 +1,7 @@
 // A 1x1 convolution over few output positions, as a product of the positions' input rows and the
-// filter (kept packed in panels of 16 output channels), its panels split over the calling
-// thread's OpenMP team (oneDNN's; the intra-op pool without OpenMP).
+// filter (kept packed in panels of 16 output channels: PanelProduct, panel_product.h), its
+// panels split over the calling thread's OpenMP team (oneDNN's; the intra-op pool without
+// OpenMP).
 //
 // Why: at batch 1 the last stages of a convolution network have 2x2 to 4x4 positions and filters
 // of up to 2048 x 2048 channels, and reading the filter is most of such a convolution's work.
@@ -21,12 +22,11 @@
 #define SG_CORE_KERNELS_POINTWISE_CONV_H_
 
 #include <cstdint>
-#include <memory>
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/conv_nd.h"
 #include "core/kernels/onednn_conv.h"
-#include "core/util/mutex.h"
+#include "core/kernels/panel_product.h"
 
 namespace sg {
 
@@ -48,17 +48,13 @@ class PointwiseConv {
 
   // Computes out = epilogue(conv(input, filter)) for a geometry Takes accepts, on the calling
   // thread and its OpenMP team, device.numThreads() threads in all (the device's pool without
-  // OpenMP). `epilogue` may be null
-  // (none); with epilogue->sum, out holds the tensor to add on entry. Returns false, touching
-  // nothing, when the packed filter cannot be allocated.
+  // OpenMP). `epilogue` may be null (none); with epilogue->sum, out holds the tensor to add on
+  // entry. Returns false, touching nothing, when the packed filter cannot be allocated.
   bool Run(const Eigen::ThreadPoolDevice& device, const ConvNdGeometry& g, const float* input,
            const float* filter, float* out, const OneDnnConv::Epilogue* epilogue);
 
-  struct Packed;
-
  private:
-  mutex mu_;
-  std::shared_ptr<const Packed> packed_ ABSL_GUARDED_BY(mu_);
+  PanelProduct product_;
 };
 
 }  // namespace sg

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "core/framework/attr_value_util.h"
@@ -722,6 +723,35 @@ TEST(Fusion, MatMulBiasAddActivations) {
     RunBoth(g.def(), {{"x:0", Random({2, 6}, -3, 3, 8)}, {"w:0", Random({6, 3}, -1, 1, 9)}},
             {"act:0"});
   }
+}
+
+// A matrix product whose b is a Const is marked, fused or not (its kernel keeps b packed: 8
+// rows run on PanelProduct); one whose b is fed is not.
+TEST(Fusion, MatMulsWithAConstantBAreMarked) {
+  G g;
+  g.Placeholder("x", {8, 6})
+      .Const("w", Random({6, 20}, -1, 1, 4))
+      .Placeholder("wp", {6, 20})
+      .Const("b", Random({20}, -1, 1, 7))
+      .Op("mm", "MatMul", {"x", "w"})
+      .Op("bias", "BiasAdd", {"mm", "b"})
+      .Op("act", "Tanh", {"bias"})
+      .Op("plain", "MatMul", {"x", "w"})
+      .Op("fed", "MatMul", {"x", "wp"});
+  const std::vector<std::string> fetches = {"act:0", "plain:0", "fed:0"};
+  auto step = StepGraph(g.def(), {"x:0", "wp:0"}, fetches);
+  for (const auto& [name, op, marked] : {std::tuple("act", "_FusedMatMul", true),
+                                         std::tuple("plain", "MatMul", true),
+                                         std::tuple("fed", "MatMul", false)}) {
+    const Node* n = Find(*step, name);
+    ASSERT_NE(n, nullptr) << name;
+    EXPECT_EQ(n->type_string(), op) << name;
+    bool value = false;
+    EXPECT_EQ(GetAttr(n->def().attr(), "_sg_const_filter", &value).ok(), marked) << name;
+    EXPECT_EQ(value, marked) << name;
+  }
+  RunBoth(g.def(), {{"x:0", Random({8, 6}, -2, 2, 8)}, {"wp:0", Random({6, 20}, -1, 1, 9)}},
+          fetches);
 }
 
 TEST(Fusion, Conv2DBiasAddLeakyReluWithExplicitPadding) {

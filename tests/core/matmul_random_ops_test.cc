@@ -1,9 +1,17 @@
 // MatMul / BatchMatMul(V2) against a triple loop, and the random ops against TensorFlow's own
-// Philox streams (values recorded from TensorFlow 2.15 with the same seeds).
+// Philox streams (values recorded from TensorFlow 2.15 with the same seeds). Also PanelProduct
+// (core/kernels/panel_product.h), which MatMul and _FusedMatMul run with a constant b of 5 to 32
+// rows, directly and through those kernels.
 #include <cmath>
 #include <random>
+#include <string>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "core/framework/intra_op_pool.h"
+#include "core/framework/node_def_util.h"
 #include "core/framework/op.h"
+#include "core/kernels/panel_product.h"
 #include "gtest/gtest.h"
 #include "tests/core/ops_testutil.h"
 
@@ -79,15 +87,17 @@ void ExpectSame(const Tensor& got, const Tensor& want) {
   }
 }
 
+// With const_b, the node has the graph optimiser's `_sg_const_filter` mark (b is a Const).
 template <typename T>
-void CheckMatMul(int64_t m, int64_t k, int64_t n) {
+void CheckMatMul(int64_t m, int64_t k, int64_t n, bool const_b = false) {
   const DataType dt = DataTypeToEnum<T>::value;
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
       Tensor a = RandomTensor<T>(ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 1);
       Tensor b = RandomTensor<T>(tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 2);
-      auto out = RunKernel(
-          NodeDefFor("MatMul", {{"T", dt}, {"transpose_a", ta}, {"transpose_b", tb}}), {a, b});
+      NodeDef def = NodeDefFor("MatMul", {{"T", dt}, {"transpose_a", ta}, {"transpose_b", tb}});
+      if (const_b) AddNodeAttr("_sg_const_filter", true, &def);
+      auto out = RunKernel(def, {a, b});
       ASSERT_TRUE(out.ok()) << out.status();
       // The reference treats a 2-D matrix as a batch of one.
       ExpectSame<T>((*out)[0], RefBatchMatMul<T>(a, b, ta, tb));
@@ -109,6 +119,193 @@ TEST(MatMul, MatchesReferenceForAllTransposesAndTypes) {
   CheckMatMul<int32_t>(4, 3, 2);
   CheckMatMul<int64_t>(2, 2, 2);
   CheckMatMul<half>(3, 5, 4);
+}
+
+// A constant b: 5 to 32 rows (a not transposed) run on PanelProduct, the others as before.
+// Small integers, so every order of summation gives the same floats.
+TEST(MatMul, ConstantBMatchesReference) {
+  for (int64_t m : {5, 8, 13, 32, 33, 4}) {
+    SCOPED_TRACE(absl::StrCat(m, " rows"));
+    CheckMatMul<float>(m, 156, 70, true);  // 4 panels and a part, split over the 2 threads
+    CheckMatMul<float>(m, 3, 5, true);     // one part of a panel, on one thread
+  }
+  CheckMatMul<double>(8, 10, 20, true);  // float only: double ignores the mark
+}
+
+// The reference of _FusedMatMul [BiasAdd(, act)] on float inputs, in double.
+std::vector<double> RefFusedMatMul(const Tensor& a, const Tensor& b, const Tensor& bias,
+                                   bool tb, const std::string& act, double alpha) {
+  const int64_t m = a.dim_size(0), k = a.dim_size(1), n = bias.NumElements();
+  std::vector<double> out(m * n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double v = bias.data<float>()[j];
+      for (int64_t l = 0; l < k; ++l) {
+        v += static_cast<double>(a.data<float>()[i * k + l]) *
+             (tb ? b.data<float>()[j * k + l] : b.data<float>()[l * n + j]);
+      }
+      if (act == "Relu") v = std::max(v, 0.0);
+      if (act == "Relu6") v = std::min(std::max(v, 0.0), 6.0);
+      if (act == "Elu") v = v < 0 ? std::expm1(v) : v;
+      if (act == "LeakyRelu") v = v > 0 ? v : alpha * v;
+      if (act == "Tanh") v = std::tanh(v);
+      if (act == "Sigmoid") v = 1 / (1 + std::exp(-v));
+      if (act == "_MklSwish") v = v / (1 + std::exp(-v));
+      out[i * n + j] = v;
+    }
+  }
+  return out;
+}
+
+// _FusedMatMul with a constant b: the bias and Relu, Relu6, Elu, LeakyRelu or swish in
+// PanelProduct's tiles, Tanh and Sigmoid after it; without the mark, the BLAS path.
+TEST(FusedMatMul, ConstantBMatchesReferenceWithEachActivation) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-1, 1);
+  auto random = [&](std::vector<int64_t> shape) {
+    Tensor t(DT_FLOAT, TensorShape(shape));
+    for (int64_t i = 0; i < t.NumElements(); ++i) t.data<float>()[i] = u(rng);
+    return t;
+  };
+  const float alpha = 0.3f;
+  for (const std::string act :
+       {"", "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid", "_MklSwish"}) {
+    for (int64_t m : {8, 21, 2}) {
+      for (bool tb : {false, true}) {
+        for (bool constant : {true, false}) {
+          const int64_t k = 37, n = 50;
+          Tensor a = random({m, k});
+          Tensor b = random(tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n});
+          Tensor bias = random({n});
+          a.data<float>()[k + 2] = std::nanf("");  // row 1 is NaN throughout
+          NodeDef def = NodeDefFor("_FusedMatMul", {{"T", DT_FLOAT}, {"transpose_b", tb}});
+          AddNodeAttr("fused_ops",
+                      act.empty() ? std::vector<std::string>{"BiasAdd"}
+                                  : std::vector<std::string>{"BiasAdd", act},
+                      &def);
+          AddNodeAttr("num_args", 1, &def);
+          AddNodeAttr("leakyrelu_alpha", alpha, &def);
+          if (constant) AddNodeAttr("_sg_const_filter", true, &def);
+          auto out = RunKernel(def, {a, b, bias});
+          const std::string what = absl::StrCat("[BiasAdd ", act, "] ", m, " rows",
+                                                tb ? " b transposed" : "",
+                                                constant ? " constant" : "");
+          ASSERT_TRUE(out.ok()) << what << ": " << out.status();
+          const std::vector<double> want = RefFusedMatMul(a, b, bias, tb, act, alpha);
+          const float* got = (*out)[0].data<float>();
+          for (size_t i = 0; i < want.size(); ++i) {
+            if (std::isnan(want[i])) {
+              ASSERT_TRUE(std::isnan(got[i])) << what << ": element " << i << " is " << got[i];
+            } else {
+              ASSERT_NEAR(got[i], want[i], 1e-5 + 1e-5 * std::abs(want[i]))
+                  << what << ": element " << i;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// For r < rows: y[r] = x[r] times b ([k, n], or [n, k] when tb), by a loop in double.
+std::vector<double> RefProduct(const std::vector<float>& x, const std::vector<float>& b,
+                               int64_t rows, int64_t k, int64_t n, bool tb) {
+  std::vector<double> y(rows * n);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t i = 0; i < k; ++i) {
+        s += static_cast<double>(x[r * k + i]) * (tb ? b[j * k + i] : b[i * n + j]);
+      }
+      y[r * n + j] = s;
+    }
+  }
+  return y;
+}
+
+// Every row count up to kMaxRows (tiles of 1 to 6 rows), b's columns on and off the 16-column
+// panels, both orientations, 2 threads and 1, each b run four times (packed once). A new b gets
+// a new PanelProduct: one kept at the same address would be taken for the old one, as the
+// contract says. The epilogues and a b replaced in one product are PointwiseConv's tests'.
+TEST(PanelProduct, MatchesTheReferenceLoop) {
+  IntraOpPool pool(1, absl::Microseconds(50));
+  const Eigen::ThreadPoolDevice two(&pool, 2), one(&pool, 1);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-1, 1);
+  auto random = [&](int64_t size) {
+    std::vector<float> v(size);
+    for (float& f : v) f = u(rng);
+    return v;
+  };
+  for (int64_t rows = 1; rows <= PanelProduct::kMaxRows; ++rows) {
+    for (const auto& [k, n] : {std::pair<int64_t, int64_t>{19, 40}, {1, 16}, {64, 5}}) {
+      for (bool tb : {false, true}) {
+        PanelProduct product;
+        const std::vector<float> x = random(rows * k), b = random(k * n);
+        const std::vector<double> want = RefProduct(x, b, rows, k, n, tb);
+        std::vector<const float*> xr(rows);
+        for (int64_t r = 0; r < rows; ++r) xr[r] = x.data() + r * k;
+        for (const Eigen::ThreadPoolDevice* d : {&two, &one}) {
+          for (int run = 0; run < 2; ++run) {
+            const std::string what = absl::StrCat(rows, " rows, k ", k, ", n ", n,
+                                                  tb ? ", b transposed, " : ", ",
+                                                  d->numThreads(), " threads, run ", run);
+            std::vector<float> y(rows * n, -7.0f);
+            std::vector<float*> yr(rows);
+            for (int64_t r = 0; r < rows; ++r) yr[r] = y.data() + r * n;
+            ASSERT_TRUE(product.Run(*d, /*split=*/true, xr.data(), rows, b.data(), k, n, tb,
+                                    yr.data(), nullptr))
+                << what;
+            for (int64_t i = 0; i < rows * n; ++i) {
+              ASSERT_NEAR(y[i], want[i], 1e-5 + 1e-5 * std::abs(want[i]))
+                  << what << ": element " << i;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// A copy shared through b_tensor keeps its tensor's buffer alive: a tensor made after the first
+// is dropped cannot take its address while another product uses the copy, so it is packed anew
+// rather than found. Without the reference (Packed::owner), the allocator hands the freed
+// address to the second tensor and the second product reads the first one's values.
+TEST(PanelProduct, SharedCopyIsFoundOnlyForItsTensor) {
+  IntraOpPool pool(1, absl::Microseconds(50));
+  const Eigen::ThreadPoolDevice one(&pool, 1);
+  const int64_t rows = 8, k = 24, n = 40;
+  std::vector<float> x(rows * k);
+  for (int64_t i = 0; i < rows * k; ++i) x[i] = static_cast<float>(i % 5) - 2;
+  std::vector<const float*> xr(rows);
+  for (int64_t r = 0; r < rows; ++r) xr[r] = x.data() + r * k;
+  auto run = [&](PanelProduct* p, const Tensor& b, std::vector<float>* y) {
+    std::vector<float*> yr(rows);
+    for (int64_t r = 0; r < rows; ++r) yr[r] = y->data() + r * n;
+    return p->Run(one, false, xr.data(), rows, b.data<float>(), k, n, false, yr.data(), nullptr,
+                  &b);
+  };
+  auto check = [&](const Tensor& b, const std::vector<float>& y, const std::string& what) {
+    const std::vector<float> bv(b.data<float>(), b.data<float>() + k * n);
+    const std::vector<double> want = RefProduct(x, bv, rows, k, n, false);
+    for (int64_t i = 0; i < rows * n; ++i) {
+      ASSERT_EQ(y[i], want[i]) << what << ": element " << i;
+    }
+  };
+  PanelProduct first, second, third;
+  std::vector<float> y(rows * n);
+  {
+    Tensor b(DT_FLOAT, TensorShape({k, n}));
+    for (int64_t i = 0; i < k * n; ++i) b.data<float>()[i] = static_cast<float>(i % 3);
+    ASSERT_TRUE(run(&first, b, &y));
+    check(b, y, "first");
+    ASSERT_TRUE(run(&second, b, &y));  // the same tensor: the shared copy
+    check(b, y, "second, same tensor");
+  }  // the test's reference to b is gone; first's and second's copy still holds one
+  Tensor other(DT_FLOAT, TensorShape({k, n}));
+  for (int64_t i = 0; i < k * n; ++i) other.data<float>()[i] = static_cast<float>(i % 7) - 3;
+  ASSERT_TRUE(run(&third, other, &y));
+  check(other, y, "third, another tensor");
 }
 
 TEST(MatMul, EmptyAndZeroInnerDimension) {

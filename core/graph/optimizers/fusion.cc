@@ -17,7 +17,7 @@
 // a depthwise convolution with EXPLICIT padding (pad folding makes them) fuses when its
 // paddings are all zero (VALID) or, with static shapes, are what SAME computes for its input's
 // inferred height and width (Keras pads that way: ZeroPadding2D(correct_pad)). Also here: the
-// `_sg_const_filter` mark.
+// `_sg_const_filter` mark (a convolution's filter or a matrix product's b is a Const).
 #include <algorithm>
 
 #include "core/graph/optimizers/rewrite_util.h"
@@ -333,7 +333,7 @@ int MarkConstFilters(Graph* g) {
   for (Node* n : g->nodes()) {
     const std::string& op = n->type_string();
     if (op != "Conv2D" && op != "_FusedConv2D" && op != "DepthwiseConv2dNative" &&
-        op != "_FusedDepthwiseConv2dNative") {
+        op != "_FusedDepthwiseConv2dNative" && op != "MatMul" && op != "_FusedMatMul") {
       continue;
     }
     Node* filter = InputNode(n, 1);
