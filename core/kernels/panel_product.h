@@ -25,13 +25,10 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/framework/op_kernel.h"  // Eigen::ThreadPoolDevice
 #include "core/framework/tensor.h"
 #include "core/kernels/onednn_conv.h"
 #include "core/util/mutex.h"
-
-namespace Eigen {
-class ThreadPoolDevice;
-}  // namespace Eigen
 
 namespace sg {
 

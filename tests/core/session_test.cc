@@ -399,6 +399,52 @@ TEST(DirectSession, ConcurrentRunsOnOneSessionAreSafe) {
   EXPECT_EQ(wrong.load(), 0);
 }
 
+// Two products by one constant b of 8 rows (the graph optimiser marks them: their kernels share
+// one packed copy of b, PanelProduct), run by 8 callers on each of two sessions at once. Small
+// integers: every product is exact in float, and each caller checks its own rows.
+TEST(DirectSession, ConcurrentRunsShareAPackedConstantB) {
+  const int64_t m = 8, k = 24, n = 40;
+  Tensor w(DT_FLOAT, TensorShape({k, n}));
+  for (int64_t i = 0; i < k * n; ++i) w.data<float>()[i] = static_cast<float>(i % 5) - 2;
+  GraphDef g;
+  *g.add_node() = Placeholder("x", DT_FLOAT, {m, k});
+  *g.add_node() = Const("w", w);
+  *g.add_node() = Node("neg", "Neg", {"x"}, {{"T", TypeAttr(DT_FLOAT)}});
+  *g.add_node() = Binary("mm1", "MatMul", "x", "w");
+  *g.add_node() = Binary("mm2", "MatMul", "neg", "w");
+  std::unique_ptr<Session> sessions[] = {MakeSession(g), MakeSession(g)};
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      Tensor x(DT_FLOAT, TensorShape({m, k}));
+      for (int64_t i = 0; i < m * k; ++i) x.data<float>()[i] = static_cast<float>((i + t) % 7) - 3;
+      for (int i = 0; i < 20; ++i) {
+        std::vector<Tensor> out;
+        absl::Status st = sessions[(t + i) % 2]->Run({{"x:0", x}}, {"mm1:0", "mm2:0"}, {}, &out);
+        if (!st.ok() || out.size() != 2) {
+          wrong++;
+          continue;
+        }
+        for (int64_t r = 0; r < m; ++r) {
+          for (int64_t j = 0; j < n; ++j) {
+            float want = 0;
+            for (int64_t l = 0; l < k; ++l) {
+              want += x.data<float>()[r * k + l] * w.data<float>()[l * n + j];
+            }
+            if (out[0].data<float>()[r * n + j] != want ||
+                out[1].data<float>()[r * n + j] != -want) {
+              wrong++;
+            }
+          }
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
 // A loop whose condition never turns false: only the timeout ends it.
 GraphDef EndlessLoop() {
   GraphDef g;
