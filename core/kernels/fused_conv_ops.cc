@@ -183,16 +183,8 @@ class FusedConv2DOp final : public OpKernel {
   bool FusedOnOneDnn(OpKernelContext* ctx, const ConvNdGeometry& g, const Tensor& input,
                      const Tensor& filter, Tensor* out) {
     OneDnnConv::Epilogue ep;
-    switch (activation_) {
-      case FusedActivation::kNone: ep.act = OneDnnConv::Epilogue::Act::kNone; break;
-      case FusedActivation::kRelu: ep.act = OneDnnConv::Epilogue::Act::kRelu; break;
-      case FusedActivation::kRelu6: ep.act = OneDnnConv::Epilogue::Act::kRelu6; break;
-      case FusedActivation::kElu: ep.act = OneDnnConv::Epilogue::Act::kElu; break;
-      case FusedActivation::kLeakyRelu: ep.act = OneDnnConv::Epilogue::Act::kLeakyRelu; break;
-      case FusedActivation::kSwish: ep.act = OneDnnConv::Epilogue::Act::kSwish; break;
-      case FusedActivation::kTanh:
-      case FusedActivation::kSigmoid: return false;  // not taken by the constructor
-    }
+    // Tanh and Sigmoid: not taken by the constructor.
+    if (!OneDnnConv::EpilogueAct(activation_, &ep.act)) return false;
     ep.alpha = static_cast<float>(alpha_);
     ep.sum = residual_;
     std::vector<float> scale, shift;

@@ -92,7 +92,7 @@ class FusedMatMulOp final : public OpKernel {
       OneDnnConv::Epilogue ep;
       ep.bias = bias.data<float>();
       ep.alpha = alpha_;
-      const bool in_tile = TileActivation(activation_, &ep.act);
+      const bool in_tile = OneDnnConv::EpilogueAct(activation_, &ep.act);
       if (ConstMatMulFloat(ctx, &product_, a.data<float>(), b, y, m, k, n, transpose_a_,
                            transpose_b_, in_tile ? &ep : nullptr)) {
         if (!in_tile) {
@@ -105,22 +105,6 @@ class FusedMatMulOp final : public OpKernel {
     MatMulFloat(ctx, a.data<float>(), b.data<float>(), y, m, k, n, transpose_a_, transpose_b_);
     ApplyFusedEpilogue<float>(ctx->eigen_cpu_device(), y, m, n, nullptr, nullptr,
                               bias.data<float>(), activation_, alpha_);
-  }
-
-  // The tile epilogue's form of `act`; false for one it lacks (Tanh, Sigmoid).
-  static bool TileActivation(FusedActivation act, OneDnnConv::Epilogue::Act* out) {
-    using Act = OneDnnConv::Epilogue::Act;
-    switch (act) {
-      case FusedActivation::kNone: *out = Act::kNone; return true;
-      case FusedActivation::kRelu: *out = Act::kRelu; return true;
-      case FusedActivation::kRelu6: *out = Act::kRelu6; return true;
-      case FusedActivation::kElu: *out = Act::kElu; return true;
-      case FusedActivation::kLeakyRelu: *out = Act::kLeakyRelu; return true;
-      case FusedActivation::kSwish: *out = Act::kSwish; return true;
-      case FusedActivation::kTanh:
-      case FusedActivation::kSigmoid: return false;
-    }
-    return false;
   }
 
   bool transpose_a_ = false, transpose_b_ = false;

@@ -42,7 +42,8 @@ void MatMulFloat(OpKernelContext* ctx, const float* a, const float* b, float* c,
 // batch), on `product`, which keeps b packed between runs (panel_product.h), and returns true.
 // Otherwise, or when the packed b cannot be allocated, returns false having touched nothing, and
 // the caller computes the product as usual. epilogue (may be null) as PanelProduct::Run's; b is
-// b_tensor's data (float, [k, n] or [n, k]), whose packed copy kernels share.
+// b_tensor's data (float, [k, n] or [n, k]), whose packed copy kernels share. Thread-safe, as
+// PanelProduct::Run: concurrent runs may share one `product`.
 bool ConstMatMulFloat(OpKernelContext* ctx, PanelProduct* product, const float* a,
                       const Tensor& b_tensor, float* c, int64_t m, int64_t k, int64_t n, bool ta,
                       bool tb, const OneDnnConv::Epilogue* epilogue);

@@ -678,6 +678,20 @@ bool OneDnnConv::BlocksActivations(Pass pass, int nd, const ConvNdGeometry& g,
          g.k[1] > 1 && g.k[2] > 1 && g.in[1] * g.in[2] >= kBlockedMinPositions;
 }
 
+bool OneDnnConv::EpilogueAct(FusedActivation act, Epilogue::Act* out) {
+  switch (act) {
+    case FusedActivation::kNone: *out = Epilogue::Act::kNone; return true;
+    case FusedActivation::kRelu: *out = Epilogue::Act::kRelu; return true;
+    case FusedActivation::kRelu6: *out = Epilogue::Act::kRelu6; return true;
+    case FusedActivation::kElu: *out = Epilogue::Act::kElu; return true;
+    case FusedActivation::kLeakyRelu: *out = Epilogue::Act::kLeakyRelu; return true;
+    case FusedActivation::kSwish: *out = Epilogue::Act::kSwish; return true;
+    case FusedActivation::kTanh:
+    case FusedActivation::kSigmoid: return false;
+  }
+  return false;
+}
+
 bool OneDnnConv::ConstFilterAttr(OpKernelConstruction* ctx) {
   bool constant = false;
   if (!ctx->HasAttr(kConstFilterAttr) || !ctx->GetAttr(kConstFilterAttr, &constant).ok()) {

@@ -22,6 +22,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/conv_nd.h"
+#include "core/kernels/fused_epilogue.h"
 
 namespace sg {
 
@@ -69,6 +70,9 @@ class OneDnnConv {
   void set_constant_filter(bool constant) { constant_filter_ = constant; }
   // The node's kConstFilterAttr: false when absent or not a bool.
   static bool ConstFilterAttr(OpKernelConstruction* ctx);
+  // Sets *out to the Epilogue::Act of a fused_ops activation; false, leaving *out, for one the
+  // epilogue lacks (Tanh, Sigmoid). Thread-safe.
+  static bool EpilogueAct(FusedActivation act, Epilogue::Act* out);
 
   // Whether oneDNN is built in and not switched off by SG_ONEDNN_CONV=0. Thread-safe.
   static bool Available();
