@@ -126,8 +126,9 @@ TEST(MatMul, MatchesReferenceForAllTransposesAndTypes) {
 TEST(MatMul, ConstantBMatchesReference) {
   for (int64_t m : {5, 8, 13, 32, 33, 4}) {
     SCOPED_TRACE(absl::StrCat(m, " rows"));
-    CheckMatMul<float>(m, 156, 70, true);  // 4 panels and a part, split over the 2 threads
-    CheckMatMul<float>(m, 3, 5, true);     // one part of a panel, on one thread
+    // 4 panels and a part; from 25 rows (64^3 multiply-adds) split over the test's 2 threads.
+    CheckMatMul<float>(m, 156, 70, true);
+    CheckMatMul<float>(m, 3, 5, true);  // one part of a panel, on one thread
   }
   CheckMatMul<double>(8, 10, 20, true);  // float only: double ignores the mark
 }
