@@ -307,7 +307,7 @@ class Runner {
   // The GraphDef's import into the graph: main times it with the file's reading as load_us.
   bool Import(const std::string& model, std::string* error) {
     TF_Status* status = TF_NewStatus();
-    // The file's bytes, not a copy of them (TF_NewBufferFromString would copy 98 MB for
+    // The file's bytes, not a copy of them (TF_NewBufferFromString would copy 98 MiB for
     // ResNet50): the buffer borrows them, with no deallocator, for the import only.
     TF_Buffer* buf = TF_NewBuffer();
     buf->data = model.data();
