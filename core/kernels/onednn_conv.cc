@@ -14,7 +14,7 @@
 
 #include "core/framework/openmp_team.h"
 #include "core/kernels/parallel_for.h"
-#include "core/kernels/pointwise_conv.h"
+#include "core/kernels/few_positions_conv.h"
 #include "core/util/mutex.h"
 #include "dnnl.hpp"
 
@@ -153,8 +153,8 @@ struct OneDnnConv::Impl {
   // kMaxPacked layouts, oldest first. Plans that differ only in their number of threads (a run
   // alone, and one beside other steps' kernels) share one.
   std::vector<std::shared_ptr<const PackedFilter>> packed ABSL_GUARDED_BY(mu);
-  // 1x1 convolutions of few positions (pointwise_conv.h).
-  PointwiseConv pointwise;
+  // Convolutions of few positions (few_positions_conv.h).
+  FewPositionsConv few_positions;
 };
 
 namespace {
@@ -562,11 +562,12 @@ bool OneDnnConv::Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeomet
       g.out_c % g.Groups() != 0) {
     return false;
   }
-  // A 1x1 convolution of few positions, which oneDNN's kernels do not speed up with a second
-  // thread, is split over the team by sg's own product (pointwise_conv.h).
+  // A convolution of few positions that oneDNN's kernels do not speed up with a second thread
+  // (1x1), or whose window meets padding only with some taps, runs on sg's own product
+  // (few_positions_conv.h).
   if (pass == kForward && constant_filter_ &&
-      PointwiseConv::Takes(g, ctx->eigen_cpu_device().numThreads()) &&
-      impl_->pointwise.Run(ctx->eigen_cpu_device(), g, a, b, out, epilogue)) {
+      FewPositionsConv::Takes(g, ctx->eigen_cpu_device().numThreads()) &&
+      impl_->few_positions.Run(ctx->eigen_cpu_device(), g, a, b, out, epilogue)) {
     return true;
   }
   // oneDNN runs on the calling thread's OpenMP team, which it sizes when it builds a primitive

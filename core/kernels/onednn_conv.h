@@ -111,9 +111,10 @@ class OneDnnConv {
   // Returns true when it has written `out`, or when it failed while running, in which case
   // ctx's status says why (RESOURCE_EXHAUSTED for a scratch buffer, INTERNAL for oneDNN).
   // Threads: oneDNN's OpenMP team is sized to ctx's intra-op pool, or is the calling thread
-  // alone for a convolution under 2^19 multiply-adds. A forward 1x1 convolution of few output
-  // positions with a constant filter runs on sg's PointwiseConv instead (pointwise_conv.h),
-  // which splits it over the team where oneDNN would not. Safe to call concurrently.
+  // alone for a convolution under 2^19 multiply-adds. A forward convolution of few output
+  // positions with a constant filter runs on sg's FewPositionsConv instead
+  // (few_positions_conv.h) when it is 1x1 on 2 or more threads (split where oneDNN would not) or
+  // when some of its window's taps meet only padding (skipped). Safe to call concurrently.
   bool Run(OpKernelContext* ctx, Pass pass, int nd, const ConvNdGeometry& g, const float* a,
            const float* b, float* out, const Epilogue* epilogue = nullptr);
 

@@ -1,7 +1,7 @@
 // A float product of a few rows by a constant matrix, the matrix kept packed in panels of 16
 // columns between runs, with OneDnnConv's epilogue (bias, batch norm, residual sum, activation)
 // applied while each tile is in registers. Two kernels use it:
-//   - PointwiseConv (pointwise_conv.h): a 1x1 convolution over at most 8 output positions;
+//   - FewPositionsConv (few_positions_conv.h): a convolution over at most 32 output positions;
 //   - MatMul and _FusedMatMul of float with a Const b (matmul_op.cc): an RNN step or a dense
 //     layer at batch 5 to 32.
 //

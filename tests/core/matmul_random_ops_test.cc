@@ -227,7 +227,7 @@ std::vector<double> RefProduct(const std::vector<float>& x, const std::vector<fl
 // Every row count up to kMaxRows (tiles of 1 to 6 rows), b's columns on and off the 16-column
 // panels, both orientations, 2 threads and 1, each b run four times (packed once). A new b gets
 // a new PanelProduct: one kept at the same address would be taken for the old one, as the
-// contract says. The epilogues and a b replaced in one product are PointwiseConv's tests'.
+// contract says. The epilogues and a b replaced in one product are FewPositionsConv's tests'.
 TEST(PanelProduct, MatchesTheReferenceLoop) {
   IntraOpPool pool(1, absl::Microseconds(50));
   const Eigen::ThreadPoolDevice two(&pool, 2), one(&pool, 1);

@@ -2,7 +2,7 @@
 // DepthwiseConv2dNative and its gradients, grouped Conv2D, strided 1x1 Conv2D gradients, and the
 // filters kept in oneDNN's layout between runs under the _sg_const_filter attr, checked against
 // plain reference loops in double written here, on odd shapes, strides, dilations, each padding,
-// multipliers and batches. Also PointwiseConv (core/kernels/pointwise_conv.h), which takes 1x1
+// multipliers and batches. Also FewPositionsConv (core/kernels/few_positions_conv.h), which takes
 // convolutions of few positions from them, directly and through _FusedConv2D.
 // Without oneDNN (or with SG_ONEDNN_CONV=0) the same tests check sg's own loops.
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@
 #include "core/framework/node_def_util.h"
 #include "core/framework/intra_op_pool.h"
 #include "core/framework/op.h"
-#include "core/kernels/pointwise_conv.h"
+#include "core/kernels/few_positions_conv.h"
 #include "tests/core/ops_testutil.h"
 
 namespace sg {
@@ -306,9 +306,12 @@ TEST(OneDnnConv, FusedConv2DEpilogues) {
       {1, 11, 10, 5, 3, 3, 19, 1, 2, 2, 1, 1, "VALID", {}},
       {1, 7, 7, 32, 1, 1, 48, 1, 1, 1, 1, 1, "VALID", {}},
       {1, 8, 9, 8, 3, 2, 16, 1, 1, 1, 2, 1, "EXPLICIT", {1, 2, 0, 1}},
-      // 1x1 over few positions: PointwiseConv's, with a constant filter.
+      // Few positions: FewPositionsConv's, with a constant filter (1x1 on 2 threads; windows
+      // with taps that meet only padding).
       {1, 2, 2, 24, 1, 1, 40, 1, 1, 1, 1, 1, "VALID", {}},
       {2, 3, 3, 17, 1, 1, 33, 1, 2, 2, 1, 1, "SAME", {}},
+      {3, 1, 1, 20, 3, 3, 36, 1, 1, 1, 1, 1, "SAME", {}},
+      {1, 1, 2, 12, 3, 3, 20, 1, 1, 1, 1, 1, "SAME", {}},
       // On blocked activations (OneDnnConv::BlocksActivations): out_c off the blocks, strided.
       {1, 9, 8, 64, 3, 3, 68, 1, 1, 1, 1, 1, "SAME", {}},
       {2, 10, 9, 72, 3, 3, 64, 1, 2, 2, 1, 1, "VALID", {}},
@@ -477,17 +480,19 @@ TEST(OneDnnConv, ConstFilterDepthwise) {
   CheckConstFilter("DepthwiseConv2dNative", k, 80);  // then multiplier 2
 }
 
-// PointwiseConv run directly, against the reference loops: 1x1 convolutions of 1 to 8
-// positions (strided too, batches above 1), output channels that are and are not multiples of
-// its 16-channel panels, each epilogue, on 2 threads and on 1, twice each (the second with the
-// filter already packed), then with another filter shape (packed again).
-struct PointwiseEpilogue {
+// FewPositionsConv run directly, against the reference loops: 1x1 convolutions of 1 to 8
+// positions (strided too, batches above 1), and windows of which some taps meet only padding
+// (the centre tap alone, a row of taps, taps meeting padding at some positions only, dilated,
+// strided, explicit padding), output channels that are and are not multiples of its 16-channel
+// panels, each epilogue, on 2 threads and on 1, twice each (the second with the filter already
+// packed), then with another filter shape (packed again).
+struct FewPositionsEpilogue {
   std::string name;
   bool bias, affine, sum;
   OneDnnConv::Epilogue::Act act;
 };
 
-double ApplyEpilogue(const PointwiseEpilogue& e, double v, double bias, double scale,
+double ApplyEpilogue(const FewPositionsEpilogue& e, double v, double bias, double scale,
                      double shift, double before, float alpha) {
   using Act = OneDnnConv::Epilogue::Act;
   if (e.bias) v += bias;
@@ -510,9 +515,9 @@ bool CloseOrBothNan(double got, double want) {
   return std::abs(got - want) <= 1e-4 + 1e-5 * std::abs(want);
 }
 
-TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
+TEST(FewPositionsConv, MatchesTheReferenceWithEachEpilogue) {
   using Act = OneDnnConv::Epilogue::Act;
-  const std::vector<PointwiseEpilogue> epilogues = {
+  const std::vector<FewPositionsEpilogue> epilogues = {
       {"none", false, false, false, Act::kNone},
       {"bias", true, false, false, Act::kNone},
       {"bias relu", true, false, false, Act::kRelu},
@@ -531,6 +536,15 @@ TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
       {1, 4, 3, 9, 1, 1, 33, 1, 2, 1, 1, 1, "VALID", {}},    // 2x3 of 4x3
       {2, 1, 3, 64, 1, 1, 100, 1, 1, 1, 1, 1, "SAME", {}},   // 6 positions
       {1, 2, 2, 300, 1, 1, 160, 1, 1, 1, 1, 1, "VALID", {}},  // longer rows
+      // Taps skipped (taken on 1 thread too):
+      {8, 1, 1, 40, 1, 3, 36, 1, 1, 1, 1, 1, "SAME", {}},    // InceptionV3's: the centre tap
+      {8, 1, 1, 24, 3, 1, 20, 1, 1, 1, 1, 1, "SAME", {}},
+      {2, 1, 1, 33, 3, 3, 17, 1, 1, 1, 1, 1, "SAME", {}},
+      {1, 1, 3, 9, 3, 3, 40, 1, 1, 1, 1, 1, "SAME", {}},     // one row of taps, padding at the ends
+      {2, 2, 1, 10, 3, 3, 16, 1, 1, 1, 1, 1, "SAME", {}},    // one column: taps 1, 4, 7 and between
+      {1, 3, 2, 8, 3, 3, 24, 1, 2, 2, 1, 1, "SAME", {}},     // strided
+      {1, 2, 2, 6, 3, 3, 18, 1, 1, 1, 2, 2, "SAME", {}},     // dilated: only the centre meets data
+      {1, 1, 2, 7, 2, 3, 9, 1, 1, 1, 1, 1, "EXPLICIT", {1, 0, 1, 1}},
   };
   IntraOpPool pool(1, absl::Microseconds(50));
   const Eigen::ThreadPoolDevice two(&pool, 2), one(&pool, 1);
@@ -539,25 +553,30 @@ TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
   for (Case& k : cases) {
     k.Resolve();
     ConvNdGeometry g;
+    const Padding padding = k.padding == "SAME"    ? Padding::kSame
+                            : k.padding == "VALID" ? Padding::kValid
+                                                   : Padding::kExplicit;
+    std::vector<int64_t> explicit_pads;
+    if (padding == Padding::kExplicit) explicit_pads = {0, 0, k.pads[0], k.pads[1],
+                                                        k.pads[2], k.pads[3], 0, 0};
     ASSERT_TRUE(MakeConvNdGeometry(2, TensorShape({k.n, k.h, k.w, k.c}),
-                                   TensorShape({1, 1, k.c, k.out_c}), {1, k.sh, k.sw, 1},
-                                   {1, 1, 1, 1}, k.padding == "SAME" ? Padding::kSame
-                                                                     : Padding::kValid,
-                                   {}, &g)
+                                   TensorShape({k.kh, k.kw, k.c, k.out_c}), {1, k.sh, k.sw, 1},
+                                   {1, k.dh, k.dw, 1}, padding, explicit_pads, &g)
                     .ok());
-    ASSERT_TRUE(PointwiseConv::Takes(g, 2)) << k.Name();
-    EXPECT_FALSE(PointwiseConv::Takes(g, 1)) << k.Name();
+    const bool one_by_one = k.kh == 1 && k.kw == 1;
+    ASSERT_TRUE(FewPositionsConv::Takes(g, 2)) << k.Name();
+    EXPECT_EQ(FewPositionsConv::Takes(g, 1), !one_by_one) << k.Name();
     Tensor x = Random({k.n, k.h, k.w, k.c}, &rng);
     x.data<float>()[k.c + 1] = std::nanf("");  // one NaN: in a row that is read when unstrided
-    Tensor f = Random({1, 1, k.c, k.out_c}, &rng);
-    Tensor other = Random({1, 1, k.c, k.out_c + 8}, &rng);
+    Tensor f = Random({k.kh, k.kw, k.c, k.out_c}, &rng);
+    Tensor other = Random({k.kh, k.kw, k.c, k.out_c + 8}, &rng);
     Tensor bias = Random({k.out_c}, &rng), scale = Random({k.out_c}, &rng),
            shift = Random({k.out_c}, &rng);
     const std::vector<double> conv = RefForward(k, x, f);
     const int64_t size = k.n * k.oh * k.ow * k.out_c;
     Tensor residual = Random({size}, &rng);
-    PointwiseConv pointwise;
-    for (const PointwiseEpilogue& e : epilogues) {
+    FewPositionsConv few;
+    for (const FewPositionsEpilogue& e : epilogues) {
       OneDnnConv::Epilogue ep;
       ep.bias = e.bias ? bias.data<float>() : nullptr;
       ep.scale = e.affine ? scale.data<float>() : nullptr;
@@ -570,8 +589,8 @@ TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
           const std::string what = absl::StrCat(k.Name(), " ", e.name, d == &two ? " 2" : " 1",
                                                 " threads, run ", run);
           std::vector<float> out(residual.data<float>(), residual.data<float>() + size);
-          ASSERT_TRUE(pointwise.Run(*d, g, x.data<float>(), f.data<float>(), out.data(),
-                                    e.name == "none" ? nullptr : &ep))
+          ASSERT_TRUE(few.Run(*d, g, x.data<float>(), f.data<float>(), out.data(),
+                              e.name == "none" ? nullptr : &ep))
               << what;
           int bad = 0;
           for (int64_t i = 0; i < size && bad < 5; ++i) {
@@ -595,8 +614,8 @@ TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
     for (const auto& [geometry, c, filter] :
          {std::tuple(&gw, &wide, &other), std::tuple(&g, &k, &f)}) {
       std::vector<float> out(geometry->n * geometry->OutPositions() * geometry->out_c);
-      ASSERT_TRUE(pointwise.Run(two, *geometry, x.data<float>(), filter->data<float>(),
-                                out.data(), nullptr));
+      ASSERT_TRUE(few.Run(two, *geometry, x.data<float>(), filter->data<float>(), out.data(),
+                          nullptr));
       const std::vector<double> want = RefForward(*c, x, *filter);
       for (size_t i = 0; i < want.size(); ++i) {
         ASSERT_TRUE(CloseOrBothNan(out[i], want[i]))
@@ -607,7 +626,7 @@ TEST(PointwiseConv, MatchesTheReferenceWithEachEpilogue) {
   }
 }
 
-TEST(PointwiseConv, TakesOnlyFewPositionsOfA1x1Window) {
+TEST(FewPositionsConv, TakesTapsSkippedOr1x1OnTwoThreads) {
   auto geometry = [](std::vector<int64_t> in, std::vector<int64_t> filter, int64_t stride,
                      Padding padding) {
     ConvNdGeometry g;
@@ -616,16 +635,30 @@ TEST(PointwiseConv, TakesOnlyFewPositionsOfA1x1Window) {
                     .ok());
     return g;
   };
-  EXPECT_TRUE(PointwiseConv::Takes(geometry({1, 2, 4, 8}, {1, 1, 8, 4}, 1, Padding::kValid), 2));
-  EXPECT_FALSE(PointwiseConv::Takes(geometry({1, 3, 3, 8}, {1, 1, 8, 4}, 1, Padding::kValid), 2))
-      << "9 positions";
-  EXPECT_FALSE(PointwiseConv::Takes(geometry({1, 2, 2, 8}, {3, 3, 8, 4}, 1, Padding::kSame), 2))
-      << "3x3 window";
-  EXPECT_FALSE(PointwiseConv::Takes(geometry({1, 2, 2, 8}, {1, 1, 4, 4}, 1, Padding::kValid), 2))
-      << "two groups";
-  EXPECT_FALSE(
-      PointwiseConv::Takes(geometry({1, 1, 1, 8}, {1, 1, 8, 4}, 1, Padding::kExplicit), 2))
-      << "padded";
+  auto takes = [&](std::vector<int64_t> in, std::vector<int64_t> filter, Padding padding,
+                   int threads) {
+    return FewPositionsConv::Takes(geometry(in, filter, 1, padding), threads);
+  };
+  EXPECT_TRUE(takes({1, 2, 4, 8}, {1, 1, 8, 4}, Padding::kValid, 2));
+  EXPECT_FALSE(takes({1, 2, 4, 8}, {1, 1, 8, 4}, Padding::kValid, 1)) << "1x1 on 1 thread";
+  EXPECT_FALSE(takes({1, 3, 3, 8}, {1, 1, 8, 4}, Padding::kValid, 2)) << "9 positions, 1x1";
+  EXPECT_FALSE(takes({1, 2, 2, 8}, {3, 3, 8, 4}, Padding::kSame, 2)) << "every tap used";
+  EXPECT_FALSE(takes({1, 3, 3, 8}, {3, 3, 8, 4}, Padding::kValid, 2)) << "every tap used";
+  EXPECT_FALSE(takes({1, 2, 2, 8}, {1, 1, 4, 4}, Padding::kValid, 2)) << "two groups";
+  EXPECT_FALSE(takes({1, 1, 1, 8}, {1, 1, 8, 4}, Padding::kExplicit, 2)) << "9 positions, padded";
+  EXPECT_TRUE(takes({1, 1, 1, 8}, {3, 3, 8, 4}, Padding::kSame, 1)) << "the centre tap";
+  EXPECT_TRUE(takes({32, 1, 1, 8}, {1, 3, 8, 4}, Padding::kSame, 1)) << "32 positions";
+  EXPECT_FALSE(takes({33, 1, 1, 8}, {1, 3, 8, 4}, Padding::kSame, 1)) << "33 positions";
+  EXPECT_TRUE(takes({1, 4, 1, 8}, {3, 3, 8, 4}, Padding::kSame, 1)) << "one column of taps";
+
+  const FewPositionsConv::Taps centre =
+      FewPositionsConv::UsedTaps(geometry({1, 1, 1, 8}, {3, 3, 8, 4}, 1, Padding::kSame));
+  EXPECT_EQ(centre.first, 4);
+  EXPECT_EQ(centre.count, 1);
+  const FewPositionsConv::Taps column =
+      FewPositionsConv::UsedTaps(geometry({1, 4, 1, 8}, {3, 3, 8, 4}, 1, Padding::kSame));
+  EXPECT_EQ(column.first, 1);  // taps 1, 4 and 7, and those between
+  EXPECT_EQ(column.count, 7);
 }
 
 }  // namespace
