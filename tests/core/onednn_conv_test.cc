@@ -536,6 +536,7 @@ TEST(FewPositionsConv, MatchesTheReferenceWithEachEpilogue) {
       {1, 4, 3, 9, 1, 1, 33, 1, 2, 1, 1, 1, "VALID", {}},    // 2x3 of 4x3
       {2, 1, 3, 64, 1, 1, 100, 1, 1, 1, 1, 1, "SAME", {}},   // 6 positions
       {1, 2, 2, 300, 1, 1, 160, 1, 1, 1, 1, 1, "VALID", {}},  // longer rows
+      {1, 1, 2, 5, 1, 1, 12, 1, 1, 1, 1, 1, "EXPLICIT", {0, 1, 1, 0}},  // rows of padding
       // Taps skipped (taken on 1 thread too):
       {8, 1, 1, 40, 1, 3, 36, 1, 1, 1, 1, 1, "SAME", {}},    // InceptionV3's: the centre tap
       {8, 1, 1, 24, 3, 1, 20, 1, 1, 1, 1, 1, "SAME", {}},
