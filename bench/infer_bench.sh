@@ -185,7 +185,7 @@ for round in $(seq "$ROUNDS"); do
   for model in $CONCURRENT; do
     for k in $(seq 0 $((${#lib_list[@]} - 1))); do
       lib=${lib_list[$(((k + round) % ${#lib_list[@]}))]}
-      run_one "$lib" "$model" 1 2 concurrent --inter 2 --callers 8 --runs 8
+      run_one "$lib" "$model" 1 2 concurrent --inter 2 --callers 8 --runs 20
     done
   done
   log "round $round of $ROUNDS done ($(( $(date +%s) - start )) s)"
