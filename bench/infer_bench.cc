@@ -38,8 +38,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -548,8 +548,8 @@ int main(int argc, char** argv) {
   } else if (o.mode == "concurrent") {
     std::mutex mu;
     std::condition_variable cv;
-    int warm = 0;       // callers done with their warm-up runs (or failed in them)
-    bool go = false;    // the timed runs may start
+    int warm = 0;  // callers done with their warm-up runs (or failed in them)
+    bool go = false;  // the timed runs may start
     Clock::time_point start;
     std::vector<std::thread> callers;
     std::vector<std::string> errors(o.callers);
