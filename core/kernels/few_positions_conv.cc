@@ -62,52 +62,38 @@ bool FewPositionsConv::Run(const Eigen::ThreadPoolDevice& device, const ConvNdGe
   const Taps taps = UsedTaps(g);
   const int64_t positions = g.n * g.OutPositions();
   const int64_t k = taps.count * g.c;
-  // Each output position's output row, its coordinates, and whether every tap used meets data
-  // there (then, with one tap, its row is the input's own).
-  const float* x[kMaxPositions];
-  float* y[kMaxPositions];
-  int64_t coords[kMaxPositions][4];
-  bool direct = taps.count == 1;
-  int64_t p = 0;
-  for (int64_t n = 0; n < g.n; ++n) {
-    for (int64_t o0 = 0; o0 < g.out[0]; ++o0) {
-      for (int64_t o1 = 0; o1 < g.out[1]; ++o1) {
-        for (int64_t o2 = 0; o2 < g.out[2]; ++o2, ++p) {
-          coords[p][0] = n;
-          coords[p][1] = o0;
-          coords[p][2] = o1;
-          coords[p][3] = o2;
-          y[p] = out + p * g.out_c;
-        }
-      }
-    }
-  }
-  // Calls fn(p, tap, input position or -1 for padding) for each position and tap used.
+  // Calls fn(q, f, input position or -1 for padding) for each output position q (in the
+  // output's order: image, then spatial dims) and each tap used, f-th of the run.
   auto for_each_tap = [&](auto fn) {
     for (int64_t q = 0; q < positions; ++q) {
+      const int64_t o[3] = {q / (g.out[1] * g.out[2]) % g.out[0], q / g.out[2] % g.out[1],
+                            q % g.out[2]};
       for (int64_t f = 0; f < taps.count; ++f) {
         const int64_t flat = taps.first + f;
         const int64_t t[3] = {flat / (g.k[1] * g.k[2]), flat / g.k[2] % g.k[1], flat % g.k[2]};
-        int64_t at = coords[q][0];
-        for (int i = 0; i < 3; ++i) {
-          const int64_t c = InputAt(g, i, coords[q][i + 1], t[i]);
-          if (c < 0 || c >= g.in[i]) {
-            at = -1;
-            break;
-          }
-          at = at * g.in[i] + c;
+        int64_t at = q / g.OutPositions();  // the image
+        for (int i = 0; i < 3 && at >= 0; ++i) {
+          const int64_t c = InputAt(g, i, o[i], t[i]);
+          at = c < 0 || c >= g.in[i] ? -1 : at * g.in[i] + c;
         }
         fn(q, f, at);
       }
     }
   };
-  for_each_tap([&](int64_t q, int64_t, int64_t at) {
-    if (at < 0) {
-      direct = false;
-    } else if (taps.count == 1) {
-      x[q] = input + at * g.c;
-    }
-  });
+  const float* x[kMaxPositions];
+  float* y[kMaxPositions];
+  for (int64_t q = 0; q < positions; ++q) y[q] = out + q * g.out_c;
+  // With one tap used that meets data at every position, each row is the input's own.
+  bool direct = taps.count == 1;
+  if (direct) {
+    for_each_tap([&](int64_t q, int64_t, int64_t at) {
+      if (at < 0) {
+        direct = false;
+      } else {
+        x[q] = input + at * g.c;
+      }
+    });
+  }
   std::unique_ptr<float[]> rows;
   if (!direct) {
     rows.reset(new (std::nothrow) float[positions * k]);

@@ -73,8 +73,9 @@ class FewPositionsConv {
   // Computes out = epilogue(conv(input, filter)) for a geometry Takes accepts, on the calling
   // thread and its OpenMP team, device.numThreads() threads in all (the device's pool without
   // OpenMP). `epilogue` may be null (none); with epilogue->sum, out holds the tensor to add on
-  // entry. Returns false, touching nothing, when the packed filter or the rows cannot be
-  // allocated.
+  // entry. input, filter and out are the caller's (float, dense, the shapes above), read or
+  // written during the call only; the filter's packed copy is kept by this object. Returns
+  // false, touching nothing, when the packed filter or the rows cannot be allocated.
   bool Run(const Eigen::ThreadPoolDevice& device, const ConvNdGeometry& g, const float* input,
            const float* filter, float* out, const OneDnnConv::Epilogue* epilogue);
 
