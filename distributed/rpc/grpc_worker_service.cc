@@ -22,6 +22,7 @@ class Reactor : public ::grpc::ServerUnaryReactor {
   void OnCancel() override {
     tsan::Acquire(this);
     opts_.StartCancel();
+    tsan::Release(this);  // gRPC calls OnDone after OnCancel returns, maybe on another thread
   }
   void OnDone() override {
     tsan::Acquire(this);
