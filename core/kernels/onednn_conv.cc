@@ -166,8 +166,12 @@ constexpr size_t kMaxPacked = 2;
 constexpr int64_t kGuardBytes = 64;
 constexpr unsigned char kGuardByte = 0xa5;
 
-// Convolutions of fewer multiply-adds run on one thread (about 30 us on this machine).
-constexpr double kSerialMacs = 1 << 19;
+// Convolutions of fewer multiply-adds run on one thread (a few microseconds). In a network's
+// run the team is usually still spinning from the last convolution, so joining it costs little:
+// at batch 1 on 2 threads, from 1 << 19 (about 30 us) to this limit took MobileNetV2 from 745 to
+// 654 us and EfficientNetB0 from 1739 to 1574 (bench/infer_bench, minimums of 4-5 alternated
+// processes), MNIST's 460K-MAC first convolution joining; limits from 20K to 100K measured alike.
+constexpr double kSerialMacs = 1 << 16;
 
 // Forward runs on blocked activations so far, without and with an epilogue
 // (OneDnnConv::BlockedRuns).
