@@ -128,7 +128,8 @@ Cluster* TheCluster() {
   return cluster;
 }
 
-// A session on the cluster over a graph made in `build`, fed the float scalar `x`.
+// A session on the cluster, over a graph its benchmark builds with the helpers below; every
+// step feeds the float scalar placeholder `x` and fetches `out`.
 struct ClusterSession {
   TF_Status* status = TF_NewStatus();
   TF_Graph* graph = TF_NewGraph();
@@ -231,11 +232,11 @@ void Timed(benchmark::State& state, Step step, std::string* error) {
 
 void BM_ScalarStepAcrossTasks(benchmark::State& state) {
   ClusterSession s;
-  s.x = s.Placeholder("x", "/job:worker/task:0");
   TF_Tensor* one = TF_AllocateTensor(TF_FLOAT, nullptr, 0, sizeof(float));
   *static_cast<float*>(TF_TensorData(one)) = 1.0f;
-  TF_Operation* c = s.x ? s.Const("one", "/job:worker/task:1", one) : nullptr;
-  s.out = c ? s.Binary("AddV2", "y", "/job:worker/task:1", s.x, c) : nullptr;
+  TF_Operation* c = s.Const("one", "/job:worker/task:1", one);
+  if (c != nullptr) s.x = s.Placeholder("x", "/job:worker/task:0");
+  if (s.x != nullptr) s.out = s.Binary("AddV2", "y", "/job:worker/task:1", s.x, c);
   if (s.Failed("graph") || !s.Start() || !s.Step(1.0f, 1, 2.0f)) {
     state.SkipWithError(s.error.c_str());
     return;
@@ -252,11 +253,12 @@ BENCHMARK(BM_ScalarStepAcrossTasks)->UseRealTime()->MinTime(2.0);
 
 void FetchBig(benchmark::State& state, const char* device) {
   ClusterSession s;
-  s.x = s.Placeholder("x", device);
-  TF_Tensor* dims = TF_AllocateTensor(TF_INT64, std::vector<int64_t>{1}.data(), 1, 8);
+  const int64_t rank1 = 1;
+  TF_Tensor* dims = TF_AllocateTensor(TF_INT64, &rank1, 1, sizeof(int64_t));
   *static_cast<int64_t*>(TF_TensorData(dims)) = kBigElements;
-  TF_Operation* d = s.x ? s.Const("dims", device, dims) : nullptr;
-  s.out = d ? s.Binary("Fill", "big", device, d, s.x) : nullptr;
+  TF_Operation* d = s.Const("dims", device, dims);
+  if (d != nullptr) s.x = s.Placeholder("x", device);
+  if (s.x != nullptr) s.out = s.Binary("Fill", "big", device, d, s.x);
   if (s.Failed("graph") || !s.Start() || !s.Step(1.0f, kBigElements, 1.0f)) {
     state.SkipWithError(s.error.c_str());
     return;
@@ -304,7 +306,10 @@ void BM_RawTcp64MiB(benchmark::State& state) {
           std::thread send([&] {
             for (size_t done = 0; done < bytes;) {
               ssize_t n = write(writer, src.data() + done, bytes - done);
-              if (n <= 0) return;
+              if (n <= 0) {
+                shutdown(writer, SHUT_WR);  // the reader sees the end instead of waiting
+                return;
+              }
               done += n;
             }
           });
