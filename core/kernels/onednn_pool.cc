@@ -58,7 +58,19 @@ std::shared_ptr<const PoolPlan> MakePlan(const OneDnnPool::Geometry& g) {
       plan->src_md, plan->dst_md, {g.sh, g.sw}, {g.kh, g.kw}, pad_l, pad_r);
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  const dnnl::pooling_forward::primitive_desc pd(desc, attr, CpuEngine());
+  dnnl::pooling_forward::primitive_desc pd(desc, attr, CpuEngine());
+  // oneDNN 2.6's AVX2 kernel is its first choice on an AVX2 CPU, and measured much slower than
+  // its SSE4.1 kernel and sg's own loop on channels-last data (AMD EPYC, bench/conv_bench's
+  // AvgPool, 1 thread, us: ResNet50's stem pool 414 (AVX2), 95 (SSE4.1), 194 (sg's loop);
+  // InceptionV3's 35x35x192 3x3 stride 1: 374, 126, 162; a batch of 8 7x7x256, 3x3 stride 1:
+  // 55 SSE4.1, 66 sg's loop). InceptionV3 at 75x75 (9 AvgPools) within 2% either way of sg's
+  // loop. So the SSE4.1 implementation is taken when oneDNN offers it after the AVX2 one; only
+  // AMD's Zen was measured.
+  if (std::string(pd.impl_info_str()) == "jit:avx2") {
+    bool found = false;
+    while (!found && pd.next_impl()) found = std::string(pd.impl_info_str()) == "jit:sse41";
+    if (!found) pd = dnnl::pooling_forward::primitive_desc(desc, attr, CpuEngine());
+  }
   if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
   plan->pool = dnnl::pooling_forward(pd);
   plan->scratch_md = pd.scratchpad_desc();
