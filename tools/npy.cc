@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "tools/file_util.h"
+
 namespace sg_tool {
 namespace {
 
@@ -143,12 +145,11 @@ std::string NpyDescr(SG_DataType dtype) {
 }
 
 bool ReadNpy(const std::string& path, NpyArray* out, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string bytes;
+  if (!ReadWholeFile(path, &bytes)) {
     *error = "cannot open '" + path + "'";
     return false;
   }
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) {
     *error = "'" + path + "' is not a .npy file";
     return false;

@@ -12,6 +12,8 @@
 #include <google/protobuf/dynamic_message.h>
 #include <google/protobuf/text_format.h>
 
+#include "tools/file_util.h"
+
 namespace sg_tool {
 
 extern const unsigned char kToolDescriptors[];
@@ -65,14 +67,11 @@ bool IsTextPath(const std::string& path) {
 }
 
 bool ReadProtoFile(const std::string& path, pb::Message* msg, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string bytes;
+  if (!ReadWholeFile(path, &bytes)) {
     *error = "cannot open '" + path + "'";
     return false;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string bytes = ss.str();
   const bool ok = IsTextPath(path) ? pb::TextFormat::ParseFromString(bytes, msg)
                                    : msg->ParseFromString(bytes);
   if (!ok) {

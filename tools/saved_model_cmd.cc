@@ -15,6 +15,7 @@
 #include "sg/c_api.h"
 #include "tools/dot_output.h"
 #include "tools/cmd_error.h"
+#include "tools/file_util.h"
 #include "tools/half_float.h"
 #include "tools/npy.h"
 #include "tools/npy_tensor.h"
@@ -172,10 +173,9 @@ MetaGraph ParseMetaGraph(const std::string& bytes) {
 
 // The tag sets of <dir>/saved_model.pb (SavedModel.meta_graphs = 2); empty for a text model.
 std::vector<std::vector<std::string>> TagSets(const std::string& dir) {
-  std::ifstream in(dir + "/saved_model.pb", std::ios::binary);
   std::vector<std::vector<std::string>> sets;
-  if (!in) return sets;
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  if (!ReadWholeFile(dir + "/saved_model.pb", &bytes)) return sets;
   Wire w(bytes);
   int f, type;
   std::string b;

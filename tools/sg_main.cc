@@ -29,6 +29,7 @@
 #include "sg/c_api.h"
 #include "tools/cmd_error.h"
 #include "tools/convert_cmd.h"
+#include "tools/file_util.h"
 #include "tools/freeze_cmd.h"
 #include "tools/half_float.h"
 #include "tools/dot_output.h"
@@ -71,9 +72,9 @@ std::string ShapeString(const std::vector<int64_t>& dims) {
 }
 
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) CmdFail(SG_NOT_FOUND, "cannot open '" + path + "'");
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  if (!ReadWholeFile(path, &bytes)) CmdFail(SG_NOT_FOUND, "cannot open '" + path + "'");
+  return bytes;
 }
 
 Graph LoadGraph(const std::string& path, SG_Status* s) {

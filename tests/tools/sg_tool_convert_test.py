@@ -7,7 +7,9 @@ Usage: sg_tool_convert_test.py SG_BINARY TOOLS_TESTDATA_DIR TESTDATA_DIR
 """
 import os
 import re
+import subprocess
 import tempfile
+import threading
 
 from tool_test_lib import DATA, SG, TOOLS, check, finish, run  # noqa: F401
 
@@ -38,6 +40,16 @@ feed = "input=[1,64]:" + ",".join(str(i % 17 / 16.0) for i in range(64))
 outs = [run(["run", g, "--feed", feed, "--fetch", "probs"]).stdout for g in (src, a, b)]
 check(outs[0] == outs[1] == outs[2] and outs[0].startswith("probs float32 [1,10]"),
       "the original, the text and the binary again compute the same: %s" % outs)
+# A graph read from a pipe (no size to take before reading) gives the same too.
+r, w = os.pipe()
+writer = threading.Thread(target=lambda: (os.write(w, open(src, "rb").read()), os.close(w)))
+writer.start()
+piped = subprocess.run([SG, "run", "/dev/fd/%d" % r, "--feed", feed, "--fetch", "probs"],
+                       capture_output=True, text=True, pass_fds=(r,))
+writer.join()
+os.close(r)
+check(piped.returncode == 0 and piped.stdout == outs[0],
+      "the graph through a pipe: %r %r" % (piped.stdout, piped.stderr))
 
 # ---- --strip-default-attrs. --------------------------------------------------------------------
 g = os.path.join(TOOLS, "strip_attrs.pbtxt")
