@@ -3,8 +3,9 @@
 // builds a primitive per geometry on first use and reuses it. (MaxPool stays on sg's own loop:
 // oneDNN's measured 1.2-1.3x slower than it, where oneDNN's average pooling measured as fast as
 // sg's loop on windows that do not overlap and twice as fast on 3x3 windows at stride 1;
-// bench/conv_bench, on an AVX-512 machine. On an AVX2 CPU oneDNN's AVX2 kernel is passed over
-// for its SSE4.1 one: see MakePlan in onednn_pool.cc.)
+// bench/conv_bench, measured on an earlier machine than the AVX2 one of MakePlan's figures. On
+// an AVX2 CPU oneDNN's AVX2 kernel is passed over for its SSE4.1 one: see MakePlan in
+// onednn_pool.cc.)
 //
 //   OneDnnPool dnnl_;  // member of the kernel
 //   ...
