@@ -118,6 +118,43 @@ class MaxPoolOp final : public PoolBase {
  public:
   using PoolBase::PoolBase;
 
+  // 2x2 windows at stride 2 that all lie inside the input (no padding): a downsampling pool
+  // (MNIST's, VGG16's). Each output row is made in one pass over its two input rows, an
+  // element's four inputs read at once, where the general loop below writes each output once per
+  // tap. False, writing nothing, for other geometries.
+  static bool MaxPool2x2(OpKernelContext* ctx, const PoolGeometry& g, const T* in, T* out) {
+    if (g.kh != 2 || g.kw != 2 || g.sh != 2 || g.sw != 2 || g.pad_top != 0 ||
+        g.pad_left != 0 || 2 * g.oh > g.h || 2 * g.ow > g.w) {
+      return false;
+    }
+    auto rows = [&](Eigen::Index begin, Eigen::Index end) {
+      for (Eigen::Index row = begin; row < end; ++row) {
+        const int64_t oh = row % g.oh, n = row / g.oh;
+        const T* top = in + ((n * g.h + 2 * oh) * g.w) * g.c;
+        const T* bottom = top + g.w * g.c;
+        T* dst = out + row * g.ow * g.c;
+        for (int64_t ow = 0; ow < g.ow; ++ow) {
+          const T* __restrict a = top + 2 * ow * g.c;
+          const T* __restrict b = bottom + 2 * ow * g.c;
+          T* __restrict y = dst + ow * g.c;
+          // As the general loop: from the lowest value, a select per input, so that a NaN never
+          // replaces the running maximum.
+          for (int64_t c = 0; c < g.c; ++c) {
+            T r = Eigen::NumTraits<T>::lowest();
+            r = a[c] > r ? a[c] : r;
+            r = a[c + g.c] > r ? a[c + g.c] : r;
+            r = b[c] > r ? b[c] : r;
+            r = b[c + g.c] > r ? b[c + g.c] : r;
+            y[c] = r;
+          }
+        }
+      }
+    };
+    const double cost = static_cast<double>(g.ow * 4 * g.c);
+    ParallelFor(ctx->eigen_cpu_device(), g.n * g.oh, Eigen::TensorOpCost(cost, cost, cost), rows);
+    return true;
+  }
+
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     PoolGeometry g;
@@ -127,6 +164,7 @@ class MaxPoolOp final : public PoolBase {
     if (out->NumElements() == 0) return;
     const T* in = input.data<T>();
     T* o = out->data<T>();
+    if (MaxPool2x2(ctx, g, in, o)) return;
     ForEachWindow(ctx, g, [&](int64_t n, int64_t oh, int64_t ow, int64_t h0, int64_t h1,
                               int64_t w0, int64_t w1) {
       T* dst = o + ((n * g.oh + oh) * g.ow + ow) * g.c;

@@ -1,9 +1,11 @@
 // NN op kernels checked against direct reference loops written here, on small random inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 
 #include "tests/core/ops_testutil.h"
@@ -312,6 +314,11 @@ TEST(Pooling, MaxAndAvgMatchReferenceLoops) {
       {2, 6, 6, 3, 2, 2, 2, 2, "VALID"}, {2, 5, 7, 3, 3, 3, 2, 2, "SAME"},
       {1, 5, 5, 2, 3, 3, 1, 1, "SAME"},  {1, 7, 6, 2, 3, 2, 2, 3, "VALID"},
       {1, 4, 4, 1, 4, 4, 1, 1, "SAME"},  {1, 6, 5, 2, 1, 1, 2, 2, "VALID"},
+      // 2x2 at stride 2 (MaxPool's one-pass rows when no window meets padding): odd sizes whose
+      // last row and column no window reaches, even sizes under SAME (no padding), odd sizes
+      // under SAME (padding: the general loop), and channel counts around a vector's width.
+      {2, 7, 5, 33, 2, 2, 2, 2, "VALID"}, {1, 6, 8, 17, 2, 2, 2, 2, "SAME"},
+      {1, 5, 7, 9, 2, 2, 2, 2, "SAME"},   {3, 4, 4, 8, 2, 2, 2, 2, "VALID"},
   };
   std::mt19937 rng(5);
   for (const PoolCase& k : cases) {
@@ -328,6 +335,45 @@ TEST(Pooling, MaxAndAvgMatchReferenceLoops) {
       std::vector<double> want = RefPool(k, in, max, &shape);
       EXPECT_EQ(DimsOf((*out)[0]), shape);
       ExpectNear<float>((*out)[0], want, 1e-6, absl::StrCat(max ? "max " : "avg ", k.padding));
+    }
+  }
+}
+
+// A NaN in a window is passed over, not returned, as TensorFlow 2.21's MaxPool does (checked:
+// windows [nan, 1, 1, nan] and [1, nan, 1, 5] give 1 and 5). Every tap position of a 2x2 window
+// holds the NaN in some channel, for the one-pass 2x2 rows (VALID) and the general loop (SAME
+// over odd sizes, with padding).
+TEST(MaxPool, NaNsNeverWinAWindow) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const std::string padding : {"VALID", "SAME"}) {
+    const int64_t h = padding == "VALID" ? 2 : 3, w = padding == "VALID" ? 2 : 3, c = 20;
+    Tensor in(DT_FLOAT, TensorShape({1, h, w, c}));
+    float* x = in.data<float>();
+    for (int64_t i = 0; i < h * w * c; ++i) x[i] = static_cast<float>(i % 7);
+    // Channel ch's NaN sits at tap ch % 4 of the top-left window; its non-NaN values there are
+    // the channel's others.
+    std::vector<float> want(c);
+    for (int64_t ch = 0; ch < c; ++ch) {
+      float best = -std::numeric_limits<float>::infinity();
+      for (int64_t t = 0; t < 4; ++t) {
+        float& v = x[((t / 2) * w + t % 2) * c + ch];
+        if (t == ch % 4) {
+          v = nan;
+        } else {
+          best = std::max(best, v);
+        }
+      }
+      want[ch] = best;
+    }
+    auto out = RunKernel(NodeDefFor("MaxPool", {{"T", DT_FLOAT},
+                                                {"ksize", {1, 2, 2, 1}},
+                                                {"strides", {1, 2, 2, 1}},
+                                                {"padding", padding}}),
+                         {in});
+    ASSERT_TRUE(out.ok()) << out.status();
+    const float* y = (*out)[0].data<float>();
+    for (int64_t ch = 0; ch < c; ++ch) {
+      EXPECT_EQ(y[ch], want[ch]) << padding << " channel " << ch;
     }
   }
 }
