@@ -41,21 +41,30 @@ namespace {
 
 constexpr int64_t kBigElements = int64_t{16} << 20;  // 64 MiB of float
 
-// A free loopback port: bound with port 0, read back, closed (a later bind may race another
-// process for it; this is a benchmark).
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(a);
-  int port = -1;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-    port = ntohs(a.sin_port);
+// A TCP socket bound to a free loopback port, and in *addr its address; -1 on failure (the
+// caller closes the socket either way it is not -1).
+int BoundLoopbackSocket(sockaddr_in* addr) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  *addr = sockaddr_in{};
+  addr->sin_family = AF_INET;
+  addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(*addr);
+  if (fd >= 0 && (bind(fd, reinterpret_cast<sockaddr*>(addr), sizeof(*addr)) != 0 ||
+                  getsockname(fd, reinterpret_cast<sockaddr*>(addr), &len) != 0)) {
+    close(fd);
+    return -1;
   }
+  return fd;
+}
+
+// A free loopback port: bound, read back, closed (a later bind may race another process for
+// it; this is a benchmark). -1 on failure.
+int FreePort() {
+  sockaddr_in a;
+  const int fd = BoundLoopbackSocket(&a);
+  if (fd < 0) return -1;
   close(fd);
-  return port;
+  return ntohs(a.sin_port);
 }
 
 // Protocol-buffer wire encoding, for the few fields a ServerDef needs (tensorflow_server.proto:
@@ -275,20 +284,15 @@ BENCHMARK(BM_Fetch64MiBFromTask0)->UseRealTime()->MinTime(2.0);
 
 void BM_RawTcp64MiB(benchmark::State& state) {
   std::string error = "loopback socket setup failed";
-  int listener = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(a);
+  sockaddr_in a;
+  const int listener = BoundLoopbackSocket(&a);
   int reader = -1;
-  int writer = socket(AF_INET, SOCK_STREAM, 0);
-  if (bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
-      listen(listener, 1) == 0 &&
-      getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len) == 0 &&
+  const int writer = socket(AF_INET, SOCK_STREAM, 0);
+  if (listener >= 0 && listen(listener, 1) == 0 &&
       connect(writer, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0) {
     reader = accept(listener, nullptr, nullptr);
   }
-  close(listener);
+  if (listener >= 0) close(listener);
   if (reader < 0) {
     close(writer);
     state.SkipWithError(error.c_str());
