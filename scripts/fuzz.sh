@@ -14,6 +14,9 @@
 #   FUZZ_SKIP_BUILD  1: use the binaries already built
 #   FUZZ_JOBS        how many targets run at once (default 1)
 #   JOBS             parallel build jobs (default: nproc)
+#   FUZZ_REPORT      a file to which each failing target's finding is appended: the sanitizer's
+#                    or libFuzzer's report (40 lines from its first) and the input in
+#                    base64 (scripts/test.sh prints it again at its end, where CI's log shows it)
 #
 # New inputs that reach new code go to build-asan/corpus/<target>/ (not to the repository);
 # fuzz/README.md says how to turn a crash into a regression input.
@@ -81,6 +84,19 @@ for t in "${targets[@]}"; do
     for a in "$FUZZ_BUILD_DIR/artifacts/$t"/*; do
       [ -f "$a" ] && echo "fuzz.sh: reproduce with: $FUZZ_BUILD_DIR/fuzz/${t}_fuzzer $a" >&2
     done
+    if [ -n "${FUZZ_REPORT:-}" ]; then
+      {
+        echo "--- fuzz target $t failed (exit $rc) after $runs executions:"
+        first=$(grep -n -m1 -E '==[0-9]+== ?ERROR|ERROR: libFuzzer|runtime error:|^Slowest|^==[0-9]+==WARNING' \
+                "$log" | cut -d: -f1) || true
+        tail -n +"${first:-1}" "$log" | head -40
+        for a in "$FUZZ_BUILD_DIR/artifacts/$t"/*; do
+          [ -f "$a" ] || continue
+          echo "--- its input $(basename "$a") ($(stat -c %s "$a") bytes), base64:"
+          head -c 4096 "$a" | base64
+        done
+      } >>"$FUZZ_REPORT"
+    fi
   else
     summary+=("$t: $runs executions in ${FUZZ_SECONDS} s, coverage $cov, no crash")
   fi

@@ -46,6 +46,10 @@ free_build() {  # free_build DIR: with SG_FREE_BUILDS=1, removes a build directo
 
 ctest_args=(--output-on-failure --timeout 600 -j "$JOBS")
 failed=()
+# What the fuzz targets found, printed again at the end: the build directory that holds their
+# logs and inputs may be gone by then (SG_FREE_BUILDS), and CI shows the end of the output.
+fuzz_report="$(mktemp)"
+trap 'rm -f "$fuzz_report"' EXIT
 
 phase "install-deps"
 scripts/install-deps.sh
@@ -110,7 +114,7 @@ if [ "${SG_SKIP_ASAN:-0}" != 1 ]; then
   if [ "${SG_SKIP_FUZZ:-0}" != 1 ]; then
     phase "fuzz targets, ${FUZZ_SECONDS:-20} s each, $JOBS at a time (scripts/fuzz.sh, $ASAN_BUILD_DIR)"
     if ! FUZZ_BUILD_DIR="$ASAN_BUILD_DIR" FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
-         FUZZ_JOBS="$JOBS" scripts/fuzz.sh; then
+         FUZZ_JOBS="$JOBS" FUZZ_REPORT="$fuzz_report" scripts/fuzz.sh; then
       failed+=("scripts/fuzz.sh")
     fi
   fi
@@ -142,6 +146,10 @@ if [ "${SG_SKIP_TSAN:-0}" != 1 ]; then
 fi
 
 phase "done"
+if [ -s "$fuzz_report" ]; then
+  echo "=== test.sh: what the fuzz targets found (scripts/fuzz.sh)"
+  cat "$fuzz_report"
+fi
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'test.sh: FAILED: %s\n' "${failed[@]}" >&2
   exit 1
