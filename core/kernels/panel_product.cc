@@ -23,8 +23,10 @@ using Act = Epilogue::Act;
 
 // A tile is up to kTileRows rows by kPanel columns. With AVX2 that is 12
 // accumulators, 2 panel vectors and a broadcast value of x: 15 of the 16 vector registers.
+// With AVX-512 a tile is up to kTileRows512 rows by two panels (TileAvx512).
 constexpr int64_t kPanel = 16;
 constexpr int kTileRows = 6;
+constexpr int kTileRows512 = 12;
 
 // x * sigmoid(x), as Mul(x, Sigmoid(x)).
 inline float Swish(float x) { return x * (1.0f / (1.0f + std::exp(-x))); }
@@ -134,6 +136,131 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const float* const* x, int64_t
       }
       if (ep != nullptr && ep->act == Act::kSwish) {
         for (int u = 0; u < 8; ++u) out[u] = Swish(out[u]);
+      }
+    }
+  }
+}
+// Two panels side by side (P = 2: 32 columns, two vectors a row) or one, with AVX-512F (the
+// caller checks the CPU has it): R rows by P panels of accumulators, up to 24 of the 32 vector
+// registers, P panel vectors and a broadcast value. w is the first panel, the second
+// `panel_floats` further; n is b's column count, so that a last panel narrower than kPanel keeps
+// its `n - j` columns (scalar epilogue), as in TileAvx2.
+// (GCC 12 warns that _mm512_max_ps's and _mm512_min_ps's pass-through operand, which they set
+// to _mm512_undefined_ps() and never use, may be used uninitialized.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+template <int R, int P>
+__attribute__((target("avx512f"))) void TileAvx512(const float* const* x, int64_t c,
+                                                   const float* w, int64_t panel_floats,
+                                                   int64_t j, int64_t n, float* const* y,
+                                                   const Epilogue* ep) {
+  __m512 acc[R][P];
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 2
+    for (int p = 0; p < P; ++p) acc[r][p] = _mm512_setzero_ps();
+  }
+  const float* w0 = w;
+  const float* w1 = w + (P == 2 ? panel_floats : 0);
+  for (int64_t i = 0; i < c; ++i, w0 += kPanel, w1 += kPanel) {
+    const __m512 b0 = _mm512_load_ps(w0);
+    const __m512 b1 = P == 2 ? _mm512_load_ps(w1) : b0;
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) {
+      const __m512 a = _mm512_set1_ps(x[r][i]);
+      acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
+      if constexpr (P == 2) acc[r][P - 1] = _mm512_fmadd_ps(a, b1, acc[r][P - 1]);
+    }
+  }
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 six = _mm512_set1_ps(6.0f);
+#pragma GCC unroll 2
+  for (int p = 0; p < P; ++p) {
+    const int64_t jp = j + kPanel * p, width = std::min(kPanel, n - jp);
+    if (width < kPanel) {
+      alignas(64) float part[kPanel];
+      for (int r = 0; r < R; ++r) {
+        _mm512_store_ps(part, acc[r][p]);
+        for (int64_t u = 0; u < width; ++u) {
+          y[r][jp + u] = Finish(part[u], jp + u, y[r][jp + u], ep);
+        }
+      }
+      continue;
+    }
+    const bool bias = ep != nullptr && ep->bias != nullptr;
+    const bool affine = ep != nullptr && ep->scale != nullptr;
+    const __m512 b = bias ? _mm512_loadu_ps(ep->bias + jp) : zero;
+    const __m512 s = affine ? _mm512_loadu_ps(ep->scale + jp) : zero;
+    const __m512 t = affine ? _mm512_loadu_ps(ep->shift + jp) : zero;
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) {
+      __m512 v = acc[r][p];
+      float* out = y[r] + jp;
+      if (ep != nullptr) {
+        if (bias) v = _mm512_add_ps(v, b);
+        if (affine) v = _mm512_fmadd_ps(v, s, t);
+        if (ep->sum) v = _mm512_add_ps(v, _mm512_loadu_ps(out));
+        switch (ep->act) {
+          case Act::kNone:
+          case Act::kElu:
+          case Act::kSwish: break;  // below, on the stored values
+          // max and min return their second operand when either is NaN: NaN stays NaN.
+          case Act::kRelu: v = _mm512_max_ps(zero, v); break;
+          case Act::kRelu6: v = _mm512_min_ps(six, _mm512_max_ps(zero, v)); break;
+          case Act::kLeakyRelu:
+            v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, zero, _CMP_GT_OQ),
+                                     _mm512_mul_ps(_mm512_set1_ps(ep->alpha), v), v);
+            break;
+        }
+      }
+      _mm512_storeu_ps(out, v);
+      if (ep != nullptr && ep->act == Act::kElu) {
+        for (int u = 0; u < kPanel; ++u) out[u] = out[u] < 0 ? std::expm1(out[u]) : out[u];
+      }
+      if (ep != nullptr && ep->act == Act::kSwish) {
+        for (int u = 0; u < kPanel; ++u) out[u] = Swish(out[u]);
+      }
+    }
+  }
+}
+
+#pragma GCC diagnostic pop
+
+// TileAvx512 for R = 1 to kTileRows512 rows.
+template <int P>
+void TileAvx512Rows(int64_t rows, const float* const* x, int64_t c, const float* w,
+                    int64_t panel_floats, int64_t j, int64_t n, float* const* y,
+                    const Epilogue* ep) {
+  switch (rows) {
+    case 1: TileAvx512<1, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 2: TileAvx512<2, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 3: TileAvx512<3, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 4: TileAvx512<4, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 5: TileAvx512<5, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 6: TileAvx512<6, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 7: TileAvx512<7, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 8: TileAvx512<8, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 9: TileAvx512<9, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 10: TileAvx512<10, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    case 11: TileAvx512<11, P>(x, c, w, panel_floats, j, n, y, ep); break;
+    default: TileAvx512<12, P>(x, c, w, panel_floats, j, n, y, ep); break;
+  }
+}
+
+// Panels [q0, q1) of every row with AVX-512: two panels at a time (one when one is left), the
+// rows in equal tiles of at most kTileRows512.
+void PanelsAvx512(const float* const* x, int64_t rows, int64_t c, const float* w, int64_t q0,
+                  int64_t q1, int64_t n, float* const* y, const Epilogue* ep) {
+  const int64_t tiles = (rows + kTileRows512 - 1) / kTileRows512;
+  const int64_t panel_floats = c * kPanel;
+  for (int64_t q = q0; q < q1; q += 2) {
+    const float* wq = w + q * panel_floats;
+    for (int64_t t = 0; t < tiles; ++t) {
+      const int64_t r = rows * t / tiles, r1 = rows * (t + 1) / tiles;
+      if (q + 1 < q1) {
+        TileAvx512Rows<2>(r1 - r, x + r, c, wq, panel_floats, q * kPanel, n, y + r, ep);
+      } else {
+        TileAvx512Rows<1>(r1 - r, x + r, c, wq, panel_floats, q * kPanel, n, y + r, ep);
       }
     }
   }
@@ -272,10 +399,17 @@ bool PanelProduct::Run(const Eigen::ThreadPoolDevice& device, bool split, const 
     mutex_lock lock(mu_);
     packed_ = packed;
   }
-  const bool avx2 = SelectedCpuIsaLevel() >= 3;
+  const int isa = SelectedCpuIsaLevel();
+  const bool avx2 = isa >= 3;
   const int64_t panels = Panels(n);
   const float* w = packed->data.get();
   auto run = [&](int64_t begin, int64_t end) {
+#if defined(__x86_64__)
+    if (isa >= 4) {
+      PanelsAvx512(x, rows, k, w, begin, end, n, y, epilogue);
+      return;
+    }
+#endif
     for (int64_t q = begin; q < end; ++q) {
       const int64_t j = q * kPanel;
       Panel(avx2, x, rows, k, w + q * k * kPanel, j, std::min(kPanel, n - j), y, epilogue);
