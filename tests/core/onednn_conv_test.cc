@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -421,9 +422,14 @@ TEST(OneDnnConv, ConstFilterConv2D) {
 // Convolutions that OneDnnConv::BlocksActivations takes run on blocked activations (counted by
 // OneDnnConv::BlockedRuns) and match the reference, plain and with a bias and Relu fused into
 // the primitive; those it does not take (a 1x1 window, few channels, few positions) keep
-// channels-last.
+// channels-last. Whether oneDNN asks for a blocked layout depends on the CPU: its AVX-512
+// convolutions run on channels-last as they are, so there a case it takes may run unblocked.
+// ctest's onednn_conv_avx2_test caps oneDNN at AVX2 (ONEDNN_MAX_CPU_ISA), where it blocks them:
+// there the counts must be exact.
 TEST(OneDnnConv, BlockedActivations) {
   if (!OneDnnConv::Available()) GTEST_SKIP() << "built without oneDNN";
+  const char* isa = std::getenv("ONEDNN_MAX_CPU_ISA");
+  const bool exact = isa != nullptr && std::string(isa) == "AVX2";
   struct Blocked {
     Case k;
     bool blocked;
@@ -468,7 +474,12 @@ TEST(OneDnnConv, BlockedActivations) {
         ExpectNear(*got, {k.n, k.oh, k.ow, k.out_c}, want, what);
       }
       // The fused op's epilogue in the primitive, not in a second pass after a plain one.
-      EXPECT_EQ(OneDnnConv::BlockedRuns(fused) - before, b.blocked ? 2 : 0) << what;
+      const int64_t blocked = OneDnnConv::BlockedRuns(fused) - before;
+      if (b.blocked && !exact) {
+        EXPECT_TRUE(blocked == 0 || blocked == 2) << what << ": " << blocked << " blocked runs";
+      } else {
+        EXPECT_EQ(blocked, b.blocked ? 2 : 0) << what;
+      }
       EXPECT_EQ(OneDnnConv::BlockedRuns(!fused) - other_before, 0) << what;
     }
   }
