@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "absl/strings/escaping.h"
@@ -304,7 +306,10 @@ std::vector<std::string> RunCase(const Case& c) {
   fs::path tmp;
   auto make_tmp = [&] {
     if (!tmp.empty()) return;
-    tmp = fs::path(::testing::TempDir()) / ("op_conformance_" + c.name);
+    // The process's id in the name: ctest runs this binary as several entries at once
+    // (op_conformance_v2_test, ..._optimized_test), whose cases have the same names.
+    tmp = fs::path(::testing::TempDir()) /
+          ("op_conformance_" + std::to_string(getpid()) + "_" + c.name);
     fs::remove_all(tmp);
     fs::create_directories(tmp);
   };

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -208,7 +210,8 @@ TEST(TrainingCheckpoint, TensorFlowReadsWhatSgWrote) {
     ASSERT_TRUE(s.ok()) << s.message();
     ASSERT_TRUE(FetchVariables(c, session.get(), &values).ok());
 
-    const fs::path tmp = fs::path(::testing::TempDir()) / ("sg_training_" + name);
+    const fs::path tmp = fs::path(::testing::TempDir()) /
+                         ("sg_training_" + std::to_string(getpid()) + "_" + name);
     fs::remove_all(tmp);
     fs::create_directories(tmp);
     const std::string prefix = (tmp / "model.ckpt").string();
