@@ -87,8 +87,8 @@ for t in "${targets[@]}"; do
     if [ -n "${FUZZ_REPORT:-}" ]; then
       {
         echo "--- fuzz target $t failed (exit $rc) after $runs executions:"
-        first=$(grep -n -m1 -E '==[0-9]+== ?ERROR|ERROR: libFuzzer|runtime error:|^Slowest|^==[0-9]+==WARNING' \
-                "$log" | cut -d: -f1) || true
+        pattern='==[0-9]+== ?(ERROR|WARNING)|ERROR: libFuzzer|runtime error:|^Slowest'
+        first=$(grep -n -m1 -E "$pattern" "$log" | cut -d: -f1) || true
         tail -n +"${first:-1}" "$log" | head -40
         for a in "$FUZZ_BUILD_DIR/artifacts/$t"/*; do
           [ -f "$a" ] || continue

@@ -114,7 +114,8 @@ if [ "${SG_SKIP_ASAN:-0}" != 1 ]; then
   if [ "${SG_SKIP_FUZZ:-0}" != 1 ]; then
     phase "fuzz targets, ${FUZZ_SECONDS:-20} s each, $JOBS at a time (scripts/fuzz.sh, $ASAN_BUILD_DIR)"
     if ! FUZZ_BUILD_DIR="$ASAN_BUILD_DIR" FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
-         FUZZ_JOBS="$JOBS" FUZZ_REPORT="$fuzz_report" scripts/fuzz.sh; then
+         FUZZ_JOBS="$JOBS" FUZZ_REPORT="$fuzz_report" \
+         scripts/fuzz.sh; then
       failed+=("scripts/fuzz.sh")
     fi
   fi

@@ -140,6 +140,7 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const float* const* x, int64_t
     }
   }
 }
+
 // Two panels side by side (P = 2: 32 columns, two vectors a row) or one, with AVX-512F (the
 // caller checks the CPU has it): R rows by P panels of accumulators, up to 24 of the 32 vector
 // registers, P panel vectors and a broadcast value. w is the first panel, the second
