@@ -48,6 +48,17 @@ inline float Finish(float v, int64_t j, float before, const Epilogue* ep) {
   return v;
 }
 
+// The activations the vector tiles leave to scalar code (Elu, Swish), on `count` values stored
+// at out; other activations and a null epilogue leave them as they are.
+inline void FinishScalarActivation(float* out, int count, const Epilogue* ep) {
+  if (ep == nullptr) return;
+  if (ep->act == Act::kElu) {
+    for (int u = 0; u < count; ++u) out[u] = out[u] < 0 ? std::expm1(out[u]) : out[u];
+  } else if (ep->act == Act::kSwish) {
+    for (int u = 0; u < count; ++u) out[u] = Swish(out[u]);
+  }
+}
+
 // Rows x[0..R) (each c values) times the panel of b's columns [j, j + width) (w: c rows of
 // kPanel values) into y[r][j..j + width), then the epilogue. Any width up to kPanel; plain C++.
 template <int R>
@@ -131,12 +142,7 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const float* const* x, int64_t
         }
       }
       _mm256_storeu_ps(out, v);
-      if (ep != nullptr && ep->act == Act::kElu) {
-        for (int u = 0; u < 8; ++u) out[u] = out[u] < 0 ? std::expm1(out[u]) : out[u];
-      }
-      if (ep != nullptr && ep->act == Act::kSwish) {
-        for (int u = 0; u < 8; ++u) out[u] = Swish(out[u]);
-      }
+      FinishScalarActivation(out, 8, ep);
     }
   }
 }
@@ -215,12 +221,7 @@ __attribute__((target("avx512f"))) void TileAvx512(const float* const* x, int64_
         }
       }
       _mm512_storeu_ps(out, v);
-      if (ep != nullptr && ep->act == Act::kElu) {
-        for (int u = 0; u < kPanel; ++u) out[u] = out[u] < 0 ? std::expm1(out[u]) : out[u];
-      }
-      if (ep != nullptr && ep->act == Act::kSwish) {
-        for (int u = 0; u < kPanel; ++u) out[u] = Swish(out[u]);
-      }
+      FinishScalarActivation(out, kPanel, ep);
     }
   }
 }
