@@ -15,8 +15,9 @@
 #   FUZZ_JOBS        how many targets run at once (default 1)
 #   JOBS             parallel build jobs (default: nproc)
 #   FUZZ_REPORT      a file to which each failing target's finding is appended: the sanitizer's
-#                    or libFuzzer's report (40 lines from its first) and the input in
-#                    base64 (scripts/test.sh prints it again at its end, where CI's log shows it)
+#                    or libFuzzer's report (40 lines from its first) and the input's first
+#                    4 KiB in base64 (scripts/test.sh prints it again at its end, where CI's log
+#                    shows it)
 #
 # New inputs that reach new code go to build-asan/corpus/<target>/ (not to the repository);
 # fuzz/README.md says how to turn a crash into a regression input.
@@ -92,7 +93,8 @@ for t in "${targets[@]}"; do
         tail -n +"${first:-1}" "$log" | head -40
         for a in "$FUZZ_BUILD_DIR/artifacts/$t"/*; do
           [ -f "$a" ] || continue
-          echo "--- its input $(basename "$a") ($(stat -c %s "$a") bytes), base64:"
+          echo "--- its input $(basename "$a") ($(stat -c %s "$a") bytes;" \
+               "the first 4096 in base64):"
           head -c 4096 "$a" | base64
         done
       } >>"$FUZZ_REPORT"
